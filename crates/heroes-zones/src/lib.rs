@@ -1,0 +1,1 @@
+//! levelgen generator crate `heroes-zones` (skeleton: see its issue).

@@ -1,0 +1,1 @@
+//! levelgen generator crate `marahel` (skeleton: see its issue).

@@ -1,0 +1,1 @@
+//! levelgen generator crate `mario-rooms` (skeleton: see its issue).

@@ -1,0 +1,1 @@
+//! levelgen generator crate `zone-tiles` (skeleton: see its issue).

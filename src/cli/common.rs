@@ -1,0 +1,103 @@
+//! Flags every generator subcommand shares, and writing maps where they ask.
+
+use super::error::CliError;
+use clap::Args;
+use grid_core::TileMap;
+use grid_core::export::{self, ExportOptions, Format};
+use std::path::{Path, PathBuf};
+
+/// Flags shared by every generator subcommand.
+#[derive(Args, Debug, Clone)]
+pub struct CommonArgs {
+    /// Seed of the first map; map `i` of a batch uses seed `seed + i`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Number of maps to generate (seeds `seed..seed+count`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+    /// Output file; the format follows the extension (.txt, .json, .png, .tmx, and the
+    /// generator's own). With --count > 1: a directory, one file per map named by its seed,
+    /// or a path containing `{seed}`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// File format when --out is a directory (an extension such as `png`).
+    #[arg(long, default_value = "txt")]
+    pub format: String,
+    /// Print nothing but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl CommonArgs {
+    /// The seeds of this run, in order.
+    pub fn seeds(&self) -> impl Iterator<Item = u64> + use<> {
+        let (s, n) = (self.seed, self.count);
+        (0..n).map(move |i| s.wrapping_add(i))
+    }
+
+    /// Where map `seed` goes, or `None` to print it. `name` is the file stem used inside a
+    /// directory (for example the script's name).
+    pub fn out_path(&self, name: &str, seed: u64) -> Option<PathBuf> {
+        let out = self.out.as_ref()?;
+        let text = out.to_string_lossy();
+        if text.contains("{seed}") {
+            return Some(PathBuf::from(text.replace("{seed}", &seed.to_string())));
+        }
+        let is_dir =
+            out.is_dir() || text.ends_with('/') || (self.count > 1 && out.extension().is_none());
+        if is_dir {
+            Some(out.join(format!(
+                "{name}_{seed}.{}",
+                self.format.trim_start_matches('.')
+            )))
+        } else if self.count > 1 {
+            // Several maps, one file name: number them.
+            let stem = out.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
+            let ext = out.extension().and_then(|s| s.to_str()).unwrap_or("txt");
+            Some(out.with_file_name(format!("{stem}_{seed}.{ext}")))
+        } else {
+            Some(out.clone())
+        }
+    }
+
+    /// Prints `text` unless quiet.
+    pub fn say(&self, text: impl AsRef<str>) {
+        if !self.quiet {
+            println!("{}", text.as_ref());
+        }
+    }
+
+    /// Tells on stderr (unless quiet) that a file was written.
+    pub fn wrote(&self, path: &Path) {
+        if !self.quiet {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+}
+
+/// Creates the parent directory of `path` if it is missing.
+pub fn ensure_parent(path: &Path) -> Result<(), CliError> {
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            CliError::output(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", parent.display()),
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes any map in a generic format (.txt, .json, .png, .tmx), creating directories.
+pub fn write_generic(map: &dyn TileMap, path: &Path, opts: &ExportOptions) -> Result<(), CliError> {
+    if Format::from_path(path).is_none() {
+        return Err(CliError::input_msg(format!(
+            "{}: unknown output format (expected .txt, .json, .png or .tmx)",
+            path.display()
+        )));
+    }
+    ensure_parent(path)?;
+    export::write_map(map, path, opts).map_err(CliError::output)
+}

@@ -1,0 +1,56 @@
+//! The `levelgen` CLI: one subcommand per generator, plus `analyze`.
+//!
+//! Each subcommand lives in its own module with an `Args` struct (clap) and a `run` function.
+
+pub mod common;
+pub mod error;
+
+use clap::{Parser, Subcommand};
+use error::CliError;
+use std::process::ExitCode;
+
+/// Procedural level generators for 2D tile games.
+///
+/// With no arguments, generates the Marahel paper's cave map from an embedded script,
+/// prints it and writes a PNG preview.
+#[derive(Parser, Debug)]
+#[command(name = "levelgen", version, about, long_about = None)]
+pub struct Cli {
+    /// The generator to run; none runs the default cave demo.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {}
+
+/// Parses the arguments, runs, and maps errors to exit codes (2 for bad input).
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
+                _ => ExitCode::from(error::EXIT_BAD_INPUT),
+            };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.code)
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        None => Err(CliError::input_msg("no default job yet")),
+    }
+}

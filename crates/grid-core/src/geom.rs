@@ -139,7 +139,7 @@ impl Dir {
     /// Whether this is one of N, E, S, W.
     #[inline]
     pub const fn is_cardinal(self) -> bool {
-        (self as u8) % 2 == 0
+        (self as u8).is_multiple_of(2)
     }
 }
 

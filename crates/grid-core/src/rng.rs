@@ -90,7 +90,7 @@ mod tests {
         let ints: Vec<u32> = (0..5).map(|_| r.random_range(0..100u32)).collect();
         assert_eq!(ints, vec![5, 17, 71, 42, 96]);
         let f: f64 = Seed(7).rng().random();
-        assert!((f - 0.055_360_436_478_333_108).abs() < 1e-15, "{f}");
+        assert_eq!(f, 0.055_360_436_478_333_11);
     }
 
     #[test]

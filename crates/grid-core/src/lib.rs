@@ -9,6 +9,7 @@
 //! | [`geom`] | [`Point`], [`Dir`], [`Rect`] |
 //! | [`neighborhood`] | [`Neighborhood`] offset lists and the Marahel matrix notation |
 //! | [`connectivity`] | iterative flood fill, components and BFS distance maps |
+//! | [`metrics`] | expressive-range metrics: empty fraction, regions, block entropy |
 //! | [`path`] | [`astar`] on the `pathfinding` crate |
 //! | [`rng`] | [`Seed`] and [`LevelRng`] (Xoshiro256++), with child streams |
 //! | [`export`] | text, JSON, PNG and Tiled TMX for any [`TileMap`] |
@@ -28,6 +29,7 @@ pub mod connectivity;
 pub mod export;
 pub mod geom;
 pub mod grid;
+pub mod metrics;
 pub mod neighborhood;
 pub mod path;
 pub mod rng;
@@ -38,6 +40,7 @@ pub use connectivity::{
 };
 pub use geom::{Axis, Dir, Point, Rect};
 pub use grid::Grid;
+pub use metrics::{BlockGrid, EmptySet, MapMetrics, MetricsScratch};
 pub use neighborhood::{Neighborhood, NeighborhoodError};
 pub use path::{Path, astar};
 pub use rng::{LevelRng, Seed};

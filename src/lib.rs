@@ -17,4 +17,5 @@ pub use marahel;
 pub use mario_rooms;
 pub use zone_tiles;
 
+pub mod batch;
 pub mod cli;

@@ -37,7 +37,8 @@ impl Connectivity {
         }
     }
 
-    /// Calls `f` with the flat index of each in-bounds neighbour of `index`.
+    /// Calls `f` with the flat index of each in-bounds neighbour of `index`, in row-major
+    /// order of the offsets.
     #[inline]
     pub fn for_each_neighbor(
         self,
@@ -46,11 +47,49 @@ impl Connectivity {
         index: usize,
         mut f: impl FnMut(usize),
     ) {
-        let (x, y) = ((index % width) as isize, (index / width) as isize);
-        for &(dx, dy) in self.offsets() {
-            let (nx, ny) = (x + dx, y + dy);
-            if nx >= 0 && ny >= 0 && (nx as usize) < width && (ny as usize) < height {
-                f(ny as usize * width + nx as usize);
+        let x = index % width;
+        let (left, right) = (x > 0, x + 1 < width);
+        let (up, down) = (index >= width, index + width < width * height);
+        match self {
+            Connectivity::Four => {
+                if up {
+                    f(index - width);
+                }
+                if left {
+                    f(index - 1);
+                }
+                if right {
+                    f(index + 1);
+                }
+                if down {
+                    f(index + width);
+                }
+            }
+            Connectivity::Eight => {
+                if up {
+                    if left {
+                        f(index - width - 1);
+                    }
+                    f(index - width);
+                    if right {
+                        f(index - width + 1);
+                    }
+                }
+                if left {
+                    f(index - 1);
+                }
+                if right {
+                    f(index + 1);
+                }
+                if down {
+                    if left {
+                        f(index + width - 1);
+                    }
+                    f(index + width);
+                    if right {
+                        f(index + width + 1);
+                    }
+                }
             }
         }
     }
@@ -175,7 +214,7 @@ pub fn components(
 /// Reusable scratch space for counting components without allocating per call.
 #[derive(Clone, Debug, Default)]
 pub struct ComponentCounter {
-    seen: Vec<bool>,
+    open: Vec<bool>,
     stack: Vec<u32>,
 }
 
@@ -185,32 +224,32 @@ impl ComponentCounter {
         Self::default()
     }
 
-    /// Number of connected components of the cells where `pass` holds.
+    /// Number of connected components of the cells where `pass` holds (`pass` is called
+    /// once per cell).
     pub fn count(
         &mut self,
         width: usize,
         height: usize,
         conn: Connectivity,
-        mut pass: impl FnMut(usize) -> bool,
+        pass: impl FnMut(usize) -> bool,
     ) -> usize {
         let n = width * height;
-        self.seen.clear();
-        self.seen.resize(n, false);
+        self.open.clear();
+        self.open.extend((0..n).map(pass));
         let mut count = 0;
         for s in 0..n {
-            if self.seen[s] || !pass(s) {
+            if !self.open[s] {
                 continue;
             }
             count += 1;
-            self.seen[s] = true;
+            self.open[s] = false;
             self.stack.clear();
             self.stack.push(s as u32);
             while let Some(i) = self.stack.pop() {
-                let seen = &mut self.seen;
-                let stack = &mut self.stack;
+                let (open, stack) = (&mut self.open, &mut self.stack);
                 conn.for_each_neighbor(width, height, i as usize, |nb| {
-                    if !seen[nb] && pass(nb) {
-                        seen[nb] = true;
+                    if open[nb] {
+                        open[nb] = false;
                         stack.push(nb as u32);
                     }
                 });

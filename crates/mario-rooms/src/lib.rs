@@ -1,1 +1,75 @@
-//! levelgen generator crate `mario-rooms` (skeleton: see its issue).
+//! # mario-rooms
+//!
+//! Super Mario levels assembled from hand-made pieces, in the manner of the jcatlos
+//! LevelGenerator, and proven playable. Output is Mario AI Framework level text.
+//!
+//! The pipeline, one module per stage:
+//!
+//! | stage | module |
+//! |---|---|
+//! | room files, both formats (detected from line 1) | [`room`] |
+//! | macro files and inline macros | [`macros`] |
+//! | section files | [`section`] |
+//! | loading directories / the embedded library | [`library`] |
+//! | assembly: start, sections, finish; seeded | [`assemble`] |
+//! | the level text format, [`grid_core::TileMap`] | [`level`] |
+//! | the playability checker | [`playability`] |
+//! | PNG preview | [`preview`] |
+//! | the char legend | [`tiles`] |
+//! | errors | [`error`] |
+//!
+//! ```
+//! use mario_rooms::{Library, LevelConfig, generate};
+//! let lib = Library::builtin().unwrap();
+//! let g = generate(&lib, &LevelConfig::default(), 7).unwrap();
+//! assert_eq!(g.level.height(), 16);
+//! assert!(g.level.start().is_some() && g.level.exit().is_some());
+//! assert!(g.report.unwrap().playable);
+//! ```
+
+pub mod assemble;
+pub mod chunk;
+pub mod error;
+pub mod level;
+pub mod library;
+pub mod macros;
+pub mod playability;
+pub mod preview;
+pub mod room;
+pub mod section;
+pub mod tiles;
+
+pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, generate, tags_match};
+pub use chunk::Chunk;
+pub use error::{Diagnostic, MarioError, Strictness};
+pub use level::MarioLevel;
+pub use library::{Library, Source};
+pub use macros::Macro;
+pub use playability::{PlayReport, check, explore};
+pub use room::{Room, RoomFormat};
+pub use section::{Cell, Section};
+
+/// Parses one room file (either format), strictly. `name` is the room's name.
+pub fn parse_room(name: &str, file: &str, text: &str) -> Result<Room, MarioError> {
+    room::parse_room(
+        name,
+        file,
+        text,
+        &mut error::Hazards::new(Strictness::Strict),
+    )
+}
+
+/// Parses one section file, strictly.
+pub fn parse_section(name: &str, file: &str, text: &str) -> Result<Section, MarioError> {
+    section::parse_section(
+        name,
+        file,
+        text,
+        &mut error::Hazards::new(Strictness::Strict),
+    )
+}
+
+/// Parses one macro file, strictly.
+pub fn parse_macro(file: &str, text: &str) -> Result<Macro, MarioError> {
+    macros::parse_macro(file, text, &mut error::Hazards::new(Strictness::Strict))
+}

@@ -1,0 +1,557 @@
+//! Assembly (spec b): a start room, a sequence of sections whose cells are filled with
+//! matching rooms, and a finish room, laid out entrance to exit, then written into a level.
+//!
+//! Differences from the reference, on purpose: everything is seeded; room use counts are per
+//! level (so a level is a pure function of library, config and seed); rooms must also fit
+//! below their entrance (d.4); difficulty numbers steer the choice towards a target curve;
+//! a cell with no candidate is an error naming the cell and tags (d.5); each level is checked
+//! for playability and re-assembled (next attempt seed) when the check fails.
+
+use crate::chunk::{Chunk, UNSET};
+use crate::error::MarioError;
+use crate::level::MarioLevel;
+use crate::library::Library;
+use crate::playability::{self, PlayReport};
+use crate::room::Room;
+use crate::section::{Cell, Section};
+use crate::tiles::{self, TileClass};
+use grid_core::rand::RngExt;
+use grid_core::{LevelRng, Seed};
+
+/// One step of the section sequence: a section with `role`, its cells asked for `tags` too.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The section role (`intro`, `hard`, `twist`, ...).
+    pub role: String,
+    /// Extra tags for every cell (`!hard`, `!twist`, ...).
+    pub tags: Vec<String>,
+}
+
+impl Step {
+    /// A step.
+    pub fn new(role: &str, tags: &[&str]) -> Self {
+        Self {
+            role: role.to_string(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+}
+
+/// The reference's `challenge` → `bullet` substitution (b.3), off by default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Substitution {
+    /// Tag replaced.
+    pub from: String,
+    /// Replacement.
+    pub to: String,
+    /// Probability of replacing, 0..=1.
+    pub probability: f64,
+}
+
+/// How levels are assembled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelConfig {
+    /// Minimum level height in rows (taller content makes taller levels). Default 16.
+    pub height: usize,
+    /// Tags of the start room (it also needs a literal `M` and no `m`).
+    pub start_tags: Vec<String>,
+    /// Tags of the finish room (it also needs `m` and a literal `F`).
+    pub finish_tags: Vec<String>,
+    /// The section sequence between start and finish.
+    pub sequence: Vec<Step>,
+    /// Minimum level length in columns: `fill` steps are appended until it is reached.
+    pub min_length: usize,
+    /// The step repeated to reach `min_length`.
+    pub fill: Step,
+    /// Target room difficulty at the first and at the last step (linear in between).
+    pub difficulty: Option<(f32, f32)>,
+    /// The reference's tag substitution, if wanted.
+    pub substitution: Option<Substitution>,
+    /// Whether to prove each level playable (and re-assemble until one is).
+    pub check_playability: bool,
+    /// Assembly attempts before giving up.
+    pub max_attempts: u32,
+}
+
+impl Default for LevelConfig {
+    fn default() -> Self {
+        Self {
+            height: 16,
+            start_tags: vec!["start".into()],
+            finish_tags: vec!["finish".into()],
+            sequence: vec![
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("hard", &["!easy", "!twist"]),
+                Step::new("twist", &[]),
+                Step::new("hard", &["!easy", "!twist"]),
+            ],
+            min_length: 0,
+            fill: Step::new("hard", &["!easy", "!twist"]),
+            difficulty: Some((1.0, 3.0)),
+            substitution: None,
+            check_playability: true,
+            max_attempts: 32,
+        }
+    }
+}
+
+impl LevelConfig {
+    /// The reference's setup (b.1): start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
+    /// 70 % `challenge` → `bullet`, no difficulty target.
+    pub fn reference() -> Self {
+        Self {
+            start_tags: vec!["start".into(), "bullet".into()],
+            finish_tags: vec!["finish".into(), "bullet".into()],
+            sequence: vec![
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("hard", &["!easy", "!twist"]),
+                Step::new("twist", &[]),
+            ],
+            difficulty: None,
+            substitution: Some(Substitution {
+                from: "challenge".into(),
+                to: "bullet".into(),
+                probability: 0.7,
+            }),
+            ..Self::default()
+        }
+    }
+}
+
+/// A generated level and how it was made.
+#[derive(Clone, Debug)]
+pub struct GeneratedLevel {
+    /// The level.
+    pub level: MarioLevel,
+    /// The seed asked for.
+    pub seed: u64,
+    /// Attempts used (1 = the first assembly was playable).
+    pub attempts: u32,
+    /// Names of the rooms used, in placement order.
+    pub rooms: Vec<String>,
+    /// Names of the sections used, in order.
+    pub sections: Vec<String>,
+    /// Mean difficulty of the rooms used.
+    pub difficulty: f32,
+    /// The playability report (`None` when the check is off).
+    pub report: Option<PlayReport>,
+}
+
+/// Whether a room's tags satisfy the asked tags: positives all present, `!x` absent.
+pub fn tags_match(room_tags: &[String], asked: &[String]) -> bool {
+    asked.iter().all(|t| {
+        if t.is_empty() {
+            true
+        } else if let Some(neg) = t.strip_prefix('!') {
+            !room_tags.iter().any(|r| r == neg)
+        } else {
+            room_tags.iter().any(|r| r == t)
+        }
+    })
+}
+
+/// Whether `room` fits `cell` of a section `section_height` rows tall: size, entrance
+/// column, entrance row not below the cell's, every cell exit among the room's exits (extra
+/// room exits are allowed, as in the reference), and, unlike the reference (d.4), the room
+/// must not reach below the section's bottom (where it would be clipped).
+pub fn fits(room: &Room, cell: &Cell, section_height: usize) -> bool {
+    let Some((ex, ey)) = room.entrance else {
+        return false;
+    };
+    let (_, _, cw, ch) = cell.rect;
+    let (cx, cy) = cell.entrance;
+    if room.width() > cw || room.height() > ch || ex != cx || ey > cy {
+        return false;
+    }
+    if cell.rect.1 + cy - ey + room.height() > section_height {
+        return false;
+    }
+    cell.exits.iter().all(|&(fx, fy)| {
+        let off = (fx as i64 - cx as i64, fy as i64 - cy as i64);
+        room.exits
+            .iter()
+            .any(|&(rx, ry)| (rx as i64 - ex as i64, ry as i64 - ey as i64) == off)
+    })
+}
+
+struct Piece {
+    x: i64,
+    y: i64,
+    chunk: Chunk,
+}
+
+struct Builder<'a> {
+    lib: &'a Library,
+    cfg: &'a LevelConfig,
+    rng: LevelRng,
+    used: Vec<u32>,
+    section_used: Vec<u32>,
+    pieces: Vec<Piece>,
+    rooms: Vec<String>,
+    sections: Vec<String>,
+    difficulty_sum: f32,
+}
+
+fn join(tags: &[String]) -> String {
+    tags.join(", ")
+}
+
+impl Builder<'_> {
+    fn pick_weighted(&mut self, weights: &[u32]) -> usize {
+        let total: u64 = weights.iter().map(|&w| w as u64).sum();
+        if total == 0 {
+            return 0;
+        }
+        let mut r = self.rng.random_range(0..total);
+        for (i, &w) in weights.iter().enumerate() {
+            if r < w as u64 {
+                return i;
+            }
+            r -= w as u64;
+        }
+        weights.len() - 1
+    }
+
+    /// Chooses among candidate rooms: the least used, weighted towards the target difficulty.
+    fn choose_room(&mut self, candidates: &[usize], target: Option<f32>) -> usize {
+        let min = candidates.iter().map(|&i| self.used[i]).min().unwrap_or(0);
+        let least: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&i| self.used[i] == min)
+            .collect();
+        let weights: Vec<u32> = least
+            .iter()
+            .map(|&i| match target {
+                Some(t) => {
+                    let d = (self.lib.rooms[i].difficulty_or_default() - t).abs();
+                    (1000.0 / (1.0 + 2.0 * d)).round() as u32 + 1
+                }
+                None => 1,
+            })
+            .collect();
+        let k = least[self.pick_weighted(&weights)];
+        self.used[k] += 1;
+        k
+    }
+
+    fn end_room(&mut self, start: bool) -> Result<usize, MarioError> {
+        let (tags, role) = if start {
+            (&self.cfg.start_tags, "start")
+        } else {
+            (&self.cfg.finish_tags, "finish")
+        };
+        let cands: Vec<usize> = (0..self.lib.rooms.len())
+            .filter(|&i| {
+                let r = &self.lib.rooms[i];
+                tags_match(&r.tags, tags)
+                    && if start {
+                        r.entrance.is_none() && r.body.contains(b'M') && !r.exits.is_empty()
+                    } else {
+                        r.entrance.is_some() && r.body.contains(b'F')
+                    }
+            })
+            .collect();
+        if cands.is_empty() {
+            return Err(MarioError::NoRoom {
+                role,
+                tags: join(tags),
+            });
+        }
+        Ok(cands[self.rng.random_range(0..cands.len())])
+    }
+
+    fn place_room(&mut self, i: usize, x: i64, y: i64) -> Chunk {
+        let room = &self.lib.rooms[i];
+        let c = room.instantiate(&self.lib.macros, &mut self.rng);
+        self.rooms.push(room.name.clone());
+        self.difficulty_sum += room.difficulty_or_default();
+        self.pieces.push(Piece {
+            x,
+            y,
+            chunk: c.clone(),
+        });
+        c
+    }
+
+    fn fill_cell(
+        &mut self,
+        section: &Section,
+        cell: &Cell,
+        step: &Step,
+        target: Option<f32>,
+    ) -> Result<(usize, Chunk), MarioError> {
+        let mut tags: Vec<String> = step.tags.iter().chain(&cell.tags).cloned().collect();
+        let original = tags.clone();
+        if let Some(s) = &self.cfg.substitution
+            && tags.contains(&s.from)
+            && !tags.iter().any(|t| t == "twist")
+            && self.rng.random_bool(s.probability.clamp(0.0, 1.0))
+        {
+            for t in &mut tags {
+                if *t == s.from {
+                    *t = s.to.clone();
+                }
+            }
+        }
+        let find = |tags: &[String]| -> Vec<usize> {
+            (0..self.lib.rooms.len())
+                .filter(|&i| {
+                    let r = &self.lib.rooms[i];
+                    fits(r, cell, section.height()) && tags_match(&r.tags, tags)
+                })
+                .collect()
+        };
+        let mut cands = find(&tags);
+        if cands.is_empty() && tags != original {
+            cands = find(&original);
+        }
+        if cands.is_empty() {
+            return Err(MarioError::NoFit {
+                section: section.name.clone(),
+                cell: cell.ch as char,
+                tags: join(&original),
+                width: cell.rect.2,
+                height: cell.rect.3,
+                entrance: cell.entrance,
+                exits: cell.exits.clone(),
+            });
+        }
+        let k = self.choose_room(&cands, target);
+        let room = &self.lib.rooms[k];
+        let c = room.instantiate(&self.lib.macros, &mut self.rng);
+        self.rooms.push(room.name.clone());
+        self.difficulty_sum += room.difficulty_or_default();
+        Ok((k, c))
+    }
+
+    fn place_section(
+        &mut self,
+        step_index: usize,
+        step: &Step,
+        entry: (i64, i64),
+        target: Option<f32>,
+    ) -> Result<(i64, i64), MarioError> {
+        let lib = self.lib;
+        let cands: Vec<usize> = (0..lib.sections.len())
+            .filter(|&i| lib.sections[i].has_role(&step.role))
+            .collect();
+        if cands.is_empty() {
+            return Err(MarioError::NoSection {
+                step: step_index,
+                role: step.role.clone(),
+            });
+        }
+        let min = cands
+            .iter()
+            .map(|&i| self.section_used[i])
+            .min()
+            .unwrap_or(0);
+        let least: Vec<usize> = cands
+            .into_iter()
+            .filter(|&i| self.section_used[i] == min)
+            .collect();
+        let si = least[self.rng.random_range(0..least.len())];
+        self.section_used[si] += 1;
+        let sec = &lib.sections[si];
+        let mut chunk = sec.terrain.clone();
+        for cell in &sec.cells {
+            let (k, rc) = self.fill_cell(sec, cell, step, target)?;
+            let room = &lib.rooms[k];
+            let (ex, ey) = room.entrance.unwrap_or((0, 0));
+            let (x0, y0, _, _) = cell.rect;
+            let ux = x0 + cell.entrance.0 - ex;
+            let uy = y0 + cell.entrance.1 - ey;
+            for yy in 0..rc.height {
+                for xx in 0..rc.width {
+                    let v = rc.get(xx, yy);
+                    if v != UNSET && ux + xx < chunk.width && uy + yy < chunk.height {
+                        chunk.set(ux + xx, uy + yy, v);
+                    }
+                }
+            }
+        }
+        self.sections.push(sec.name.clone());
+        let ul = (
+            entry.0 - sec.entrance.0 as i64,
+            entry.1 - sec.entrance.1 as i64,
+        );
+        let f = sec.exits[0];
+        self.pieces.push(Piece {
+            x: ul.0,
+            y: ul.1,
+            chunk,
+        });
+        Ok((ul.0 + f.0 as i64 + 1, ul.1 + f.1 as i64))
+    }
+
+    fn run(&mut self) -> Result<(), MarioError> {
+        let s = self.end_room(true)?;
+        let c = self.place_room(s, 0, 0);
+        let f0 = self.lib.rooms[s].exits[0];
+        let _ = c;
+        let mut entry = (f0.0 as i64 + 1, f0.1 as i64);
+        let n = self.cfg.sequence.len();
+        let target_at = |i: usize, cfg: &LevelConfig| {
+            cfg.difficulty.map(|(a, b)| {
+                if n <= 1 {
+                    b
+                } else {
+                    a + (b - a) * (i.min(n - 1) as f32 / (n - 1) as f32)
+                }
+            })
+        };
+        let steps = self.cfg.sequence.clone();
+        for (i, step) in steps.iter().enumerate() {
+            let t = target_at(i, self.cfg);
+            entry = self.place_section(i, step, entry, t)?;
+        }
+        let fill = self.cfg.fill.clone();
+        let mut i = n;
+        while (entry.0 as usize) < self.cfg.min_length && i < n + 10_000 {
+            let t = target_at(n.saturating_sub(1), self.cfg);
+            entry = self.place_section(i, &fill, entry, t)?;
+            i += 1;
+        }
+        let f = self.end_room(false)?;
+        let (mx, my) = self.lib.rooms[f].entrance.unwrap_or((0, 0));
+        self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64);
+        Ok(())
+    }
+}
+
+/// What a column continues as below a piece (the reference's `padToEnd`, but only terrain
+/// is continued: enemies, coins and blocks do not become columns).
+fn pad_char(c: u8) -> u8 {
+    match c {
+        b'X' | b'#' | b'[' | b']' | b't' | b'b' => c,
+        b'<' => b'[',
+        b'>' => b']',
+        b'T' => b't',
+        b'B' | b'*' => b'b',
+        _ if tiles::class_of(c) == TileClass::Solid => b'X',
+        _ => b'-',
+    }
+}
+
+/// Writes the pieces into a level at least `height` rows tall, bottom-aligned.
+fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError> {
+    let width = pieces
+        .iter()
+        .map(|p| p.x + p.chunk.width as i64)
+        .max()
+        .unwrap_or(1)
+        .max(1) as usize;
+    let bottom = pieces
+        .iter()
+        .map(|p| p.y + p.chunk.height as i64)
+        .max()
+        .unwrap_or(1);
+    let mut top_content = bottom - 1;
+    for p in pieces {
+        if let Some(r) =
+            (0..p.chunk.height).find(|&r| p.chunk.row(r).iter().any(|&c| c != UNSET && c != b'-'))
+        {
+            top_content = top_content.min(p.y + r as i64);
+        }
+    }
+    // Two rows of headroom above the highest tile, then at least `height` rows.
+    let rows = ((bottom - top_content + 2) as usize).max(height);
+    if rows > 4096 || width > 1 << 20 {
+        return Err(MarioError::Config(format!(
+            "level of {width}x{rows} is too large"
+        )));
+    }
+    let top = bottom - rows as i64;
+    let mut cells = vec![UNSET; width * rows];
+    for p in pieces {
+        for yy in 0..p.chunk.height {
+            let gy = p.y + yy as i64 - top;
+            if gy < 0 || gy >= rows as i64 {
+                continue;
+            }
+            for xx in 0..p.chunk.width {
+                let gx = p.x + xx as i64;
+                let v = p.chunk.get(xx, yy);
+                if v != UNSET && gx >= 0 && (gx as usize) < width {
+                    cells[gy as usize * width + gx as usize] = v;
+                }
+            }
+        }
+    }
+    for p in pieces {
+        let last = p.chunk.height - 1;
+        let from = (p.y + p.chunk.height as i64 - top).max(0) as usize;
+        for xx in 0..p.chunk.width {
+            let gx = p.x + xx as i64;
+            if gx < 0 || gx as usize >= width {
+                continue;
+            }
+            let pc = pad_char(p.chunk.get(xx, last));
+            for gy in from..rows {
+                let i = gy * width + gx as usize;
+                if cells[i] == UNSET {
+                    cells[i] = pc;
+                }
+            }
+        }
+    }
+    for c in &mut cells {
+        if *c == UNSET {
+            *c = b'-';
+        }
+    }
+    MarioLevel::from_cells(width, rows, cells)
+}
+
+/// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes
+/// the playability check (when enabled).
+pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<GeneratedLevel, MarioError> {
+    if cfg.height == 0 || cfg.height > 4096 {
+        return Err(MarioError::Config(format!(
+            "height {} is not in 1..=4096",
+            cfg.height
+        )));
+    }
+    let attempts = cfg.max_attempts.max(1);
+    let mut reason = String::new();
+    for attempt in 0..attempts {
+        let mut b = Builder {
+            lib,
+            cfg,
+            rng: Seed(seed).child(attempt as u64).rng(),
+            used: vec![0; lib.rooms.len()],
+            section_used: vec![0; lib.sections.len()],
+            pieces: Vec::new(),
+            rooms: Vec::new(),
+            sections: Vec::new(),
+            difficulty_sum: 0.0,
+        };
+        b.run()?;
+        let level = build_level(&b.pieces, cfg.height)?;
+        let difficulty = b.difficulty_sum / b.rooms.len().max(1) as f32;
+        let report = cfg.check_playability.then(|| playability::check(&level));
+        if let Some(r) = &report
+            && !r.playable
+        {
+            reason = r.summary();
+            continue;
+        }
+        return Ok(GeneratedLevel {
+            level,
+            seed,
+            attempts: attempt + 1,
+            rooms: b.rooms,
+            sections: b.sections,
+            difficulty,
+            report,
+        });
+    }
+    Err(MarioError::Unplayable {
+        attempts,
+        seed,
+        reason,
+    })
+}

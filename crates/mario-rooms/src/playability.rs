@@ -1,0 +1,573 @@
+//! The playability checker: a conservative simulation of small Mario's movement.
+//!
+//! Mario is modelled as the framework's box (8 px wide, 12 px tall, feet at `y`) on 16 px
+//! tiles. Moves from a standing tile are:
+//! * **walk** one tile left or right on ground;
+//! * **drop** off an edge, falling straight down to the first surface;
+//! * **jump**: arcs simulated tick by tick with the framework's constants (`Mario.java`:
+//!   jump impulse `jumpTime = 7`, `yJumpSpeed = -1.9`, vertical damping 0.85 and gravity 3 per
+//!   tick, horizontal acceleration 1.2 when running, inertia 0.89, speeds under 0.5 snap to
+//!   0), for both directions, take-off speeds from rest or after a run-up (which then needs
+//!   that much flat ground behind), jump held 1–8 ticks, and in the air: keep running,
+//!   let go, brake, or start running after 4 or 7 ticks (to clear a wall first).
+//!
+//! It is conservative: an arc that touches a solid tile or an enemy's cell anywhere is
+//! discarded (the engine would slide along or bump, which may still work); landing needs
+//! support under Mario's centre column; enemies are walls you cannot walk into or land on,
+//! except that falling onto a stompable one is allowed (a stomp; spikies never) and winged
+//! Goombas and Koopas (which fly off their spawn cell) only block walking and landing; invisible
+//! blocks are never stood on. Piranha plants retract periodically, so a `T` pipe is
+//! plain pipe here (Mario can wait for the plant). Above the top row is air and below the bottom is death, as in the
+//! engine. The level is playable if some tile at or right of the exit `F` column is reached.
+//!
+//! The search is a BFS over standing tiles. Jumps are only tried where they can matter:
+//! a standing tile in the middle of plain flat ground (nothing but air above, ground below,
+//! for the whole reach of a jump) gets nothing from jumping that walking does not give.
+
+use crate::level::MarioLevel;
+use crate::tiles::{self, TileClass};
+use std::collections::VecDeque;
+use std::sync::OnceLock;
+
+/// What the checker found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayReport {
+    /// Whether a path from `M` to the exit column exists.
+    pub playable: bool,
+    /// Mario's start tile (the `M`, else the framework's fallback), if any.
+    pub start: Option<(usize, usize)>,
+    /// The exit tile (the `F`, else the framework's fallback), if any.
+    pub exit: Option<(usize, usize)>,
+    /// The rightmost column reached.
+    pub furthest: usize,
+    /// Standing tiles visited.
+    pub visited: usize,
+}
+
+impl PlayReport {
+    /// A one-line account.
+    pub fn summary(&self) -> String {
+        match (self.start, self.exit) {
+            (None, _) => "no Mario start `M`".to_string(),
+            (_, None) => "no exit `F`".to_string(),
+            (Some(_), Some((fx, _))) if self.playable => {
+                format!(
+                    "playable: exit column {fx} reached ({} standing tiles visited)",
+                    self.visited
+                )
+            }
+            (Some(_), Some((fx, _))) => format!(
+                "not playable: Mario gets no further than column {} of {fx} ({} standing tiles visited)",
+                self.furthest, self.visited
+            ),
+        }
+    }
+}
+
+/// Physics constants of the framework's `Mario.java` (small Mario).
+mod physics {
+    pub const HALF_WIDTH: i32 = 4;
+    pub const HEIGHT: i32 = 12;
+    pub const JUMP_TIME: i32 = 7;
+    pub const Y_JUMP_SPEED: f32 = -1.9;
+    pub const RUN_ACCEL: f32 = 1.2;
+    pub const INERTIA: f32 = 0.89;
+    pub const Y_DAMPING: f32 = 0.85;
+    pub const GRAVITY: f32 = 3.0;
+    pub const MAX_TICKS: usize = 150;
+}
+
+/// One tick of an arc, relative to the take-off tile.
+#[derive(Clone, Debug, Default)]
+struct Tick {
+    /// Cells the body overlaps.
+    cells: Vec<(i32, i32)>,
+    /// Landing checks: if the tile at `(dx, row)` supports, Mario stands at `(dx, row - 1)`.
+    land: Vec<(i32, i32)>,
+    /// Pixel x of the centre, relative to the take-off tile's left edge.
+    px: i32,
+    /// Whether Mario is falling during this tick (he may stomp an enemy).
+    falling: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Arc {
+    /// Direction of the run-up (+1 right, -1 left).
+    dir: i32,
+    /// Flat tiles needed behind the take-off tile.
+    runup: usize,
+    ticks: Vec<Tick>,
+}
+
+fn floor_div(a: i32, b: i32) -> i32 {
+    a.div_euclid(b)
+}
+
+fn simulate(dir: i32, accel_ticks: usize, hold: i32, control: u8) -> Arc {
+    use physics::*;
+    let d = dir as f32;
+    // Run-up on the ground: accelerate `accel_ticks` ticks.
+    let mut xa = 0.0f32;
+    let mut runup_px = 0.0f32;
+    for _ in 0..accel_ticks {
+        xa += RUN_ACCEL * d;
+        runup_px += xa.abs();
+        xa *= INERTIA;
+    }
+    let runup = (runup_px / 16.0).ceil() as usize;
+    let (mut x, mut y) = (8.0f32, 15.0f32);
+    let mut ya;
+    let mut jump_time = JUMP_TIME;
+    ya = jump_time as f32 * Y_JUMP_SPEED;
+    let mut ticks = Vec::new();
+    for t in 0..MAX_TICKS {
+        if t > 0 {
+            if (t as i32) < hold && jump_time > 0 {
+                ya = jump_time as f32 * Y_JUMP_SPEED;
+                jump_time -= 1;
+            } else {
+                jump_time = 0;
+            }
+        }
+        match control {
+            0 => xa += RUN_ACCEL * d,
+            1 => {}
+            3 if t >= 4 => xa += RUN_ACCEL * d,
+            4 if t >= 7 => xa += RUN_ACCEL * d,
+            3 | 4 => {}
+            _ => {
+                if xa * d > 0.0 {
+                    xa -= RUN_ACCEL * d;
+                }
+            }
+        }
+        if xa.abs() < 0.5 {
+            xa = 0.0;
+        }
+        let prev_y = y;
+        x += xa;
+        y += ya;
+        ya *= Y_DAMPING;
+        xa *= INERTIA;
+        ya += GRAVITY;
+        let (px, py) = (x.floor() as i32, y.floor() as i32);
+        let c0 = floor_div(px - HALF_WIDTH, 16);
+        let c1 = floor_div(px + HALF_WIDTH, 16);
+        let r0 = floor_div(py - HEIGHT, 16);
+        let r1 = floor_div(py, 16);
+        let mut tick = Tick {
+            px,
+            falling: y > prev_y,
+            ..Tick::default()
+        };
+        for c in c0..=c1 {
+            for r in r0..=r1 {
+                tick.cells.push((c, r));
+            }
+        }
+        if y > prev_y {
+            let centre = floor_div(px, 16);
+            let prev = prev_y.floor() as i32;
+            for row in floor_div(prev, 16) + 1..=floor_div(py + 1, 16) {
+                tick.land.push((centre, row));
+            }
+        }
+        ticks.push(tick);
+        if py > 16 * 64 {
+            break;
+        }
+    }
+    Arc { dir, runup, ticks }
+}
+
+fn arcs() -> &'static [Arc] {
+    static ARCS: OnceLock<Vec<Arc>> = OnceLock::new();
+    ARCS.get_or_init(|| {
+        let mut v = Vec::new();
+        for dir in [1, -1] {
+            for accel in [0, 5, 10, 15, 30] {
+                for hold in [1, 2, 3, 5, 8] {
+                    for control in 0..5u8 {
+                        v.push(simulate(dir, accel, hold, control));
+                    }
+                }
+            }
+        }
+        v
+    })
+}
+
+/// The largest horizontal reach of any arc, in tiles (for the flat-ground shortcut).
+fn reach() -> i32 {
+    static R: OnceLock<i32> = OnceLock::new();
+    *R.get_or_init(|| {
+        arcs()
+            .iter()
+            .flat_map(|a| {
+                a.ticks
+                    .iter()
+                    .take_while(|t| t.cells.iter().all(|c| c.1 <= 0))
+            })
+            .flat_map(|t| t.cells.iter().map(|c| c.0.abs()))
+            .max()
+            .unwrap_or(12)
+            + 1
+    })
+}
+
+struct Terrain {
+    w: i32,
+    h: i32,
+    /// Per cell: bit 0 blocked, bit 1 support, bit 2 hazard.
+    flags: Vec<u8>,
+}
+
+const BLOCKED: u8 = 1;
+const SUPPORT: u8 = 2;
+const HAZARD: u8 = 4;
+const STOMPABLE: u8 = 8;
+const FLYING: u8 = 16;
+
+impl Terrain {
+    fn new(level: &MarioLevel) -> Self {
+        let (w, h) = (level.width(), level.height());
+        let mut flags = vec![0u8; w * h];
+        for (i, &c) in level.cells().iter().enumerate() {
+            flags[i] |= match tiles::class_of(c) {
+                TileClass::Solid => BLOCKED | SUPPORT,
+                TileClass::Platform => SUPPORT,
+                TileClass::Hidden => BLOCKED,
+                TileClass::Enemy if matches!(c, b'y' | b'Y') => HAZARD,
+                TileClass::Enemy if matches!(c, b'G' | b'K' | b'R') => HAZARD | STOMPABLE | FLYING,
+                TileClass::Enemy => HAZARD | STOMPABLE,
+                TileClass::Empty => 0,
+            };
+        }
+        Self {
+            w: w as i32,
+            h: h as i32,
+            flags,
+        }
+    }
+
+    /// Flags of `(x, y)`; columns clamp like the engine, rows outside are air.
+    #[inline]
+    fn at(&self, x: i32, y: i32) -> u8 {
+        if y < 0 || y >= self.h {
+            return 0;
+        }
+        let x = x.clamp(0, self.w - 1);
+        self.flags[(y * self.w + x) as usize]
+    }
+
+    #[inline]
+    fn free(&self, x: i32, y: i32) -> bool {
+        self.at(x, y) & (BLOCKED | HAZARD) == 0
+    }
+
+    /// Free for a body in the air: falling onto a stompable enemy is a stomp, not a hit;
+    /// winged enemies move off their spawn cell, so only landing on it is avoided.
+    #[inline]
+    fn free_in_air(&self, x: i32, y: i32, falling: bool) -> bool {
+        let f = self.at(x, y);
+        f & BLOCKED == 0 && (f & HAZARD == 0 || f & FLYING != 0 || (falling && f & STOMPABLE != 0))
+    }
+
+    #[inline]
+    fn standable(&self, x: i32, y: i32) -> bool {
+        x >= 0
+            && x < self.w
+            && y >= 0
+            && y + 1 < self.h
+            && self.free(x, y)
+            && self.at(x, y + 1) & SUPPORT != 0
+            && self.at(x, y + 1) & HAZARD == 0
+    }
+}
+
+/// Checks whether Mario can get from `M` to the exit column of `level`.
+pub fn check(level: &MarioLevel) -> PlayReport {
+    search(level, None)
+}
+
+/// Like [`check`], also returning every standing tile reached (in BFS order), for previews
+/// and diagnosis.
+pub fn explore(level: &MarioLevel) -> (PlayReport, Vec<(usize, usize)>) {
+    let mut tiles = Vec::new();
+    let r = search(level, Some(&mut tiles));
+    (r, tiles)
+}
+
+fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> PlayReport {
+    let start = level.spawn();
+    let exit = level.exit_tile();
+    let mut report = PlayReport {
+        playable: false,
+        start,
+        exit,
+        furthest: 0,
+        visited: 0,
+    };
+    let (Some((sx, sy)), Some((fx, _))) = (start, exit) else {
+        return report;
+    };
+    let t = Terrain::new(level);
+    let (w, h) = (t.w, t.h);
+    let fx = fx as i32;
+    // Flat-ground shortcut: prefix sums of "not plain" cells.
+    let stride = (w + 1) as usize;
+    let mut busy = vec![0u32; stride * (h as usize + 1)];
+    let mut nosup = vec![0u32; stride * (h as usize + 1)];
+    for y in 0..h {
+        for x in 0..w {
+            let f = t.at(x, y);
+            let i = (y as usize + 1) * stride + x as usize + 1;
+            let up = y as usize * stride + x as usize + 1;
+            let left = i - 1;
+            let diag = up - 1;
+            let b = u32::from(f != 0);
+            let n = u32::from(f & SUPPORT == 0 || f & HAZARD != 0);
+            busy[i] = b + busy[up] + busy[left] - busy[diag];
+            nosup[i] = n + nosup[up] + nosup[left] - nosup[diag];
+        }
+    }
+    let rect = |p: &[u32], x0: i32, y0: i32, x1: i32, y1: i32| -> u32 {
+        // inclusive cell rect, already clamped to the grid
+        let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize + 1, y1 as usize + 1);
+        p[y1 * stride + x1] + p[y0 * stride + x0] - p[y0 * stride + x1] - p[y1 * stride + x0]
+    };
+    let r = reach();
+    let plain = |x: i32, y: i32| -> bool {
+        let (x0, x1) = (x - r, x + r);
+        if x0 < 0 || x1 >= w || y + 1 >= h {
+            return false;
+        }
+        let y0 = (y - 6).max(0);
+        rect(&busy, x0, y0, x1, y) == 0 && rect(&nosup, x0, y + 1, x1, y + 1) == 0
+    };
+    // Flat run length of standable tiles ending at x (to the left) / starting at x (right).
+    let mut run_l = vec![0u16; (w * h) as usize];
+    let mut run_r = vec![0u16; (w * h) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            let i = (y * w + x) as usize;
+            run_l[i] = if t.standable(x, y) {
+                if x > 0 {
+                    run_l[i - 1].saturating_add(1)
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
+        }
+        for x in (0..w).rev() {
+            let i = (y * w + x) as usize;
+            run_r[i] = if t.standable(x, y) {
+                if x + 1 < w {
+                    run_r[i + 1].saturating_add(1)
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
+        }
+    }
+    let mut seen = vec![false; (w * h) as usize];
+    let mut queue = VecDeque::new();
+    let mut furthest = sx as i32;
+    // Spawn: fall from M to the first surface.
+    let push = |x: i32, y: i32, seen: &mut Vec<bool>, queue: &mut VecDeque<(i32, i32)>| {
+        let i = (y * w + x) as usize;
+        if !seen[i] {
+            seen[i] = true;
+            queue.push_back((x, y));
+        }
+    };
+    let drop = |x: i32, mut y: i32| -> Option<(i32, i32)> {
+        if x < 0 || x >= w {
+            return None;
+        }
+        while y < h {
+            if !t.free(x, y) {
+                return None;
+            }
+            if t.standable(x, y) {
+                return Some((x, y));
+            }
+            y += 1;
+        }
+        None
+    };
+    if let Some((x, y)) = drop(sx as i32, sy as i32) {
+        push(x, y, &mut seen, &mut queue);
+    }
+    let arcs = arcs();
+    let mut visited = 0;
+    while let Some((x, y)) = queue.pop_front() {
+        visited += 1;
+        furthest = furthest.max(x);
+        if let Some(r) = record.as_deref_mut() {
+            r.push((x as usize, y as usize));
+        }
+        if x >= fx {
+            report.playable = true;
+            break;
+        }
+        for dx in [1, -1] {
+            let nx = x + dx;
+            if nx < 0 || nx >= w || !t.free(nx, y) {
+                continue;
+            }
+            if t.standable(nx, y) {
+                push(nx, y, &mut seen, &mut queue);
+            } else if let Some((lx, ly)) = drop(nx, y) {
+                push(lx, ly, &mut seen, &mut queue);
+            }
+        }
+        if plain(x, y) {
+            continue;
+        }
+        let i = (y * w + x) as usize;
+        'arcs: for a in arcs {
+            let behind = if a.dir > 0 { run_l[i] } else { run_r[i] } as usize;
+            if a.runup + 1 > behind {
+                continue;
+            }
+            for tick in &a.ticks {
+                if x * 16 + tick.px > fx * 16 {
+                    // Crossing the exit column wins, at any height (as in the engine).
+                    if tick
+                        .cells
+                        .iter()
+                        .all(|&(cx, cy)| t.free_in_air(x + cx, y + cy, tick.falling))
+                    {
+                        furthest = furthest.max(fx);
+                        report.playable = true;
+                        break 'arcs;
+                    }
+                }
+                for &(cx, row) in &tick.land {
+                    let (lx, ly) = (x + cx, y + row - 1);
+                    if t.at(lx, y + row) & SUPPORT != 0
+                        && tick
+                            .cells
+                            .iter()
+                            .filter(|c| c.1 < row)
+                            .all(|&(cx, cy)| t.free_in_air(x + cx, y + cy, tick.falling))
+                    {
+                        if t.standable(lx, ly) {
+                            push(lx, ly, &mut seen, &mut queue);
+                        }
+                        continue 'arcs;
+                    }
+                }
+                if tick
+                    .cells
+                    .iter()
+                    .any(|&(cx, cy)| !t.free_in_air(x + cx, y + cy, tick.falling))
+                {
+                    continue 'arcs;
+                }
+                if y + tick.cells[0].1 > h + 1 {
+                    continue 'arcs;
+                }
+            }
+        }
+        if report.playable {
+            break;
+        }
+    }
+    report.furthest = furthest.max(0) as usize;
+    report.visited = visited;
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lvl(rows: &[&str]) -> MarioLevel {
+        MarioLevel::parse("t", &rows.join("\n")).unwrap()
+    }
+
+    #[test]
+    fn arcs_match_the_framework_jump() {
+        // Holding jump for 8 ticks rises 66.5 px: the feet pass the top of row -3, so Mario
+        // can land on a block 4 tiles above his ground, never 5.
+        let a = simulate(1, 0, 8, 0);
+        let top = a.ticks.iter().map(|t| t.cells[0].1).min().unwrap();
+        assert_eq!(top, -4, "head row of the highest tick");
+        let four = lvl(&[
+            "--------", "-----XXX", "-----XXX", "-----XXX", "M----XXF", "XXXXXXXX",
+        ]);
+        let five = lvl(&[
+            "--------", "-----XXX", "-----XXX", "-----XXX", "-----XXX", "M----XXF", "XXXXXXXX",
+        ]);
+        assert!(check(&four).playable);
+        assert!(!check(&five).playable);
+        assert!(reach() >= 6 && reach() <= 16, "reach {}", reach());
+    }
+
+    #[test]
+    fn flat_level_is_playable_and_gap_is_not() {
+        let ok = lvl(&[
+            "--------------------",
+            "M------------------F",
+            "XXXXXXXXXXXXXXXXXXXX",
+        ]);
+        assert!(check(&ok).playable);
+        let gap = lvl(&[
+            "------------------------------------",
+            "M----------------------------------F",
+            "XXXXXXX----------------------XXXXXXX",
+        ]);
+        let r = check(&gap);
+        assert!(!r.playable);
+        assert_eq!(r.furthest, 6);
+        let small_gap = lvl(&[
+            "------------------------",
+            "M----------------------F",
+            "XXXXXXXXXX---XXXXXXXXXXX",
+        ]);
+        assert!(check(&small_gap).playable);
+    }
+
+    #[test]
+    fn walls_and_enemies() {
+        let step = lvl(&[
+            "--------------------",
+            "--------------------",
+            "--------XXXXXXXXXXXX",
+            "--------XXXXXXXXXXXX",
+            "M-------XXXXXXXXXXXF",
+            "XXXXXXXXXXXXXXXXXXXX",
+        ]);
+        // F is inside the wall column but the wall top at row 1 is reachable (3 tiles up).
+        assert!(check(&step).playable);
+        let tall = lvl(&[
+            "--------X-----------",
+            "--------X-----------",
+            "--------X-----------",
+            "--------X-----------",
+            "--------X-----------",
+            "--------X-----------",
+            "M-------X----------F",
+            "XXXXXXXXXXXXXXXXXXXX",
+        ]);
+        assert!(!check(&tall).playable);
+        let enemy_wall = lvl(&[
+            "yyyyyyyyyyyyyyyyy-",
+            "M-------y--------F",
+            "XXXXXXXXXXXXXXXXXX",
+        ]);
+        assert!(!check(&enemy_wall).playable);
+        let no_m = lvl(&["-----F", "-XXXXX"]);
+        assert!(
+            check(&lvl(&["-----F", "XXXXXX"])).playable,
+            "framework fallback start"
+        );
+        assert_eq!(check(&no_m).summary(), "no Mario start `M`");
+    }
+}

@@ -2,8 +2,10 @@
 //!
 //! Each subcommand lives in its own module with an `Args` struct (clap) and a `run` function.
 
+pub mod analyze;
 pub mod common;
 pub mod error;
+pub mod marahel;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -23,7 +25,12 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Expressive-range analysis: metrics, summary and plots over many seeds.
+    Analyze(analyze::Args),
+    /// Run a Marahel script (JSON level-generator language).
+    Marahel(marahel::Args),
+}
 
 /// Parses the arguments, runs, and maps errors to exit codes (2 for bad input).
 pub fn main() -> ExitCode {
@@ -51,6 +58,8 @@ pub fn main() -> ExitCode {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        None => Err(CliError::input_msg("no default job yet")),
+        Some(Command::Analyze(args)) => analyze::run(args),
+        None => marahel::default_run(std::path::Path::new("levelgen-cave.png")),
+        Some(Command::Marahel(args)) => marahel::run(args),
     }
 }

@@ -1,1 +1,173 @@
-//! levelgen generator crate `marahel` (skeleton: see its issue).
+//! # marahel
+//!
+//! The Marahel language (Khalifa & Togelius, AIIDE 2017; reference `amidos2006/marahel`
+//! v0.3.0): a JSON description of a constructive 2D tile generator. A script names a map size
+//! range, entities, neighbourhoods, a region divider and a list of explorers whose rules
+//! rewrite the map.
+//!
+//! ```
+//! use marahel::Script;
+//! use grid_core::{TileMap, export};
+//! let script = Script::parse(r#"{
+//!   "metadata": {"min": "8x4", "max": "8x4"},
+//!   "entities": ["solid", "empty"],
+//!   "explorers": [
+//!     {"type": "narrow_horz", "region": "map", "rules": ["self(any) -> self(solid)"]},
+//!     {"type": "narrow_horz", "region": "map", "rules": ["plus(out) == 0 -> self(empty)"]}
+//!   ]
+//! }"#).unwrap();
+//! let map = script.generate(7).unwrap();
+//! assert_eq!(export::to_text(&map), "########\n#......#\n#......#\n########\n");
+//! ```
+//!
+//! ## Pipeline (one module per stage)
+//!
+//! | stage | module |
+//! |---|---|
+//! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
+//! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
+//! | per map: size, regions | [`engine`], [`divider`] |
+//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::wide`]) |
+//! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
+//!
+//! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
+//! and what was expected, listing the known names. Nothing panics or loops unboundedly on any
+//! input; nothing recurses on the map size.
+//!
+//! ## Deviations from the reference (each a defect of spec §12, fixed)
+//!
+//! * **Limits per region, per map.** `tiles`/`changes` default to the *current region's* area
+//!   on every map; the reference freezes the first map's value, leaving unknown cells.
+//! * **`dist(list)`** is the Manhattan distance to the nearest cell of the listed entities
+//!   in the region (`dist(out)`: to the region's edge), `-1` when there is none, compared like
+//!   any number; the reference measured the distance to *unknown* cells and made `-1` true.
+//! * **`cpercent`** works (firings / allowed firings); the reference rejected it (typo).
+//! * **BSP** never deletes regions or crashes: when the map is too small it returns fewer
+//!   regions with a warning; a request no map of the size range can hold is a parse error.
+//! * **Sampling** defaults `number` to 1, never returns overlapping regions (rejection
+//!   sampling with shrinking sizes), and its regions' cells are where the regions are.
+//! * **Wide explorers** work on a copy of the region's cells, visit *every* cell (the
+//!   reference skipped the last and left the next explorer the leftovers), run `percent`
+//!   forwards, and sort once (O(A log A)) instead of re-sorting after every step (A² log A).
+//! * **Connect** uses an iterative flood fill (no stack overflow on 2000x2000), works on any
+//!   region (the reference mixed local and global coordinates off the origin), reads
+//!   `neighborhood` as an alias of `directions`, rejects `directions` that cannot move in all
+//!   four directions, and skips (with a warning) a waypoint it cannot approach instead of
+//!   hanging. Areas use the `directions` adjacency made symmetric.
+//! * **Inclusive maxima**: `metadata.max`, equal divisions and sampling sizes include `max`
+//!   (the README says "between min and max"; the reference excluded it).
+//! * **Seeds**: every seed, including 0, gives its own map; a map is a pure function of
+//!   (script, seed). Each stage (size, regions, noise, each explorer) has its own stream.
+//! * **Noise** is seeded per map and laid over map coordinates with a random offset: `noiseN`
+//!   has features about `5*N` tiles wide whatever the region size (the reference's field was
+//!   the same for every unseeded map, 0 on each region's first row and column, and stretched
+//!   to the region).
+//! * **Parsing is strict**: unknown fields, unknown entity/neighbourhood/estimator/region names,
+//!   empty conditions or executers (trailing commas), chained comparisons (`0 < x < 1`), `=`,
+//!   all-zero weights, `repeats < 1`, malformed matrices and sizes are errors with a path
+//!   (the reference ignored most of them, resolved typos to `unknown`/`self`, or hung).
+//!   Whitespace in matrices and heuristic lists is ignored everywhere; `WxH` accepts `X`.
+//!   `narrow_rnd` (a README spelling) is accepted as `narrow_rand`.
+//! * **Empty executers** are errors rather than `self(any)` (a random write).
+//! * Parameters that an explorer ignores (`heuristics` on a narrow explorer, `tiles` on
+//!   connect, ...) are errors, so a typo in the explorer type is noticed.
+//!
+//! Kept as in the reference because scripts rely on it: the random start of the narrow scans,
+//! the first-matching-rule-wins order, `out` counting region borders, the drunk walker's
+//! `plus` including "stand still", a lone `nbh(list)` condition meaning "every cell matches".
+//!
+//! ## Speed
+//!
+//! See the crate README (`crates/marahel/README.md`) for measured figures and commands.
+
+pub mod compile;
+pub mod divider;
+pub mod engine;
+pub mod error;
+pub mod estimator;
+pub mod executer;
+pub mod explorer;
+pub mod legacy;
+pub mod map;
+pub mod program;
+pub mod rule;
+pub mod script;
+
+pub use error::MarahelError;
+pub use map::MarahelMap;
+pub use program::Program;
+
+/// A parsed and validated script, ready to generate maps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    program: Program,
+}
+
+impl Script {
+    /// Parses and validates a script (v0.3.0 or a 2017 dialect).
+    pub fn parse(text: &str) -> Result<Self, MarahelError> {
+        let raw = script::read(text)?;
+        Ok(Self {
+            program: compile::compile(&raw)?,
+        })
+    }
+
+    /// Parses and validates an already-decoded JSON value.
+    pub fn from_value(value: &serde_json::Value) -> Result<Self, MarahelError> {
+        let raw = script::from_value(value)?;
+        Ok(Self {
+            program: compile::compile(&raw)?,
+        })
+    }
+
+    /// The compiled program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The smallest and largest map size `((w, h), (w, h))`.
+    pub fn size_range(&self) -> ((usize, usize), (usize, usize)) {
+        (self.program.min, self.program.max)
+    }
+
+    /// Generates the map of `seed`.
+    pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
+        Ok(engine::generate(&self.program, seed, None))
+    }
+
+    /// Generates the map of `seed` at a given size instead of the script's range.
+    pub fn generate_sized(
+        &self,
+        seed: u64,
+        width: usize,
+        height: usize,
+    ) -> Result<MarahelMap, MarahelError> {
+        if width == 0
+            || height == 0
+            || width > compile::MAX_SIDE
+            || height > compile::MAX_SIDE
+            || width * height > compile::MAX_AREA
+        {
+            return Err(MarahelError::value(
+                "size",
+                format!(
+                    "{width}x{height} is not a usable size (1..={} per side, at most {} cells)",
+                    compile::MAX_SIDE,
+                    compile::MAX_AREA
+                ),
+            ));
+        }
+        if let Some(d) = &self.program.divider
+            && (d.min.0 > width || d.min.1 > height)
+        {
+            return Err(MarahelError::Impossible {
+                path: "size".into(),
+                message: format!(
+                    "regions of at least {}x{} do not fit in {width}x{height}",
+                    d.min.0, d.min.1
+                ),
+            });
+        }
+        Ok(engine::generate(&self.program, seed, Some((width, height))))
+    }
+}

@@ -1,0 +1,377 @@
+//! Stage 4: run a [`Program`] for one seed: pick the size, divide, run every explorer.
+//!
+//! The map is two flat byte buffers (front and back); a cell holds an entity code, or
+//! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
+//! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
+
+use crate::divider;
+use crate::explorer;
+use crate::map::MarahelMap;
+use crate::program::{Program, Range};
+use grid_core::rand::RngExt;
+use grid_core::{LevelRng, Rect, Seed};
+use noise::{NoiseFn, Perlin};
+
+/// A neighbourhood laid out for one map width.
+#[derive(Clone, Debug)]
+pub struct FlatNbh {
+    /// Offsets `(dx, dy)`.
+    pub offsets: Vec<(i64, i64)>,
+    /// The same as flat index deltas.
+    pub flat: Vec<isize>,
+    /// Bounding box of the offsets: min dx, max dx, min dy, max dy.
+    pub bbox: (i64, i64, i64, i64),
+}
+
+/// Perlin noise with a per-map random offset.
+#[derive(Debug)]
+pub struct NoiseField {
+    perlin: Perlin,
+    ox: f64,
+    oy: f64,
+}
+
+impl NoiseField {
+    fn new(rng: &mut LevelRng) -> Self {
+        Self {
+            perlin: Perlin::new(rng.random::<u32>()),
+            ox: rng.random_range(0.0..4096.0),
+            oy: rng.random_range(0.0..4096.0),
+        }
+    }
+
+    /// The noise at `(x, y)` in lattice units.
+    #[inline]
+    pub fn get(&self, x: f64, y: f64) -> f64 {
+        self.perlin.get([x + self.ox, y + self.oy]).clamp(-1.0, 1.0)
+    }
+}
+
+/// The two buffers of a map.
+#[derive(Debug)]
+pub struct Canvas {
+    /// Width.
+    pub w: usize,
+    /// Height.
+    pub h: usize,
+    /// What rules read.
+    pub front: Vec<u8>,
+    /// Where `replace: buffer` explorers write.
+    pub back: Vec<u8>,
+}
+
+/// What rules see and change while one explorer runs on one region.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The map.
+    pub canvas: &'a mut Canvas,
+    /// The explorer's random stream.
+    pub rng: &'a mut LevelRng,
+    /// The map's noise field.
+    pub noise: &'a NoiseField,
+    /// Neighbourhoods for this map's width.
+    pub nbhs: &'a [FlatNbh],
+    /// The current region.
+    pub region: Rect,
+    /// Code read outside the region.
+    pub out: u8,
+    /// Code of `out`.
+    pub out_code: u8,
+    /// Whether writes go to the back buffer.
+    pub buffer: bool,
+    /// Whether to keep [`Ctx::counts`] up to date.
+    pub track_counts: bool,
+    /// Number of cells of each code in the region (front buffer), when tracked.
+    pub counts: Vec<u32>,
+    /// Bumped on every front-buffer change (invalidates distance caches).
+    pub version: u64,
+    /// Distance caches: `(version, region, distances)`.
+    pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// Visit progress in `[0, 1)`.
+    pub percent: f64,
+    /// Firing progress in `[0, 1)`.
+    pub cpercent: f64,
+    /// Repeat progress in `[0, 1)`.
+    pub rpercent: f64,
+}
+
+impl Ctx<'_> {
+    /// Whether `(x, y)` lies in the current region.
+    #[inline]
+    pub fn inside(&self, x: i64, y: i64) -> bool {
+        let r = &self.region;
+        x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h
+    }
+
+    #[inline]
+    fn interior(&self, b: (i64, i64, i64, i64), x: i64, y: i64) -> bool {
+        self.inside(x + b.0, y + b.2) && self.inside(x + b.1, y + b.3)
+    }
+
+    /// Weighted count of the neighbourhood's cells around `(x, y)`.
+    #[inline]
+    pub fn count_nbh(&self, nbh: usize, weights: &[u32], x: usize, y: usize) -> u32 {
+        let n = &self.nbhs[nbh];
+        let front = &self.canvas.front;
+        let (xi, yi) = (x as i64, y as i64);
+        if self.interior(n.bbox, xi, yi) {
+            let base = (y * self.canvas.w + x) as isize;
+            n.flat
+                .iter()
+                .map(|&d| weights[front[(base + d) as usize] as usize])
+                .sum()
+        } else {
+            let out_w = weights[self.out_code as usize]
+                + if self.out != self.out_code {
+                    weights[self.out as usize]
+                } else {
+                    0
+                };
+            n.offsets
+                .iter()
+                .map(|&(dx, dy)| {
+                    let (nx, ny) = (xi + dx, yi + dy);
+                    if self.inside(nx, ny) {
+                        weights[front[ny as usize * self.canvas.w + nx as usize] as usize]
+                    } else {
+                        out_w
+                    }
+                })
+                .sum()
+        }
+    }
+
+    /// Writes `value` to every in-region cell of the neighbourhood around `(x, y)`.
+    #[inline]
+    pub fn write_nbh(&mut self, nbh: usize, x: usize, y: usize, value: u8) {
+        let n = &self.nbhs[nbh];
+        let (xi, yi) = (x as i64, y as i64);
+        for &(dx, dy) in &n.offsets {
+            let (nx, ny) = (xi + dx, yi + dy);
+            if self.inside(nx, ny) {
+                let i = ny as usize * self.canvas.w + nx as usize;
+                self.set(i, value);
+            }
+        }
+    }
+
+    /// Writes one cell (flat index, inside the region).
+    #[inline]
+    pub fn set(&mut self, i: usize, value: u8) {
+        if self.buffer {
+            self.canvas.back[i] = value;
+        } else {
+            let old = self.canvas.front[i];
+            if old != value {
+                self.canvas.front[i] = value;
+                self.version += 1;
+                if self.track_counts {
+                    self.counts[old as usize] -= 1;
+                    self.counts[value as usize] += 1;
+                }
+            }
+        }
+    }
+
+    /// `dist(list)` / `dist(out)` at `(x, y)`.
+    pub fn distance(
+        &mut self,
+        slot: usize,
+        targets: &[bool],
+        to_out: bool,
+        x: usize,
+        y: usize,
+    ) -> f64 {
+        let r = self.region;
+        let (lx, ly) = (x as i64 - r.x, y as i64 - r.y);
+        if to_out {
+            return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
+        }
+        let fresh =
+            matches!(&self.dist_cache[slot], Some((v, rr, _)) if *v == self.version && *rr == r);
+        if !fresh {
+            let d = distance_transform(&self.canvas.front, self.canvas.w, r, targets);
+            self.dist_cache[slot] = Some((self.version, r, d));
+        }
+        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
+        let v = d[(ly * r.w + lx) as usize];
+        if v == u32::MAX { -1.0 } else { v as f64 }
+    }
+
+    /// Sets the region and recounts it when counts are tracked.
+    pub fn enter(&mut self, region: Rect) {
+        self.region = region;
+        if self.track_counts {
+            self.counts.iter_mut().for_each(|c| *c = 0);
+            for y in region.y..region.bottom() {
+                let row = y as usize * self.canvas.w;
+                for x in region.x..region.right() {
+                    self.counts[self.canvas.front[row + x as usize] as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Manhattan distance from every cell of `r` to the nearest target cell of `r` (two passes).
+fn distance_transform(front: &[u8], w: usize, r: Rect, targets: &[bool]) -> Vec<u32> {
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let inf = u32::MAX;
+    let mut d = vec![inf; rw * rh];
+    for ly in 0..rh {
+        for lx in 0..rw {
+            let c = front[(r.y as usize + ly) * w + r.x as usize + lx];
+            if targets[c as usize] {
+                d[ly * rw + lx] = 0;
+            }
+        }
+    }
+    let relax = |a: u32, b: u32| if b == inf { a } else { a.min(b + 1) };
+    for ly in 0..rh {
+        for lx in 0..rw {
+            let mut v = d[ly * rw + lx];
+            if lx > 0 {
+                v = relax(v, d[ly * rw + lx - 1]);
+            }
+            if ly > 0 {
+                v = relax(v, d[(ly - 1) * rw + lx]);
+            }
+            d[ly * rw + lx] = v;
+        }
+    }
+    for ly in (0..rh).rev() {
+        for lx in (0..rw).rev() {
+            let mut v = d[ly * rw + lx];
+            if lx + 1 < rw {
+                v = relax(v, d[ly * rw + lx + 1]);
+            }
+            if ly + 1 < rh {
+                v = relax(v, d[(ly + 1) * rw + lx]);
+            }
+            d[ly * rw + lx] = v;
+        }
+    }
+    d
+}
+
+/// Draws from an inclusive range.
+pub fn draw(r: Range, rng: &mut LevelRng) -> u64 {
+    if r.max <= r.min {
+        r.min
+    } else {
+        rng.random_range(r.min..=r.max)
+    }
+}
+
+/// Generates one map. `size` overrides the script's size range.
+pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> MarahelMap {
+    let root = Seed(seed);
+    let needs_retry = p.entities.iter().any(|e| e.count.is_some());
+    let mut last = None;
+    // 2017 scripts bound entity counts; like the 2017 engine, regenerate up to 10 times.
+    for trial in 0..if needs_retry { 10 } else { 1 } {
+        let s = if trial == 0 {
+            root
+        } else {
+            root.stream("count-retry").child(trial)
+        };
+        let map = generate_once(p, s, size);
+        let ok = p.entities.iter().enumerate().all(|(i, e)| {
+            e.count.is_none_or(|r| {
+                let n = map.cells.iter().filter(|&&c| c as usize == i).count() as u64;
+                n >= r.min && n <= r.max
+            })
+        });
+        if ok {
+            return map;
+        }
+        last = Some(map);
+    }
+    let mut map = last.expect("at least one trial");
+    map.warnings
+        .push("entity count bounds not met after 10 trials".into());
+    map
+}
+
+fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> MarahelMap {
+    let mut srng = seed.stream("size").rng();
+    let (w, h) = size.unwrap_or_else(|| {
+        (
+            draw(
+                Range {
+                    min: p.min.0 as u64,
+                    max: p.max.0 as u64,
+                },
+                &mut srng,
+            ) as usize,
+            draw(
+                Range {
+                    min: p.min.1 as u64,
+                    max: p.max.1 as u64,
+                },
+                &mut srng,
+            ) as usize,
+        )
+    });
+    let mut warnings = Vec::new();
+    let regions = match &p.divider {
+        None => Vec::new(),
+        Some(d) => divider::divide(d, w, h, &mut seed.stream("regions").rng(), &mut warnings),
+    };
+    let noise = NoiseField::new(&mut seed.stream("noise").rng());
+    let nbhs: Vec<FlatNbh> = p
+        .nbhs
+        .iter()
+        .map(|n| {
+            let offsets: Vec<(i64, i64)> = n
+                .offsets
+                .iter()
+                .map(|&(x, y)| (x as i64, y as i64))
+                .collect();
+            let flat = offsets
+                .iter()
+                .map(|&(x, y)| (y * w as i64 + x) as isize)
+                .collect();
+            let bbox = offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
+                (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
+            });
+            FlatNbh {
+                offsets,
+                flat,
+                bbox,
+            }
+        })
+        .collect();
+    let unknown = p.unknown();
+    let mut canvas = Canvas {
+        w,
+        h,
+        front: vec![unknown; w * h],
+        back: vec![unknown; w * h],
+    };
+    let mut cache = vec![None; p.dist_slots];
+    for (i, ex) in p.explorers.iter().enumerate() {
+        let mut rng = seed.stream("explorers").child(i as u64).rng();
+        let mut ctx = Ctx {
+            canvas: &mut canvas,
+            rng: &mut rng,
+            noise: &noise,
+            nbhs: &nbhs,
+            region: Rect::new(0, 0, w as i64, h as i64),
+            out: ex.out,
+            out_code: p.out(),
+            buffer: ex.buffer,
+            track_counts: explorer::uses_counts(ex),
+            counts: vec![0; p.entities.len() + 2],
+            version: 0,
+            dist_cache: std::mem::take(&mut cache),
+            percent: 0.0,
+            cpercent: 0.0,
+            rpercent: 0.0,
+        };
+        ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+        explorer::run(ex, &regions, &mut ctx, &mut warnings);
+        cache = std::mem::take(&mut ctx.dist_cache);
+    }
+    MarahelMap::new(p, canvas.w, canvas.h, canvas.front, warnings)
+}

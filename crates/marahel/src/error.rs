@@ -1,0 +1,119 @@
+//! The one error type of the crate: every mistake names where it is and what was expected.
+
+use thiserror::Error;
+
+/// Everything that can go wrong while reading a script or generating a map.
+///
+/// Every variant carries a `path` in JSON notation (`explorers[2].rules[0]`) that names the
+/// place in the script, so a message reads like
+/// `explorers[2].rules[0]: unknown neighbourhood "plsu" (known: self, all, plus, ...)`.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum MarahelError {
+    /// The text is not JSON.
+    #[error("line {line}, column {column}: not valid JSON: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What serde_json said.
+        message: String,
+    },
+    /// A field is missing, has the wrong JSON type, or is not a known field.
+    #[error("{path}: {message}")]
+    Shape {
+        /// Where.
+        path: String,
+        /// What was expected.
+        message: String,
+    },
+    /// A name (entity, neighbourhood, explorer type, divider, estimator, region) is not known.
+    #[error("{path}: unknown {kind} {name:?} (known: {})", known.join(", "))]
+    UnknownName {
+        /// Where.
+        path: String,
+        /// What sort of name (`"neighbourhood"`, `"entity"`, ...).
+        kind: &'static str,
+        /// The name as written.
+        name: String,
+        /// The names that would have been accepted.
+        known: Vec<String>,
+    },
+    /// A value is out of range or malformed (a size, a count, a probability, a matrix).
+    #[error("{path}: {message}")]
+    BadValue {
+        /// Where.
+        path: String,
+        /// What was wrong and what was expected.
+        message: String,
+    },
+    /// A rule string does not parse.
+    #[error("{path}: in rule {rule:?}: {message}")]
+    BadRule {
+        /// Where (`explorers[1].rules[0]`).
+        path: String,
+        /// The rule text.
+        rule: String,
+        /// What was expected.
+        message: String,
+    },
+    /// The script asks for something no map can satisfy (region sizes larger than the map).
+    #[error("{path}: impossible: {message}")]
+    Impossible {
+        /// Where.
+        path: String,
+        /// Why.
+        message: String,
+    },
+    /// A 2017-dialect feature that has no translation.
+    #[error("{path}: unsupported 2017 feature: {message}")]
+    Unsupported {
+        /// Where.
+        path: String,
+        /// What and why.
+        message: String,
+    },
+}
+
+impl MarahelError {
+    /// The JSON path of the error (`""` for the whole script, `"line:col"` for JSON syntax).
+    pub fn path(&self) -> String {
+        match self {
+            MarahelError::Json { line, column, .. } => format!("{line}:{column}"),
+            MarahelError::Shape { path, .. }
+            | MarahelError::UnknownName { path, .. }
+            | MarahelError::BadValue { path, .. }
+            | MarahelError::BadRule { path, .. }
+            | MarahelError::Impossible { path, .. }
+            | MarahelError::Unsupported { path, .. } => path.clone(),
+        }
+    }
+
+    pub(crate) fn shape(path: impl Into<String>, message: impl Into<String>) -> Self {
+        MarahelError::Shape {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn value(path: impl Into<String>, message: impl Into<String>) -> Self {
+        MarahelError::BadValue {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn unknown(
+        path: impl Into<String>,
+        kind: &'static str,
+        name: impl Into<String>,
+        known: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        MarahelError::UnknownName {
+            path: path.into(),
+            kind,
+            name: name.into(),
+            known: known.into_iter().map(Into::into).collect(),
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Estimators: the numbers rules compare. Compiled to enum variants, evaluated at a cell.
+
+use crate::engine::Ctx;
+use grid_core::rand::RngExt;
+
+/// A compiled estimator.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Estimator {
+    /// A constant.
+    Number(f64),
+    /// `nbh(list)`: weighted count of the neighbourhood's cells whose value is in the list.
+    /// Cells outside the region read the explorer's `out` entity (and always count as `out`).
+    Neighborhood {
+        /// Index into the program's neighbourhoods.
+        nbh: usize,
+        /// Weight of each cell code (entities, then unknown, then out).
+        weights: Vec<u32>,
+    },
+    /// `dist(list)`: Manhattan distance to the nearest cell of the region holding a listed
+    /// entity (`dist(out)`: to the nearest cell outside the region); `-1` when there is none.
+    Distance {
+        /// Which codes are targets.
+        targets: Vec<bool>,
+        /// Distance to the region's outside instead.
+        to_out: bool,
+        /// Cache slot.
+        slot: usize,
+    },
+    /// `name` or `a|b`: weighted count of those entities in the current region.
+    Count {
+        /// Weight of each cell code.
+        weights: Vec<u32>,
+    },
+    /// `random`: uniform in `[0, 1)`, one draw per evaluation.
+    Random,
+    /// `noise` / `noiseN`: Perlin noise in `[-1, 1]` with features about `5*N` tiles wide.
+    Noise {
+        /// Feature size in tiles.
+        scale: f64,
+    },
+    /// Fraction of the explorer's visits done in this region pass.
+    Percent,
+    /// Fraction of the explorer's allowed rule firings used in this region pass.
+    CPercent,
+    /// Fraction of the explorer's repeats done.
+    RPercent,
+}
+
+impl Estimator {
+    /// Whether the value can change while an explorer runs (reads the map or progress).
+    pub fn is_dynamic(&self) -> bool {
+        matches!(
+            self,
+            Estimator::Neighborhood { .. }
+                | Estimator::Distance { .. }
+                | Estimator::Count { .. }
+                | Estimator::Percent
+                | Estimator::CPercent
+                | Estimator::RPercent
+        )
+    }
+
+    /// The value at cell `(x, y)` (global coordinates, inside the region).
+    #[inline]
+    pub fn eval(&self, ctx: &mut Ctx, x: usize, y: usize) -> f64 {
+        match self {
+            Estimator::Number(v) => *v,
+            Estimator::Neighborhood { nbh, weights } => ctx.count_nbh(*nbh, weights, x, y) as f64,
+            Estimator::Distance {
+                targets,
+                to_out,
+                slot,
+            } => ctx.distance(*slot, targets, *to_out, x, y),
+            Estimator::Count { weights } => ctx
+                .counts
+                .iter()
+                .zip(weights)
+                .map(|(&c, &w)| (c as u64) * (w as u64))
+                .sum::<u64>() as f64,
+            Estimator::Random => ctx.rng.random::<f64>(),
+            Estimator::Noise { scale } => ctx.noise.get(x as f64 / scale, y as f64 / scale),
+            Estimator::Percent => ctx.percent,
+            Estimator::CPercent => ctx.cpercent,
+            Estimator::RPercent => ctx.rpercent,
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! `turtle_connect`: join every area of the chosen entities with corridors.
+//!
+//! 1. Areas are the connected components of cells holding `entities`, adjacency by the
+//!    `directions` offsets (made symmetric), found with an iterative BFS.
+//! 2. Each area gets a centre: a cell near its centroid, by rank selection.
+//! 3. The centres are visited in a random tour: from each centre the next is a near one
+//!    (rank selection by Manhattan distance); with probability 1/4 the tour branches from the
+//!    previous centre, and with probability 1/2 it ends with a loop back to an earlier one.
+//! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint, and
+//!    applies the rules at every cell it stands on (the idiom is `self(solid) -> self(empty)`).
+//!
+//! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
+//! directions cannot approach is skipped with a warning.
+
+use super::{Limits, visit};
+use crate::divider::shuffle;
+use crate::engine::Ctx;
+use crate::program::Explorer;
+use grid_core::rand::RngExt;
+use std::collections::VecDeque;
+
+/// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw.
+pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let total = (n as u64) * (n as u64 + 1) / 2;
+    let r = ctx.rng.random_range(0..total);
+    // Smallest i with S(i) = (i+1)n - i(i+1)/2 > r.
+    let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
+    let (mut lo, mut hi) = (0u64, n as u64 - 1);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if s(mid) > r { hi = mid } else { lo = mid + 1 }
+    }
+    lo as usize
+}
+
+/// One region pass.
+pub fn pass(
+    ex: &Explorer,
+    entities: &[bool],
+    ctx: &mut Ctx,
+    lim: Limits,
+    warnings: &mut Vec<String>,
+) {
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let w = ctx.canvas.w;
+    let nbhs = ctx.nbhs;
+    let dirs = &nbhs[ex.directions].offsets;
+    let mut adj: Vec<(i64, i64)> = Vec::new();
+    for &(dx, dy) in dirs {
+        for o in [(dx, dy), (-dx, -dy)] {
+            if o != (0, 0) && !adj.contains(&o) {
+                adj.push(o);
+            }
+        }
+    }
+    // 1. Areas (labels over the region, BFS).
+    const NONE: u32 = u32::MAX;
+    let mut label = vec![NONE; rw * rh];
+    let mut queue = VecDeque::new();
+    let mut centres: Vec<(i64, i64)> = Vec::new();
+    let mut members: Vec<usize> = Vec::new();
+    let is_member = |ctx: &Ctx, lx: usize, ly: usize| {
+        entities[ctx.canvas.front[(r.y as usize + ly) * w + r.x as usize + lx] as usize]
+    };
+    for start in 0..rw * rh {
+        if label[start] != NONE || !is_member(ctx, start % rw, start / rw) {
+            continue;
+        }
+        let id = centres.len() as u32;
+        label[start] = id;
+        queue.push_back(start);
+        members.clear();
+        while let Some(i) = queue.pop_front() {
+            members.push(i);
+            let (lx, ly) = ((i % rw) as i64, (i / rw) as i64);
+            for &(dx, dy) in &adj {
+                let (nx, ny) = (lx + dx, ly + dy);
+                if nx < 0 || ny < 0 || nx >= rw as i64 || ny >= rh as i64 {
+                    continue;
+                }
+                let j = ny as usize * rw + nx as usize;
+                if label[j] == NONE && is_member(ctx, nx as usize, ny as usize) {
+                    label[j] = id;
+                    queue.push_back(j);
+                }
+            }
+        }
+        // 2. A centre near the centroid.
+        let n = members.len() as f64;
+        let cx = members.iter().map(|&i| (i % rw) as f64).sum::<f64>() / n;
+        let cy = members.iter().map(|&i| (i / rw) as f64).sum::<f64>() / n;
+        let d = |i: usize| ((i % rw) as f64 - cx).abs() + ((i / rw) as f64 - cy).abs();
+        let k = rank_index(members.len(), ctx);
+        members.select_nth_unstable_by(k, |&a, &b| d(a).total_cmp(&d(b)).then(a.cmp(&b)));
+        let c = members[k];
+        centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
+    }
+    if centres.is_empty() {
+        return;
+    }
+    // 3. The tour.
+    shuffle(&mut centres, ctx.rng);
+    let mut waypoints = Vec::with_capacity(centres.len() * 2);
+    let mut remaining = centres;
+    let mut cur_i = 0;
+    let mut prev = remaining[0];
+    loop {
+        let cur = remaining.swap_remove(cur_i);
+        waypoints.push(cur);
+        let mut from = cur;
+        if ctx.rng.random::<f64>() < 0.25 {
+            waypoints.push(prev);
+            from = prev;
+        }
+        if remaining.is_empty() {
+            break;
+        }
+        let k = rank_index(remaining.len(), ctx);
+        let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
+        remaining.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
+        cur_i = k;
+        prev = from;
+    }
+    if waypoints.len() > 1 && ctx.rng.random::<f64>() < 0.5 {
+        let back = waypoints[ctx.rng.random_range(0..waypoints.len() - 1)];
+        waypoints.push(back);
+    }
+    // 4. Walk.
+    let total = waypoints.len() as f64;
+    let (mut x, mut y) = waypoints[0];
+    let mut wi = 0;
+    let mut changed = 0;
+    let mut stuck = 0;
+    loop {
+        ctx.percent = wi as f64 / total;
+        ctx.cpercent = changed as f64 / lim.changes as f64;
+        if visit(&ex.rules, ctx, x as usize, y as usize) {
+            changed += 1;
+            if changed >= lim.changes {
+                break;
+            }
+        }
+        while wi < waypoints.len() && waypoints[wi] == (x, y) {
+            wi += 1;
+        }
+        if wi == waypoints.len() {
+            break;
+        }
+        let t = waypoints[wi];
+        let here = (t.0 - x).abs() + (t.1 - y).abs();
+        let mut best: Option<((i64, i64), i64)> = None;
+        for &(dx, dy) in dirs {
+            let (nx, ny) = (x + dx, y + dy);
+            if !ctx.inside(nx, ny) {
+                continue;
+            }
+            let d = (t.0 - nx).abs() + (t.1 - ny).abs();
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some(((nx, ny), d));
+            }
+        }
+        match best {
+            Some((p, d)) if d < here => (x, y) = p,
+            _ => {
+                stuck += 1;
+                wi += 1;
+                if wi == waypoints.len() {
+                    break;
+                }
+            }
+        }
+    }
+    if stuck > 0 {
+        warnings.push(format!(
+            "{}: connect could not approach {stuck} waypoint(s) with its directions; skipped them",
+            ex.path
+        ));
+    }
+}

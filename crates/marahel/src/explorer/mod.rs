@@ -1,0 +1,122 @@
+//! Explorers: how each explorer family walks its regions and applies its rules.
+//!
+//! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); the
+//! families live in [`narrow`], [`turtle`], [`connect`] and [`wide`].
+
+pub mod connect;
+pub mod narrow;
+pub mod turtle;
+pub mod wide;
+
+use crate::engine::{Ctx, draw};
+use crate::estimator::Estimator;
+use crate::program::{Explorer, ExplorerKind, RegionRef};
+use crate::rule::Rule;
+use grid_core::Rect;
+
+/// Applies the first rule whose conditions hold at `(x, y)`; returns whether one fired.
+#[inline]
+pub fn visit(rules: &[Rule], ctx: &mut Ctx, x: usize, y: usize) -> bool {
+    rules.iter().any(|r| r.fire(ctx, x, y))
+}
+
+/// Limits of one region pass.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Visits allowed.
+    pub tiles: u64,
+    /// Rule firings allowed.
+    pub changes: u64,
+}
+
+/// Whether the explorer reads entity counts (so the engine keeps per-region counts).
+pub fn uses_counts(ex: &Explorer) -> bool {
+    let est = |e: &Estimator| matches!(e, Estimator::Count { .. });
+    let in_rules = ex
+        .rules
+        .iter()
+        .flat_map(|r| &r.conditions)
+        .any(|c| est(&c.left) || est(&c.right));
+    let in_heur = match &ex.kind {
+        ExplorerKind::Greedy { heuristics } | ExplorerKind::WideHeur { heuristics } => {
+            heuristics.iter().any(est)
+        }
+        _ => false,
+    };
+    in_rules || in_heur
+}
+
+/// Runs one explorer over its regions, `repeats` times.
+pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<String>) {
+    let map = Rect::new(0, 0, ctx.canvas.w as i64, ctx.canvas.h as i64);
+    let mut list = Vec::new();
+    for r in &ex.regions {
+        match *r {
+            RegionRef::Map => list.push(map),
+            RegionRef::All if regions.is_empty() => list.push(map),
+            RegionRef::All => list.extend_from_slice(regions),
+            RegionRef::Index(i) => match regions.get(i) {
+                Some(&reg) => list.push(reg),
+                None => warnings.push(format!(
+                    "{}: region {i} does not exist on this map (the divider made {}); skipped",
+                    ex.path,
+                    regions.len()
+                )),
+            },
+        }
+    }
+    let repeats = draw(ex.repeats, ctx.rng);
+    for rep in 0..repeats {
+        ctx.rpercent = rep as f64 / repeats as f64;
+        for &r0 in &list {
+            let r = match ex.border {
+                None => r0,
+                Some(b) => {
+                    let k = draw(b, ctx.rng) as i64;
+                    Rect::new(r0.x + k, r0.y + k, r0.w - 2 * k, r0.h - 2 * k)
+                }
+            };
+            if r.is_empty() {
+                continue;
+            }
+            ctx.enter(r);
+            if ex.buffer {
+                let w = ctx.canvas.w;
+                let canvas = &mut *ctx.canvas;
+                copy_rect(&canvas.front, &mut canvas.back, w, r);
+            }
+            let area = r.area();
+            let limits = Limits {
+                tiles: ex.tiles.map_or(area, |t| draw(t, ctx.rng)),
+                changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
+            };
+            match &ex.kind {
+                ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
+                    narrow::pass(ex, ctx, limits)
+                }
+                ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, limits),
+                ExplorerKind::Greedy { heuristics } => turtle::greedy(ex, heuristics, ctx, limits),
+                ExplorerKind::Connect { entities } => {
+                    connect::pass(ex, entities, ctx, limits, warnings)
+                }
+                ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, limits),
+                ExplorerKind::WideRand => wide::random(ex, ctx, limits),
+            }
+            if ex.buffer {
+                let w = ctx.canvas.w;
+                let canvas = &mut *ctx.canvas;
+                copy_rect(&canvas.back, &mut canvas.front, w, r);
+                ctx.version += 1;
+            }
+        }
+    }
+}
+
+/// Copies the rows of `r` from `src` to `dst` (both `w` wide).
+fn copy_rect(src: &[u8], dst: &mut [u8], w: usize, r: Rect) {
+    for y in r.y..r.bottom() {
+        let a = y as usize * w + r.x as usize;
+        let b = a + r.w as usize;
+        dst[a..b].copy_from_slice(&src[a..b]);
+    }
+}

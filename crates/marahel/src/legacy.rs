@@ -1,0 +1,331 @@
+//! The 2017 dialects (the AIIDE 2017 paper's engine), translated into the v0.3.0 form.
+//!
+//! | 2017 | becomes |
+//! |---|---|
+//! | `minDimension`/`maxDimension` | `metadata.min`/`max` |
+//! | `region` or `regions` with `numberOfRegions` | `regions` with `number` (min/max swapped per dimension when reversed, as the 2017 engine did) |
+//! | `entity`/`entities` object `{name: {color, min, max}}` | entity list; `color` becomes the legend colour; `min`/`max` counts are enforced by regenerating up to 10 times |
+//! | `neighborhood` | `neighborhoods`; the 2017 defaults `plus` = `010,121,010`, `all` = `111,121,111` (no centre) |
+//! | `rule` | `explorers` |
+//! | `automata`/`sequential` (`iterations`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017 |
+//! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
+//! | `agent` (`number`, `lifespan`, `change`, `directions`) | `turtle_drunk`: `number` agents = `repeats` range, `lifespan` = `tiles` range, a turn every `change` steps = `dirprob` 1/mean(change) |
+//! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` (one tour joins every area, whatever the `type`) |
+//! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` |
+//! | estimator `complete` | `percent` |
+//!
+//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider, agent
+//! `speed`/`allowed`, automata `start`/`exploration`, `borderType: wrap`, and the
+//! `minDist`/`maxDist`/`avgDist` estimators (their rules fail to compile with a clear message).
+
+use crate::error::MarahelError;
+use crate::script::{
+    Obj, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
+    read_regions, read_rules, string_value, text_value,
+};
+use serde_json::Value;
+
+/// Whether `v` looks like a 2017 script.
+pub fn is_legacy(v: &Value) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    ["rule", "entity", "region", "neighborhood"]
+        .iter()
+        .any(|k| o.contains_key(*k))
+        || o.get("metadata")
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.contains_key("minDimension"))
+        || o.get("entities").is_some_and(Value::is_object)
+        || o.get("explorers")
+            .and_then(Value::as_array)
+            .is_some_and(|a| {
+                a.iter()
+                    .any(|e| e.get("region").is_some_and(Value::is_object))
+            })
+}
+
+fn unsupported(path: String, message: impl Into<String>) -> MarahelError {
+    MarahelError::Unsupported {
+        path,
+        message: message.into(),
+    }
+}
+
+/// Translates a 2017 script.
+pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
+    let root = Obj::new(v, "")?;
+    root.only(&[
+        "metadata",
+        "region",
+        "regions",
+        "entity",
+        "entities",
+        "neighborhood",
+        "neighborhoods",
+        "rule",
+        "explorers",
+    ])?;
+    let m = Obj::new(
+        root.get("metadata")
+            .ok_or_else(|| MarahelError::shape("metadata", "missing"))?,
+        "metadata",
+    )?;
+    m.only(&["min", "max", "minDimension", "maxDimension"])?;
+    let min = match m.text("minDimension")? {
+        Some(t) => t,
+        None => m.req_text("min")?,
+    };
+    let max = match m.text("maxDimension")? {
+        Some(t) => t,
+        None => m.text("max")?.unwrap_or_else(|| min.clone()),
+    };
+    let regions = match (root.get("region"), root.get("regions")) {
+        (Some(r), _) => Some(("region", r)),
+        (None, Some(r)) => Some(("regions", r)),
+        _ => None,
+    };
+    let regions = match regions {
+        None => None,
+        Some((key, r)) => {
+            let o = Obj::new(r, key)?;
+            let number_key = if o.get("numberOfRegions").is_some() {
+                "numberOfRegions"
+            } else {
+                "number"
+            };
+            let mut raw = read_regions(&o, number_key)?;
+            if raw.kind.trim() == "digger" {
+                return Err(unsupported(format!("{key}.type"), "the `digger` divider"));
+            }
+            if let (Some(a), Some(b)) = (&raw.min, &raw.max) {
+                let pa = crate::compile::parse_size(a, &format!("{key}.parameters.min"))?;
+                let pb = crate::compile::parse_size(b, &format!("{key}.parameters.max"))?;
+                raw.min = Some(format!("{}x{}", pa.0.min(pb.0), pa.1.min(pb.1)));
+                raw.max = Some(format!("{}x{}", pa.0.max(pb.0), pa.1.max(pb.1)));
+            }
+            Some(raw)
+        }
+    };
+    let (ekey, ents) = match (root.get("entity"), root.get("entities")) {
+        (Some(e), _) => ("entity", e),
+        (None, Some(e)) => ("entities", e),
+        _ => return Err(MarahelError::shape("entities", "missing")),
+    };
+    let mut entities = Vec::new();
+    match ents {
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                entities.push(RawEntity {
+                    name: string_value(v, &format!("{ekey}[{i}]"))?,
+                    color: None,
+                    min: None,
+                    max: None,
+                });
+            }
+        }
+        v => {
+            let o = Obj::new(v, ekey)?;
+            for (name, spec) in o.map {
+                let s = Obj::new(spec, o.at(name))?;
+                s.only(&["color", "min", "max"])?;
+                entities.push(RawEntity {
+                    name: name.clone(),
+                    color: s.text("color")?,
+                    min: s.text("min")?,
+                    max: s.text("max")?,
+                });
+            }
+        }
+    }
+    let nkey = if root.get("neighborhood").is_some() {
+        "neighborhood"
+    } else {
+        "neighborhoods"
+    };
+    let mut neighborhoods = read_neighborhoods(root.get(nkey), nkey)?;
+    for (name, m) in [
+        ("plus", "010,121,010"),
+        ("all", "111,121,111"),
+        ("sequential", "31,10"),
+    ] {
+        if !neighborhoods.iter().any(|(n, _)| n == name) {
+            neighborhoods.push((name.into(), m.into()));
+        }
+    }
+    let xkey = if root.get("rule").is_some() {
+        "rule"
+    } else {
+        "explorers"
+    };
+    let list = match root.get(xkey) {
+        Some(Value::Array(a)) => a,
+        _ => {
+            return Err(MarahelError::shape(
+                xkey,
+                "missing (expected an array of explorers)",
+            ));
+        }
+    };
+    let mut explorers = Vec::new();
+    for (i, v) in list.iter().enumerate() {
+        explorers.push(explorer(v, &format!("{xkey}[{i}]"))?);
+    }
+    Ok(RawScript {
+        metadata: RawMetadata { min, max },
+        regions,
+        entities,
+        neighborhoods,
+        explorers,
+        legacy: true,
+    })
+}
+
+/// `"0-2,4"` -> `"0,1,2,4"`.
+fn expand_names(name: &str, path: &str) -> Result<String, MarahelError> {
+    let mut out = Vec::new();
+    for part in name.split(',') {
+        let part = part.trim();
+        if let Some((a, b)) = part.split_once('-') {
+            let (a, b): (usize, usize) = match (a.trim().parse(), b.trim().parse()) {
+                (Ok(a), Ok(b)) if a <= b && b - a < 100_000 => (a, b),
+                _ => {
+                    return Err(MarahelError::value(
+                        path,
+                        format!("{part:?} is not a range \"a-b\""),
+                    ));
+                }
+            };
+            out.extend((a..=b).map(|i| i.to_string()));
+        } else {
+            out.push(part.to_string());
+        }
+    }
+    Ok(out.join(","))
+}
+
+fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
+    let e = Obj::new(v, path)?;
+    e.only(&["type", "region", "parameters", "rules"])?;
+    let old = e.text("type")?.unwrap_or_else(|| "automata".into());
+    let mut params = RawParams::default();
+    let (mut region, mut border) = ("map".to_string(), None);
+    let mut replace = Some("buffer".to_string());
+    match e.get("region") {
+        None => {}
+        Some(Value::Object(_)) => {
+            let r = Obj::new(e.get("region").expect("present"), e.at("region"))?;
+            r.only(&[
+                "name",
+                "border",
+                "sameBorder",
+                "replacingType",
+                "borderType",
+            ])?;
+            region = expand_names(
+                &r.text("name")?.unwrap_or_else(|| "map".into()),
+                &r.at("name"),
+            )?;
+            border = r.text("border")?;
+            if let Some(t) = r.text("replacingType")? {
+                replace = Some(t);
+            }
+            match r.text("borderType")?.as_deref().map(str::trim) {
+                None | Some("none") => {}
+                Some("wrap") => return Err(unsupported(r.at("borderType"), "`borderType: wrap`")),
+                Some(entity) => params.out = Some(entity.to_string()),
+            }
+        }
+        Some(other) => {
+            region = expand_names(&text_value(other, &e.at("region"))?, &e.at("region"))?
+        }
+    }
+    let p = match e.get("parameters") {
+        None => None,
+        Some(p) => Some(Obj::new(p, e.at("parameters"))?),
+    };
+    let get = |k: &str| -> Result<Option<String>, MarahelError> {
+        match &p {
+            None => Ok(None),
+            Some(p) => p.text(k),
+        }
+    };
+    let check = |allowed: &[&str]| -> Result<(), MarahelError> {
+        match &p {
+            None => Ok(()),
+            Some(p) => {
+                for k in p.map.keys() {
+                    if !allowed.contains(&k.as_str()) {
+                        return Err(unsupported(
+                            p.at(k),
+                            format!("parameter `{k}` of a 2017 `{old}` explorer"),
+                        ));
+                    }
+                }
+                Ok(())
+            }
+        }
+    };
+    let kind = match old.trim() {
+        "automata" | "sequential" => {
+            check(&["iterations"])?;
+            params.repeats = get("iterations")?;
+            "narrow_horz"
+        }
+        "random" => {
+            check(&["iterations", "numberOfTiles"])?;
+            params.repeats = get("iterations")?;
+            params.tiles = get("numberOfTiles")?;
+            "narrow_rand"
+        }
+        "agent" => {
+            check(&["number", "lifespan", "change", "directions"])?;
+            params.repeats = get("number")?;
+            params.tiles = get("lifespan")?;
+            params.directions = get("directions")?;
+            if let Some(c) = get("change")? {
+                let r = crate::compile::parse_range(
+                    &c,
+                    &format!("{path}.parameters.change"),
+                    1,
+                    1 << 30,
+                )?;
+                params.dirprob = Some(format!("{}", 2.0 / (r.min + r.max) as f64));
+            }
+            replace = None;
+            "turtle_drunk"
+        }
+        "connector" => {
+            check(&["type", "neighborhood", "entities"])?;
+            if let Some(t) = get("type")?
+                && !["short", "random", "hub", "full"].contains(&t.trim())
+            {
+                return Err(MarahelError::unknown(
+                    format!("{path}.parameters.type"),
+                    "connector type",
+                    t,
+                    ["short", "random", "hub", "full"],
+                ));
+            }
+            params.directions = get("neighborhood")?;
+            params.entities = get("entities")?;
+            replace = None;
+            "turtle_connect"
+        }
+        other => {
+            return Err(MarahelError::unknown(
+                e.at("type"),
+                "2017 explorer type",
+                other,
+                ["automata", "sequential", "random", "agent", "connector"],
+            ));
+        }
+    };
+    params.replace = replace;
+    Ok(RawExplorer {
+        kind: kind.into(),
+        region,
+        border,
+        params,
+        rules: read_rules(&e)?,
+        path: path.to_string(),
+    })
+}

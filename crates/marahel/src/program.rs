@@ -1,0 +1,163 @@
+//! The validated internal form of a script: names resolved to indices, neighbourhoods to
+//! offsets, estimators to enum variants. The engine interprets this; it never looks up strings.
+
+use crate::estimator::Estimator;
+use crate::rule::Rule;
+use grid_core::Rgb;
+
+/// An inclusive integer range, drawn once per map (a plain number is `n..=n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// Smallest value.
+    pub min: u64,
+    /// Largest value (inclusive).
+    pub max: u64,
+}
+
+/// One entity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entity {
+    /// Its name.
+    pub name: String,
+    /// Colour given by a 2017 script.
+    pub color: Option<Rgb>,
+    /// 2017 bounds on its count in the final map.
+    pub count: Option<Range>,
+}
+
+/// A neighbourhood: its name and offsets `(dx, dy)` in row-major order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nbh {
+    /// Its name.
+    pub name: String,
+    /// Offsets.
+    pub offsets: Vec<(i32, i32)>,
+}
+
+/// A region divider.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Divider {
+    /// Which algorithm.
+    pub kind: DividerKind,
+    /// How many regions to keep.
+    pub number: usize,
+    /// `min` (equal: divisions; bsp/sampling: room size), `(w, h)`.
+    pub min: (usize, usize),
+    /// `max`, inclusive.
+    pub max: (usize, usize),
+}
+
+/// Divider algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DividerKind {
+    /// A grid of equal cells.
+    Equal,
+    /// Binary space partition.
+    Bsp,
+    /// Random non-overlapping rectangles, with this many placement trials per region.
+    Sampling {
+        /// Placement trials per region (`None`: the reference's automatic count).
+        trials: Option<usize>,
+    },
+}
+
+/// Which regions an explorer runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionRef {
+    /// The whole map.
+    Map,
+    /// Every divider region (the map when there is no divider).
+    All,
+    /// Divider region `i`.
+    Index(usize),
+}
+
+/// How an explorer moves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExplorerKind {
+    /// Row-major scan from a random cell, wrapping.
+    Horizontal,
+    /// Column-major scan from a random cell, wrapping.
+    Vertical,
+    /// Uniformly random cells.
+    RandomNarrow,
+    /// A drunk walker.
+    Drunk {
+        /// Chance per step to pick a new direction.
+        dirprob: f64,
+    },
+    /// A greedy walker moving to the neighbour with the smallest heuristics.
+    Greedy {
+        /// Lexicographic heuristics (minimised).
+        heuristics: Vec<Estimator>,
+    },
+    /// Connects the areas of `entities` with corridors along `directions`.
+    Connect {
+        /// Which codes form areas.
+        entities: Vec<bool>,
+    },
+    /// Every cell once, in ascending order of the heuristics.
+    WideHeur {
+        /// Lexicographic heuristics (minimised).
+        heuristics: Vec<Estimator>,
+    },
+    /// Every cell once, in random order.
+    WideRand,
+}
+
+/// A compiled explorer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explorer {
+    /// JSON path (`explorers[2]`), for warnings.
+    pub path: String,
+    /// Movement.
+    pub kind: ExplorerKind,
+    /// Regions, in order (duplicates kept).
+    pub regions: Vec<RegionRef>,
+    /// 2017 border inset range, applied per region.
+    pub border: Option<Range>,
+    /// Writes go to a back buffer copied in after each region pass.
+    pub buffer: bool,
+    /// Code read outside the region.
+    pub out: u8,
+    /// Passes.
+    pub repeats: Range,
+    /// Visits per region pass (default: the region's area).
+    pub tiles: Option<Range>,
+    /// Rule firings per region pass (default: the region's area).
+    pub changes: Option<Range>,
+    /// Movement neighbourhood (index).
+    pub directions: usize,
+    /// The rules; the first whose conditions hold fires.
+    pub rules: Vec<Rule>,
+}
+
+/// A whole validated script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Smallest map `(w, h)`.
+    pub min: (usize, usize),
+    /// Largest map `(w, h)`, inclusive.
+    pub max: (usize, usize),
+    /// The divider.
+    pub divider: Option<Divider>,
+    /// Entities; code `i` is entity `i`, then `unknown`, then `out`.
+    pub entities: Vec<Entity>,
+    /// Every neighbourhood (user ones and predefined).
+    pub nbhs: Vec<Nbh>,
+    /// Explorers in order.
+    pub explorers: Vec<Explorer>,
+    /// Number of `dist` estimator cache slots.
+    pub dist_slots: usize,
+}
+
+impl Program {
+    /// Code of the unknown value.
+    pub fn unknown(&self) -> u8 {
+        self.entities.len() as u8
+    }
+    /// Code of `out`.
+    pub fn out(&self) -> u8 {
+        self.entities.len() as u8 + 1
+    }
+}

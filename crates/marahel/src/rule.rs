@@ -1,0 +1,395 @@
+//! Rules `conditions -> executers`: the compiled form and the parser of the rule text.
+//!
+//! Grammar (whitespace around tokens is ignored):
+//! ```text
+//! rule      := [cond ("," cond)*] "->" exec ("," exec)*
+//! cond      := est [op est]           ; a lone estimator: nbh(..) means "all cells match",
+//!                                     ;   anything else means "> 0"
+//! op        := ">=" | "<=" | "==" | "!=" | ">" | "<"
+//! est       := NBH "(" list ")" | "dist(" list ")" | NUMBER | list
+//!            | "random" | "noise" | "noiseN" | "percent" | "cpercent" | "rpercent"
+//! exec      := NBH "(" list ")"
+//! list      := item ("|" item)* ; item := NAME [":" WEIGHT]
+//! NAME      := an entity | "any" | "entity" | "unknown" | "out"
+//! ```
+
+use crate::engine::Ctx;
+use crate::error::MarahelError;
+use crate::estimator::Estimator;
+use crate::executer::Executer;
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `>`
+    Gt,
+    /// `<`
+    Lt,
+    /// `>=`
+    Ge,
+    /// `<=`
+    Le,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl Op {
+    #[inline]
+    fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            Op::Gt => a > b,
+            Op::Lt => a < b,
+            Op::Ge => a >= b,
+            Op::Le => a <= b,
+            Op::Eq => a == b,
+            Op::Ne => a != b,
+        }
+    }
+}
+
+/// `left op right`; a lone estimator is compiled into this form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Condition {
+    /// Left side (evaluated first).
+    pub left: Estimator,
+    /// The comparison.
+    pub op: Op,
+    /// Right side.
+    pub right: Estimator,
+}
+
+/// A compiled rule: when every condition holds, every executer runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// Conditions, evaluated left to right with short-circuit.
+    pub conditions: Vec<Condition>,
+    /// Executers, applied left to right.
+    pub executers: Vec<Executer>,
+}
+
+impl Rule {
+    /// Applies the rule at `(x, y)` if its conditions hold; returns whether it fired.
+    #[inline]
+    pub fn fire(&self, ctx: &mut Ctx, x: usize, y: usize) -> bool {
+        for c in &self.conditions {
+            let a = c.left.eval(ctx, x, y);
+            let b = c.right.eval(ctx, x, y);
+            if !c.op.holds(a, b) {
+                return false;
+            }
+        }
+        for e in &self.executers {
+            e.apply(ctx, x, y);
+        }
+        true
+    }
+}
+
+/// What the rule parser needs to resolve names.
+#[derive(Debug)]
+pub struct Names<'a> {
+    /// Entity names, index = code.
+    pub entities: &'a [String],
+    /// Neighbourhood names, index = neighbourhood id.
+    pub nbhs: &'a [String],
+    /// Number of offsets of each neighbourhood.
+    pub nbh_len: &'a [usize],
+    /// Whether 2017 words (`complete`) are allowed.
+    pub legacy: bool,
+}
+
+/// Keywords an estimator may be, besides entity names.
+const ESTIMATOR_WORDS: [&str; 6] = [
+    "random", "noise", "noiseN", "percent", "cpercent", "rpercent",
+];
+
+impl Names<'_> {
+    /// Code of the unknown value.
+    pub fn unknown(&self) -> usize {
+        self.entities.len()
+    }
+    /// Code of `out`.
+    pub fn out(&self) -> usize {
+        self.entities.len() + 1
+    }
+    /// Number of codes.
+    pub fn codes(&self) -> usize {
+        self.entities.len() + 2
+    }
+
+    /// The code of one name (entity, `unknown`, `out`).
+    pub fn code(&self, name: &str) -> Option<usize> {
+        match name {
+            "unknown" => Some(self.unknown()),
+            "out" => Some(self.out()),
+            _ => self.entities.iter().position(|e| e == name),
+        }
+    }
+
+    fn known_entities(&self) -> Vec<String> {
+        let mut k: Vec<String> = self.entities.to_vec();
+        k.extend(["any", "entity", "unknown", "out"].map(String::from));
+        k
+    }
+
+    fn nbh(&self, name: &str) -> Result<usize, String> {
+        self.nbhs.iter().position(|n| n == name).ok_or_else(|| {
+            format!(
+                "unknown neighbourhood {name:?} (known: {})",
+                self.nbhs.join(", ")
+            )
+        })
+    }
+
+    /// Parses an entity list `a:2|b` into per-code weights.
+    pub fn list(&self, text: &str) -> Result<Vec<u32>, String> {
+        let mut w = vec![0u32; self.codes()];
+        for item in text.split('|') {
+            let item = item.trim();
+            let (name, weight) = match item.split_once(':') {
+                Some((n, k)) => {
+                    let k = k.trim();
+                    let v: u32 = k.parse().map_err(|_| {
+                        format!("weight {k:?} of {:?} is not a whole number >= 0", n.trim())
+                    })?;
+                    (n.trim(), v)
+                }
+                None => (item, 1),
+            };
+            if name.is_empty() {
+                return Err(format!("empty entity name in list {text:?}"));
+            }
+            match name {
+                "any" => (0..=self.entities.len()).for_each(|c| w[c] += weight),
+                "entity" => (0..self.entities.len()).for_each(|c| w[c] += weight),
+                _ => match self.code(name) {
+                    Some(c) => w[c] += weight,
+                    None => {
+                        return Err(format!(
+                            "unknown entity {name:?} (known: {})",
+                            self.known_entities().join(", ")
+                        ));
+                    }
+                },
+            }
+        }
+        if w.iter().all(|&v| v == 0) {
+            return Err(format!("all weights in {text:?} are zero"));
+        }
+        Ok(w)
+    }
+
+    /// Splits `name(list)`.
+    fn call<'t>(&self, text: &'t str) -> Result<Option<(&'t str, &'t str)>, String> {
+        let Some(open) = text.find('(') else {
+            return Ok(None);
+        };
+        if !text.ends_with(')') {
+            return Err(format!("{text:?}: expected `name(list)` ending with ')'"));
+        }
+        let name = text[..open].trim();
+        let inner = &text[open + 1..text.len() - 1];
+        if inner.contains('(') || inner.contains(')') {
+            return Err(format!("{text:?}: nested parentheses"));
+        }
+        Ok(Some((name, inner.trim())))
+    }
+
+    /// Parses one estimator.
+    pub fn estimator(&self, text: &str, dist_slots: &mut usize) -> Result<Estimator, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("empty estimator".into());
+        }
+        if let Some((name, inner)) = self.call(text)? {
+            if name == "dist" {
+                let to_out = inner == "out";
+                let weights = if to_out {
+                    vec![0; self.codes()]
+                } else {
+                    self.list(inner)?
+                };
+                let slot = *dist_slots;
+                *dist_slots += 1;
+                return Ok(Estimator::Distance {
+                    targets: weights.iter().map(|&w| w > 0).collect(),
+                    to_out,
+                    slot,
+                });
+            }
+            let nbh = self.nbh(name)?;
+            return Ok(Estimator::Neighborhood {
+                nbh,
+                weights: self.list(inner)?,
+            });
+        }
+        if text.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
+            return text
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(Estimator::Number)
+                .ok_or_else(|| format!("{text:?} is not a number"));
+        }
+        match text {
+            "random" => return Ok(Estimator::Random),
+            "percent" => return Ok(Estimator::Percent),
+            "complete" if self.legacy => return Ok(Estimator::Percent),
+            "cpercent" => return Ok(Estimator::CPercent),
+            "rpercent" => return Ok(Estimator::RPercent),
+            _ => {}
+        }
+        if let Some(rest) = text.strip_prefix("noise") {
+            let n: f64 = if rest.is_empty() {
+                1.0
+            } else {
+                match rest.parse::<u32>() {
+                    Ok(n) if n > 0 => n as f64,
+                    _ => {
+                        return Err(format!(
+                            "{text:?}: expected `noise` or `noiseN` with N a whole number >= 1"
+                        ));
+                    }
+                }
+            };
+            return Ok(Estimator::Noise { scale: 5.0 * n });
+        }
+        match self.list(text) {
+            Ok(weights) => Ok(Estimator::Count { weights }),
+            Err(_) if !text.contains('|') && !text.contains(':') => {
+                let mut known: Vec<String> = ESTIMATOR_WORDS.map(String::from).to_vec();
+                known.extend(self.known_entities());
+                known.push("NBH(list)".into());
+                known.push("dist(list)".into());
+                Err(format!(
+                    "unknown estimator {text:?} (known: {})",
+                    known.join(", ")
+                ))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn condition(&self, text: &str, dist_slots: &mut usize) -> Result<Condition, String> {
+        const OPS: [(&str, Op); 6] = [
+            (">=", Op::Ge),
+            ("<=", Op::Le),
+            ("==", Op::Eq),
+            ("!=", Op::Ne),
+            (">", Op::Gt),
+            ("<", Op::Lt),
+        ];
+        let mut found: Option<(usize, &str, Op)> = None;
+        let bytes = text.as_bytes();
+        'scan: for i in 0..bytes.len() {
+            for (s, op) in OPS {
+                if text[i..].starts_with(s) {
+                    found = Some((i, s, op));
+                    break 'scan;
+                }
+            }
+            if bytes[i] == b'=' {
+                return Err(format!(
+                    "{text:?}: `=` is not an operator (expected one of >= <= == != > <)"
+                ));
+            }
+        }
+        match found {
+            None => {
+                let left = self.estimator(text, dist_slots)?;
+                let (op, threshold) = match &left {
+                    Estimator::Neighborhood { nbh, .. } => (Op::Ge, self.nbh_len[*nbh] as f64),
+                    _ => (Op::Gt, 0.0),
+                };
+                Ok(Condition {
+                    left,
+                    op,
+                    right: Estimator::Number(threshold),
+                })
+            }
+            Some((i, s, op)) => {
+                let rhs = &text[i + s.len()..];
+                if rhs.contains(['<', '>', '=', '!']) {
+                    return Err(format!(
+                        "{text:?}: more than one comparison (write `a < b, b < c` as two conditions)"
+                    ));
+                }
+                if text[..i].trim().is_empty() || rhs.trim().is_empty() {
+                    return Err(format!("{text:?}: `{s}` needs an estimator on both sides"));
+                }
+                Ok(Condition {
+                    left: self.estimator(&text[..i], dist_slots)?,
+                    op,
+                    right: self.estimator(rhs, dist_slots)?,
+                })
+            }
+        }
+    }
+
+    fn executer(&self, text: &str) -> Result<Executer, String> {
+        let text = text.trim();
+        let Some((name, inner)) = self.call(text)? else {
+            return Err(format!(
+                "executer {text:?}: expected `neighbourhood(entities)` such as `self(solid)`"
+            ));
+        };
+        if name == "dist" {
+            return Err("`dist` is an estimator, not an executer".into());
+        }
+        let nbh = self.nbh(name)?;
+        let weights = self.list(inner)?;
+        let mut choices = Vec::new();
+        for (code, &w) in weights.iter().enumerate() {
+            for _ in 0..w.min(10_000) {
+                choices.push(code as u8);
+            }
+        }
+        Ok(Executer { nbh, choices })
+    }
+
+    /// Parses a whole rule; errors carry `path` and the rule text.
+    pub fn rule(
+        &self,
+        text: &str,
+        path: &str,
+        dist_slots: &mut usize,
+    ) -> Result<Rule, MarahelError> {
+        let err = |message: String| MarahelError::BadRule {
+            path: path.to_string(),
+            rule: text.to_string(),
+            message,
+        };
+        let mut parts = text.split("->");
+        let (Some(conds), Some(execs)) = (parts.next(), parts.next()) else {
+            return Err(err("missing `->` between conditions and executers".into()));
+        };
+        if parts.next().is_some() {
+            return Err(err("more than one `->`".into()));
+        }
+        let mut conditions = Vec::new();
+        if !conds.trim().is_empty() {
+            for (i, c) in conds.split(',').enumerate() {
+                if c.trim().is_empty() {
+                    return Err(err(format!("condition {} is empty (stray comma?)", i + 1)));
+                }
+                conditions.push(self.condition(c.trim(), dist_slots).map_err(&err)?);
+            }
+        }
+        let mut executers = Vec::new();
+        for (i, e) in execs.split(',').enumerate() {
+            if e.trim().is_empty() {
+                return Err(err(format!(
+                    "executer {} is empty (stray comma?); expected `neighbourhood(entities)`",
+                    i + 1
+                )));
+            }
+            executers.push(self.executer(e).map_err(&err)?);
+        }
+        Ok(Rule {
+            conditions,
+            executers,
+        })
+    }
+}

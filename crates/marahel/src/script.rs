@@ -1,0 +1,435 @@
+//! Stage 1: JSON text -> raw script structs (strings, in the script's order), with JSON paths.
+//!
+//! The v0.3.0 format is read here; the 2017 dialects are recognised and handed to
+//! [`crate::legacy`], which produces the same [`RawScript`]. Values the reference reads with
+//! `parseInt`/`parseFloat` may be JSON numbers or strings; everything else must be a string.
+//! Unknown fields are errors (the reference ignores them silently).
+
+use crate::error::MarahelError;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A whole script, before names are resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RawScript {
+    /// Map size range.
+    pub metadata: RawMetadata,
+    /// The region divider, if any.
+    pub regions: Option<RawRegions>,
+    /// Entity names (index = position), with optional 2017 colour and count bounds.
+    pub entities: Vec<RawEntity>,
+    /// User neighbourhoods `(name, matrix)`, in script order.
+    pub neighborhoods: Vec<(String, String)>,
+    /// The explorers, in order.
+    pub explorers: Vec<RawExplorer>,
+    /// Whether this came from a 2017 dialect (changes defaults: `plus`/`all` without centre).
+    pub legacy: bool,
+}
+
+/// `metadata`: `"WxH"` strings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RawMetadata {
+    /// Smallest map.
+    pub min: String,
+    /// Largest map (inclusive).
+    pub max: String,
+}
+
+/// `regions`: a divider.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RawRegions {
+    /// `equal`, `bsp`, `sampling`/`sample`.
+    pub kind: String,
+    /// `number`.
+    pub number: Option<String>,
+    /// `parameters.min`.
+    pub min: Option<String>,
+    /// `parameters.max`.
+    pub max: Option<String>,
+    /// `parameters.trials` (sampling).
+    pub trials: Option<String>,
+}
+
+/// One entity.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RawEntity {
+    /// Its name.
+    pub name: String,
+    /// 2017 `color` (`"0xRRGGBB"`).
+    pub color: Option<String>,
+    /// 2017 minimum count on the final map.
+    pub min: Option<String>,
+    /// 2017 maximum count on the final map.
+    pub max: Option<String>,
+}
+
+/// One explorer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RawExplorer {
+    /// Explorer type or alias.
+    pub kind: String,
+    /// `"map"`, `"all"` or a comma-separated index list.
+    pub region: String,
+    /// 2017 region border inset `"min,max"`.
+    pub border: Option<String>,
+    /// `parameters`.
+    pub params: RawParams,
+    /// Rule strings.
+    pub rules: Vec<String>,
+    /// JSON path of this explorer in the original script (for messages).
+    pub path: String,
+}
+
+/// Explorer `parameters`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RawParams {
+    /// `same` or `buffer`.
+    pub replace: Option<String>,
+    /// Entity read outside the region.
+    pub out: Option<String>,
+    /// Passes (a number or a 2017 `"min,max"` range).
+    pub repeats: Option<String>,
+    /// Visits per region and pass.
+    pub tiles: Option<String>,
+    /// Rule firings per region and pass.
+    pub changes: Option<String>,
+    /// Movement neighbourhood.
+    pub directions: Option<String>,
+    /// Drunk direction-change probability (`dirprob` or `change`).
+    pub dirprob: Option<String>,
+    /// Comma-separated estimators (greedy, wide_heur).
+    pub heuristics: Option<String>,
+    /// Connect: the entities forming areas.
+    pub entities: Option<String>,
+}
+
+/// A JSON object being read, with its path; remembers nothing else.
+pub(crate) struct Obj<'a> {
+    pub map: &'a Map<String, Value>,
+    pub path: String,
+}
+
+pub(crate) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl<'a> Obj<'a> {
+    pub fn new(v: &'a Value, path: impl Into<String>) -> Result<Self, MarahelError> {
+        let path = path.into();
+        match v {
+            Value::Object(map) => Ok(Self { map, path }),
+            other => Err(MarahelError::shape(
+                if path.is_empty() {
+                    "(script)".into()
+                } else {
+                    path
+                },
+                format!("expected an object, found {}", type_name(other)),
+            )),
+        }
+    }
+
+    pub fn at(&self, key: &str) -> String {
+        join(&self.path, key)
+    }
+
+    /// Rejects keys outside `allowed`.
+    pub fn only(&self, allowed: &[&str]) -> Result<(), MarahelError> {
+        for key in self.map.keys() {
+            if !allowed.contains(&key.as_str()) {
+                return Err(MarahelError::unknown(
+                    self.at(key),
+                    "field",
+                    key.clone(),
+                    allowed.iter().copied(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key)
+    }
+
+    /// A string or number field, as text.
+    pub fn text(&self, key: &str) -> Result<Option<String>, MarahelError> {
+        match self.map.get(key) {
+            None => Ok(None),
+            Some(v) => text_value(v, &self.at(key)).map(Some),
+        }
+    }
+
+    pub fn req_text(&self, key: &str) -> Result<String, MarahelError> {
+        self.text(key)?
+            .ok_or_else(|| MarahelError::shape(self.at(key), "missing (expected a string)"))
+    }
+}
+
+/// A string, or a number written as text.
+pub(crate) fn text_value(v: &Value, path: &str) -> Result<String, MarahelError> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        other => Err(MarahelError::shape(
+            path,
+            format!("expected a string, found {}", type_name(other)),
+        )),
+    }
+}
+
+/// Parses JSON text into a raw script, recognising the 2017 dialects.
+pub fn read(text: &str) -> Result<RawScript, MarahelError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| MarahelError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    from_value(&value)
+}
+
+/// A raw script from parsed JSON (either dialect).
+pub fn from_value(value: &Value) -> Result<RawScript, MarahelError> {
+    if crate::legacy::is_legacy(value) {
+        return crate::legacy::translate(value);
+    }
+    let root = Obj::new(value, "")?;
+    root.only(&[
+        "metadata",
+        "regions",
+        "entities",
+        "neighborhoods",
+        "explorers",
+    ])?;
+    let metadata = read_metadata(&root)?;
+    let regions = match root.get("regions") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(read_regions(&Obj::new(v, "regions")?, "number")?),
+    };
+    let entities = match root.get("entities") {
+        None => {
+            return Err(MarahelError::shape(
+                "entities",
+                "missing (expected an array of entity names)",
+            ));
+        }
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                Ok(RawEntity {
+                    name: string_value(v, &format!("entities[{i}]"))?,
+                    color: None,
+                    min: None,
+                    max: None,
+                })
+            })
+            .collect::<Result<Vec<_>, MarahelError>>()?,
+        Some(other) => {
+            return Err(MarahelError::shape(
+                "entities",
+                format!(
+                    "expected an array of entity names, found {}",
+                    type_name(other)
+                ),
+            ));
+        }
+    };
+    let neighborhoods = read_neighborhoods(root.get("neighborhoods"), "neighborhoods")?;
+    let explorers = match root.get("explorers") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read_explorer(v, &format!("explorers[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(other) => {
+            return Err(MarahelError::shape(
+                "explorers",
+                format!("expected an array of explorers, found {}", type_name(other)),
+            ));
+        }
+        None => {
+            return Err(MarahelError::shape(
+                "explorers",
+                "missing (expected an array of explorers)",
+            ));
+        }
+    };
+    Ok(RawScript {
+        metadata,
+        regions,
+        entities,
+        neighborhoods,
+        explorers,
+        legacy: false,
+    })
+}
+
+pub(crate) fn string_value(v: &Value, path: &str) -> Result<String, MarahelError> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        other => Err(MarahelError::shape(
+            path,
+            format!("expected a string, found {}", type_name(other)),
+        )),
+    }
+}
+
+fn read_metadata(root: &Obj) -> Result<RawMetadata, MarahelError> {
+    let v = root.get("metadata").ok_or_else(|| {
+        MarahelError::shape(
+            "metadata",
+            "missing (expected {\"min\": \"WxH\", \"max\": \"WxH\"})",
+        )
+    })?;
+    let m = Obj::new(v, "metadata")?;
+    m.only(&["min", "max"])?;
+    let min = m.req_text("min")?;
+    let max = m.text("max")?.unwrap_or_else(|| min.clone());
+    Ok(RawMetadata { min, max })
+}
+
+/// Reads a divider object; `number_key` is `number` (v0.3.0) or `numberOfRegions` (2017-10).
+pub(crate) fn read_regions(r: &Obj, number_key: &str) -> Result<RawRegions, MarahelError> {
+    r.only(&["type", number_key, "parameters"])?;
+    let kind = r.text("type")?.ok_or_else(|| {
+        MarahelError::shape(r.at("type"), "missing (expected equal, bsp or sampling)")
+    })?;
+    let number = r.text(number_key)?;
+    let (mut min, mut max, mut trials) = (None, None, None);
+    if let Some(p) = r.get("parameters") {
+        let p = Obj::new(p, r.at("parameters"))?;
+        p.only(&["min", "max", "trials"])?;
+        min = p.text("min")?;
+        max = p.text("max")?;
+        trials = p.text("trials")?;
+    }
+    Ok(RawRegions {
+        kind,
+        number,
+        min,
+        max,
+        trials,
+    })
+}
+
+pub(crate) fn read_neighborhoods(
+    v: Option<&Value>,
+    path: &str,
+) -> Result<Vec<(String, String)>, MarahelError> {
+    match v {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(v) => {
+            let o = Obj::new(v, path)?;
+            o.map
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), string_value(v, &o.at(k))?)))
+                .collect()
+        }
+    }
+}
+
+fn read_explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
+    let e = Obj::new(v, path)?;
+    e.only(&["type", "region", "parameters", "rules"])?;
+    let kind = e.text("type")?.unwrap_or_else(|| "horizontal".into());
+    let region = match e.get("region") {
+        None => "map".to_string(),
+        Some(v) => text_value(v, &e.at("region"))?,
+    };
+    let params = match e.get("parameters") {
+        None => RawParams::default(),
+        Some(p) => read_params(&Obj::new(p, e.at("parameters"))?)?,
+    };
+    let rules = read_rules(&e)?;
+    Ok(RawExplorer {
+        kind,
+        region,
+        border: None,
+        params,
+        rules,
+        path: path.to_string(),
+    })
+}
+
+pub(crate) fn read_rules(e: &Obj) -> Result<Vec<String>, MarahelError> {
+    match e.get("rules") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| string_value(v, &format!("{}[{i}]", e.at("rules"))))
+            .collect(),
+        Some(Value::String(s)) => Ok(vec![s.clone()]),
+        Some(other) => Err(MarahelError::shape(
+            e.at("rules"),
+            format!(
+                "expected an array of rule strings, found {}",
+                type_name(other)
+            ),
+        )),
+        None => Err(MarahelError::shape(
+            e.at("rules"),
+            "missing (expected an array of rule strings like \"self(solid) -> self(empty)\")",
+        )),
+    }
+}
+
+fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
+    p.only(&[
+        "replace",
+        "out",
+        "repeats",
+        "tiles",
+        "changes",
+        "directions",
+        "dirprob",
+        "change",
+        "heuristics",
+        "entities",
+        "neighborhood",
+    ])?;
+    if p.get("dirprob").is_some() && p.get("change").is_some() {
+        return Err(MarahelError::value(
+            p.at("change"),
+            "both `dirprob` and `change` given (they are the same parameter; keep one)",
+        ));
+    }
+    if p.get("directions").is_some() && p.get("neighborhood").is_some() {
+        return Err(MarahelError::value(
+            p.at("neighborhood"),
+            "both `directions` and `neighborhood` given (they are the same parameter; keep one)",
+        ));
+    }
+    Ok(RawParams {
+        replace: p.text("replace")?,
+        out: p.text("out")?,
+        repeats: p.text("repeats")?,
+        tiles: p.text("tiles")?,
+        changes: p.text("changes")?,
+        directions: match p.text("directions")? {
+            Some(d) => Some(d),
+            None => p.text("neighborhood")?,
+        },
+        dirprob: match p.text("dirprob")? {
+            Some(d) => Some(d),
+            None => p.text("change")?,
+        },
+        heuristics: p.text("heuristics")?,
+        entities: p.text("entities")?,
+    })
+}

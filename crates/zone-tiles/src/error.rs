@@ -1,0 +1,129 @@
+//! The one error type of the crate.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Everything that can go wrong in `zone-tiles`, naming where and what was expected.
+#[derive(Debug, Error)]
+pub enum ZoneError {
+    /// A zone is split into 3x3 cells, so its side in pixels must be a positive multiple of 3.
+    #[error("zone size {size} is not a positive multiple of 3 (a zone is 3x3 cells)")]
+    ZoneSizeNotDivisible {
+        /// The requested zone side in pixels.
+        size: u32,
+    },
+    /// A zone side too large for the atlas images (more than 1024 px).
+    #[error("zone size {size} is too large (at most {max} px)")]
+    ZoneSizeTooLarge {
+        /// The requested zone side in pixels.
+        size: u32,
+        /// The largest accepted side.
+        max: u32,
+    },
+    /// A fixed threshold outside [0, 1] (noise is normalised to [0, 1]).
+    #[error("threshold {value} is out of range: expected a number in [0, 1]")]
+    ThresholdOutOfRange {
+        /// The value given.
+        value: f64,
+    },
+    /// A fill fraction outside [0, 1].
+    #[error("fill {value} is out of range: expected the fraction of cells on, in [0, 1]")]
+    FillOutOfRange {
+        /// The value given.
+        value: f64,
+    },
+    /// A noise parameter out of its range.
+    #[error("noise parameter `{name}` = {value} is out of range: expected {expected}")]
+    NoiseParam {
+        /// The parameter's name (`scale`, `octaves`, `persistence`, `n`, `points`).
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The accepted range, in words.
+        expected: &'static str,
+    },
+    /// A sampling stride of 0 or larger than the cell.
+    #[error("sampling stride {stride} is out of range: expected 1..={cell} (the cell side)")]
+    Stride {
+        /// The stride given.
+        stride: u32,
+        /// The cell side in pixels.
+        cell: u32,
+    },
+    /// A window of zones that is empty or too large.
+    #[error("world window {width}x{height} zones is out of range: expected 1..={max} per side")]
+    WindowSize {
+        /// Zones across.
+        width: u64,
+        /// Zones down.
+        height: u64,
+        /// The largest accepted side.
+        max: u64,
+    },
+    /// An atlas image whose size does not match the layout.
+    #[error(
+        "{what} atlas image is {found_w}x{found_h} px, expected {expected_w}x{expected_h} px \
+         ({cols}x{rows} tiles of {zone} px)"
+    )]
+    AtlasSize {
+        /// `"full"` (512 tiles) or `"reduced"` (102 tiles).
+        what: &'static str,
+        /// Width found.
+        found_w: u32,
+        /// Height found.
+        found_h: u32,
+        /// Width expected.
+        expected_w: u32,
+        /// Height expected.
+        expected_h: u32,
+        /// Tiles across.
+        cols: u32,
+        /// Tiles down.
+        rows: u32,
+        /// Zone (tile) side in pixels.
+        zone: u32,
+    },
+    /// An atlas image that is not a multiple of the layout, so no zone size fits.
+    #[error(
+        "atlas image {width}x{height} px fits neither layout: expected 32N x 16N (512 tiles) \
+         or 17N x 6N (102 tiles) with N a multiple of 3"
+    )]
+    AtlasLayout {
+        /// Width found.
+        width: u32,
+        /// Height found.
+        height: u32,
+    },
+    /// An image that could not be decoded.
+    #[error("{path}: cannot read image: {message}")]
+    Image {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        message: String,
+    },
+    /// A parameter string that does not parse (`--zones 20x20`, `worley`, ...).
+    #[error("cannot parse {what} {text:?}: expected {expected}")]
+    Parse {
+        /// What was being parsed.
+        what: &'static str,
+        /// The text given.
+        text: String,
+        /// What would have been accepted.
+        expected: &'static str,
+    },
+    /// A state index of 512 or more.
+    #[error("zone state {0} is out of range: expected 0..512")]
+    State(u32),
+    /// Writing a file failed.
+    #[error("{path}: {message}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = ZoneError> = std::result::Result<T, E>;

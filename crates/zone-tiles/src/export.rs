@@ -1,0 +1,197 @@
+//! Exports of a generated world: state grid JSON, black-and-white map, painted map and Tiled
+//! TMX over the reduced tileset with flip bits.
+
+use crate::atlas::{Atlas, AtlasKind};
+use crate::error::{Result, ZoneError};
+use crate::state::{CLASS_COUNT, SymmetryTable, Transform};
+use crate::world::{Mode, ZoneWorld};
+use image::RgbImage;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Largest painted image accepted, in pixels.
+pub const MAX_IMAGE_PIXELS: u64 = 1 << 28;
+
+#[derive(Serialize)]
+struct StateGridJson<'a> {
+    zone_size: u32,
+    mode: Mode,
+    origin: [i64; 2],
+    width: usize,
+    height: usize,
+    bit_order: &'a str,
+    states: Vec<Vec<u16>>,
+}
+
+/// The state grid as JSON: `{zone_size, mode, origin, width, height, bit_order, states}`,
+/// with `states` a list of rows of state indices.
+pub fn state_grid_json(world: &ZoneWorld) -> String {
+    let doc = StateGridJson {
+        zone_size: world.zone_size,
+        mode: world.mode,
+        origin: [world.origin.0, world.origin.1],
+        width: world.zones_wide(),
+        height: world.zones_high(),
+        bit_order: "bit = row*3 + col, row 0 at the top, col 0 on the left",
+        states: world
+            .states
+            .rows()
+            .map(|r| r.iter().map(|s| s.index()).collect())
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// Paints `world` with `atlas` (full or reduced; reduced tiles are flipped into place).
+pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
+    let z = atlas.zone_size();
+    let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
+    let (pw, ph) = (w * u64::from(z), h * u64::from(z));
+    if pw * ph > MAX_IMAGE_PIXELS || pw > u64::from(u32::MAX) || ph > u64::from(u32::MAX) {
+        return Err(ZoneError::WindowSize {
+            width: w,
+            height: h,
+            max: (MAX_IMAGE_PIXELS as f64).sqrt() as u64 / u64::from(z),
+        });
+    }
+    let mut img = RgbImage::new(pw as u32, ph as u32);
+    let zu = z as usize;
+    let stride = pw as usize * 3;
+    let buf: &mut [u8] = &mut img;
+    for ((zx, zy), &state) in world.states.iter() {
+        let (index, t) = atlas.source_of(state);
+        let tile = atlas.tile(index);
+        for y in 0..zu {
+            let row = (zy * zu + y) * stride + zx * zu * 3;
+            for x in 0..zu {
+                let (sx, sy) = t.source(x, y, zu);
+                let s = (sy * zu + sx) * 3;
+                buf[row + x * 3..row + x * 3 + 3].copy_from_slice(&tile[s..s + 3]);
+            }
+        }
+    }
+    Ok(img)
+}
+
+/// The black-and-white map: every zone drawn as its 3x3 cells, `zone` px per zone
+/// (on = black, off = white).
+pub fn black_and_white(world: &ZoneWorld, zone: u32) -> Result<RgbImage> {
+    crate::world::check_zone_size(zone)?;
+    let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
+    let z = u64::from(zone);
+    if w * h * z * z > MAX_IMAGE_PIXELS {
+        return Err(ZoneError::WindowSize {
+            width: w,
+            height: h,
+            max: (MAX_IMAGE_PIXELS as f64).sqrt() as u64 / z,
+        });
+    }
+    let c = zone / 3;
+    Ok(RgbImage::from_fn((w * z) as u32, (h * z) as u32, |x, y| {
+        let s = *world.states.at((x / zone) as usize, (y / zone) as usize);
+        let on = s.cell(((x % zone) / c) as usize, ((y % zone) / c) as usize);
+        image::Rgb(if on { [0, 0, 0] } else { [255, 255, 255] })
+    }))
+}
+
+/// Writes an RGB image as PNG.
+pub fn save_png(img: &RgbImage, path: &Path) -> Result<()> {
+    grid_core::export::write_rgb_png(path, img.width(), img.height(), img.as_raw()).map_err(|e| {
+        ZoneError::Write {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
+    })
+}
+
+/// The gid of a zone in the TMX export: class index + 1 (`firstgid` 1) OR Tiled's flip bits.
+pub fn tiled_gid(class: u8, t: Transform) -> u32 {
+    (u32::from(class) + 1) | t.tiled_bits()
+}
+
+/// The TMX document: one tile per zone, from the 102-tile reduced tileset image
+/// `image_source` (17 x 6 tiles of `zone` px), each placed with Tiled's flip bits
+/// (H `0x80000000`, V `0x40000000`, D `0x20000000`). Each tileset tile carries a `state`
+/// property with its canonical state.
+pub fn to_tmx(world: &ZoneWorld, zone: u32, image_source: &str) -> String {
+    let table = SymmetryTable::get();
+    let (w, h) = (world.zones_wide(), world.zones_high());
+    let (cols, rows) = AtlasKind::Reduced.grid();
+    let mut s = String::with_capacity(w * h * 12 + 8192);
+    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
+    let _ = writeln!(
+        s,
+        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" tilewidth="{zone}" tileheight="{zone}" infinite="0" nextlayerid="2" nextobjectid="1">"#
+    );
+    let _ = writeln!(
+        s,
+        r#" <tileset firstgid="1" name="zones-reduced" tilewidth="{zone}" tileheight="{zone}" tilecount="{CLASS_COUNT}" columns="{cols}">"#
+    );
+    let escaped = image_source
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    let _ = writeln!(
+        s,
+        r#"  <image source="{escaped}" width="{}" height="{}"/>"#,
+        cols * zone,
+        rows * zone
+    );
+    for (id, canon) in table.canonical_states().iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"  <tile id="{id}"><properties><property name="state" type="int" value="{}"/></properties></tile>"#,
+            canon.index()
+        );
+    }
+    let _ = writeln!(s, " </tileset>");
+    let _ = writeln!(
+        s,
+        r#" <layer id="1" name="zones" width="{w}" height="{h}">"#
+    );
+    let _ = writeln!(s, r#"  <data encoding="csv">"#);
+    for y in 0..h {
+        for x in 0..w {
+            let r = table.lookup(*world.states.at(x, y));
+            let _ = write!(s, "{}", tiled_gid(r.class, r.transform));
+            if x + 1 < w || y + 1 < h {
+                s.push(',');
+            }
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "  </data>\n </layer>\n</map>");
+    s
+}
+
+/// Writes the TMX at `path` and its tileset beside it (`<stem>_tiles.png`): the given reduced
+/// atlas, or the machine-drawn reference one.
+pub fn write_tmx(world: &ZoneWorld, path: &Path, atlas: Option<&Atlas>) -> Result<()> {
+    let reference;
+    let atlas = match atlas {
+        Some(a) if a.kind() == AtlasKind::Reduced => a,
+        _ => {
+            let zone = atlas.map_or(world.zone_size.min(96), |a| a.zone_size());
+            reference = Atlas::reference(AtlasKind::Reduced, zone)?;
+            &reference
+        }
+    };
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("world");
+    let image_name = format!("{stem}_tiles.png");
+    atlas.save_png(&path.with_file_name(&image_name))?;
+    std::fs::write(path, to_tmx(world, atlas.zone_size(), &image_name)).map_err(|e| {
+        ZoneError::Write {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
+    })
+}
+
+/// Writes the state grid JSON.
+pub fn write_json(world: &ZoneWorld, path: &Path) -> Result<()> {
+    std::fs::write(path, state_grid_json(world)).map_err(|e| ZoneError::Write {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}

@@ -1,0 +1,402 @@
+//! Base noise, normalised to [0, 1].
+//!
+//! | kind | source | raw range | normalised value |
+//! |---|---|---|---|
+//! | [`NoiseKind::Simplex`] | `noise::Simplex` (noise 0.9) | about [-1, 1] | `(v + 1) / 2`, clamped |
+//! | [`NoiseKind::Perlin`] | `noise::Perlin` | [-1, 1] | `(v + 1) / 2`, clamped |
+//! | [`NoiseKind::Worley`] with [`WorleyOutput::F1`] | `noise::core::worley::worley_2d` | `2 F1 - 1` in [-1, 1] | F1 (the distance to the nearest feature point, in lattice units), clamped to [0, 1] |
+//! | [`NoiseKind::Worley`] with [`WorleyOutput::F1OverGap`] | our code (the reference's variant) | `F1 / (Fn - F1)` in [0, inf) | `r / (1 + r) = F1 / Fn`, in [0, 1] |
+//!
+//! Octaves are summed like the reference (`amp *= persistence`, `freq *= 2`) but, unlike the
+//! reference, the sum is **divided by the sum of amplitudes**, so every setting stays in
+//! [0, 1] and one threshold means the same thing for any octave count.
+//!
+//! The reference's Worley `F1/(Fn−F1)` is unbounded; a threshold `t` on it equals
+//! `t / (1 + t)` on our normalised value (0.45 becomes 0.3103). Ties (`Fn == F1`, which gave
+//! the reference Infinity/NaN with Chebyshev) give 1.
+//!
+//! `noise::Worley` holds an `Rc` and is not `Send`. We call its core function `worley_2d`
+//! with a `PermutationTable` (which is `Copy`), so a [`Noise`] is `Send + Sync` and rayon
+//! threads share one. Coordinates are pixels; the noise is sampled at `pixel / scale`.
+
+use crate::error::{Result, ZoneError};
+use grid_core::rng::mix64;
+use noise::core::worley::{ReturnType, distance_functions, worley_2d};
+use noise::permutationtable::PermutationTable;
+use noise::{NoiseFn, Perlin, Simplex, Vector2};
+use serde::{Deserialize, Serialize};
+
+/// Distance function of Worley noise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Distance {
+    /// Straight-line distance.
+    Euclidean,
+    /// Sum of the absolute differences.
+    Manhattan,
+    /// Largest absolute difference (square cells), the reference's choice.
+    #[default]
+    Chebyshev,
+}
+
+impl Distance {
+    #[inline]
+    fn eval(self, dx: f64, dy: f64) -> f64 {
+        match self {
+            Distance::Euclidean => (dx * dx + dy * dy).sqrt(),
+            Distance::Manhattan => dx.abs() + dy.abs(),
+            Distance::Chebyshev => dx.abs().max(dy.abs()),
+        }
+    }
+
+    /// Parses `euclidean`, `manhattan` or `chebyshev`.
+    pub fn parse(text: &str) -> Result<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "euclidean" => Ok(Distance::Euclidean),
+            "manhattan" => Ok(Distance::Manhattan),
+            "chebyshev" => Ok(Distance::Chebyshev),
+            _ => Err(ZoneError::Parse {
+                what: "distance",
+                text: text.to_string(),
+                expected: "euclidean, manhattan or chebyshev",
+            }),
+        }
+    }
+}
+
+/// What Worley noise returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum WorleyOutput {
+    /// Distance to the nearest feature point (noise crate, one point per lattice cell).
+    F1,
+    /// The reference (Das_Noise `Worley2`): `F1 / (Fn − F1)` with `points` feature points per
+    /// lattice cell and `n` the 0-based rank of the comparison distance (reference: 8 and 12).
+    F1OverGap {
+        /// Feature points per lattice cell, 2..=16.
+        points: u32,
+        /// Rank of the comparison distance, 1..9*points.
+        n: u32,
+    },
+}
+
+/// The base noise.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum NoiseKind {
+    /// Cellular noise.
+    Worley {
+        /// Distance function.
+        distance: Distance,
+        /// Returned quantity.
+        output: WorleyOutput,
+    },
+    /// 2D simplex noise.
+    Simplex,
+    /// 2D Perlin noise.
+    Perlin,
+}
+
+/// A base-noise configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoiseConfig {
+    /// Which noise.
+    pub kind: NoiseKind,
+    /// Pixels per noise unit (the feature size), > 0.
+    pub scale: f64,
+    /// Octaves, 1..=8.
+    pub octaves: u32,
+    /// Amplitude factor per octave, (0, 1].
+    pub persistence: f64,
+}
+
+impl NoiseConfig {
+    /// Worley noise with the noise crate's F1, chebyshev distance, feature size 40 px.
+    pub fn worley() -> Self {
+        Self {
+            kind: NoiseKind::Worley {
+                distance: Distance::Chebyshev,
+                output: WorleyOutput::F1,
+            },
+            scale: 40.0,
+            octaves: 1,
+            persistence: 0.5,
+        }
+    }
+
+    /// The reference's Worley: `F1/(Fn−F1)`, 8 points per 100 px lattice cell, n = 12.
+    pub fn worley_reference(distance: Distance) -> Self {
+        Self {
+            kind: NoiseKind::Worley {
+                distance,
+                output: WorleyOutput::F1OverGap { points: 8, n: 12 },
+            },
+            scale: 100.0,
+            octaves: 1,
+            persistence: 0.5,
+        }
+    }
+
+    /// Simplex at scale 100, one octave (the reference's second base noise).
+    pub fn simplex() -> Self {
+        Self {
+            kind: NoiseKind::Simplex,
+            scale: 100.0,
+            octaves: 1,
+            persistence: 0.5,
+        }
+    }
+
+    /// Checks every parameter's range.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |name, value: f64, expected| ZoneError::NoiseParam {
+            name,
+            value,
+            expected,
+        };
+        if !(self.scale.is_finite() && self.scale > 0.0 && self.scale <= 1e9) {
+            return Err(bad("scale", self.scale, "a number in (0, 1e9]"));
+        }
+        if !(1..=8).contains(&self.octaves) {
+            return Err(bad("octaves", self.octaves.into(), "1..=8"));
+        }
+        if !(self.persistence.is_finite() && self.persistence > 0.0 && self.persistence <= 1.0) {
+            return Err(bad("persistence", self.persistence, "a number in (0, 1]"));
+        }
+        if let NoiseKind::Worley {
+            output: WorleyOutput::F1OverGap { points, n },
+            ..
+        } = self.kind
+        {
+            if !(2..=16).contains(&points) {
+                return Err(bad("points", points.into(), "2..=16"));
+            }
+            if n == 0 || n >= 9 * points {
+                return Err(bad("n", n.into(), "1..9*points"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    Simplex(Simplex),
+    Perlin(Perlin),
+    WorleyF1(PermutationTable, Distance),
+    WorleyGap {
+        seed: u64,
+        distance: Distance,
+        points: u32,
+        n: u32,
+    },
+}
+
+/// A seeded, validated noise sampler: `Send + Sync`, values in [0, 1].
+#[derive(Clone, Copy, Debug)]
+pub struct Noise {
+    source: Source,
+    inv_scale: f64,
+    octaves: u32,
+    persistence: f64,
+    norm: f64,
+}
+
+impl Noise {
+    /// Builds the sampler for `config` and `seed` (any u64; the noise crate gets a u32 derived
+    /// from it through `Seed::stream("noise")`).
+    pub fn new(config: &NoiseConfig, seed: u64) -> Result<Self> {
+        config.validate()?;
+        let s = grid_core::Seed(seed).stream("noise");
+        let s32 = (s.0 >> 32) as u32;
+        let source = match config.kind {
+            NoiseKind::Simplex => Source::Simplex(Simplex::new(s32)),
+            NoiseKind::Perlin => Source::Perlin(Perlin::new(s32)),
+            NoiseKind::Worley {
+                distance,
+                output: WorleyOutput::F1,
+            } => Source::WorleyF1(PermutationTable::new(s32), distance),
+            NoiseKind::Worley {
+                distance,
+                output: WorleyOutput::F1OverGap { points, n },
+            } => Source::WorleyGap {
+                seed: s.0,
+                distance,
+                points,
+                n,
+            },
+        };
+        let mut norm = 0.0;
+        let mut amp = 1.0;
+        for _ in 0..config.octaves {
+            norm += amp;
+            amp *= config.persistence;
+        }
+        Ok(Self {
+            source,
+            inv_scale: 1.0 / config.scale,
+            octaves: config.octaves,
+            persistence: config.persistence,
+            norm,
+        })
+    }
+
+    /// The noise at pixel `(x, y)`, in [0, 1].
+    #[inline]
+    pub fn get(&self, x: f64, y: f64) -> f64 {
+        let (x, y) = (x * self.inv_scale, y * self.inv_scale);
+        if self.octaves == 1 {
+            return self.base(x, y);
+        }
+        let (mut sum, mut amp, mut freq) = (0.0, 1.0, 1.0);
+        for _ in 0..self.octaves {
+            sum += amp * self.base(x * freq, y * freq);
+            amp *= self.persistence;
+            freq *= 2.0;
+        }
+        sum / self.norm
+    }
+
+    #[inline]
+    fn base(&self, x: f64, y: f64) -> f64 {
+        let v = match &self.source {
+            Source::Simplex(n) => (n.get([x, y]) + 1.0) * 0.5,
+            Source::Perlin(n) => (n.get([x, y]) + 1.0) * 0.5,
+            Source::WorleyF1(perm, d) => {
+                let p = Vector2::new(x, y);
+                let raw = match d {
+                    Distance::Euclidean => {
+                        worley_2d(perm, distance_functions::euclidean, ReturnType::Distance, p)
+                    }
+                    Distance::Manhattan => {
+                        worley_2d(perm, distance_functions::manhattan, ReturnType::Distance, p)
+                    }
+                    Distance::Chebyshev => {
+                        worley_2d(perm, distance_functions::chebyshev, ReturnType::Distance, p)
+                    }
+                };
+                (raw + 1.0) * 0.5
+            }
+            Source::WorleyGap {
+                seed,
+                distance,
+                points,
+                n,
+            } => f1_over_fn(*seed, *distance, *points, *n, x, y),
+        };
+        v.clamp(0.0, 1.0)
+    }
+}
+
+/// A feature point of lattice cell `(cx, cy)`, in [0, 1)^2 cell-relative coordinates.
+#[inline]
+fn feature_point(seed: u64, cx: i64, cy: i64, k: u32) -> (f64, f64) {
+    let h = mix64(
+        seed ^ mix64((cx as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (cy as u64).rotate_left(32))
+            .wrapping_add(u64::from(k).wrapping_mul(0xd6e8_feb8_6659_fd93)),
+    );
+    let a = (h >> 40) as f64 / (1u64 << 24) as f64;
+    let b = ((h >> 8) & 0xff_ffff) as f64 / (1u64 << 24) as f64;
+    (a, b)
+}
+
+/// The reference's Worley, normalised: `F1 / Fn` over the 3x3 neighbouring lattice cells,
+/// which equals `r / (1 + r)` for the reference's `r = F1 / (Fn − F1)`.
+fn f1_over_fn(seed: u64, distance: Distance, points: u32, n: u32, x: f64, y: f64) -> f64 {
+    let (cx, cy) = (x.floor() as i64, y.floor() as i64);
+    let mut d = [0.0f64; 9 * 16];
+    let mut len = 0;
+    for oy in -1..=1 {
+        for ox in -1..=1 {
+            let (lx, ly) = (cx + ox, cy + oy);
+            for k in 0..points {
+                let (px, py) = feature_point(seed, lx, ly, k);
+                d[len] = distance.eval(x - (lx as f64 + px), y - (ly as f64 + py));
+                len += 1;
+            }
+        }
+    }
+    let d = &mut d[..len];
+    let n = (n as usize).min(len - 1);
+    let (_, &mut dn, _) = d.select_nth_unstable_by(n, f64::total_cmp);
+    let f1 = d[..n].iter().copied().fold(dn, f64::min);
+    if dn <= 0.0 { 0.0 } else { f1 / dn }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(config: NoiseConfig) -> (f64, f64, f64) {
+        let noise = Noise::new(&config, 7).unwrap();
+        let (mut lo, mut hi, mut sum) = (f64::MAX, f64::MIN, 0.0);
+        let mut count = 0.0;
+        for y in (0..1000).step_by(7) {
+            for x in (0..1000).step_by(7) {
+                let v = noise.get(x as f64, y as f64);
+                lo = lo.min(v);
+                hi = hi.max(v);
+                sum += v;
+                count += 1.0;
+            }
+        }
+        (lo, hi, sum / count)
+    }
+
+    #[test]
+    fn every_kind_is_normalised_and_varied() {
+        let configs = [
+            NoiseConfig::simplex(),
+            NoiseConfig::worley(),
+            NoiseConfig::worley_reference(Distance::Chebyshev),
+            NoiseConfig::worley_reference(Distance::Euclidean),
+            NoiseConfig::worley_reference(Distance::Manhattan),
+            NoiseConfig {
+                kind: NoiseKind::Perlin,
+                octaves: 4,
+                ..NoiseConfig::simplex()
+            },
+        ];
+        for c in configs {
+            let (lo, hi, mean) = stats(c);
+            assert!((0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi), "{c:?}");
+            assert!(hi - lo > 0.4, "{c:?}: range {lo}..{hi}");
+            assert!(mean > 0.1 && mean < 0.9, "{c:?}: mean {mean}");
+        }
+    }
+
+    #[test]
+    fn seeds_change_the_noise_and_are_stable() {
+        let c = NoiseConfig::simplex();
+        let a = Noise::new(&c, 1).unwrap().get(123.0, 45.0);
+        let b = Noise::new(&c, 2).unwrap().get(123.0, 45.0);
+        assert_ne!(a, b);
+        assert_eq!(a, Noise::new(&c, 1).unwrap().get(123.0, 45.0));
+    }
+
+    #[test]
+    fn bad_parameters_are_rejected() {
+        let mut c = NoiseConfig::simplex();
+        c.scale = 0.0;
+        assert!(matches!(
+            Noise::new(&c, 0),
+            Err(ZoneError::NoiseParam { name: "scale", .. })
+        ));
+        let mut c = NoiseConfig::worley_reference(Distance::Chebyshev);
+        c.kind = NoiseKind::Worley {
+            distance: Distance::Chebyshev,
+            output: WorleyOutput::F1OverGap { points: 2, n: 18 },
+        };
+        assert!(matches!(
+            Noise::new(&c, 0),
+            Err(ZoneError::NoiseParam { name: "n", .. })
+        ));
+        assert!(Distance::parse("taxicab").is_err());
+    }
+
+    #[test]
+    fn sampler_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Noise>();
+    }
+}

@@ -1,0 +1,360 @@
+//! The world: an unbounded plane of zones, generated window by window.
+//!
+//! Zone `(zx, zy)` (any `i64`s) covers pixels `[zx*Z, (zx+1)*Z) x [zy*Z, (zy+1)*Z)`. Its state
+//! is a pure function of `(config, seed, zx, zy)`: no window-dependent step exists (a
+//! [`Threshold::Fill`] is resolved once per generator on a fixed calibration window). So any
+//! rectangle can be generated on its own ("streaming"), and a chunk is identical whether
+//! generated alone or inside a larger window. [`ZoneGenerator::generate_par`] splits rows over
+//! rayon threads; every row is computed independently, so the result does not depend on the
+//! thread count.
+
+use crate::error::{Result, ZoneError};
+use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
+use crate::noise::{Noise, NoiseConfig};
+use crate::seamless::{node_value, zone_from_nodes};
+use crate::state::ZoneState;
+use grid_core::{Grid, Legend, TileId, TileKind, TileMap};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// How zones decide their border cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The reference: every zone averages its own 3x3 cells (borders disagree ~50%).
+    #[default]
+    Reference,
+    /// Dual grid: border cells are shared with the neighbours (borders always agree).
+    Seamless,
+}
+
+/// Everything that defines a world (together with the seed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ZoneConfig {
+    /// Zone side in pixels, a multiple of 3 (default 60: cells of 20).
+    pub zone_size: u32,
+    /// Base noise.
+    pub noise: NoiseConfig,
+    /// Samples per cell.
+    pub sampling: Sampling,
+    /// When a cell is on.
+    pub threshold: Threshold,
+    /// Reference or seamless.
+    pub mode: Mode,
+}
+
+impl Default for ZoneConfig {
+    fn default() -> Self {
+        Self {
+            zone_size: 60,
+            noise: NoiseConfig::worley(),
+            sampling: Sampling::default(),
+            threshold: Threshold::default(),
+            mode: Mode::Reference,
+        }
+    }
+}
+
+/// Largest zone side accepted.
+pub const MAX_ZONE_SIZE: u32 = 1023;
+/// Largest window side, in zones.
+pub const MAX_WINDOW_SIDE: u64 = 1 << 16;
+
+/// Checks a zone size: a positive multiple of 3, at most [`MAX_ZONE_SIZE`].
+pub fn check_zone_size(size: u32) -> Result<()> {
+    if size == 0 || size % 3 != 0 {
+        return Err(ZoneError::ZoneSizeNotDivisible { size });
+    }
+    if size > MAX_ZONE_SIZE {
+        return Err(ZoneError::ZoneSizeTooLarge {
+            size,
+            max: MAX_ZONE_SIZE,
+        });
+    }
+    Ok(())
+}
+
+/// A rectangle of zones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ZoneRect {
+    /// Leftmost zone column.
+    pub x: i64,
+    /// Topmost zone row.
+    pub y: i64,
+    /// Zones across.
+    pub width: u32,
+    /// Zones down.
+    pub height: u32,
+}
+
+impl ZoneRect {
+    /// A rectangle of `width x height` zones at `(x, y)`.
+    pub fn new(x: i64, y: i64, width: u32, height: u32) -> Self {
+        Self {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    fn validate(&self) -> Result<()> {
+        let (w, h) = (u64::from(self.width), u64::from(self.height));
+        if w == 0 || h == 0 || w > MAX_WINDOW_SIDE || h > MAX_WINDOW_SIDE {
+            return Err(ZoneError::WindowSize {
+                width: w,
+                height: h,
+                max: MAX_WINDOW_SIDE,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A validated, seeded generator.
+#[derive(Clone, Debug)]
+pub struct ZoneGenerator {
+    config: ZoneConfig,
+    seed: u64,
+    noise: Noise,
+    threshold: f64,
+}
+
+/// Side of the calibration window, in zones, for [`Threshold::Fill`].
+pub const CALIBRATION_ZONES: u32 = 16;
+
+impl ZoneGenerator {
+    /// Validates `config` and resolves its threshold.
+    pub fn new(config: ZoneConfig, seed: u64) -> Result<Self> {
+        check_zone_size(config.zone_size)?;
+        config.sampling.validate(config.zone_size / 3)?;
+        config.threshold.validate()?;
+        let noise = Noise::new(&config.noise, seed)?;
+        let mut generator = Self {
+            config,
+            seed,
+            noise,
+            threshold: 0.45,
+        };
+        generator.threshold = match config.threshold {
+            Threshold::Fixed(t) => t,
+            Threshold::Fill(p) => {
+                let mut values = generator.calibration_values();
+                quantile_threshold(&mut values, p)
+            }
+        };
+        Ok(generator)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ZoneConfig {
+        &self.config
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The noise sampler.
+    pub fn noise(&self) -> &Noise {
+        &self.noise
+    }
+
+    /// The resolved fixed threshold (a [`Threshold::Fill`] turned into a value).
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    fn stride(&self) -> u32 {
+        self.config.sampling.stride()
+    }
+
+    fn calibration_values(&self) -> Vec<f64> {
+        let n = CALIBRATION_ZONES as i64;
+        let z = self.config.zone_size;
+        match self.config.mode {
+            Mode::Reference => {
+                let mut v = Vec::with_capacity((n * n * 9) as usize);
+                for zy in 0..n {
+                    for zx in 0..n {
+                        v.extend(self.averages(zx, zy));
+                    }
+                }
+                v
+            }
+            Mode::Seamless => {
+                let mut v = Vec::with_capacity(((2 * n + 1) * (2 * n + 1)) as usize);
+                for b in 0..=2 * n {
+                    for a in 0..=2 * n {
+                        v.push(node_value(&self.noise, a, b, z, self.stride()));
+                    }
+                }
+                v
+            }
+        }
+    }
+
+    fn averages(&self, zx: i64, zy: i64) -> [f64; 9] {
+        let z = f64::from(self.config.zone_size);
+        cell_averages(
+            &self.noise,
+            zx as f64 * z,
+            zy as f64 * z,
+            self.config.zone_size,
+            self.stride(),
+        )
+    }
+
+    fn node_on(&self, a: i64, b: i64) -> bool {
+        node_value(&self.noise, a, b, self.config.zone_size, self.stride()) > self.threshold
+    }
+
+    /// The state of one zone, computed on its own.
+    pub fn zone_state(&self, zx: i64, zy: i64) -> ZoneState {
+        match self.config.mode {
+            Mode::Reference => state_of(&self.averages(zx, zy), self.threshold),
+            Mode::Seamless => {
+                zone_from_nodes(|a, b| self.node_on(2 * zx + a as i64, 2 * zy + b as i64), 0, 0)
+            }
+        }
+    }
+
+    /// Generates a window of zones on the current thread.
+    pub fn generate(&self, rect: ZoneRect) -> Result<ZoneWorld> {
+        self.run(rect, false)
+    }
+
+    /// Generates a window of zones with rows spread over rayon's threads. The result is
+    /// identical to [`ZoneGenerator::generate`] for any thread count.
+    pub fn generate_par(&self, rect: ZoneRect) -> Result<ZoneWorld> {
+        self.run(rect, true)
+    }
+
+    fn run(&self, rect: ZoneRect, parallel: bool) -> Result<ZoneWorld> {
+        rect.validate()?;
+        let (w, h) = (rect.width as usize, rect.height as usize);
+        let mut states = vec![ZoneState::EMPTY; w * h];
+        match self.config.mode {
+            Mode::Reference => {
+                let fill = |(j, row): (usize, &mut [ZoneState])| {
+                    for (i, s) in row.iter_mut().enumerate() {
+                        *s = state_of(
+                            &self.averages(rect.x + i as i64, rect.y + j as i64),
+                            self.threshold,
+                        );
+                    }
+                };
+                if parallel {
+                    states.par_chunks_mut(w).enumerate().for_each(fill);
+                } else {
+                    states.chunks_mut(w).enumerate().for_each(fill);
+                }
+            }
+            Mode::Seamless => {
+                let (nw, nh) = (2 * w + 1, 2 * h + 1);
+                let mut nodes = vec![false; nw * nh];
+                let fill = |(j, row): (usize, &mut [bool])| {
+                    for (i, n) in row.iter_mut().enumerate() {
+                        *n = self.node_on(2 * rect.x + i as i64, 2 * rect.y + j as i64);
+                    }
+                };
+                if parallel {
+                    nodes.par_chunks_mut(nw).enumerate().for_each(fill);
+                } else {
+                    nodes.chunks_mut(nw).enumerate().for_each(fill);
+                }
+                let on = |x: usize, y: usize| nodes[y * nw + x];
+                for (k, s) in states.iter_mut().enumerate() {
+                    *s = zone_from_nodes(on, k % w, k / w);
+                }
+            }
+        }
+        Ok(ZoneWorld {
+            origin: (rect.x, rect.y),
+            zone_size: self.config.zone_size,
+            mode: self.config.mode,
+            states: Grid::from_vec(w, h, states).unwrap_or_else(|| Grid::new(0, 0, ZoneState::EMPTY)),
+            legend: cell_legend(),
+        })
+    }
+}
+
+/// The legend of the cell-level map: 0 off, 1 on.
+pub fn cell_legend() -> Legend {
+    Legend::new(vec![
+        TileKind::new("off", '.', [245, 245, 245]),
+        TileKind::new("on", '#', [30, 30, 30]),
+    ])
+}
+
+/// A generated window of zones.
+///
+/// As a [`TileMap`] it is the **cell-level** on/off map: `3 * width x 3 * height` tiles,
+/// 0 = off, 1 = on (in seamless mode shared border cells appear in both zones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneWorld {
+    /// Zone coordinates of the top-left zone.
+    pub origin: (i64, i64),
+    /// Zone side in pixels.
+    pub zone_size: u32,
+    /// The mode that made it.
+    pub mode: Mode,
+    /// One state per zone.
+    pub states: Grid<ZoneState>,
+    legend: Legend,
+}
+
+impl ZoneWorld {
+    /// Zones across.
+    pub fn zones_wide(&self) -> usize {
+        self.states.width()
+    }
+
+    /// Zones down.
+    pub fn zones_high(&self) -> usize {
+        self.states.height()
+    }
+
+    /// The sub-window `rect` (in this world's zone coordinates), if it lies inside.
+    pub fn sub_window(&self, rect: ZoneRect) -> Option<Grid<ZoneState>> {
+        let dx = usize::try_from(rect.x - self.origin.0).ok()?;
+        let dy = usize::try_from(rect.y - self.origin.1).ok()?;
+        let (w, h) = (rect.width as usize, rect.height as usize);
+        if dx + w > self.zones_wide() || dy + h > self.zones_high() {
+            return None;
+        }
+        Some(Grid::from_fn(w, h, |x, y| *self.states.at(dx + x, dy + y)))
+    }
+}
+
+impl TileMap for ZoneWorld {
+    fn width(&self) -> usize {
+        self.states.width() * 3
+    }
+    fn height(&self) -> usize {
+        self.states.height() * 3
+    }
+    fn tile(&self, x: usize, y: usize) -> TileId {
+        TileId::from(self.states.at(x / 3, y / 3).cell(x % 3, y % 3))
+    }
+    fn legend(&self) -> &Legend {
+        &self.legend
+    }
+}
+
+/// Parses a window size `"WxH"` (for example `20x20`), each side in `1..=65536`.
+pub fn parse_size(text: &str) -> Result<(u32, u32)> {
+    let err = || ZoneError::Parse {
+        what: "zone count",
+        text: text.to_string(),
+        expected: "WxH with W and H in 1..=65536, for example 20x20",
+    };
+    let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(err)?;
+    let w: u32 = w.trim().parse().map_err(|_| err())?;
+    let h: u32 = h.trim().parse().map_err(|_| err())?;
+    if w == 0 || h == 0 || u64::from(w) > MAX_WINDOW_SIDE || u64::from(h) > MAX_WINDOW_SIDE {
+        return Err(err());
+    }
+    Ok((w, h))
+}

@@ -1,0 +1,200 @@
+//! Step 3: jagged borders and area rebalancing. Cell positions are displaced by fractal noise
+//! before the power-diagram assignment, so borders wander naturally; zone weights are then
+//! adjusted (first on a coarse grid, then at full resolution) until every zone's area is within
+//! the tolerance of its share by `size`. Zones are made contiguous (stray pieces join a
+//! neighbour) and the error is measured on the final assignment.
+
+use crate::voronoi::assign;
+use grid_core::Seed;
+use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
+
+/// Area tolerance the rebalancing aims for (the issue: within 15%).
+pub const TOLERANCE: f64 = 0.15;
+
+/// The final zone assignment.
+#[derive(Clone, Debug)]
+pub struct Partition {
+    /// Zone of each cell, row-major.
+    pub zone_of: Vec<u8>,
+    /// Cells per zone.
+    pub areas: Vec<u32>,
+    /// Largest relative area error.
+    pub max_error: f64,
+}
+
+fn offsets(side: usize, step: usize, amp: f64, freq: f64, seed: Seed) -> Vec<(f32, f32)> {
+    let fx = Fbm::<Perlin>::new(seed.child(0).0 as u32).set_octaves(3);
+    let fy = Fbm::<Perlin>::new(seed.child(1).0 as u32).set_octaves(3);
+    let n = side / step;
+    let mut o = Vec::with_capacity(n * n);
+    for y in 0..n {
+        for x in 0..n {
+            let (px, py) = ((x * step) as f64 * freq, (y * step) as f64 * freq);
+            o.push(((fx.get([px, py]) * amp) as f32, (fy.get([px, py]) * amp) as f32));
+        }
+    }
+    o
+}
+
+fn count(zone_of: &[u8], n: usize, weight: u32) -> Vec<u32> {
+    let mut a = vec![0u32; n];
+    for &z in zone_of {
+        a[z as usize] += weight;
+    }
+    a
+}
+
+fn error(areas: &[u32], targets: &[f64]) -> f64 {
+    areas.iter().zip(targets).map(|(&a, &t)| (a as f64 - t).abs() / t.max(1.0)).fold(0.0, f64::max)
+}
+
+/// Partitions a `side x side` map among zones with layout `centres`, `radii` and area
+/// shares `shares` (summing to 1), with noise-jagged borders.
+pub fn partition(side: usize, centres: &[(f64, f64)], radii: &[f64], shares: &[f64], seed: Seed) -> Partition {
+    let n = centres.len();
+    let cells = (side * side) as f64;
+    let targets: Vec<f64> = shares.iter().map(|s| s * cells).collect();
+    let mean_r = radii.iter().sum::<f64>() / n.max(1) as f64;
+    let amp = (mean_r * 0.35).max(1.0);
+    let freq = 1.6 / mean_r.max(2.0);
+    let mut weights: Vec<f64> = radii.iter().map(|r| r * r).collect();
+    let mut buf = Vec::new();
+    // Coarse rebalancing.
+    let step = (side / 64).max(1);
+    if step > 1 {
+        let cs = side / step;
+        let sc = step as f64;
+        let cc: Vec<(f64, f64)> = centres.iter().map(|&(x, y)| (x / sc, y / sc)).collect();
+        let co = offsets(side, step, amp / sc, freq, seed);
+        let mut w: Vec<f64> = weights.iter().map(|w| w / (sc * sc)).collect();
+        let ct: Vec<f64> = targets.iter().map(|t| t / (sc * sc)).collect();
+        let mut best = (f64::MAX, w.clone());
+        for _ in 0..60 {
+            assign(cs, &cc, &w, Some(&co), &mut buf);
+            let a = count(&buf, n, 1);
+            let e = error(&a, &ct);
+            if e < best.0 {
+                best = (e, w.clone());
+            }
+            if e < TOLERANCE * 0.4 {
+                break;
+            }
+            rebalance(&mut w, &a, &ct);
+        }
+        weights = best.1.iter().map(|w| w * sc * sc).collect();
+    }
+    // Full resolution.
+    let off = offsets(side, 1, amp, freq, seed);
+    let mut best: Option<Partition> = None;
+    let rounds = if step > 1 { 10 } else { 50 };
+    for _ in 0..rounds {
+        assign(side, centres, &weights, Some(&off), &mut buf);
+        make_contiguous(side, n, &mut buf);
+        let a = count(&buf, n, 1);
+        let e = error(&a, &targets);
+        if best.as_ref().is_none_or(|b| e < b.max_error) {
+            best = Some(Partition { zone_of: buf.clone(), areas: a.clone(), max_error: e });
+        }
+        if e < TOLERANCE * 0.5 {
+            break;
+        }
+        rebalance(&mut weights, &a, &targets);
+    }
+    best.unwrap_or(Partition { zone_of: vec![0; side * side], areas: vec![0; n], max_error: f64::MAX })
+}
+
+fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {
+    for i in 0..w.len() {
+        w[i] += 0.6 * (targets[i] - areas[i] as f64) / std::f64::consts::PI;
+    }
+}
+
+/// Keeps each zone's largest 4-connected piece; smaller pieces go to the zone that surrounds
+/// them (multi-source BFS from the kept pieces).
+pub fn make_contiguous(side: usize, n: usize, zone_of: &mut [u8]) {
+    let len = side * side;
+    let mut label = vec![u32::MAX; len];
+    let mut sizes: Vec<(u32, u8)> = Vec::new();
+    let mut stack = Vec::new();
+    for s in 0..len {
+        if label[s] != u32::MAX {
+            continue;
+        }
+        let id = sizes.len() as u32;
+        let z = zone_of[s];
+        label[s] = id;
+        stack.push(s);
+        let mut count = 0u32;
+        while let Some(i) = stack.pop() {
+            count += 1;
+            grid_core::Connectivity::Four.for_each_neighbor(side, side, i, |nb| {
+                if label[nb] == u32::MAX && zone_of[nb] == z {
+                    label[nb] = id;
+                    stack.push(nb);
+                }
+            });
+        }
+        sizes.push((count, z));
+    }
+    let mut keep = vec![u32::MAX; n];
+    for (id, &(c, z)) in sizes.iter().enumerate() {
+        let k = &mut keep[z as usize];
+        if *k == u32::MAX || c > sizes[*k as usize].0 {
+            *k = id as u32;
+        }
+    }
+    let kept = |id: u32| keep[sizes[id as usize].1 as usize] == id;
+    if sizes.len() == keep.iter().filter(|&&k| k != u32::MAX).count() {
+        return;
+    }
+    let mut done = vec![false; len];
+    let mut queue = std::collections::VecDeque::new();
+    for i in 0..len {
+        if kept(label[i]) {
+            done[i] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let z = zone_of[i];
+        grid_core::Connectivity::Four.for_each_neighbor(side, side, i, |nb| {
+            if !done[nb] {
+                done[nb] = true;
+                zone_of[nb] = z;
+                queue.push_back(nb);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn areas_within_tolerance_and_contiguous() {
+        let centres = [(40.0, 40.0), (90.0, 40.0), (40.0, 90.0), (90.0, 90.0), (64.0, 64.0)];
+        let shares = [0.1, 0.2, 0.2, 0.3, 0.2];
+        let radii: Vec<f64> = shares.iter().map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / 3.14).sqrt()).collect();
+        let p = partition(128, &centres, &radii, &shares, Seed(5));
+        assert!(p.max_error <= TOLERANCE, "{}", p.max_error);
+        for (z, &a) in p.areas.iter().enumerate() {
+            let t = shares[z] * 128.0 * 128.0;
+            assert!((a as f64 - t).abs() / t <= TOLERANCE);
+            let start = p.zone_of.iter().position(|&q| q as usize == z).unwrap();
+            let filled = grid_core::flood_fill(128, 128, start, grid_core::Connectivity::Four, |i| p.zone_of[i] as usize == z);
+            assert_eq!(filled.len() as u32, a, "zone {z} not contiguous");
+        }
+        // Borders are jagged: not all straight lines (some border cell has a diagonal turn).
+        let mut turns = 0;
+        for y in 1..127 {
+            for x in 1..127 {
+                let z = p.zone_of[y * 128 + x];
+                if p.zone_of[y * 128 + x + 1] != z && p.zone_of[(y + 1) * 128 + x] != z {
+                    turns += 1;
+                }
+            }
+        }
+        assert!(turns > 20, "{turns}");
+    }
+}

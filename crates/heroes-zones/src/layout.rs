@@ -1,0 +1,270 @@
+//! Step 1: zone layout. Zone circles (area proportional to `size`) are placed by a
+//! force-directed simulation (springs on connections, repulsion between overlapping unconnected
+//! circles, walls at the map border) from several starts, followed by an overlap-removal pass;
+//! the layout with the fewest stretched connections, overlaps and crossings wins. Works for any
+//! connection graph, whatever the index order.
+
+use grid_core::LevelRng;
+use grid_core::rand::RngExt;
+
+/// Share of the map the circles cover.
+const FILL: f64 = 0.72;
+
+/// A zone layout: circle centres and radii in cell units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// Centres.
+    pub centres: Vec<(f64, f64)>,
+    /// Radii.
+    pub radii: Vec<f64>,
+    /// Badness: stretched connections + overlaps + crossings (lower is better).
+    pub score: f64,
+}
+
+/// Whether segments `a-b` and `c-d` cross properly.
+pub fn segments_cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
+    let o = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0);
+    let (d1, d2, d3, d4) = (o(c, d, a), o(c, d, b), o(a, b, c), o(a, b, d));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
+}
+
+/// Number of crossing pairs among `edges` (pairs sharing a zone never count).
+pub fn crossings(centres: &[(f64, f64)], edges: &[(usize, usize)]) -> usize {
+    let mut n = 0;
+    for (k, &(a, b)) in edges.iter().enumerate() {
+        for &(c, d) in &edges[k + 1..] {
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            if segments_cross(centres[a], centres[b], centres[c], centres[d]) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &[bool]) -> f64 {
+    let n = c.len();
+    let mut s = 0.0;
+    for &(a, b) in edges {
+        let d = dist(c[a], c[b]);
+        let want = r[a] + r[b];
+        s += ((d - want) / want).max(0.0) * 2.0;
+    }
+    for a in 0..n {
+        for b in a + 1..n {
+            if !linked[a * n + b] {
+                let d = dist(c[a], c[b]);
+                let min = r[a] + r[b];
+                s += ((min - d) / min).max(0.0);
+            }
+        }
+    }
+    // Connected zones whose Voronoi cells cannot touch (voronator's Delaunay neighbours).
+    let side = c.iter().fold(1.0f64, |m, p| m.max(p.0).max(p.1)) + 1.0;
+    let nb = crate::voronoi::delaunay_neighbours(c, side);
+    let apart = edges.iter().filter(|&&(a, b)| !nb[a].contains(&b)).count();
+    s + crossings(c, edges) as f64 + apart as f64
+}
+
+fn dist(a: (f64, f64), b: (f64, f64)) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Lays out zones of relative `sizes` joined by `edges` (positions in `sizes`) on a `side`
+/// cells square map.
+pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut LevelRng) -> Layout {
+    let n = sizes.len();
+    let total: f64 = sizes.iter().sum::<f64>().max(1e-9);
+    let radii: Vec<f64> = sizes
+        .iter()
+        .map(|s| (s / total * FILL * side * side / std::f64::consts::PI).sqrt())
+        .collect();
+    let mut linked = vec![false; n * n];
+    let mut adj = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        linked[a * n + b] = true;
+        linked[b * n + a] = true;
+        adj[a].push(b);
+        adj[b].push(a);
+    }
+    if n == 1 {
+        return Layout { centres: vec![(side / 2.0, side / 2.0)], radii, score: 0.0 };
+    }
+    let restarts = if n <= 12 { 8 } else { 5 };
+    let iterations = 220;
+    let mut best: Option<Layout> = None;
+    for _ in 0..restarts {
+        let mut c = initial(&radii, &adj, side, rng);
+        simulate(&mut c, &radii, edges, &linked, side, iterations);
+        remove_overlaps(&mut c, &radii, &linked, side);
+        let s = score(&c, &radii, edges, &linked);
+        if best.as_ref().is_none_or(|b| s < b.score) {
+            best = Some(Layout { centres: c, radii: radii.clone(), score: s });
+        }
+    }
+    best.unwrap_or(Layout { centres: vec![(side / 2.0, side / 2.0); n], radii, score: f64::MAX })
+}
+
+/// Breadth-first placement from the best-connected zone, each zone next to its parent.
+fn initial(radii: &[f64], adj: &[Vec<usize>], side: f64, rng: &mut LevelRng) -> Vec<(f64, f64)> {
+    let n = radii.len();
+    let hub = (0..n).max_by_key(|&i| (adj[i].len(), usize::MAX - i)).unwrap_or(0);
+    let mut pos = vec![None; n];
+    let mut order = vec![hub];
+    pos[hub] = Some((side / 2.0 + rng.random_range(-1.0..1.0), side / 2.0 + rng.random_range(-1.0..1.0)));
+    let mut head = 0;
+    loop {
+        while head < order.len() {
+            let p = order[head];
+            head += 1;
+            let (px, py) = pos[p].unwrap_or((side / 2.0, side / 2.0));
+            for &q in &adj[p] {
+                if pos[q].is_none() {
+                    let ang: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+                    let d = radii[p] + radii[q];
+                    pos[q] = Some((px + d * ang.cos(), py + d * ang.sin()));
+                    order.push(q);
+                }
+            }
+        }
+        // Disconnected graphs (validation rejects them, but stay total): seed the next part.
+        match (0..n).find(|&i| pos[i].is_none()) {
+            Some(i) => {
+                pos[i] = Some((rng.random_range(0.0..side), rng.random_range(0.0..side)));
+                order.push(i);
+            }
+            None => break,
+        }
+    }
+    pos.into_iter().map(|p| p.unwrap_or((side / 2.0, side / 2.0))).collect()
+}
+
+fn clamp_in(c: &mut (f64, f64), r: f64, side: f64) {
+    let m = (r * 0.6).min(side / 2.0 - 1.0).max(1.0);
+    c.0 = c.0.clamp(m, side - m);
+    c.1 = c.1.clamp(m, side - m);
+}
+
+fn simulate(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &[bool], side: f64, iters: usize) {
+    let n = c.len();
+    let mut force = vec![(0.0f64, 0.0f64); n];
+    for it in 0..iters {
+        let temp = 1.0 - it as f64 / iters as f64;
+        force.iter_mut().for_each(|f| *f = (0.0, 0.0));
+        for &(a, b) in edges {
+            let (dx, dy) = (c[b].0 - c[a].0, c[b].1 - c[a].1);
+            let d = (dx * dx + dy * dy).sqrt().max(1e-6);
+            let k = 0.3 * (d - (r[a] + r[b]) * 0.95) / d;
+            force[a].0 += dx * k;
+            force[a].1 += dy * k;
+            force[b].0 -= dx * k;
+            force[b].1 -= dy * k;
+        }
+        for a in 0..n {
+            for b in a + 1..n {
+                let (dx, dy) = (c[b].0 - c[a].0, c[b].1 - c[a].1);
+                let d = (dx * dx + dy * dy).sqrt().max(1e-6);
+                let min = (r[a] + r[b]) * if linked[a * n + b] { 0.8 } else { 1.05 };
+                if d < min {
+                    let (ux, uy) = if d < 1e-3 { (((a * 7 + b) % 5) as f64 - 2.0, 1.0) } else { (dx / d, dy / d) };
+                    let k = 0.5 * (min - d);
+                    force[a].0 -= ux * k;
+                    force[a].1 -= uy * k;
+                    force[b].0 += ux * k;
+                    force[b].1 += uy * k;
+                }
+            }
+        }
+        let cap = side * 0.08 * temp + 0.05;
+        for i in 0..n {
+            let (fx, fy) = force[i];
+            let m = (fx * fx + fy * fy).sqrt();
+            let s = if m > cap { cap / m } else { 1.0 } * (0.3 + 0.7 * temp);
+            c[i].0 += fx * s;
+            c[i].1 += fy * s;
+            clamp_in(&mut c[i], r[i], side);
+        }
+    }
+}
+
+/// Pushes apart unconnected circles that still overlap (Gauss-Seidel, bounded passes).
+fn remove_overlaps(c: &mut [(f64, f64)], r: &[f64], linked: &[bool], side: f64) {
+    let n = c.len();
+    for _ in 0..60 {
+        let mut moved = false;
+        for a in 0..n {
+            for b in a + 1..n {
+                let min = (r[a] + r[b]) * if linked[a * n + b] { 0.7 } else { 1.0 };
+                let (dx, dy) = (c[b].0 - c[a].0, c[b].1 - c[a].1);
+                let d = (dx * dx + dy * dy).sqrt();
+                if d + 1e-6 < min {
+                    let (ux, uy) = if d < 1e-6 { (1.0, 0.0) } else { (dx / d, dy / d) };
+                    let h = (min - d) / 2.0;
+                    c[a].0 -= ux * h;
+                    c[a].1 -= uy * h;
+                    c[b].0 += ux * h;
+                    c[b].1 += uy * h;
+                    clamp_in(&mut c[a], r[a], side);
+                    clamp_in(&mut c[b], r[b], side);
+                    moved = true;
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid_core::Seed;
+
+    #[test]
+    fn connected_touch_and_unconnected_do_not_overlap() {
+        // A ring of 6 plus a chord, given in scrambled index order.
+        let edges = [(3, 0), (0, 5), (5, 1), (1, 4), (4, 2), (2, 3), (0, 1)];
+        let sizes = [1.0; 6];
+        let l = layout(&sizes, &edges, 128.0, &mut Seed(1).rng());
+        for &(a, b) in &edges {
+            let d = dist(l.centres[a], l.centres[b]);
+            assert!(d <= (l.radii[a] + l.radii[b]) * 1.3, "{a}-{b} too far: {d}");
+        }
+        for a in 0..6 {
+            for b in a + 1..6 {
+                if !edges.contains(&(a, b)) && !edges.contains(&(b, a)) {
+                    let d = dist(l.centres[a], l.centres[b]);
+                    assert!(d >= (l.radii[a] + l.radii[b]) * 0.9, "{a}-{b} overlap: {d}");
+                }
+            }
+        }
+        assert_eq!(crossings(&l.centres, &edges), 0);
+    }
+
+    #[test]
+    fn grid_graph_of_25_is_laid_out_without_crossings() {
+        let mut edges = Vec::new();
+        for y in 0..5 {
+            for x in 0..5 {
+                let i = y * 5 + x;
+                if x < 4 {
+                    edges.push((i, i + 1));
+                }
+                if y < 4 {
+                    edges.push((i, i + 5));
+                }
+            }
+        }
+        let l = layout(&[1.0; 25], &edges, 256.0, &mut Seed(2).rng());
+        assert!(crossings(&l.centres, &edges) <= 1, "{}", crossings(&l.centres, &edges));
+    }
+
+    #[test]
+    fn crossing_test() {
+        assert!(segments_cross((0.0, 0.0), (2.0, 2.0), (0.0, 2.0), (2.0, 0.0)));
+        assert!(!segments_cross((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)));
+    }
+}

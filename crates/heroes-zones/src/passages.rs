@@ -1,0 +1,136 @@
+//! Step 7: passages across shared borders for ROAD/REGULAR connections; portal pairs for
+//! PORTAL connections and for zones that do not touch. Portal ids: `teleport1..3` (two-way),
+//! then pairs built from two one-way colours (enter here, exit there, and back).
+
+use crate::buildings::place_object;
+use crate::error::HeroesError;
+use crate::hmm::ids::{ONE_WAY_PORTALS, TWO_WAY_PORTALS};
+use crate::map::{Cell, ObjectKind, Realised};
+use crate::template::{ConnectionType, Template};
+use crate::validate::MAX_PORTAL_PAIRS;
+use crate::work::{SIDES, Work};
+use grid_core::LevelRng;
+use grid_core::rand::RngExt;
+
+/// Border cell pairs `(in a, in b)` of zones `a` and `b`, scored (lower is better): pairs away
+/// from third zones, near the middle of the shared border.
+fn border_pairs(w: &Work, a: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for &c in &w.zone_cells[a] {
+        let c = c as usize;
+        for &(dx, dy) in &SIDES {
+            if let Some(n) = w.offset(c, dx, dy)
+                && w.zone_of[n] as usize == b
+                && w.cell(c) == Cell::Edge
+                && w.cell(n) == Cell::Edge
+            {
+                // Both inward cells must exist in their zones and no third zone may be near.
+                let ia = w.offset(c, -dx, -dy);
+                let ib = w.offset(n, dx, dy);
+                let ok_in = |i: Option<usize>, z: usize| i.is_some_and(|i| w.zone_of[i] as usize == z && !matches!(w.cell(i), Cell::Building | Cell::Entrance));
+                if !ok_in(ia, a) || !ok_in(ib, b) {
+                    continue;
+                }
+                let mut third = false;
+                for p in [c, n] {
+                    for ddy in -2..=2 {
+                        for ddx in -2..=2 {
+                            if let Some(q) = w.offset(p, ddx, ddy) {
+                                let z = w.zone_of[q] as usize;
+                                third |= z != a && z != b;
+                            }
+                        }
+                    }
+                }
+                if !third {
+                    out.push((c, n));
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], road_to_portals: bool, rng: &mut LevelRng) -> Result<(), HeroesError> {
+    let mut portals = Vec::new();
+    let mut used: Vec<usize> = Vec::new();
+    for (j, c) in template.connections.iter().enumerate() {
+        let (a, b) = (pos[c.first as usize], pos[c.second as usize]);
+        if c.kind == ConnectionType::Portal {
+            portals.push((j, a, b, "PORTAL connection"));
+            continue;
+        }
+        let mut pairs = border_pairs(w, a, b);
+        pairs.retain(|&(p, _)| used.iter().all(|&u| w.dist2(p, u) > 25));
+        if pairs.is_empty() {
+            portals.push((j, a, b, "zones do not share a border"));
+            w.stats.forced_portals += 1;
+            continue;
+        }
+        // Near the middle of the shared border, with a little randomness.
+        let (mx, my) = pairs.iter().fold((0.0, 0.0), |(sx, sy), &(p, _)| (sx + (p % w.side) as f64, sy + (p / w.side) as f64));
+        let (mx, my) = (mx / pairs.len() as f64, my / pairs.len() as f64);
+        let mut best = (f64::MAX, pairs[0]);
+        for &(p, q) in &pairs {
+            let d = ((p % w.side) as f64 - mx).powi(2) + ((p / w.side) as f64 - my).powi(2) + rng.random_range(0.0..4.0);
+            if d < best.0 {
+                best = (d, (p, q));
+            }
+        }
+        let (p, q) = best.1;
+        let (dx, dy) = ((q % w.side) as i64 - (p % w.side) as i64, (q / w.side) as i64 - (p / w.side) as i64);
+        w.set(p, Cell::Passage);
+        w.set(q, Cell::Passage);
+        for (cell, s, z) in [(p, -1i64, a), (q, 1, b)] {
+            // Open the way inward: up to two cells, kept free as approaches.
+            let mut cur = cell;
+            for _ in 0..2 {
+                match w.offset(cur, dx * s, dy * s) {
+                    Some(n) if w.zone_of[n] as usize == z && matches!(w.cell(n), Cell::Free | Cell::Edge | Cell::Obstacle) => {
+                        w.set(n, Cell::Approach);
+                        cur = n;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        used.push(p);
+        w.nodes[a].push(p);
+        w.nodes[b].push(q);
+        w.realised[j] = Some(Realised::Passage([p, q]));
+    }
+    if portals.len() > MAX_PORTAL_PAIRS {
+        let list: Vec<String> = portals.iter().map(|(j, _, _, r)| format!("connections[{j}] ({r})")).collect();
+        return Err(HeroesError::Generation(format!(
+            "{} portal pairs needed but the .hmm format has ids for {MAX_PORTAL_PAIRS}: {}",
+            portals.len(),
+            list.join(", ")
+        )));
+    }
+    for (k, &(j, a, b, reason)) in portals.iter().enumerate() {
+        let (ida, idb, back) = if k < 3 {
+            (TWO_WAY_PORTALS[k], TWO_WAY_PORTALS[k], None)
+        } else {
+            let (e1, x1) = ONE_WAY_PORTALS[(k - 3) * 2];
+            let (e2, x2) = ONE_WAY_PORTALS[(k - 3) * 2 + 1];
+            (e1, x1, Some((e2, x2)))
+        };
+        let ends: Vec<(usize, &'static str)> = match back {
+            None => vec![(a, ida), (b, idb)],
+            Some((e2, x2)) => vec![(a, ida), (b, idb), (b, e2), (a, x2)],
+        };
+        for (z, id) in ends {
+            let kind = ObjectKind::Portal { id, connection: j };
+            match place_object(w, z, &[(0, 0)], (0, 1), kind, false, rng) {
+                Some(ap) => {
+                    if road_to_portals {
+                        w.nodes[z].push(ap);
+                    }
+                }
+                None => return Err(HeroesError::Generation(format!("connections[{j}]: no room for portal {id} in zone {}", w.zones[z].index))),
+            }
+        }
+        w.realised[j] = Some(Realised::Portal { reason });
+    }
+    Ok(())
+}

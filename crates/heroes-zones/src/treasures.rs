@@ -1,0 +1,141 @@
+//! Step 10: guards and treasures. Guards stand on passages, next to portals and mines, and
+//! beside valuable treasures, by guard level (the template/config rules of the reference, with
+//! every range drawn per guard). Treasures come from the zone's value bands, or from its
+//! `richness` budget and the config's chances and costs.
+
+use crate::hmm::ids::ARTIFACTS;
+use crate::map::{Cell, ObjectKind, Realised, TreasureKind};
+use crate::template::{Config, Resource, Template, TemplateZone};
+use crate::work::{SIDES, Work};
+use grid_core::LevelRng;
+use grid_core::rand::RngExt;
+
+/// A treasure pile of `value` gold: its kind, and the guard level it deserves (if any).
+pub fn pile(value: u32, rng: &mut LevelRng) -> (TreasureKind, Option<u8>) {
+    let kind = match value {
+        0..750 => TreasureKind::Resource(Resource::REAL[rng.random_range(0..7)]),
+        750..1500 => TreasureKind::Campfire,
+        1500..3000 => TreasureKind::Chest,
+        _ => TreasureKind::Artifact(ARTIFACTS[rng.random_range(0..ARTIFACTS.len())]),
+    };
+    let guard = (value >= 2000).then(|| (value / 2500).min(6) as u8);
+    (kind, guard)
+}
+
+fn add_guard(w: &mut Work, at: usize, zone: usize, level: u8, config: &Config, rng: &mut LevelRng) {
+    let count = config.guard_count.get(level as usize).map_or(0, |r| r.draw(rng).max(0) as u32);
+    w.set(at, Cell::Guard);
+    w.add(ObjectKind::Guard { level, count }, at, zone);
+}
+
+/// A free (non-road) 4-neighbour of `i` in `zone`.
+fn free_side(w: &Work, i: usize, zone: usize) -> Option<usize> {
+    SIDES.iter().filter_map(|&(dx, dy)| w.offset(i, dx, dy)).find(|&n| w.zone_of[n] as usize == zone && matches!(w.cell(n), Cell::Free | Cell::Approach | Cell::Road))
+}
+
+pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], mine_guards: &[(usize, i32)], config: &Config, rng: &mut LevelRng) {
+    // Connection guards.
+    for (j, c) in template.connections.iter().enumerate() {
+        let mut level = c.guard_level.draw(rng);
+        if level == -1 {
+            level = config.connection_guard_level.draw(rng);
+        }
+        if level < 0 {
+            continue;
+        }
+        let level = level.min(6) as u8;
+        match w.realised[j].clone() {
+            Some(Realised::Passage([p, _])) => add_guard(w, p, pos[c.first as usize], level, config, rng),
+            Some(Realised::Portal { .. }) => {
+                let ends: Vec<(usize, usize)> = w
+                    .objects
+                    .iter()
+                    .filter(|o| matches!(o.kind, ObjectKind::Portal { connection, .. } if connection == j))
+                    .map(|o| (w.anchor(o), o.zone as usize))
+                    .collect();
+                for (a, z) in ends {
+                    if let Some(ap) = w.offset(a, 0, 1) {
+                        if matches!(w.cell(ap), Cell::Approach | Cell::Road | Cell::Free) {
+                            add_guard(w, ap, z, level, config, rng);
+                        }
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    // Mine guards, on the mine's approach.
+    for &(oi, level) in mine_guards {
+        if level < 0 {
+            continue;
+        }
+        let (a, z) = (w.anchor(&w.objects[oi]), w.objects[oi].zone as usize);
+        if let Some(ap) = w.offset(a, 0, 1) {
+            add_guard(w, ap, z, level.min(6) as u8, config, rng);
+        }
+    }
+    // Treasures.
+    for (zi, z) in template.zones.iter().enumerate() {
+        treasures_of_zone(w, zi, z, config, rng);
+    }
+}
+
+fn treasures_of_zone(w: &mut Work, zi: usize, z: &TemplateZone, config: &Config, rng: &mut LevelRng) {
+    let mut spots: Vec<usize> = w.zone_cells[zi].iter().map(|&c| c as usize).filter(|&c| w.cell(c) == Cell::Free && w.walkable_sides(c).count() >= 2).collect();
+    let mut take = |w: &Work, rng: &mut LevelRng| -> Option<usize> {
+        for _ in 0..64 {
+            if spots.is_empty() {
+                return None;
+            }
+            let k = rng.random_range(0..spots.len());
+            let c = spots.swap_remove(k);
+            if w.cell(c) == Cell::Free {
+                return Some(c);
+            }
+        }
+        None
+    };
+    let mut piles: Vec<(TreasureKind, u32, Option<u8>)> = Vec::new();
+    if !z.treasures.is_empty() {
+        let area = w.zones[zi].area;
+        for b in &z.treasures {
+            let n = (area as u64 * b.density as u64 / 1000).min(200);
+            for _ in 0..n {
+                let v = if b.max > b.min { rng.random_range(b.min..=b.max) } else { b.min };
+                let (k, g) = pile(v, rng);
+                piles.push((k, v, g));
+            }
+        }
+    } else {
+        let mut budget = z.richness.min(2000);
+        let chance = &config.treasure_chance;
+        let cost = &config.treasure_cost;
+        while budget > 0 && piles.len() < 400 {
+            let mut r: f64 = rng.random_range(0.0..1.0);
+            let mut t = 0;
+            while t < 3 && r >= chance.get(t).copied().unwrap_or(1.0) {
+                r -= chance.get(t).copied().unwrap_or(1.0);
+                t += 1;
+            }
+            let kind = match t {
+                0 => TreasureKind::Resource(Resource::REAL[rng.random_range(0..7)]),
+                1 => TreasureKind::Campfire,
+                2 => TreasureKind::Chest,
+                _ => TreasureKind::Artifact(ARTIFACTS[rng.random_range(0..ARTIFACTS.len())]),
+            };
+            let guard = matches!(kind, TreasureKind::Artifact(_)).then_some(2u8);
+            piles.push((kind, 0, guard));
+            budget -= cost.get(t).copied().unwrap_or(1).max(1);
+        }
+    }
+    for (kind, value, guard) in piles {
+        let Some(c) = take(w, rng) else { break };
+        w.set(c, Cell::Treasure);
+        w.add(ObjectKind::Treasure { kind, value }, c, zi);
+        if let Some(level) = guard
+            && let Some(g) = free_side(w, c, zi).filter(|&g| w.cell(g) == Cell::Free)
+        {
+            add_guard(w, g, zi, level, config, rng);
+        }
+    }
+}

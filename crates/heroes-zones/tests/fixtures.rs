@@ -1,0 +1,100 @@
+//! Compatibility with the reference's files: every fixture template generates; every real
+//! `.hmm` map parses, round-trips byte for byte and passes the validator.
+
+use heroes_zones::hmm::{Catalog, HmmFile, export, validate};
+use heroes_zones::{Config, Template, generate};
+use std::path::PathBuf;
+
+fn fixtures() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipping: ../shared/fixtures not found");
+        None
+    }
+}
+
+#[test]
+fn every_fixture_template_loads_and_generates() {
+    let Some(f) = fixtures() else { return };
+    let config = Config::from_json(&std::fs::read_to_string(f.join("korge/resources/config.json")).unwrap()).unwrap();
+    assert_eq!(config.map_size, 128);
+    assert!(!config.add_roads);
+    let catalog = Catalog::builtin();
+    for name in ["templates/zones9.json", "templates/zones25.json", "templates/original.json", "resources/template.json"] {
+        let t = Template::from_json(&std::fs::read_to_string(f.join("korge").join(name)).unwrap()).unwrap();
+        for (size, cfg) in [(128, config.clone()), (256, Config::default())] {
+            let map = generate(&t, &cfg, size, 42).unwrap_or_else(|e| panic!("{name} {size}: {e}"));
+            assert!(map.stats.max_area_error <= 0.15, "{name} {size}: area error {}", map.stats.max_area_error);
+            let file = export(&map);
+            let bytes = file.to_bytes();
+            let back = HmmFile::parse(&bytes).unwrap();
+            assert_eq!(back, file);
+            let report = validate(&back, &catalog);
+            assert!(report.ok(), "{name} {size}: {:?}", report.errors);
+            if std::env::var("HEROES_PNG").is_ok() {
+                let stem = name.replace('/', "_");
+                std::fs::write(format!("/tmp/heroes_{stem}_{size}.png"), heroes_zones::preview::png(&map).unwrap()).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn every_real_map_parses_round_trips_and_validates() {
+    let Some(f) = fixtures() else { return };
+    let catalog = Catalog::from_hmm_xml(&std::fs::read_to_string(f.join("pph/hmm.xml")).unwrap());
+    assert!(catalog.avatars.len() > 300, "{}", catalog.avatars.len());
+    let index = std::fs::read_to_string(f.join("pph/maps/INDEX.txt")).unwrap();
+    let mut count = 0;
+    for line in index.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let bytes = std::fs::read(f.join("pph/maps").join(cols[0])).unwrap();
+        let m = HmmFile::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", cols[0]));
+        assert_eq!(format!("{:#x}", m.version), cols[1], "{}", cols[0]);
+        assert_eq!(m.side().to_string(), cols[2]);
+        assert_eq!(m.map_name(), cols[3]);
+        let counts = [m.players.len(), m.heroes.len(), m.items.len(), m.guards.len(), m.events.len(), m.visitables.len(), m.ownerables.len(), m.castles.len(), m.decorations.len(), m.paths.len()];
+        let want: Vec<usize> = cols[4..14].iter().map(|c| c.parse().unwrap()).collect();
+        assert_eq!(counts.to_vec(), want, "{}", cols[0]);
+        assert_eq!(m.to_bytes(), bytes, "{}: round trip differs", cols[0]);
+        let report = validate(&m, &catalog);
+        assert!(report.ok(), "{}: {:?}", cols[0], &report.errors[..report.errors.len().min(5)]);
+        count += 1;
+    }
+    assert_eq!(count, 39);
+}
+
+#[test]
+fn shipped_table_matches_hmm_xml() {
+    let Some(f) = fixtures() else { return };
+    let xml = Catalog::from_hmm_xml(&std::fs::read_to_string(f.join("pph/hmm.xml")).unwrap());
+    let ours = Catalog::builtin();
+    let norm = |v: &Vec<(i16, i16)>| {
+        let mut v = v.clone();
+        v.sort_unstable();
+        v
+    };
+    for (id, cells) in &ours.ownerables {
+        assert_eq!(norm(cells), norm(&xml.ownerables[id]), "{id}");
+    }
+    for (id, cells) in &ours.castles {
+        assert_eq!(norm(cells), norm(&xml.castles[id]), "{id}");
+    }
+    for (id, cells) in &ours.visitables {
+        assert_eq!(norm(cells), norm(&xml.visitables[id]), "{id}");
+    }
+    for (id, k) in &ours.teleports {
+        assert_eq!(xml.teleports[id], *k, "{id}");
+    }
+    for (id, cells) in &ours.avatars {
+        assert_eq!(norm(cells), norm(&xml.avatars[id]), "{id}");
+    }
+    for id in ours.paths.keys() {
+        assert_eq!(xml.paths[id], 4, "{id}");
+    }
+    for a in &ours.artifacts {
+        assert!(xml.artifacts.contains(a), "{a}");
+    }
+}

@@ -17,5 +17,6 @@ pub use marahel;
 pub use mario_rooms;
 pub use zone_tiles;
 
+pub mod analyze;
 pub mod batch;
 pub mod cli;

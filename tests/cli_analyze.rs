@@ -1,0 +1,212 @@
+//! `levelgen analyze`: files written, figures consistent, bad input exits 2.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_levelgen"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_analyze_{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A small cave script of our own: noise, two CA passes, solid border.
+const CAVE: &str = r#"{
+  "metadata": {"min": "20x16", "max": "20x16"},
+  "entities": ["solid", "empty"],
+  "neighborhoods": {"all": "111,121,111"},
+  "explorers": [
+    {"type": "narrow_horz", "region": "map", "rules": ["self(any) -> self(solid:1|empty:1)"]},
+    {"type": "narrow_horz", "region": "map", "parameters": {"replace": "buffer"},
+     "rules": ["all(solid) > 4 -> self(solid)", "all(empty) > 4 -> self(empty)"]},
+    {"type": "narrow_horz", "region": "map", "rules": ["plus(out) > 0 -> self(solid)"]}
+  ]
+}"#;
+
+fn script(dir: &Path) -> PathBuf {
+    let p = dir.join("cave.json");
+    std::fs::write(&p, CAVE).unwrap();
+    p
+}
+
+fn lines(p: &Path) -> Vec<String> {
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn writes_rows_summary_and_both_pngs() {
+    let dir = tmp("ok");
+    let input = script(&dir);
+    let out = dir.join("er");
+    let o = bin()
+        .args(["analyze", "marahel"])
+        .arg(&input)
+        .args(["--count", "40", "--seed", "7", "--threads", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("cave: 40/40 maps"), "{table}");
+    assert!(table.contains("block_entropy"), "{table}");
+
+    let rows = lines(&out.join("maps.csv"));
+    assert_eq!(
+        rows[0],
+        "input,seed,width,height,empty_tiles,empty_fraction,regions,block_entropy,unknown_tiles,warnings"
+    );
+    assert_eq!(rows.len(), 41);
+    assert!(rows[1].starts_with("cave,7,20,16,"), "{}", rows[1]);
+    assert!(rows[40].starts_with("cave,46,"), "{}", rows[40]);
+    // Every row's empty fraction is empty_tiles / 320 and lies in [0, 1].
+    for r in &rows[1..] {
+        let f: Vec<&str> = r.split(',').collect();
+        let tiles: f64 = f[4].parse().unwrap();
+        let frac: f64 = f[5].parse().unwrap();
+        let entropy: f64 = f[7].parse().unwrap();
+        assert!((frac - tiles / 320.0).abs() < 1e-12, "{r}");
+        assert!((0.0..=1.0).contains(&entropy), "{r}");
+    }
+
+    let summary = lines(&out.join("summary.csv"));
+    assert_eq!(summary[0], "input,metric,n,mean,median,min,max");
+    assert!(
+        summary
+            .iter()
+            .any(|l| l.starts_with("cave,width,40,20,20,20,20")),
+        "{summary:?}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(json["seeds"], "7..47");
+    assert_eq!(json["inputs"][0]["ok"], 40);
+    let e = &json["inputs"][0]["metrics"]["empty_fraction"];
+    assert!(e["min"].as_f64().unwrap() <= e["median"].as_f64().unwrap());
+    assert!(e["median"].as_f64().unwrap() <= e["max"].as_f64().unwrap());
+
+    for png in ["heatmap.png", "entropy.png"] {
+        let bytes = std::fs::read(out.join(png)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{png}");
+        assert!(bytes.len() > 2000, "{png} is suspiciously small");
+    }
+}
+
+#[test]
+fn seed_ranges_concatenate_and_threads_do_not_matter() {
+    let dir = tmp("split");
+    let input = script(&dir);
+    let run = |seeds: &str, threads: &str, out: &str| {
+        let o = bin()
+            .args(["analyze", "marahel"])
+            .arg(&input)
+            .args(["--seeds", seeds, "--threads", threads, "-q", "--out"])
+            .arg(dir.join(out))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.stdout.is_empty() && o.stderr.is_empty(),
+            "quiet run printed"
+        );
+        lines(&dir.join(out).join("maps.csv"))
+    };
+    let whole = run("0..30", "1", "whole");
+    let whole2 = run("0..30", "2", "whole2");
+    assert_eq!(whole, whole2);
+    let a = run("0..12", "2", "a");
+    let b = run("12..30", "2", "b");
+    let mut joined = a.clone();
+    joined.extend(b.into_iter().skip(1));
+    assert_eq!(whole, joined);
+}
+
+#[test]
+fn empty_names_and_blocks_are_used() {
+    let dir = tmp("names");
+    let input = script(&dir);
+    let out = dir.join("er");
+    // Counting solid as empty: fractions become 1 - the default ones.
+    let o = bin()
+        .args(["analyze", "marahel"])
+        .arg(&input)
+        .args([
+            "--count", "5", "--empty", "solid", "--blocks", "4x2", "-q", "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let solid = lines(&out.join("maps.csv"));
+    let o = bin()
+        .args(["analyze", "marahel"])
+        .arg(&input)
+        .args(["--count", "5", "--blocks", "4x2", "-q", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let empty = lines(&out.join("maps.csv"));
+    for (s, e) in solid[1..].iter().zip(&empty[1..]) {
+        let fs: f64 = s.split(',').nth(5).unwrap().parse().unwrap();
+        let fe: f64 = e.split(',').nth(5).unwrap().parse().unwrap();
+        assert!((fs + fe - 1.0).abs() < 1e-12, "{s} / {e}");
+        // Binary entropy is symmetric, so the block entropy is the same (up to rounding).
+        let hs: f64 = s.split(',').nth(7).unwrap().parse().unwrap();
+        let he: f64 = e.split(',').nth(7).unwrap().parse().unwrap();
+        assert!((hs - he).abs() < 1e-12, "{s} / {e}");
+    }
+    let json = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(json.contains("\"blocks\": \"4x2\""), "{json}");
+}
+
+fn exit_code(args: &[&str], dir: &Path) -> (i32, String) {
+    let o = bin()
+        .args(args)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let dir = tmp("bad");
+    let good = script(&dir);
+    let good = good.to_str().unwrap();
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\"metadata\": ").unwrap();
+    let broken = broken.to_str().unwrap();
+    let missing = dir.join("missing.json");
+    let missing = missing.to_str().unwrap();
+    for (args, needle) in [
+        (vec!["analyze", "nethack", good], "nethack"),
+        (vec!["analyze", "marahel", broken], "broken.json"),
+        (vec!["analyze", "marahel", missing], "missing.json"),
+        (vec!["analyze", "marahel", good, "--empty", "lava"], "lava"),
+        (vec!["analyze", "marahel", good, "--blocks", "0"], "0"),
+        (vec!["analyze", "marahel", good, "--seeds", "9..3"], "9..3"),
+        (vec!["analyze", "marahel", good, "--count", "0"], "0"),
+        (
+            vec![
+                "analyze", "marahel", good, "--seeds", "0..5", "--count", "3",
+            ],
+            "--count",
+        ),
+    ] {
+        let (code, err) = exit_code(&args, &dir);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

@@ -361,10 +361,10 @@ mod tests {
         assert_eq!((e.mean, e.median, e.min, e.max), (0.5, 0.5, 0.25, 0.75));
         assert_eq!(get("double_seed").max, 8.0);
         assert_eq!(s.first_failure, Some((5, "boom".into())));
-        let t = table(&[s.clone()]);
+        let t = table(std::slice::from_ref(&s));
         assert!(t.contains("toy: 4/5 maps"), "{t}");
         assert!(t.contains("1 maps failed; first: seed 5: boom"), "{t}");
-        let csv = summary_csv(&[s.clone()]);
+        let csv = summary_csv(std::slice::from_ref(&s));
         assert!(csv.contains("\ntoy,regions,4,3,2.5,1,6\n"), "{csv}");
         let json: serde_json::Value =
             serde_json::from_str(&summary_json(&[s], "1..6", "5x5", "empty")).unwrap();

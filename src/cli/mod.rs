@@ -5,6 +5,7 @@
 pub mod analyze;
 pub mod common;
 pub mod error;
+pub mod heroes;
 pub mod marahel;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +29,8 @@ pub struct Cli {
 pub enum Command {
     /// Expressive-range analysis: metrics, summary and plots over many seeds.
     Analyze(analyze::Args),
+    /// Template-driven Heroes zone map, exported as a Pocket Heroes `.hmm` editor map.
+    Heroes(heroes::Args),
     /// Run a Marahel script (JSON level-generator language).
     Marahel(marahel::Args),
 }
@@ -60,6 +63,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Some(Command::Analyze(args)) => analyze::run(args),
         None => marahel::default_run(std::path::Path::new("levelgen-cave.png")),
+        Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),
     }
 }

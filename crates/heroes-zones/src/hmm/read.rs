@@ -135,7 +135,7 @@ impl HmmFile {
         })?;
         let n = r.u16()? as usize;
         let heroes = r.list(n, 60, |r| {
-            Ok(Hero {
+            let mut h = Hero {
                 proto: r.str()?,
                 owner: r.i8()?,
                 pos: r.pos()?,
@@ -156,11 +156,14 @@ impl HmmFile {
                 },
                 army: r.army()?,
                 custom_spells: r.u8()?,
-                spells: {
-                    let n = r.u16()? as usize;
-                    r.list(n, 2, |r| r.u16())?
-                },
-            })
+                spells: Vec::new(),
+            };
+            // The spell list follows only when the hero has custom spells (as in all samples).
+            if h.custom_spells == 1 {
+                let n = r.u16()? as usize;
+                h.spells = r.list(n, 2, |r| r.u16())?;
+            }
+            Ok(h)
         })?;
         let n = r.u16()? as usize;
         let items = r.list(n, 51, |r| {

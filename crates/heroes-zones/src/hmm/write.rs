@@ -110,9 +110,11 @@ impl HmmFile {
             }
             w.army(&h.army);
             w.u8(h.custom_spells);
-            w.count16(h.spells.len());
-            for &s in h.spells.iter().take(u16::MAX as usize) {
-                w.u16(s);
+            if h.custom_spells == 1 {
+                w.count16(h.spells.len());
+                for &s in h.spells.iter().take(u16::MAX as usize) {
+                    w.u16(s);
+                }
             }
         }
         w.count16(self.items.len());

@@ -1,0 +1,121 @@
+//! Whole-pipeline properties, validation errors, round trip, golden map, fuzz.
+
+use heroes_zones::hmm::{Catalog, HmmFile, export, validate};
+use heroes_zones::map::{Cell, ObjectKind};
+use heroes_zones::{Config, HeroesError, Template, generate};
+use proptest::prelude::*;
+
+const DUEL: &str = include_str!("../../../examples/heroes/duel.json");
+const FOUR: &str = include_str!("../../../examples/heroes/four-kingdoms.json");
+
+fn err_of(json: &str, size: u32) -> String {
+    let t = Template::from_json(json).unwrap();
+    match generate(&t, &Config::default(), size, 1) {
+        Err(e @ (HeroesError::Invalid { .. } | HeroesError::Many(_))) => e.to_string(),
+        other => panic!("expected a validation error, got {other:?}"),
+    }
+}
+
+const Z: &str = r#"{"surface":"GRASS","size":10,"index":IDX}"#;
+
+fn zones(idx: &[i32]) -> String {
+    idx.iter().map(|i| Z.replace("IDX", &i.to_string())).collect::<Vec<_>>().join(",")
+}
+
+#[test]
+fn validation_names_the_zone_or_connection() {
+    let e = err_of(&format!(r#"{{"name":"t","zones":[{}],"connections":[{{"first":0,"second":1}}]}}"#, zones(&[0, 0])), 64);
+    assert!(e.contains("duplicate zone index 0"), "{e}");
+    let e = err_of(&format!(r#"{{"name":"t","zones":[{}],"connections":[{{"first":0,"second":1}}]}}"#, zones(&[0, 5])), 64);
+    assert!(e.contains("zones[1].index"), "{e}");
+    let e = err_of(&format!(r#"{{"name":"t","zones":[{}],"connections":[{{"first":0,"second":7}}]}}"#, zones(&[0, 1])), 64);
+    assert!(e.contains("connections[0]: connection to missing zone 7"), "{e}");
+    let e = err_of(&format!(r#"{{"name":"t","zones":[{}],"connections":[{{"first":0,"second":1}}]}}"#, zones(&[0, 1, 2])), 64);
+    assert!(e.contains("zones[2]: zone 2 is unreachable"), "{e}");
+    let e = err_of(r#"{"name":"t","zones":[{"surface":"PAVEMENT","size":1,"index":0}],"connections":[]}"#, 64);
+    assert!(e.contains("zones[0].surface"), "{e}");
+    let many: Vec<i32> = (0..25).collect();
+    let conns: Vec<String> = (1..25).map(|i| format!(r#"{{"first":0,"second":{i}}}"#)).collect();
+    let e = err_of(&format!(r#"{{"name":"t","zones":[{}],"connections":[{}]}}"#, zones(&many), conns.join(",")), 32);
+    assert!(e.contains("more than a 32x32 map can hold"), "{e}");
+    let conns: Vec<String> = (1..8).map(|i| format!(r#"{{"first":0,"second":{i},"type":"PORTAL"}}"#)).collect();
+    let e = err_of(&format!(r#"{{"name":"t","zones":[{}],"connections":[{}]}}"#, zones(&[0, 1, 2, 3, 4, 5, 6, 7]), conns.join(",")), 128);
+    assert!(e.contains("7 PORTAL connections"), "{e}");
+}
+
+#[test]
+fn generated_maps_are_sound() {
+    let config = Config::from_json(include_str!("../../../examples/heroes/config.json")).unwrap();
+    for (json, size) in [(DUEL, 64), (DUEL, 128), (FOUR, 128), (FOUR, 256)] {
+        let t = Template::from_json(json).unwrap();
+        let map = generate(&t, &config, size, 11).unwrap();
+        let n = map.size;
+        assert!(map.stats.max_area_error <= 0.15, "{}", map.stats.max_area_error);
+        for (z, info) in map.zones.iter().enumerate() {
+            assert!((info.area as f64 - info.target_area as f64).abs() <= 0.15 * info.target_area as f64, "zone {z}");
+        }
+        // All castles of the template are placed; players follow owners.
+        let castles = map.objects.iter().filter(|o| matches!(o.kind, ObjectKind::Castle { .. })).count();
+        assert!(castles >= t.zones.iter().map(|z| z.castles.len()).sum::<usize>());
+        // Roads have no dangling ends: a road cell with at most one road/passage neighbour
+        // touches an object entrance or is a passage end.
+        for y in 0..n {
+            for x in 0..n {
+                if map.cell(y * n + x) != Cell::Road {
+                    continue;
+                }
+                let nb: Vec<Cell> = [(0i64, -1i64), (-1, 0), (1, 0), (0, 1)]
+                    .iter()
+                    .filter_map(|&(dx, dy)| {
+                        let (a, b) = (x as i64 + dx, y as i64 + dy);
+                        (a >= 0 && b >= 0 && (a as usize) < n && (b as usize) < n).then(|| map.cell(b as usize * n + a as usize))
+                    })
+                    .collect();
+                let roads = nb.iter().filter(|c| matches!(c, Cell::Road | Cell::Passage | Cell::Guard)).count();
+                assert!(roads >= 2 || nb.contains(&Cell::Entrance), "dangling road at ({x}, {y})");
+            }
+        }
+        let file = export(&map);
+        let back = HmmFile::parse(&file.to_bytes()).unwrap();
+        assert_eq!(back, file);
+        let r = validate(&back, &Catalog::builtin());
+        assert!(r.ok(), "{:?}", r.errors);
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        assert_eq!(back.players.len(), t.zones.iter().flat_map(|z| &z.castles).filter(|c| c.player >= 0).count());
+    }
+}
+
+#[test]
+fn same_seed_same_map_and_golden_hash() {
+    let t = Template::from_json(DUEL).unwrap();
+    let a = export(&generate(&t, &Config::default(), 64, 5).unwrap()).to_bytes();
+    let b = export(&generate(&t, &Config::default(), 64, 5).unwrap()).to_bytes();
+    assert_eq!(a, b);
+    let c = export(&generate(&t, &Config::default(), 64, 6).unwrap()).to_bytes();
+    assert_ne!(a, c);
+    let hash = grid_core::rng::fnv1a(&a.iter().map(|b| format!("{b:02x}")).collect::<String>());
+    assert_eq!((a.len(), hash), GOLDEN, "golden map changed");
+}
+
+const GOLDEN: (usize, u64) = (0, 0);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+    #[test]
+    fn fuzz_templates_never_panic(n in 1usize..7, sizes in proptest::collection::vec(1i32..60, 7), edges in proptest::collection::vec((0i32..8, 0i32..8, 0u8..3), 0..10), size in 0usize..3) {
+        let zs: Vec<String> = (0..n).map(|i| format!(r#"{{"surface":"DIRT","size":{},"index":{i},"castles":[{{"player":{}}}]}}"#, sizes[i], (i as i32 % 3) - 1)).collect();
+        let cs: Vec<String> = edges.iter().map(|(a, b, k)| format!(r#"{{"first":{a},"second":{b},"type":"{}"}}"#, ["ROAD", "REGULAR", "PORTAL"][*k as usize])).collect();
+        let json = format!(r#"{{"name":"f","zones":[{}],"connections":[{}]}}"#, zs.join(","), cs.join(","));
+        let t = Template::from_json(&json).unwrap();
+        let _ = generate(&t, &Config::default(), [32, 64, 128][size], 9);
+    }
+
+    #[test]
+    fn fuzz_json_and_hmm_bytes_never_panic(s in ".{0,200}", bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let _ = Template::from_json(&s);
+        let _ = Config::from_json(&s);
+        let mut b = vec![0x78, 0x52, 0x23, 0x76, 0x19, 0, 0, 0, 0];
+        b.extend(bytes);
+        let _ = HmmFile::parse(&b);
+    }
+}

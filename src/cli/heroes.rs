@@ -1,0 +1,88 @@
+//! `levelgen heroes`: template-driven Heroes zone maps, exported as Pocket Heroes `.hmm`.
+
+use super::common::{CommonArgs, ensure_parent, write_generic};
+use super::error::CliError;
+use grid_core::export::ExportOptions;
+use heroes_zones::{Config, Template, generate, hmm, preview};
+use std::path::{Path, PathBuf};
+
+/// Generate a Heroes-style zone map from a template (MapGen-KorGE JSON format plus added
+/// fields). --out takes .hmm (Pocket Heroes editor map), .png (preview), .txt, .json or .tmx.
+/// Without --out, prints the map as text.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The template JSON.
+    pub template: PathBuf,
+    /// The config JSON (defaults: the crate's built-in config).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Map side: 32, 64, 128 or 256 (default: the config's mapSize).
+    #[arg(long, value_parser = ["32", "64", "128", "256"])]
+    pub size: Option<String>,
+    /// Also write a PNG preview here.
+    #[arg(long)]
+    pub png: Option<PathBuf>,
+    /// Shared flags (--seed, --count, --out, --format, --quiet).
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+fn read(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|e| CliError::read(path, e))
+}
+
+fn with_path(path: &Path, e: heroes_zones::HeroesError) -> CliError {
+    CliError::input_msg(format!("{}: {e}", path.display()))
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    ensure_parent(path)?;
+    std::fs::write(path, bytes).map_err(|e| CliError::output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let template = Template::from_json(&read(&args.template)?).map_err(|e| with_path(&args.template, e))?;
+    let config = match &args.config {
+        Some(p) => Config::from_json(&read(p)?).map_err(|e| with_path(p, e))?,
+        None => Config::default(),
+    };
+    let size = match &args.size {
+        Some(s) => s.parse::<u32>().map_err(|e| CliError::input_msg(format!("--size: {e}")))?,
+        None => config.map_size,
+    };
+    let name = args.template.file_stem().and_then(|s| s.to_str()).unwrap_or("heroes").to_string();
+    for seed in args.common.seeds() {
+        let map = generate(&template, &config, size, seed).map_err(|e| with_path(&args.template, e))?;
+        args.common.say(format!(
+            "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} repaired",
+            map.zones.len(),
+            map.objects.len(),
+            map.stats.max_area_error * 100.0,
+            map.stats.forced_portals,
+            map.stats.repaired
+        ));
+        if let Some(png) = &args.png {
+            let bytes = preview::png(&map).map_err(CliError::input_msg)?;
+            write_bytes(png, &bytes)?;
+            args.common.wrote(png);
+        }
+        match args.common.out_path(&name, seed) {
+            Some(out) => {
+                let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+                match ext.as_str() {
+                    "hmm" => write_bytes(&out, &hmm::export(&map).to_bytes())?,
+                    "png" => write_bytes(&out, &preview::png(&map).map_err(CliError::input_msg)?)?,
+                    _ => write_generic(&map, &out, &ExportOptions::default())?,
+                }
+                args.common.wrote(&out);
+            }
+            None => {
+                if !args.common.quiet {
+                    print!("{}", grid_core::export::to_text(&map));
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -21,7 +21,7 @@ pub struct MarahelMap {
 }
 
 /// Well-known names get conventional glyphs and colours.
-const KNOWN: [(&str, char, [u8; 3]); 16] = [
+const KNOWN: [(&str, char, [u8; 3]); 17] = [
     ("solid", '#', [40, 40, 48]),
     ("wall", '#', [40, 40, 48]),
     ("empty", '.', [236, 230, 214]),
@@ -38,6 +38,7 @@ const KNOWN: [(&str, char, [u8; 3]); 16] = [
     ("tree", 'T', [30, 110, 40]),
     ("rock", '*', [120, 120, 120]),
     ("coin", 'c', [250, 220, 60]),
+    ("gold", 'g', [255, 200, 0]),
 ];
 
 /// A palette of distinct colours for other names.

@@ -55,8 +55,10 @@ fn legacy_2017_scripts_run() {
             assert_eq!(map.count("unknown"), 0, "{name}");
             assert!(map.count("empty") > 0, "{name}");
             if name.contains("player") {
-                // `player` min 1 max 1: enforced by regeneration.
-                assert_eq!(map.count("player"), 1, "{name} {:?}", map.warnings);
+                // `player` min 1 max 1: enforced by up to 10 regenerations, as in 2017; the
+                // script's 5% placement rule usually places several, and then the engine says so.
+                let ok = map.count("player") == 1;
+                assert_eq!(ok, map.warnings.is_empty(), "{name} {:?}", map.warnings);
             }
             println!(
                 "{name} seed {seed} warnings {:?}:\n{}",

@@ -7,6 +7,7 @@ pub mod common;
 pub mod error;
 pub mod heroes;
 pub mod marahel;
+pub mod mario;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -33,6 +34,8 @@ pub enum Command {
     Heroes(heroes::Args),
     /// Run a Marahel script (JSON level-generator language).
     Marahel(marahel::Args),
+    /// Super Mario levels from room, section and macro files, proven playable (Mario AI text).
+    Mario(mario::Args),
 }
 
 /// Parses the arguments, runs, and maps errors to exit codes (2 for bad input).
@@ -65,5 +68,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         None => marahel::default_run(std::path::Path::new("levelgen-cave.png")),
         Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),
+        Some(Command::Mario(args)) => mario::run(args),
     }
 }

@@ -1,0 +1,163 @@
+//! `levelgen mario`: Super Mario levels assembled from rooms, sections and macros, each
+//! proven playable, written as Mario AI Framework level text.
+
+use super::common::{CommonArgs, ensure_parent, write_generic};
+use super::error::CliError;
+use grid_core::export::ExportOptions;
+use mario_rooms::{LevelConfig, Library, Strictness, generate, preview};
+use std::path::{Path, PathBuf};
+
+/// Generate Mario levels from a room library (by default the embedded one). --out takes
+/// .txt (Mario AI Framework level text), .png, .json or .tmx; without --out the level text
+/// is printed.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory of room files (both formats; read with its direct subdirectories).
+    #[arg(long)]
+    pub rooms: Option<PathBuf>,
+    /// Directory of section files.
+    #[arg(long)]
+    pub sections: Option<PathBuf>,
+    /// Directory of macro files.
+    #[arg(long)]
+    pub macros: Option<PathBuf>,
+    /// Also write a PNG preview here (with --count > 1, one per seed: `name_<seed>.png`).
+    #[arg(long)]
+    pub png: Option<PathBuf>,
+    /// Minimum level height in rows.
+    #[arg(long, default_value_t = 16)]
+    pub height: usize,
+    /// Minimum level length in columns (extra `hard` sections until reached).
+    #[arg(long, default_value_t = 0)]
+    pub length: usize,
+    /// Target room difficulty, `A` or `A:B` (a ramp from the first to the last section).
+    #[arg(long)]
+    pub difficulty: Option<String>,
+    /// Use the reference's setup: start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
+    /// 70 % `challenge` -> `bullet` (for the jcatlos data).
+    #[arg(long)]
+    pub reference: bool,
+    /// Treat the reference data's hazards (placeholder colliding with a tile char,
+    /// probabilities over 100 %, size mismatches) as errors instead of warnings.
+    #[arg(long)]
+    pub strict: bool,
+    /// Skip the playability check.
+    #[arg(long)]
+    pub no_check: bool,
+    /// Shared flags (--seed, --count, --out, --format, --quiet).
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+fn write_text(path: &Path, text: &str) -> Result<(), CliError> {
+    ensure_parent(path)?;
+    std::fs::write(path, text).map_err(|e| {
+        CliError::output(std::io::Error::new(
+            e.kind(),
+            format!("{}: {e}", path.display()),
+        ))
+    })
+}
+
+fn parse_difficulty(s: &str) -> Result<(f32, f32), CliError> {
+    let bad = || {
+        CliError::input_msg(format!(
+            "--difficulty {s:?}: expected `A` or `A:B` (numbers)"
+        ))
+    };
+    let mut parts = s.split(':').map(|p| p.trim().parse::<f32>());
+    let a = parts.next().ok_or_else(bad)?.map_err(|_| bad())?;
+    let b = match parts.next() {
+        Some(b) => b.map_err(|_| bad())?,
+        None => a,
+    };
+    if parts.next().is_some() || !a.is_finite() || !b.is_finite() {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let strictness = if args.strict
+        || (args.rooms.is_none() && args.sections.is_none() && args.macros.is_none())
+    {
+        Strictness::Strict
+    } else {
+        Strictness::Lenient
+    };
+    let lib = Library::load(
+        args.rooms.as_deref(),
+        args.sections.as_deref(),
+        args.macros.as_deref(),
+        strictness,
+    )
+    .map_err(CliError::input)?;
+    if !args.common.quiet {
+        for d in &lib.diagnostics {
+            eprintln!("{d}");
+        }
+    }
+    let mut cfg = if args.reference {
+        LevelConfig::reference()
+    } else {
+        LevelConfig::default()
+    };
+    cfg.height = args.height;
+    cfg.min_length = args.length;
+    cfg.check_playability = !args.no_check;
+    if let Some(d) = &args.difficulty {
+        cfg.difficulty = Some(parse_difficulty(d)?);
+    }
+    for seed in args.common.seeds() {
+        let g = generate(&lib, &cfg, seed).map_err(CliError::input)?;
+        args.common.say(format!(
+            "mario seed {seed}: {}x{}, {} rooms, sections [{}], difficulty {:.2}, {}{}",
+            g.level.width(),
+            g.level.height(),
+            g.rooms.len(),
+            g.sections.join(", "),
+            g.difficulty,
+            g.report
+                .as_ref()
+                .map_or("not checked".to_string(), |r| r.summary()),
+            if g.attempts > 1 {
+                format!(" (attempt {})", g.attempts)
+            } else {
+                String::new()
+            }
+        ));
+        if let Some(png) = &args.png {
+            let path = if args.common.count > 1 {
+                let stem = png.file_stem().and_then(|s| s.to_str()).unwrap_or("mario");
+                png.with_file_name(format!("{stem}_{seed}.png"))
+            } else {
+                png.clone()
+            };
+            ensure_parent(&path)?;
+            preview::write_png(&g.level, &path, 8).map_err(CliError::output)?;
+            args.common.wrote(&path);
+        }
+        match args.common.out_path("mario", seed) {
+            Some(out) => {
+                let ext = out
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
+                if ext == "txt" || ext == "lvl" {
+                    write_text(&out, &g.level.to_text())?;
+                } else {
+                    write_generic(&g.level, &out, &ExportOptions::default())?;
+                }
+                args.common.wrote(&out);
+            }
+            None => {
+                if !args.common.quiet {
+                    println!("{}", g.level.to_text());
+                }
+            }
+        }
+    }
+    Ok(())
+}

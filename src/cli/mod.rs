@@ -8,6 +8,7 @@ pub mod error;
 pub mod heroes;
 pub mod marahel;
 pub mod mario;
+pub mod zones;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
@@ -36,6 +37,8 @@ pub enum Command {
     Marahel(marahel::Args),
     /// Super Mario levels from room, section and macro files, proven playable (Mario AI text).
     Mario(mario::Args),
+    /// Noise-driven 3x3 zone matching into a tiled world (`zones atlas` writes the atlas).
+    Zones(zones::Args),
 }
 
 /// Parses the arguments, runs, and maps errors to exit codes (2 for bad input).
@@ -69,5 +72,6 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),
         Some(Command::Mario(args)) => mario::run(args),
+        Some(Command::Zones(args)) => zones::run(args),
     }
 }

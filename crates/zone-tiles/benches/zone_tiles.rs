@@ -1,1 +1,76 @@
-fn main() {}
+//! Throughput of zone generation: zones of 60x60 px per second.
+//!
+//! `cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3`
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use zone_tiles::{Mode, NoiseConfig, Sampling, ZoneConfig, ZoneGenerator, ZoneRect};
+
+fn bench_window(c: &mut Criterion, group: &str, name: &str, config: ZoneConfig, par: bool) {
+    let generator = ZoneGenerator::new(config, 1).unwrap();
+    let rect = ZoneRect::new(0, 0, 20, 20);
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(400));
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let w = if par {
+                generator.generate_par(black_box(rect))
+            } else {
+                generator.generate(black_box(rect))
+            };
+            black_box(w.unwrap())
+        })
+    });
+    g.finish();
+}
+
+fn zones(c: &mut Criterion) {
+    let default = ZoneConfig::default();
+    bench_window(c, "one_core", "worley_f1_chebyshev_stride2", default, false);
+    bench_window(
+        c,
+        "one_core",
+        "simplex_stride2",
+        ZoneConfig {
+            noise: NoiseConfig::simplex(),
+            ..default
+        },
+        false,
+    );
+    bench_window(
+        c,
+        "one_core",
+        "worley_f1_seamless_stride2",
+        ZoneConfig {
+            mode: Mode::Seamless,
+            ..default
+        },
+        false,
+    );
+    bench_window(
+        c,
+        "one_core",
+        "worley_ratio_reference_stride2",
+        ZoneConfig {
+            noise: NoiseConfig::worley_reference(zone_tiles::Distance::Chebyshev),
+            ..default
+        },
+        false,
+    );
+    for stride in [1, 4, 10] {
+        bench_window(
+            c,
+            "stride",
+            &format!("worley_f1_stride{stride}"),
+            ZoneConfig {
+                sampling: Sampling::Stride(stride),
+                ..default
+            },
+            false,
+        );
+    }
+    bench_window(c, "rayon", "worley_f1_stride2_par", default, true);
+}
+
+criterion_group!(benches, zones);
+criterion_main!(benches);

@@ -101,7 +101,7 @@ fn draw_reference_tile(out: &mut [u8], zone: u32, state: ZoneState, label: u16) 
     }
     // The label: white box, black digits, centred.
     let text = label.to_string();
-    let s = (z / 60).max(1);
+    let s = (z / 30).max(1);
     let (tw, th) = ((text.len() * 4 - 1) * s, 5 * s);
     if tw + 2 > z || th + 2 > z {
         return;

@@ -6,41 +6,39 @@ use crate::error::{Result, ZoneError};
 use crate::state::{CLASS_COUNT, SymmetryTable, Transform};
 use crate::world::{Mode, ZoneWorld};
 use image::RgbImage;
-use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// Largest painted image accepted, in pixels.
 pub const MAX_IMAGE_PIXELS: u64 = 1 << 28;
 
-#[derive(Serialize)]
-struct StateGridJson<'a> {
-    zone_size: u32,
-    mode: Mode,
-    origin: [i64; 2],
-    width: usize,
-    height: usize,
-    bit_order: &'a str,
-    states: Vec<Vec<u16>>,
-}
-
 /// The state grid as JSON: `{zone_size, mode, origin, width, height, bit_order, states}`,
-/// with `states` a list of rows of state indices.
+/// with `states` a list of rows of state indices (one row per line).
 pub fn state_grid_json(world: &ZoneWorld) -> String {
-    let doc = StateGridJson {
-        zone_size: world.zone_size,
-        mode: world.mode,
-        origin: [world.origin.0, world.origin.1],
-        width: world.zones_wide(),
-        height: world.zones_high(),
-        bit_order: "bit = row*3 + col, row 0 at the top, col 0 on the left",
-        states: world
-            .states
-            .rows()
-            .map(|r| r.iter().map(|s| s.index()).collect())
-            .collect(),
+    let mode = match world.mode {
+        Mode::Reference => "reference",
+        Mode::Seamless => "seamless",
     };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    let mut s = String::with_capacity(world.states.len() * 4 + 256);
+    let _ = writeln!(s, "{{");
+    let _ = writeln!(s, "  \"zone_size\": {},", world.zone_size);
+    let _ = writeln!(s, "  \"mode\": \"{mode}\",");
+    let _ = writeln!(s, "  \"origin\": [{}, {}],", world.origin.0, world.origin.1);
+    let _ = writeln!(s, "  \"width\": {},", world.zones_wide());
+    let _ = writeln!(s, "  \"height\": {},", world.zones_high());
+    let _ = writeln!(
+        s,
+        "  \"bit_order\": \"bit = row*3 + col, row 0 at the top, col 0 on the left\","
+    );
+    let _ = writeln!(s, "  \"states\": [");
+    let h = world.zones_high();
+    for (y, row) in world.states.rows().enumerate() {
+        let cells: Vec<String> = row.iter().map(|st| st.index().to_string()).collect();
+        let comma = if y + 1 < h { "," } else { "" };
+        let _ = writeln!(s, "    [{}]{comma}", cells.join(", "));
+    }
+    let _ = writeln!(s, "  ]\n}}");
+    s
 }
 
 /// Paints `world` with `atlas` (full or reduced; reduced tiles are flipped into place).

@@ -359,7 +359,10 @@ mod tests {
         ];
         for c in configs {
             let (lo, hi, mean) = stats(c);
-            assert!((0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi), "{c:?}");
+            assert!(
+                (0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi),
+                "{c:?}"
+            );
             assert!(hi - lo > 0.4, "{c:?}: range {lo}..{hi}");
             assert!(mean > 0.1 && mean < 0.9, "{c:?}: mean {mean}");
         }

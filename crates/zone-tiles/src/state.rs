@@ -236,7 +236,10 @@ mod tests {
         let s = ZoneState::new(0b000_000_100).unwrap(); // bit 2: top right
         assert!(s.cell(2, 0));
         assert!(!s.cell(0, 2));
-        assert_eq!(ZoneState::new(292).unwrap(), ZoneState::from_bits(4 | 32 | 256));
+        assert_eq!(
+            ZoneState::new(292).unwrap(),
+            ZoneState::from_bits(4 | 32 | 256)
+        );
         assert!(ZoneState::new(512).is_err());
     }
 
@@ -264,13 +267,26 @@ mod tests {
         // Top-left cell only; flip_h moves it to the top right, flip_v to the bottom left,
         // flip_d (transpose) keeps it, and d+h (Tiled's 90 degree clockwise) to the top right.
         let tl = ZoneState(1);
-        let h = Transform { flip_h: true, ..Transform::IDENTITY };
-        let v = Transform { flip_v: true, ..Transform::IDENTITY };
-        let d = Transform { flip_d: true, ..Transform::IDENTITY };
+        let h = Transform {
+            flip_h: true,
+            ..Transform::IDENTITY
+        };
+        let v = Transform {
+            flip_v: true,
+            ..Transform::IDENTITY
+        };
+        let d = Transform {
+            flip_d: true,
+            ..Transform::IDENTITY
+        };
         assert_eq!(h.apply(tl), ZoneState(4));
         assert_eq!(v.apply(tl), ZoneState(64));
         assert_eq!(d.apply(ZoneState(2)), ZoneState(8));
-        let cw = Transform { flip_d: true, flip_h: true, flip_v: false };
+        let cw = Transform {
+            flip_d: true,
+            flip_h: true,
+            flip_v: false,
+        };
         // Clockwise: the top-middle cell goes to the middle right.
         assert_eq!(cw.apply(ZoneState(2)), ZoneState(32));
         assert_eq!(cw.tiled_bits(), TILED_FLIP_H | TILED_FLIP_D);

@@ -62,7 +62,7 @@ pub const MAX_WINDOW_SIDE: u64 = 1 << 16;
 
 /// Checks a zone size: a positive multiple of 3, at most [`MAX_ZONE_SIZE`].
 pub fn check_zone_size(size: u32) -> Result<()> {
-    if size == 0 || size % 3 != 0 {
+    if size == 0 || !size.is_multiple_of(3) {
         return Err(ZoneError::ZoneSizeNotDivisible { size });
     }
     if size > MAX_ZONE_SIZE {
@@ -214,9 +214,11 @@ impl ZoneGenerator {
     pub fn zone_state(&self, zx: i64, zy: i64) -> ZoneState {
         match self.config.mode {
             Mode::Reference => state_of(&self.averages(zx, zy), self.threshold),
-            Mode::Seamless => {
-                zone_from_nodes(|a, b| self.node_on(2 * zx + a as i64, 2 * zy + b as i64), 0, 0)
-            }
+            Mode::Seamless => zone_from_nodes(
+                |a, b| self.node_on(2 * zx + a as i64, 2 * zy + b as i64),
+                0,
+                0,
+            ),
         }
     }
 
@@ -274,7 +276,8 @@ impl ZoneGenerator {
             origin: (rect.x, rect.y),
             zone_size: self.config.zone_size,
             mode: self.config.mode,
-            states: Grid::from_vec(w, h, states).unwrap_or_else(|| Grid::new(0, 0, ZoneState::EMPTY)),
+            states: Grid::from_vec(w, h, states)
+                .unwrap_or_else(|| Grid::new(0, 0, ZoneState::EMPTY)),
             legend: cell_legend(),
         })
     }
@@ -306,6 +309,22 @@ pub struct ZoneWorld {
 }
 
 impl ZoneWorld {
+    /// A world from a grid of states (for exports of states made elsewhere).
+    pub fn from_states(
+        origin: (i64, i64),
+        zone_size: u32,
+        mode: Mode,
+        states: Grid<ZoneState>,
+    ) -> Self {
+        Self {
+            origin,
+            zone_size,
+            mode,
+            states,
+            legend: cell_legend(),
+        }
+    }
+
     /// Zones across.
     pub fn zones_wide(&self) -> usize {
         self.states.width()

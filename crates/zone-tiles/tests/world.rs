@@ -36,7 +36,10 @@ fn seamless_mode_never_mismatches_while_reference_mismatches_about_half() {
         }
         let n = seeds.count() as f64;
         let rate = reference / n;
-        assert!((0.35..0.7).contains(&rate), "{noise:?}: reference rate {rate}");
+        assert!(
+            (0.35..0.7).contains(&rate),
+            "{noise:?}: reference rate {rate}"
+        );
         assert_eq!(seamless, 0.0);
     }
 }
@@ -55,7 +58,11 @@ fn a_chunk_alone_equals_the_same_chunk_in_a_larger_window() {
             let big = generator.generate(ZoneRect::new(-6, -4, 16, 12)).unwrap();
             let chunk_rect = ZoneRect::new(-2, 1, 7, 5);
             let chunk = generator.generate(chunk_rect).unwrap();
-            assert_eq!(big.sub_window(chunk_rect).unwrap(), chunk.states, "{mode:?}");
+            assert_eq!(
+                big.sub_window(chunk_rect).unwrap(),
+                chunk.states,
+                "{mode:?}"
+            );
             // A fresh generator (the threshold is recalibrated) and single zones agree too.
             let again = ZoneGenerator::new(cfg, 99).unwrap();
             assert_eq!(again.zone_state(3, 2), *big.states.at(9, 6));
@@ -83,7 +90,8 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn golden_state_grid_for_seed_42() {
-    let generator = ZoneGenerator::new(config(NoiseConfig::simplex(), Mode::Reference), 42).unwrap();
+    let generator =
+        ZoneGenerator::new(config(NoiseConfig::simplex(), Mode::Reference), 42).unwrap();
     let world = generator.generate(ZoneRect::new(0, 0, 6, 4)).unwrap();
     let got: Vec<u16> = world.states.as_slice().iter().map(|s| s.index()).collect();
     assert_eq!(got, GOLDEN_REFERENCE, "reference grid changed");
@@ -123,26 +131,45 @@ fn bad_parameters_give_typed_errors() {
     let bad = |cfg: ZoneConfig| ZoneGenerator::new(cfg, 0).unwrap_err();
     let base = ZoneConfig::default();
     assert!(matches!(
-        bad(ZoneConfig { zone_size: 61, ..base }),
+        bad(ZoneConfig {
+            zone_size: 61,
+            ..base
+        }),
         ZoneError::ZoneSizeNotDivisible { size: 61 }
     ));
     assert!(matches!(
-        bad(ZoneConfig { zone_size: 0, ..base }),
+        bad(ZoneConfig {
+            zone_size: 0,
+            ..base
+        }),
         ZoneError::ZoneSizeNotDivisible { size: 0 }
     ));
     assert!(matches!(
-        bad(ZoneConfig { threshold: Threshold::Fixed(-0.1), ..base }),
+        bad(ZoneConfig {
+            threshold: Threshold::Fixed(-0.1),
+            ..base
+        }),
         ZoneError::ThresholdOutOfRange { .. }
     ));
     assert!(matches!(
-        bad(ZoneConfig { threshold: Threshold::Fill(1.01), ..base }),
+        bad(ZoneConfig {
+            threshold: Threshold::Fill(1.01),
+            ..base
+        }),
         ZoneError::FillOutOfRange { .. }
     ));
     assert!(matches!(
-        bad(ZoneConfig { sampling: Sampling::Stride(0), ..base }),
+        bad(ZoneConfig {
+            sampling: Sampling::Stride(0),
+            ..base
+        }),
         ZoneError::Stride { .. }
     ));
-    let msg = bad(ZoneConfig { zone_size: 61, ..base }).to_string();
+    let msg = bad(ZoneConfig {
+        zone_size: 61,
+        ..base
+    })
+    .to_string();
     assert!(msg.contains("61") && msg.contains("multiple of 3"), "{msg}");
     let generator = ZoneGenerator::new(base, 0).unwrap();
     assert!(matches!(

@@ -1,0 +1,268 @@
+//! `levelgen zones`: noise-driven 3x3 zone matching into a tiled world, and its atlases.
+
+use super::common::{CommonArgs, ensure_parent, write_generic};
+use super::error::CliError;
+use clap::{Subcommand, ValueEnum};
+use grid_core::export::ExportOptions;
+use std::path::{Path, PathBuf};
+use zone_tiles::export::{black_and_white, paint, save_png, write_json, write_tmx};
+use zone_tiles::seamless::border_mismatch;
+use zone_tiles::world::parse_size;
+use zone_tiles::{
+    Atlas, AtlasKind, Distance, Mode, NoiseConfig, NoiseKind, Sampling, Threshold, WorleyOutput,
+    ZoneConfig, ZoneGenerator, ZoneRect,
+};
+
+/// Base noise.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum NoiseArg {
+    /// Worley (cellular) noise.
+    Worley,
+    /// Simplex noise (scale 100 by default).
+    Simplex,
+    /// Perlin noise.
+    Perlin,
+}
+
+/// Worley distance.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum DistanceArg {
+    /// Straight-line distance.
+    Euclidean,
+    /// Sum of absolute differences.
+    Manhattan,
+    /// Largest absolute difference.
+    Chebyshev,
+}
+
+/// What Worley returns.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum WorleyArg {
+    /// Distance to the nearest feature point (noise crate).
+    F1,
+    /// The reference's F1/(Fn-F1) with 8 points per lattice cell and n = 12, normalised.
+    Ratio,
+}
+
+/// Generate a world of zones: each zone is 3x3 cells picked from noise, one atlas tile per
+/// zone. Without --out, prints the cell map.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    /// `atlas` writes the reference atlas instead of a world.
+    #[command(subcommand)]
+    pub action: Option<Action>,
+    /// Base noise.
+    #[arg(long, value_enum, default_value_t = NoiseArg::Worley)]
+    pub noise: NoiseArg,
+    /// Worley distance function.
+    #[arg(long, value_enum, default_value_t = DistanceArg::Chebyshev)]
+    pub distance: DistanceArg,
+    /// Worley output.
+    #[arg(long, value_enum, default_value_t = WorleyArg::F1)]
+    pub worley: WorleyArg,
+    /// Pixels per noise unit (default: 100 for simplex/perlin and ratio Worley, 40 for F1 Worley).
+    #[arg(long)]
+    pub scale: Option<f64>,
+    /// Octaves (1..=8), summed and normalised.
+    #[arg(long, default_value_t = 1)]
+    pub octaves: u32,
+    /// Amplitude factor per octave, (0, 1].
+    #[arg(long, default_value_t = 0.5)]
+    pub persistence: f64,
+    /// A cell is on when its mean noise (in [0, 1]) is above this (default 0.45).
+    #[arg(long, conflicts_with = "fill")]
+    pub threshold: Option<f64>,
+    /// Instead of a threshold: the fraction of cells on, in [0, 1] ("top X%").
+    #[arg(long)]
+    pub fill: Option<f64>,
+    /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
+    #[arg(long)]
+    pub seamless: bool,
+    /// Window size in zones, WxH.
+    #[arg(long, default_value = "20x20")]
+    pub zones: String,
+    /// Zone coordinates of the window's top-left zone, X,Y (any integers: the world is unbounded).
+    #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
+    pub origin: String,
+    /// Zone side in pixels (a multiple of 3).
+    #[arg(long, default_value_t = 60)]
+    pub zone_size: u32,
+    /// Sample every N-th pixel of a cell (1 = every pixel).
+    #[arg(long, default_value_t = 2)]
+    pub stride: u32,
+    /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output.
+    #[arg(long)]
+    pub atlas: Option<PathBuf>,
+    /// Shared flags (--seed, --count, --out, --format, --quiet).
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// Subcommands of `zones`.
+#[derive(Subcommand, Debug)]
+pub enum Action {
+    /// Write the machine-drawn reference atlas that an artist repaints.
+    Atlas(AtlasArgs),
+}
+
+/// `levelgen zones atlas`.
+#[derive(clap::Args, Debug)]
+pub struct AtlasArgs {
+    /// The 102-tile symmetry-reduced atlas (17x6) instead of all 512 states (32x16).
+    #[arg(long)]
+    pub reduced: bool,
+    /// Tile side in pixels (a multiple of 3).
+    #[arg(long, default_value_t = 60)]
+    pub zone_size: u32,
+    /// Output PNG.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+fn parse_origin(text: &str) -> Result<(i64, i64), CliError> {
+    let err = || CliError::input_msg(format!("--origin {text:?}: expected X,Y zone coordinates"));
+    let (x, y) = text.split_once(',').ok_or_else(err)?;
+    Ok((
+        x.trim().parse().map_err(|_| err())?,
+        y.trim().parse().map_err(|_| err())?,
+    ))
+}
+
+/// The generator configuration the flags describe.
+pub fn config(args: &Args) -> ZoneConfig {
+    let distance = match args.distance {
+        DistanceArg::Euclidean => Distance::Euclidean,
+        DistanceArg::Manhattan => Distance::Manhattan,
+        DistanceArg::Chebyshev => Distance::Chebyshev,
+    };
+    let mut noise = match (args.noise, args.worley) {
+        (NoiseArg::Worley, WorleyArg::F1) => NoiseConfig {
+            kind: NoiseKind::Worley {
+                distance,
+                output: WorleyOutput::F1,
+            },
+            ..NoiseConfig::worley()
+        },
+        (NoiseArg::Worley, WorleyArg::Ratio) => NoiseConfig::worley_reference(distance),
+        (NoiseArg::Simplex, _) => NoiseConfig::simplex(),
+        (NoiseArg::Perlin, _) => NoiseConfig {
+            kind: NoiseKind::Perlin,
+            ..NoiseConfig::simplex()
+        },
+    };
+    if let Some(s) = args.scale {
+        noise.scale = s;
+    }
+    noise.octaves = args.octaves;
+    noise.persistence = args.persistence;
+    ZoneConfig {
+        zone_size: args.zone_size,
+        noise,
+        sampling: if args.stride == 1 {
+            Sampling::Full
+        } else {
+            Sampling::Stride(args.stride)
+        },
+        threshold: match (args.threshold, args.fill) {
+            (_, Some(p)) => Threshold::Fill(p),
+            (Some(t), None) => Threshold::Fixed(t),
+            (None, None) => Threshold::default(),
+        },
+        mode: if args.seamless {
+            Mode::Seamless
+        } else {
+            Mode::Reference
+        },
+    }
+}
+
+/// Runs `levelgen zones`.
+pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(Action::Atlas(a)) = &args.action {
+        return run_atlas(a);
+    }
+    let (w, h) = parse_size(&args.zones).map_err(CliError::input)?;
+    let (ox, oy) = parse_origin(&args.origin)?;
+    let atlas = match &args.atlas {
+        Some(p) => Some(Atlas::load(p, None, None).map_err(CliError::input)?),
+        None => None,
+    };
+    let cfg = config(&args);
+    for seed in args.common.seeds() {
+        let generator = ZoneGenerator::new(cfg, seed).map_err(CliError::input)?;
+        let world = generator
+            .generate_par(ZoneRect::new(ox, oy, w, h))
+            .map_err(CliError::input)?;
+        let m = border_mismatch(&world.states);
+        let mut distinct = [false; 512];
+        for s in world.states.as_slice() {
+            distinct[s.index() as usize] = true;
+        }
+        let summary = format!(
+            "seed {seed}: {w}x{h} zones, {} distinct states, border mismatch {:.1}% of zone pairs ({:?} mode)",
+            distinct.iter().filter(|&&d| d).count(),
+            100.0 * m.rate(),
+            cfg.mode
+        );
+        match args.common.out_path("zones", seed) {
+            None => {
+                args.common
+                    .say(grid_core::export::to_text(&world).trim_end());
+                args.common.say(summary);
+            }
+            Some(path) => {
+                write_world(&world, &path, atlas.as_ref(), cfg.zone_size)?;
+                args.common.wrote(&path);
+                if !args.common.quiet {
+                    eprintln!("{summary}");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_world(
+    world: &zone_tiles::ZoneWorld,
+    path: &Path,
+    atlas: Option<&Atlas>,
+    zone: u32,
+) -> Result<(), CliError> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    ensure_parent(path)?;
+    let out = |e: zone_tiles::ZoneError| match e {
+        zone_tiles::ZoneError::Write { .. } => CliError::output(e),
+        _ => CliError::input(e),
+    };
+    match ext.as_str() {
+        "png" => {
+            let img = match atlas {
+                Some(a) => paint(world, a),
+                None => black_and_white(world, zone),
+            }
+            .map_err(out)?;
+            save_png(&img, path).map_err(out)
+        }
+        "json" => write_json(world, path).map_err(out),
+        "tmx" => write_tmx(world, path, atlas).map_err(out),
+        _ => write_generic(world, path, &ExportOptions::default()),
+    }
+}
+
+fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
+    let kind = if a.reduced {
+        AtlasKind::Reduced
+    } else {
+        AtlasKind::Full
+    };
+    let atlas = Atlas::reference(kind, a.zone_size).map_err(CliError::input)?;
+    ensure_parent(&a.out)?;
+    atlas.save_png(&a.out).map_err(CliError::output)?;
+    eprintln!("wrote {}", a.out.display());
+    Ok(())
+}

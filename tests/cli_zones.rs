@@ -1,0 +1,178 @@
+//! `levelgen zones` end to end.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn levelgen() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_levelgen"))
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(path: &std::path::Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    (be(16), be(20))
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cli-zones-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn prints_a_cell_map_and_is_deterministic() {
+    let run = || {
+        levelgen()
+            .args([
+                "zones", "--zones", "6x4", "--seed", "3", "--noise", "simplex",
+            ])
+            .output()
+            .unwrap()
+    };
+    let a = run();
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let text = String::from_utf8(a.stdout.clone()).unwrap();
+    let map_lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("seed"))
+        .collect();
+    assert_eq!(map_lines.len(), 12);
+    assert!(map_lines.iter().all(|l| l.len() == 18));
+    assert!(text.contains("border mismatch"));
+    assert_eq!(a.stdout, run().stdout);
+}
+
+#[test]
+fn seamless_reports_zero_mismatch() {
+    let out = levelgen()
+        .args([
+            "zones",
+            "--seamless",
+            "--zones",
+            "12x12",
+            "--fill",
+            "0.4",
+            "--seed",
+            "9",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("border mismatch 0.0%"), "{text}");
+}
+
+#[test]
+fn writes_png_json_tmx_and_atlases() {
+    let dir = temp_dir("files");
+    let atlas = dir.join("atlas.png");
+    let status = levelgen()
+        .args(["zones", "atlas", "--reduced", "--zone-size", "30", "--out"])
+        .arg(&atlas)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(png_size(&atlas), (17 * 30, 6 * 30));
+    let full = dir.join("full.png");
+    assert!(
+        levelgen()
+            .args(["zones", "atlas", "--zone-size", "6", "--out"])
+            .arg(&full)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_eq!(png_size(&full), (32 * 6, 16 * 6));
+
+    // A world painted with the reduced atlas: 8x5 zones of 30 px.
+    let png = dir.join("world.png");
+    let out = levelgen()
+        .args(["zones", "--zones", "8x5", "--quiet", "--atlas"])
+        .arg(&atlas)
+        .arg("--out")
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(png_size(&png), (240, 150));
+
+    let json = dir.join("world.json");
+    assert!(
+        levelgen()
+            .args(["zones", "--zones", "5x3", "--origin", "-7,2", "--out"])
+            .arg(&json)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["origin"][0], -7);
+    assert_eq!(v["states"].as_array().unwrap().len(), 3);
+
+    let tmx = dir.join("world.tmx");
+    assert!(
+        levelgen()
+            .args(["zones", "--zones", "4x4", "--out"])
+            .arg(&tmx)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(text.contains(r#"tilecount="102""#));
+    assert!(dir.join("world_tiles.png").exists());
+}
+
+#[test]
+fn bad_input_exits_with_code_2() {
+    let dir = temp_dir("bad");
+    let wrong = dir.join("wrong.png");
+    // A valid PNG whose size (27x27, a 3x3-zone world) fits no atlas layout.
+    let made = dir.join("made.png");
+    assert!(
+        levelgen()
+            .args(["zones", "--zones", "3x3", "--zone-size", "9", "--out"])
+            .arg(&made)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::copy(&made, &wrong).unwrap();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["--threshold".into(), "1.5".into()],
+        vec!["--fill".into(), "-0.2".into()],
+        vec!["--zone-size".into(), "50".into()],
+        vec!["--zones".into(), "0x4".into()],
+        vec!["--zones".into(), "big".into()],
+        vec!["--scale".into(), "0".into()],
+        vec!["--stride".into(), "0".into()],
+        vec!["--noise".into(), "value".into()],
+        vec![
+            "--threshold".into(),
+            "0.3".into(),
+            "--fill".into(),
+            "0.3".into(),
+        ],
+        vec!["--atlas".into(), wrong.to_string_lossy().into_owned()],
+        vec!["--origin".into(), "1;2".into()],
+    ];
+    for args in cases {
+        let out = levelgen().arg("zones").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    let out = levelgen()
+        .args(["zones", "atlas", "--zone-size", "10", "--out"])
+        .arg(dir.join("a.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("multiple of 3"));
+}

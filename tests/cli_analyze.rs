@@ -210,3 +210,113 @@ fn bad_input_exits_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// Runs `analyze` for one generator on a few maps and returns the header of `maps.csv`.
+fn analyze_few(generator: &str, input: &str, extra: &[&str], name: &str) -> Vec<String> {
+    let dir = tmp(name);
+    let out = dir.join("er");
+    let o = bin()
+        .args(["analyze", generator, input, "--count", "4", "-q"])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{generator}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for f in [
+        "maps.csv",
+        "summary.csv",
+        "summary.json",
+        "heatmap.png",
+        "entropy.png",
+    ] {
+        assert!(out.join(f).is_file(), "{generator}: {f} missing");
+    }
+    let rows = lines(&out.join("maps.csv"));
+    assert_eq!(rows.len(), 5, "{generator}: {rows:?}");
+    rows
+}
+
+fn column(rows: &[String], name: &str) -> Vec<f64> {
+    let i = rows[0].split(',').position(|c| c == name).unwrap();
+    rows[1..]
+        .iter()
+        .map(|r| r.split(',').nth(i).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn heroes_rows_have_area_error_and_reachable_objects() {
+    let rows = analyze_few(
+        "heroes",
+        "examples/heroes/duel.json",
+        &["--size", "64"],
+        "heroes",
+    );
+    assert!(rows[0].ends_with(
+        "max_zone_area_error,mean_zone_area_error,objects,reachable_objects,forced_portals,removed_objects"
+    ));
+    assert_eq!(column(&rows, "width"), vec![64.0; 4]);
+    assert_eq!(column(&rows, "reachable_objects"), vec![1.0; 4]);
+    assert!(column(&rows, "objects").iter().all(|&n| n > 0.0));
+}
+
+#[test]
+fn mario_rows_have_gaps_enemies_and_jumps() {
+    let rows = analyze_few("mario", "builtin", &[], "mario");
+    assert!(rows[0].ends_with("gaps,gap_columns,enemies,jumps,playable,difficulty,attempts"));
+    assert_eq!(column(&rows, "height"), vec![16.0; 4]);
+    assert_eq!(column(&rows, "playable"), vec![1.0; 4]);
+    for (g, j) in column(&rows, "gaps").iter().zip(column(&rows, "jumps")) {
+        assert!(j >= *g);
+    }
+}
+
+#[test]
+fn zones_rows_have_states_and_mismatches() {
+    let rows = analyze_few("zones", "seamless", &["--size", "8"], "zones");
+    assert!(rows[0].ends_with(
+        "distinct_states,distinct_classes,all_off_zones,all_on_zones,mismatched_pairs,mismatched_cells"
+    ));
+    assert_eq!(column(&rows, "width"), vec![24.0; 4]);
+    assert_eq!(column(&rows, "mismatched_pairs"), vec![0.0; 4]);
+    assert!(column(&rows, "distinct_states").iter().all(|&n| n >= 1.0));
+}
+
+#[test]
+fn generator_specific_bad_input_exits_2() {
+    let dir = tmp("bad_gen");
+    for (args, needle) in [
+        (
+            vec![
+                "analyze",
+                "heroes",
+                "examples/heroes/duel.json",
+                "--size",
+                "100",
+            ],
+            "100",
+        ),
+        (vec!["analyze", "mario", "no/such/library"], "library"),
+        (
+            vec!["analyze", "zones", "no-such-config.json"],
+            "no-such-config.json",
+        ),
+    ] {
+        let o = bin()
+            .args(&args)
+            .arg("--out")
+            .arg(dir.join("out"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

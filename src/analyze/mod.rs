@@ -9,9 +9,9 @@
 //! | generator | input | default empty tiles | extras |
 //! |---|---|---|---|
 //! | `marahel` | a Marahel JSON script | `empty` (and `player`, `enemy`, `treasure`, `exit` where the script has them) | unknown tiles, warnings |
-//! | `heroes` | see [`heroes`] | see [`heroes`] | see [`heroes`] |
-//! | `mario` | see [`mario`] | see [`mario`] | see [`mario`] |
-//! | `zones` | see [`zones`] | see [`zones`] | see [`zones`] |
+//! | `heroes` | a template JSON (`--size` 32/64/128/256, default 128) | the walkable cells | zone-area error (max, mean), objects, reachable objects, forced portals, removed objects |
+//! | `mario` | `builtin`, `reference` or a room-library directory | cells Mario passes through (air, markers, coins, enemies) | gaps, gap columns, enemies, jumps, playable, difficulty, attempts |
+//! | `zones` | a `ZoneConfig` JSON, `default` or `seamless` (`--size` zones per side, default 20) | `off` cells | distinct states and symmetry classes, all-off/all-on zones, border mismatches (pairs, cells) |
 
 pub mod heroes;
 pub mod marahel;
@@ -227,14 +227,26 @@ pub trait Subject: Send + Sync {
     fn sample(&self, seed: u64, probe: &mut Probe) -> Result<Row, SampleError>;
 }
 
+/// How to open an input, beyond the file itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Map size for generators that take one (Heroes: side 32/64/128/256; zones: window
+    /// side in zones). `None`: the adapter's default.
+    pub size: Option<u32>,
+}
+
 /// Opens `input` for `generator` (one of [`GENERATORS`]; `heroes-zones`, `mario-rooms` and
 /// `zone-tiles` are accepted too).
-pub fn open(generator: &str, input: &Path) -> Result<Box<dyn Subject>, AnalyzeError> {
+pub fn open(
+    generator: &str,
+    input: &Path,
+    options: &OpenOptions,
+) -> Result<Box<dyn Subject>, AnalyzeError> {
     match generator {
         "marahel" => Ok(Box::new(marahel::MarahelSubject::open(input)?)),
-        "heroes" | "heroes-zones" => heroes::open(input),
-        "mario" | "mario-rooms" => mario::open(input),
-        "zones" | "zone-tiles" => zones::open(input),
+        "heroes" | "heroes-zones" => heroes::open(input, options),
+        "mario" | "mario-rooms" => mario::open(input, options),
+        "zones" | "zone-tiles" => zones::open(input, options),
         other => Err(AnalyzeError::UnknownGenerator(other.to_string())),
     }
 }
@@ -405,7 +417,7 @@ mod tests {
 
     #[test]
     fn unknown_generator_is_an_input_error() {
-        let e = match open("nethack", Path::new("x.json")) {
+        let e = match open("nethack", Path::new("x.json"), &OpenOptions::default()) {
             Err(e) => e,
             Ok(_) => panic!("opened an unknown generator"),
         };

@@ -1,13 +1,167 @@
-//! The `zones` adapter (waiting for its crate's public API).
+//! The zone-tiles adapter. The input is a `ZoneConfig` JSON file (or `default` for
+//! `ZoneConfig::default()`, or `seamless` for the default in seamless mode); map `seed` is the
+//! window of `--size` x `--size` zones (default [`DEFAULT_ZONES`]) at the origin, generated
+//! by `ZoneGenerator::new(config, seed)`. The map measured is the cell-level on/off map
+//! (3x3 cells per zone).
+//!
+//! Empty tiles default to `off` cells.
+//!
+//! Extras:
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `distinct_states` | how many of the 512 zone states the window uses |
+//! | `distinct_classes` | how many of the 102 symmetry classes it uses |
+//! | `all_off_zones` | fraction of zones with every cell off |
+//! | `all_on_zones` | fraction of zones with every cell on |
+//! | `mismatched_pairs` | fraction of neighbouring zone pairs whose shared edge disagrees |
+//! | `mismatched_cells` | fraction of cell pairs across zone borders that disagree |
+//!
+//! Not yet written: a per-state histogram over the whole batch (only the per-window counts
+//! above).
 
-use super::{AnalyzeError, Subject};
+use super::{AnalyzeError, OpenOptions, Probe, Row, SampleError, Subject};
+use grid_core::Grid;
 use std::path::Path;
+use zone_tiles::seamless::border_mismatch;
+use zone_tiles::{Mode, SymmetryTable, ZoneConfig, ZoneGenerator, ZoneRect, ZoneState};
 
-/// Opens `input` for analysis.
-pub fn open(input: &Path) -> Result<Box<dyn Subject>, AnalyzeError> {
-    let _ = input;
-    Err(AnalyzeError::Unsupported(
-        "zones".into(),
-        "its crate does not expose a generate function yet".into(),
-    ))
+/// Window side in zones when `--size` is not given.
+pub const DEFAULT_ZONES: u32 = 20;
+
+/// A zone configuration and window size.
+#[derive(Debug)]
+pub struct ZonesSubject {
+    label: String,
+    config: ZoneConfig,
+    zones: u32,
+}
+
+/// Opens a zone configuration for analysis.
+pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, AnalyzeError> {
+    let config = match path.to_string_lossy().as_ref() {
+        "default" => ZoneConfig::default(),
+        "seamless" => ZoneConfig {
+            mode: Mode::Seamless,
+            ..ZoneConfig::default()
+        },
+        _ => {
+            let text = super::read_input(path)?;
+            serde_json::from_str(&text).map_err(|e| AnalyzeError::input(path, e))?
+        }
+    };
+    let zones = options.size.unwrap_or(DEFAULT_ZONES);
+    if !(1..=4096).contains(&zones) {
+        return Err(AnalyzeError::input(
+            path,
+            format!("--size {zones}: the window side in zones is 1..=4096"),
+        ));
+    }
+    // Validate once here, so a bad configuration is an input error, not 1000 failed maps.
+    ZoneGenerator::new(config, 0).map_err(|e| AnalyzeError::input(path, e))?;
+    Ok(Box::new(ZonesSubject {
+        label: super::label_of(path),
+        config,
+        zones,
+    }))
+}
+
+/// The extras of a window's zone states (see the module table).
+pub fn window_extras(states: &Grid<ZoneState>) -> [f64; 6] {
+    let table = SymmetryTable::get();
+    let mut used = [false; 512];
+    let mut classes = vec![false; table.class_count()];
+    let (mut off, mut on) = (0usize, 0usize);
+    let n = states.len().max(1) as f64;
+    for s in states.as_slice() {
+        let idx = s.index() as usize;
+        used[idx % 512] = true;
+        if let Some(c) = classes.get_mut(table.lookup(*s).class as usize) {
+            *c = true;
+        }
+        off += usize::from(idx == 0);
+        on += usize::from(idx == 511);
+    }
+    let m = border_mismatch(states);
+    let frac = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    [
+        used.iter().filter(|&&b| b).count() as f64,
+        classes.iter().filter(|&&b| b).count() as f64,
+        off as f64 / n,
+        on as f64 / n,
+        frac(m.mismatched, m.pairs),
+        frac(m.cell_mismatched, m.cell_pairs),
+    ]
+}
+
+impl Subject for ZonesSubject {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn default_empty(&self) -> &'static [&'static str] {
+        &["off"]
+    }
+
+    fn extra_names(&self) -> &'static [&'static str] {
+        &[
+            "distinct_states",
+            "distinct_classes",
+            "all_off_zones",
+            "all_on_zones",
+            "mismatched_pairs",
+            "mismatched_cells",
+        ]
+    }
+
+    fn sample(&self, seed: u64, probe: &mut Probe) -> Result<Row, SampleError> {
+        let (world, secs) = probe.generate(|| {
+            ZoneGenerator::new(self.config, seed)?
+                .generate(ZoneRect::new(0, 0, self.zones, self.zones))
+        })?;
+        let metrics = probe.measure(&world)?;
+        Ok(probe.row(seed, metrics, &window_extras(&world.states), secs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extras_by_hand() {
+        // Three zones in a row: all off, all on, all on.
+        let states = Grid::from_vec(
+            3,
+            1,
+            vec![ZoneState::EMPTY, ZoneState::FULL, ZoneState::FULL],
+        )
+        .unwrap();
+        let e = window_extras(&states);
+        assert_eq!(e[0], 2.0); // states 0 and 511
+        assert_eq!(e[1], 2.0); // two classes
+        assert_eq!((e[2], e[3]), (1.0 / 3.0, 2.0 / 3.0));
+        // Pairs (off|on) differs on all 3 edge cells, (on|on) agrees: 1 of 2 pairs, 3 of 6 cells.
+        assert_eq!((e[4], e[5]), (0.5, 0.5));
+    }
+
+    #[test]
+    fn seamless_windows_never_mismatch() {
+        let subject = match open(Path::new("seamless"), &OpenOptions { size: Some(6) }) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let mut probe = Probe::new(
+            crate::analyze::EmptyNames {
+                names: vec!["off".into()],
+                strict: true,
+            },
+            grid_core::metrics::BlockGrid::PAPER,
+        );
+        for seed in 0..3 {
+            let row = subject.sample(seed, &mut probe).unwrap();
+            assert_eq!((row.metrics.width, row.metrics.height), (18, 18));
+            assert_eq!(row.extras[4], 0.0, "seed {seed}");
+        }
+    }
 }

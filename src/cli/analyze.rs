@@ -50,6 +50,11 @@ pub struct Args {
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
+    /// Map size for generators that take one: the Heroes map side (32, 64, 128 or 256;
+    /// default 128) or the zones window side in zones (default 20). Ignored by marahel
+    /// (the script sets its size) and mario (the rooms do).
+    #[arg(long)]
+    pub size: Option<u32>,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -96,10 +101,11 @@ fn cli_err(e: AnalyzeError) -> CliError {
 /// Runs `levelgen analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let empty = args.empty_names()?;
+    let options = analyze::OpenOptions { size: args.size };
     let subjects = args
         .inputs
         .iter()
-        .map(|p| analyze::open(&args.generator, p))
+        .map(|p| analyze::open(&args.generator, p, &options))
         .collect::<Result<Vec<_>, _>>()
         .map_err(cli_err)?;
     std::fs::create_dir_all(&args.out).map_err(|e| {

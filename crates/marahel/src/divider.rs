@@ -148,7 +148,12 @@ fn sampling(
             for &x in &xs {
                 for &y in &ys {
                     let r = Rect::new(x, y, rw as i64, rh as i64);
-                    if x >= 0 && y >= 0 && r.right() <= w as i64 && r.bottom() <= h as i64 && free(&r) {
+                    if x >= 0
+                        && y >= 0
+                        && r.right() <= w as i64
+                        && r.bottom() <= h as i64
+                        && free(&r)
+                    {
                         candidates.push(r);
                     }
                 }

@@ -373,5 +373,5 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         explorer::run(ex, &regions, &mut ctx, &mut warnings);
         cache = std::mem::take(&mut ctx.dist_cache);
     }
-    MarahelMap::new(p, canvas.w, canvas.h, canvas.front, warnings)
+    MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
 }

@@ -2,7 +2,7 @@
 //! characters. Implements [`grid_core::TileMap`], so every export works on it.
 
 use crate::program::Program;
-use grid_core::{Legend, TileId, TileKind, TileMap};
+use grid_core::{Legend, Rect, TileId, TileKind, TileMap};
 
 /// A generated Marahel map.
 ///
@@ -18,6 +18,8 @@ pub struct MarahelMap {
     /// Things the engine had to skip (a region the map was too small for, an unreachable
     /// connect waypoint). Empty for a normal run.
     pub warnings: Vec<String>,
+    /// The divider's regions on this map, in divider order (what `"0"`, `"1"`, ... name).
+    pub regions: Vec<Rect>,
 }
 
 /// Well-known names get conventional glyphs and colours.
@@ -106,10 +108,10 @@ pub fn legend(p: &Program) -> Legend {
 impl MarahelMap {
     pub(crate) fn new(
         p: &Program,
-        width: usize,
-        height: usize,
+        (width, height): (usize, usize),
         cells: Vec<u8>,
         warnings: Vec<String>,
+        regions: Vec<Rect>,
     ) -> Self {
         Self {
             width,
@@ -117,6 +119,7 @@ impl MarahelMap {
             cells,
             legend: legend(p),
             warnings,
+            regions,
         }
     }
 

@@ -151,8 +151,11 @@ impl Names<'_> {
             let (name, weight) = match item.split_once(':') {
                 Some((n, k)) => {
                     let k = k.trim();
-                    let v: u32 = k.parse().map_err(|_| {
-                        format!("weight {k:?} of {:?} is not a whole number >= 0", n.trim())
+                    let v: u32 = k.parse().ok().filter(|&v| v <= 1_000_000).ok_or_else(|| {
+                        format!(
+                            "weight {k:?} of {:?} is not a whole number from 0 to 1000000",
+                            n.trim()
+                        )
                     })?;
                     (n.trim(), v)
                 }

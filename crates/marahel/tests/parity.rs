@@ -7,7 +7,8 @@ mod common;
 
 use marahel::Script;
 
-/// (script, empty set, reference empty, regions, entropy, why a figure differs if it does).
+/// (script, empty set, reference empty fraction, regions, entropy).
+#[allow(clippy::approx_constant)] // 0.318 is a measured figure, not 1/pi
 const REFERENCE: [(&str, &str, f64, f64, f64); 10] = [
     ("reference_test", "empty", 0.553, 1.00, 0.727),
     ("reference_test_2020", "empty", 0.553, 1.00, 0.727),
@@ -17,13 +18,21 @@ const REFERENCE: [(&str, &str, f64, f64, f64); 10] = [
     ("paper_digger", "empty", 0.334, 1.00, 0.693),
     ("paper_cave", "empty", 0.627, 1.00, 0.838),
     ("paper_mine", "empty", 0.318, 1.00, 0.603),
-    ("roguelike", "empty|player|enemy|treasure|exit", 0.246, 1.00, 0.510),
+    (
+        "roguelike",
+        "empty|player|enemy|treasure|exit",
+        0.246,
+        1.00,
+        0.510,
+    ),
     ("feature_wide_rand", "empty", 0.498, 69.6, 0.981),
 ];
 
 #[test]
 fn metrics_match_the_reference() {
-    let Some(dir) = common::fixtures() else { return };
+    let Some(dir) = common::fixtures() else {
+        return;
+    };
     let n = 200;
     let mut failures = Vec::new();
     for (name, empty, e_ref, r_ref, h_ref) in REFERENCE {
@@ -39,7 +48,9 @@ fn metrics_match_the_reference() {
             h += c;
         }
         let (e, r, h) = (e / n as f64, r / n as f64, h / n as f64);
-        println!("{name}: empty {e:.3} (ref {e_ref}), regions {r:.2} (ref {r_ref}), entropy {h:.3} (ref {h_ref})");
+        println!(
+            "{name}: empty {e:.3} (ref {e_ref}), regions {r:.2} (ref {r_ref}), entropy {h:.3} (ref {h_ref})"
+        );
         let r_tol = if r_ref > 10.0 { 0.1 * r_ref } else { 0.2 };
         if (e - e_ref).abs() > 0.03 || (r - r_ref).abs() > r_tol || (h - h_ref).abs() > 0.03 {
             failures.push(name);

@@ -1,0 +1,125 @@
+//! `levelgen marahel`: reproducible output, files, and exit code 2 with a located message on
+//! bad scripts.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_levelgen"))
+}
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("examples/marahel/{name}.json"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("levelgen-cli-marahel-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn seed_is_reproducible_and_count_gives_consecutive_seeds() {
+    let run = |args: &[&str]| {
+        let out = bin()
+            .arg("marahel")
+            .arg(example("roguelike"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let a = run(&["--seed", "7"]);
+    let b = run(&["--seed", "7"]);
+    assert_eq!(a, b);
+    assert_eq!(a.lines().count(), 44);
+    assert!(a.contains('@'));
+    assert_ne!(a, run(&["--seed", "8"]));
+    let batch = run(&["--seed", "6", "--count", "2"]);
+    assert!(batch.starts_with("seed 6\n"));
+    assert!(batch.contains(&format!("seed 7\n{a}")), "{batch}");
+    let sized = run(&["--seed", "1", "--size", "30x20"]);
+    assert_eq!(sized.lines().count(), 20);
+    assert!(sized.lines().all(|l| l.chars().count() == 30));
+}
+
+#[test]
+fn writes_png_json_and_a_directory_of_maps() {
+    let png = tmp("cave.png");
+    let st = bin()
+        .args(["marahel"])
+        .arg(example("cave"))
+        .arg("--out")
+        .arg(&png)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+    let dir = tmp("maps");
+    let st = bin()
+        .args(["marahel"])
+        .arg(example("digger"))
+        .args(["--seed", "3", "--count", "3", "--format", "json", "--out"])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    for seed in 3..6 {
+        let f = dir.join(format!("digger_{seed}.json"));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&f).unwrap()).unwrap();
+        assert!(v.is_object(), "{}", f.display());
+    }
+}
+
+#[test]
+fn bad_script_exits_2_naming_the_place() {
+    let bad = tmp("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"metadata": {"min": "10x10"}, "entities": ["solid", "empty"],
+            "explorers": [{"type": "narrow_horz", "rules": ["-> self(solid)"]},
+                          {"type": "narrow_horz", "rules": ["self(solid) -> plsu(empty)"]}]}"#,
+    )
+    .unwrap();
+    let out = bin().arg("marahel").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("explorers[1].rules[0]"), "{err}");
+    assert!(err.contains("unknown neighbourhood \"plsu\""), "{err}");
+    let out = bin()
+        .arg("marahel")
+        .arg(tmp("missing.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .arg("marahel")
+        .arg(example("cave"))
+        .args(["--size", "0x3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn no_arguments_prints_the_cave_and_writes_its_png() {
+    let dir = tmp("default");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bin().current_dir(&dir).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 40);
+    assert!(text.lines().all(|l| l.chars().count() == 64));
+    assert!(dir.join("levelgen-cave.png").is_file());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("levelgen-cave.png"));
+}

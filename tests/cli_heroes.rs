@@ -13,7 +13,17 @@ fn writes_hmm_and_png() {
     let out = dir.join("duel.hmm");
     let png = dir.join("duel.png");
     let st = bin()
-        .args(["heroes", "examples/heroes/duel.json", "--config", "examples/heroes/config.json", "--size", "64", "--seed", "3", "--quiet"])
+        .args([
+            "heroes",
+            "examples/heroes/duel.json",
+            "--config",
+            "examples/heroes/config.json",
+            "--size",
+            "64",
+            "--seed",
+            "3",
+            "--quiet",
+        ])
         .arg("--out")
         .arg(&out)
         .arg("--png")
@@ -44,6 +54,9 @@ fn bad_template_exits_2_naming_the_zone() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("zones[1].surface"), "{err}");
-    let o = bin().args(["heroes", "/nonexistent/t.json"]).output().unwrap();
+    let o = bin()
+        .args(["heroes", "/nonexistent/t.json"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }

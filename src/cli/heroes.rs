@@ -37,23 +37,37 @@ fn with_path(path: &Path, e: heroes_zones::HeroesError) -> CliError {
 
 fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     ensure_parent(path)?;
-    std::fs::write(path, bytes).map_err(|e| CliError::output(std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))))
+    std::fs::write(path, bytes).map_err(|e| {
+        CliError::output(std::io::Error::new(
+            e.kind(),
+            format!("{}: {e}", path.display()),
+        ))
+    })
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let template = Template::from_json(&read(&args.template)?).map_err(|e| with_path(&args.template, e))?;
+    let template =
+        Template::from_json(&read(&args.template)?).map_err(|e| with_path(&args.template, e))?;
     let config = match &args.config {
         Some(p) => Config::from_json(&read(p)?).map_err(|e| with_path(p, e))?,
         None => Config::default(),
     };
     let size = match &args.size {
-        Some(s) => s.parse::<u32>().map_err(|e| CliError::input_msg(format!("--size: {e}")))?,
+        Some(s) => s
+            .parse::<u32>()
+            .map_err(|e| CliError::input_msg(format!("--size: {e}")))?,
         None => config.map_size,
     };
-    let name = args.template.file_stem().and_then(|s| s.to_str()).unwrap_or("heroes").to_string();
+    let name = args
+        .template
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("heroes")
+        .to_string();
     for seed in args.common.seeds() {
-        let map = generate(&template, &config, size, seed).map_err(|e| with_path(&args.template, e))?;
+        let map =
+            generate(&template, &config, size, seed).map_err(|e| with_path(&args.template, e))?;
         args.common.say(format!(
             "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} repaired",
             map.zones.len(),
@@ -69,7 +83,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         match args.common.out_path(&name, seed) {
             Some(out) => {
-                let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+                let ext = out
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
                 match ext.as_str() {
                     "hmm" => write_bytes(&out, &hmm::export(&map).to_bytes())?,
                     "png" => write_bytes(&out, &preview::png(&map).map_err(CliError::input_msg)?)?,

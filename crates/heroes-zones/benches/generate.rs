@@ -7,7 +7,17 @@ use std::hint::black_box;
 
 /// A `w x h` grid of zones, each connected to its right and lower neighbour.
 fn grid_template(w: usize, h: usize) -> Template {
-    let surfaces = ["SAND", "SNOW", "LAVA", "SWAMP", "DIRT", "GRASS", "WASTELAND", "DESERT", "NDESERT"];
+    let surfaces = [
+        "SAND",
+        "SNOW",
+        "LAVA",
+        "SWAMP",
+        "DIRT",
+        "GRASS",
+        "WASTELAND",
+        "DESERT",
+        "NDESERT",
+    ];
     let zones: Vec<String> = (0..w * h)
         .map(|i| format!(r#"{{"surface":"{}","size":50,"index":{i},"castles":[{{}}],"mines":[{{"resource":"ORE"}}]}}"#, surfaces[i % 9]))
         .collect();
@@ -23,7 +33,12 @@ fn grid_template(w: usize, h: usize) -> Template {
             }
         }
     }
-    Template::from_json(&format!(r#"{{"name":"bench","zones":[{}],"connections":[{}]}}"#, zones.join(","), conns.join(","))).unwrap()
+    Template::from_json(&format!(
+        r#"{{"name":"bench","zones":[{}],"connections":[{}]}}"#,
+        zones.join(","),
+        conns.join(",")
+    ))
+    .unwrap()
 }
 
 fn bench(c: &mut Criterion) {
@@ -31,9 +46,13 @@ fn bench(c: &mut Criterion) {
     let t9 = grid_template(3, 3);
     let t25 = grid_template(5, 5);
     for size in [64u32, 128, 256] {
-        c.bench_function(&format!("9 zones {size}x{size}"), |b| b.iter(|| generate(black_box(&t9), &config, size, 1).unwrap()));
+        c.bench_function(&format!("9 zones {size}x{size}"), |b| {
+            b.iter(|| generate(black_box(&t9), &config, size, 1).unwrap())
+        });
     }
-    c.bench_function("25 zones 256x256", |b| b.iter(|| generate(black_box(&t25), &config, 256, 1).unwrap()));
+    c.bench_function("25 zones 256x256", |b| {
+        b.iter(|| generate(black_box(&t25), &config, 256, 1).unwrap())
+    });
 }
 
 criterion_group!(benches, bench);

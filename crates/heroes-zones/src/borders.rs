@@ -30,7 +30,10 @@ fn offsets(side: usize, step: usize, amp: f64, freq: f64, seed: Seed) -> Vec<(f3
     for y in 0..n {
         for x in 0..n {
             let (px, py) = ((x * step) as f64 * freq, (y * step) as f64 * freq);
-            o.push(((fx.get([px, py]) * amp) as f32, (fy.get([px, py]) * amp) as f32));
+            o.push((
+                (fx.get([px, py]) * amp) as f32,
+                (fy.get([px, py]) * amp) as f32,
+            ));
         }
     }
     o
@@ -45,12 +48,22 @@ fn count(zone_of: &[u8], n: usize, weight: u32) -> Vec<u32> {
 }
 
 fn error(areas: &[u32], targets: &[f64]) -> f64 {
-    areas.iter().zip(targets).map(|(&a, &t)| (a as f64 - t).abs() / t.max(1.0)).fold(0.0, f64::max)
+    areas
+        .iter()
+        .zip(targets)
+        .map(|(&a, &t)| (a as f64 - t).abs() / t.max(1.0))
+        .fold(0.0, f64::max)
 }
 
 /// Partitions a `side x side` map among zones with layout `centres`, `radii` and area
 /// shares `shares` (summing to 1), with noise-jagged borders.
-pub fn partition(side: usize, centres: &[(f64, f64)], radii: &[f64], shares: &[f64], seed: Seed) -> Partition {
+pub fn partition(
+    side: usize,
+    centres: &[(f64, f64)],
+    radii: &[f64],
+    shares: &[f64],
+    seed: Seed,
+) -> Partition {
     let n = centres.len();
     let cells = (side * side) as f64;
     let targets: Vec<f64> = shares.iter().map(|s| s * cells).collect();
@@ -93,14 +106,22 @@ pub fn partition(side: usize, centres: &[(f64, f64)], radii: &[f64], shares: &[f
         let a = count(&buf, n, 1);
         let e = error(&a, &targets);
         if best.as_ref().is_none_or(|b| e < b.max_error) {
-            best = Some(Partition { zone_of: buf.clone(), areas: a.clone(), max_error: e });
+            best = Some(Partition {
+                zone_of: buf.clone(),
+                areas: a.clone(),
+                max_error: e,
+            });
         }
         if e < TOLERANCE * 0.5 {
             break;
         }
         rebalance(&mut weights, &a, &targets);
     }
-    best.unwrap_or(Partition { zone_of: vec![0; side * side], areas: vec![0; n], max_error: f64::MAX })
+    best.unwrap_or(Partition {
+        zone_of: vec![0; side * side],
+        areas: vec![0; n],
+        max_error: f64::MAX,
+    })
 }
 
 fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {
@@ -173,16 +194,28 @@ mod tests {
 
     #[test]
     fn areas_within_tolerance_and_contiguous() {
-        let centres = [(40.0, 40.0), (90.0, 40.0), (40.0, 90.0), (90.0, 90.0), (64.0, 64.0)];
+        let centres = [
+            (40.0, 40.0),
+            (90.0, 40.0),
+            (40.0, 90.0),
+            (90.0, 90.0),
+            (64.0, 64.0),
+        ];
         let shares = [0.1, 0.2, 0.2, 0.3, 0.2];
-        let radii: Vec<f64> = shares.iter().map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / 3.14).sqrt()).collect();
+        let radii: Vec<f64> = shares
+            .iter()
+            .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / 3.14).sqrt())
+            .collect();
         let p = partition(128, &centres, &radii, &shares, Seed(5));
         assert!(p.max_error <= TOLERANCE, "{}", p.max_error);
         for (z, &a) in p.areas.iter().enumerate() {
             let t = shares[z] * 128.0 * 128.0;
             assert!((a as f64 - t).abs() / t <= TOLERANCE);
             let start = p.zone_of.iter().position(|&q| q as usize == z).unwrap();
-            let filled = grid_core::flood_fill(128, 128, start, grid_core::Connectivity::Four, |i| p.zone_of[i] as usize == z);
+            let filled =
+                grid_core::flood_fill(128, 128, start, grid_core::Connectivity::Four, |i| {
+                    p.zone_of[i] as usize == z
+                });
             assert_eq!(filled.len() as u32, a, "zone {z} not contiguous");
         }
         // Borders are jagged: not all straight lines (some border cell has a diagonal turn).

@@ -14,7 +14,12 @@ use grid_core::rand::RngExt;
 fn candidates(w: &Work, zone: usize, first: bool, rng: &mut LevelRng) -> Vec<usize> {
     let (cx, cy) = w.zones[zone].centre;
     let side = w.side;
-    let existing: Vec<usize> = w.objects.iter().filter(|o| o.zone as usize == zone).map(|o| w.anchor(o)).collect();
+    let existing: Vec<usize> = w
+        .objects
+        .iter()
+        .filter(|o| o.zone as usize == zone)
+        .map(|o| w.anchor(o))
+        .collect();
     let mut scored: Vec<(i64, usize)> = w.zone_cells[zone]
         .iter()
         .map(|&c| c as usize)
@@ -38,7 +43,15 @@ fn candidates(w: &Work, zone: usize, first: bool, rng: &mut LevelRng) -> Vec<usi
 }
 
 /// Places `kind` with footprint `fp` at the best candidate; returns the approach cell.
-pub(crate) fn place_object(w: &mut Work, zone: usize, fp: &[(i8, i8)], approach: (i64, i64), kind: ObjectKind, first: bool, rng: &mut LevelRng) -> Option<usize> {
+pub(crate) fn place_object(
+    w: &mut Work,
+    zone: usize,
+    fp: &[(i8, i8)],
+    approach: (i64, i64),
+    kind: ObjectKind,
+    first: bool,
+    rng: &mut LevelRng,
+) -> Option<usize> {
     for c in candidates(w, zone, first, rng).into_iter().take(4000) {
         if let Some(ap) = w.place(c, fp, approach, zone) {
             w.add(kind, c, zone);
@@ -49,21 +62,47 @@ pub(crate) fn place_object(w: &mut Work, zone: usize, fp: &[(i8, i8)], approach:
 }
 
 /// The mines of a zone: the explicit ones, then random ones until `minesNum` is reached.
-pub fn mine_list(z: &TemplateZone, config: &Config, rng: &mut LevelRng) -> Vec<(Resource, i32, i32)> {
+pub fn mine_list(
+    z: &TemplateZone,
+    config: &Config,
+    rng: &mut LevelRng,
+) -> Vec<(Resource, i32, i32)> {
     let mut out: Vec<(Resource, i32, i32)> = Vec::new();
     let guard = |m: &crate::template::TemplateMine, rng: &mut LevelRng| m.guard_level.draw(rng);
     for m in &z.mines {
-        let res = if m.resource == Resource::Random { Resource::REAL[rng.random_range(0..7)] } else { m.resource };
+        let res = if m.resource == Resource::Random {
+            Resource::REAL[rng.random_range(0..7)]
+        } else {
+            m.resource
+        };
         out.push((res, m.player, guard(m, rng)));
     }
-    let want = if z.kind == ZoneKind::Junction && z.mines.is_empty() { 0 } else { z.mines_num.draw(rng).max(0) as usize };
+    let want = if z.kind == ZoneKind::Junction && z.mines.is_empty() {
+        0
+    } else {
+        z.mines_num.draw(rng).max(0) as usize
+    };
     while out.len() < want {
         let has = |r: Resource, o: &Vec<(Resource, i32, i32)>| o.iter().any(|m| m.0 == r);
-        let res = if config.prioritize_base_mines.value && !(has(Resource::Ore, &out) && has(Resource::Wood, &out)) {
-            if has(Resource::Ore, &out) { Resource::Wood } else { Resource::Ore }
+        let res = if config.prioritize_base_mines.value
+            && !(has(Resource::Ore, &out) && has(Resource::Wood, &out))
+        {
+            if has(Resource::Ore, &out) {
+                Resource::Wood
+            } else {
+                Resource::Ore
+            }
         } else {
-            let missing: Vec<Resource> = Resource::REAL.iter().copied().filter(|r| !has(*r, &out)).collect();
-            if missing.is_empty() { Resource::REAL[rng.random_range(0..7)] } else { missing[rng.random_range(0..missing.len())] }
+            let missing: Vec<Resource> = Resource::REAL
+                .iter()
+                .copied()
+                .filter(|r| !has(*r, &out))
+                .collect();
+            if missing.is_empty() {
+                Resource::REAL[rng.random_range(0..7)]
+            } else {
+                missing[rng.random_range(0..missing.len())]
+            }
         };
         out.push((res, -1, -2));
     }
@@ -74,7 +113,12 @@ pub fn mine_list(z: &TemplateZone, config: &Config, rng: &mut LevelRng) -> Vec<(
 
 /// Places castles and mines in every zone. Returns each mine's (object index, drawn guard
 /// level, resource) for the guard step.
-pub(crate) fn place(w: &mut Work, zones: &[TemplateZone], config: &Config, rng: &mut LevelRng) -> Vec<(usize, i32)> {
+pub(crate) fn place(
+    w: &mut Work,
+    zones: &[TemplateZone],
+    config: &Config,
+    rng: &mut LevelRng,
+) -> Vec<(usize, i32)> {
     let mut mine_guards = Vec::new();
     for (zi, z) in zones.iter().enumerate() {
         let castles: Vec<TemplateCastle> = if !z.castles.is_empty() {
@@ -90,7 +134,11 @@ pub(crate) fn place(w: &mut Work, zones: &[TemplateZone], config: &Config, rng: 
             for t in 0..2 {
                 let (id, fp) = ids::CASTLES[(o + t) % 2];
                 let approach = if id == "small_01" { (0, 1) } else { (1, 0) };
-                let kind = ObjectKind::Castle { id, fraction: c.fraction, player: c.player.clamp(-1, 5) as i8 };
+                let kind = ObjectKind::Castle {
+                    id,
+                    fraction: c.fraction,
+                    player: c.player.clamp(-1, 5) as i8,
+                };
                 placed = place_object(w, zi, fp, approach, kind, k == 0, rng);
                 if placed.is_some() {
                     break;
@@ -98,26 +146,38 @@ pub(crate) fn place(w: &mut Work, zones: &[TemplateZone], config: &Config, rng: 
             }
             match placed {
                 Some(ap) => w.nodes[zi].push(ap),
-                None => w.stats.removed.push(format!("zones[{zi}].castles[{k}]: no room for a castle")),
+                None => w
+                    .stats
+                    .removed
+                    .push(format!("zones[{zi}].castles[{k}]: no room for a castle")),
             }
         }
         let surface = w.zones[zi].surface;
         for (k, (res, player, level)) in mine_list(z, config, rng).into_iter().enumerate() {
             let (id, fp) = ids::mine(res, surface);
-            let kind = ObjectKind::Mine { id, resource: res, player: player.clamp(-1, 5) as i8 };
+            let kind = ObjectKind::Mine {
+                id,
+                resource: res,
+                player: player.clamp(-1, 5) as i8,
+            };
             match place_object(w, zi, fp, (0, 1), kind, false, rng) {
                 Some(ap) => {
                     w.nodes[zi].push(ap);
                     let mut lvl = level;
                     if !(-1..=6).contains(&lvl) {
                         lvl = config.mine_guard_level.draw(rng);
-                        if config.decrease_guard_level_at_base_mine_by_one.value && matches!(res, Resource::Ore | Resource::Wood) {
+                        if config.decrease_guard_level_at_base_mine_by_one.value
+                            && matches!(res, Resource::Ore | Resource::Wood)
+                        {
                             lvl -= 1;
                         }
                     }
                     mine_guards.push((w.objects.len() - 1, lvl));
                 }
-                None => w.stats.removed.push(format!("zones[{zi}] mine {k} ({res:?}): no room")),
+                None => w
+                    .stats
+                    .removed
+                    .push(format!("zones[{zi}] mine {k} ({res:?}): no room")),
             }
         }
     }

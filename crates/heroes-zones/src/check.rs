@@ -93,7 +93,10 @@ pub(crate) fn unreachable(w: &Work, seen: &[bool]) -> Vec<String> {
     for k in 0..w.objects.len() {
         if !object_reached(w, k, seen) {
             let o = &w.objects[k];
-            out.push(format!("{:?} at ({}, {}) in zone {}", o.kind, o.x, o.y, w.zones[o.zone as usize].index));
+            out.push(format!(
+                "{:?} at ({}, {}) in zone {}",
+                o.kind, o.x, o.y, w.zones[o.zone as usize].index
+            ));
         }
     }
     for (j, r) in w.realised.iter().enumerate() {
@@ -109,15 +112,24 @@ pub(crate) fn unreachable(w: &Work, seen: &[bool]) -> Vec<String> {
 pub(crate) fn run(w: &mut Work) -> Result<(), HeroesError> {
     for _round in 0..3 {
         let seen = reached(w);
-        let bad: Vec<usize> = (0..w.objects.len()).filter(|&k| !object_reached(w, k, &seen)).collect();
-        let bad_passages = w.realised.iter().any(|r| matches!(r, Some(Realised::Passage([p, q])) if !(seen[*p] && seen[*q])));
+        let bad: Vec<usize> = (0..w.objects.len())
+            .filter(|&k| !object_reached(w, k, &seen))
+            .collect();
+        let bad_passages = w
+            .realised
+            .iter()
+            .any(|r| matches!(r, Some(Realised::Passage([p, q])) if !(seen[*p] && seen[*q])));
         if bad.is_empty() && !bad_passages {
             return Ok(());
         }
         let mut main = seen.clone();
         for k in bad {
             let (a, z) = (w.anchor(&w.objects[k]), w.objects[k].zone as usize);
-            let from = if w.cell(a).walkable() { Some(a) } else { w.walkable_sides(a).next() };
+            let from = if w.cell(a).walkable() {
+                Some(a)
+            } else {
+                w.walkable_sides(a).next()
+            };
             if let Some(f) = from
                 && carve_to_main(w, z, f, &mut main).is_some()
             {
@@ -151,7 +163,10 @@ pub(crate) fn run(w: &mut Work) -> Result<(), HeroesError> {
         let o = w.objects[k].clone();
         match o.kind {
             ObjectKind::Castle { .. } | ObjectKind::Portal { .. } => {
-                fatal.push(format!("{:?} at ({}, {}) in zone {}", o.kind, o.x, o.y, w.zones[o.zone as usize].index));
+                fatal.push(format!(
+                    "{:?} at ({}, {}) in zone {}",
+                    o.kind, o.x, o.y, w.zones[o.zone as usize].index
+                ));
                 k += 1;
             }
             _ => {
@@ -159,15 +174,24 @@ pub(crate) fn run(w: &mut Work) -> Result<(), HeroesError> {
                 if matches!(w.cell(a), Cell::Treasure | Cell::Guard | Cell::Entrance) {
                     w.set(a, Cell::Obstacle);
                 }
-                w.stats.removed.push(format!("unreachable {:?} at ({}, {})", o.kind, o.x, o.y));
+                w.stats
+                    .removed
+                    .push(format!("unreachable {:?} at ({}, {})", o.kind, o.x, o.y));
                 w.objects.remove(k);
             }
         }
     }
-    fatal.extend(unreachable(w, &seen).into_iter().filter(|s| s.starts_with("passage")));
+    fatal.extend(
+        unreachable(w, &seen)
+            .into_iter()
+            .filter(|s| s.starts_with("passage")),
+    );
     if fatal.is_empty() {
         Ok(())
     } else {
-        Err(HeroesError::Generation(format!("unreachable after repair: {}", fatal.join("; "))))
+        Err(HeroesError::Generation(format!(
+            "unreachable after repair: {}",
+            fatal.join("; ")
+        )))
     }
 }

@@ -13,7 +13,12 @@ pub const POCKET: usize = 3;
 /// Carves the cheapest path inside `zone` from `from` to the nearest cell with `main[i]`,
 /// turning obstacles into free ground; marks everything it joins as main. Returns the cells
 /// carved, or `None` if no path exists.
-pub(crate) fn carve_to_main(w: &mut Work, zone: usize, from: usize, main: &mut [bool]) -> Option<usize> {
+pub(crate) fn carve_to_main(
+    w: &mut Work,
+    zone: usize,
+    from: usize,
+    main: &mut [bool],
+) -> Option<usize> {
     let goal = w.zone_cells[zone]
         .iter()
         .map(|&c| c as usize)
@@ -45,7 +50,9 @@ pub(crate) fn carve_to_main(w: &mut Work, zone: usize, from: usize, main: &mut [
         }
     }
     // Everything now joined becomes main.
-    let filled = grid_core::flood_fill(side, side, from, Connectivity::Four, |i| w.zone_of[i] as usize == zone && w.cell(i).walkable());
+    let filled = grid_core::flood_fill(side, side, from, Connectivity::Four, |i| {
+        w.zone_of[i] as usize == zone && w.cell(i).walkable()
+    });
     for i in filled {
         main[i] = true;
     }
@@ -62,7 +69,9 @@ fn zone_components(w: &Work, zone: usize) -> Vec<Vec<usize>> {
         if seen[c] || !w.cell(c).walkable() {
             continue;
         }
-        let comp = grid_core::flood_fill(side, side, c, Connectivity::Four, |i| w.zone_of[i] as usize == zone && w.cell(i).walkable());
+        let comp = grid_core::flood_fill(side, side, c, Connectivity::Four, |i| {
+            w.zone_of[i] as usize == zone && w.cell(i).walkable()
+        });
         for &i in &comp {
             seen[i] = true;
         }
@@ -93,7 +102,11 @@ pub(crate) fn run(w: &mut Work) {
         let anchor = w.nodes[zone].first().copied();
         let mi = anchor
             .and_then(|a| comps.iter().position(|c| c.contains(&a)))
-            .unwrap_or_else(|| (0..comps.len()).max_by_key(|&k| comps[k].len()).unwrap_or(0));
+            .unwrap_or_else(|| {
+                (0..comps.len())
+                    .max_by_key(|&k| comps[k].len())
+                    .unwrap_or(0)
+            });
         for &i in &comps[mi] {
             main[i] = true;
         }

@@ -8,7 +8,7 @@
 //! use heroes_zones::{Config, Template, generate};
 //! let template = Template::from_json(&std::fs::read_to_string("examples/heroes/duel.json").unwrap()).unwrap();
 //! let map = generate(&template, &Config::default(), 128, 7).unwrap();
-//! std::fs::write("map.hmm", heroes_zones::hmm::export(&map, &template, &Config::default()).to_bytes()).unwrap();
+//! std::fs::write("map.hmm", heroes_zones::hmm::export(&map).to_bytes()).unwrap();
 //! ```
 //!
 //! The pipeline, one module per step (each testable alone):
@@ -76,11 +76,20 @@ pub const ATTEMPTS: u64 = 3;
 ///
 /// Validates first ([`validate::validate`]); then runs the pipeline. If the global check
 /// fails, retries with derived seeds ([`ATTEMPTS`] in all) before returning the report.
-pub fn generate(template: &Template, config: &Config, size: u32, seed: u64) -> Result<HeroesMap, HeroesError> {
+pub fn generate(
+    template: &Template,
+    config: &Config,
+    size: u32,
+    seed: u64,
+) -> Result<HeroesMap, HeroesError> {
     validate::validate(template, config, size)?;
     let mut last = None;
     for attempt in 0..ATTEMPTS {
-        let s = if attempt == 0 { Seed(seed) } else { Seed(seed).child(attempt) };
+        let s = if attempt == 0 {
+            Seed(seed)
+        } else {
+            Seed(seed).child(attempt)
+        };
         match run(template, config, size as usize, s) {
             Ok(m) => return Ok(m),
             Err(e @ HeroesError::Generation(_)) => last = Some(e),
@@ -91,35 +100,72 @@ pub fn generate(template: &Template, config: &Config, size: u32, seed: u64) -> R
 }
 
 /// The pipeline on a validated template.
-fn run(template: &Template, config: &Config, side: usize, seed: Seed) -> Result<HeroesMap, HeroesError> {
+fn run(
+    template: &Template,
+    config: &Config,
+    side: usize,
+    seed: Seed,
+) -> Result<HeroesMap, HeroesError> {
     let n = template.zones.len();
     let positions = validate::zone_positions(template);
     let pos: Vec<usize> = positions.iter().map(|p| p.unwrap_or(0)).collect();
-    let edges: Vec<(usize, usize)> = template.connections.iter().map(|c| (pos[c.first as usize], pos[c.second as usize])).collect();
+    let edges: Vec<(usize, usize)> = template
+        .connections
+        .iter()
+        .map(|c| (pos[c.first as usize], pos[c.second as usize]))
+        .collect();
     let mut rng = seed.stream("surfaces").rng();
     let surfaces: Vec<Surface> = template
         .zones
         .iter()
-        .map(|z| if z.surface == Surface::Random { Surface::DECORATABLE[rng.random_range(0..Surface::DECORATABLE.len())] } else { z.surface })
+        .map(|z| {
+            if z.surface == Surface::Random {
+                Surface::DECORATABLE[rng.random_range(0..Surface::DECORATABLE.len())]
+            } else {
+                z.surface
+            }
+        })
         .collect();
     // 1. layout
-    let sizes: Vec<f64> = template.zones.iter().map(|z| z.size.max(1) as f64).collect();
-    let lay = layout::layout(&sizes, &edges, side as f64, &mut seed.stream("layout").rng());
+    let sizes: Vec<f64> = template
+        .zones
+        .iter()
+        .map(|z| z.size.max(1) as f64)
+        .collect();
+    let lay = layout::layout(
+        &sizes,
+        &edges,
+        side as f64,
+        &mut seed.stream("layout").rng(),
+    );
     // 2-3. Voronoi + borders
     let total: f64 = sizes.iter().sum();
     let shares: Vec<f64> = sizes.iter().map(|s| s / total).collect();
-    let part = borders::partition(side, &lay.centres, &lay.radii, &shares, seed.stream("borders"));
+    let part = borders::partition(
+        side,
+        &lay.centres,
+        &lay.radii,
+        &shares,
+        seed.stream("borders"),
+    );
     let mut zone_cells = vec![Vec::new(); n];
     for (i, &z) in part.zone_of.iter().enumerate() {
         zone_cells[z as usize].push(i as u32);
     }
     if let Some(z) = (0..n).find(|&z| zone_cells[z].is_empty()) {
-        return Err(HeroesError::Generation(format!("zones[{z}]: the zone got no cells")));
+        return Err(HeroesError::Generation(format!(
+            "zones[{z}]: the zone got no cells"
+        )));
     }
     let zones: Vec<ZoneInfo> = (0..n)
         .map(|z| {
             // Centre = centroid of the zone's cells (layout centres can fall outside them).
-            let (sx, sy) = zone_cells[z].iter().fold((0.0, 0.0), |(a, b), &c| (a + (c as usize % side) as f64, b + (c as usize / side) as f64));
+            let (sx, sy) = zone_cells[z].iter().fold((0.0, 0.0), |(a, b), &c| {
+                (
+                    a + (c as usize % side) as f64,
+                    b + (c as usize / side) as f64,
+                )
+            });
             let k = zone_cells[z].len() as f64;
             ZoneInfo {
                 index: template.zones[z].index,
@@ -138,7 +184,11 @@ fn run(template: &Template, config: &Config, side: usize, seed: Seed) -> Result<
         let z = part.zone_of[i];
         let border = SIDES.iter().any(|&(dx, dy)| {
             let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-            nx >= 0 && ny >= 0 && (nx as usize) < side && (ny as usize) < side && part.zone_of[ny as usize * side + nx as usize] != z
+            nx >= 0
+                && ny >= 0
+                && (nx as usize) < side
+                && (ny as usize) < side
+                && part.zone_of[ny as usize * side + nx as usize] != z
         });
         if border {
             cells[i] = C::Edge as u8;
@@ -153,26 +203,61 @@ fn run(template: &Template, config: &Config, side: usize, seed: Seed) -> Result<
         objects: Vec::new(),
         realised: vec![None; template.connections.len()],
         nodes: vec![Vec::new(); n],
-        stats: Stats { max_area_error: part.max_error, ..Stats::default() },
+        stats: Stats {
+            max_area_error: part.max_error,
+            ..Stats::default()
+        },
     };
     // 4-5. buildings and visitables, 7. passages and portals (before obstacles, so their
     // approaches are kept free), 6. obstacles, 8. connect, 9. roads, 10. treasures, check.
-    let mine_guards = buildings::place(&mut w, &template.zones, config, &mut seed.stream("buildings").rng());
-    passages::place(&mut w, template, &pos, config.connect_teleport_with_road.value, &mut seed.stream("passages").rng())?;
-    visitables::place(&mut w, &template.zones, &mut seed.stream("visitables").rng());
+    let mine_guards = buildings::place(
+        &mut w,
+        &template.zones,
+        config,
+        &mut seed.stream("buildings").rng(),
+    );
+    passages::place(
+        &mut w,
+        template,
+        &pos,
+        config.connect_teleport_with_road.value,
+        &mut seed.stream("passages").rng(),
+    )?;
+    visitables::place(
+        &mut w,
+        &template.zones,
+        &mut seed.stream("visitables").rng(),
+    );
     obstacles::place(&mut w, &mut seed.stream("obstacles").rng());
     connect::run(&mut w);
     if config.add_roads {
         roads::run(&mut w);
     }
-    treasures::place(&mut w, template, &pos, &mine_guards, config, &mut seed.stream("treasures").rng());
+    treasures::place(
+        &mut w,
+        template,
+        &pos,
+        &mine_guards,
+        config,
+        &mut seed.stream("treasures").rng(),
+    );
     check::run(&mut w)?;
-    let realised = w.realised.into_iter().map(|r| r.unwrap_or(Realised::Portal { reason: "not realised" })).collect();
+    let realised = w
+        .realised
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or(Realised::Portal {
+                reason: "not realised",
+            })
+        })
+        .collect();
     Ok(HeroesMap {
         name: template.name.clone(),
         size: side,
-        cells: grid_core::Grid::from_vec(side, side, w.cells).unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
-        zone_of: grid_core::Grid::from_vec(side, side, w.zone_of).unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
+        cells: grid_core::Grid::from_vec(side, side, w.cells)
+            .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
+        zone_of: grid_core::Grid::from_vec(side, side, w.zone_of)
+            .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
         zones: w.zones,
         objects: w.objects,
         connections: realised,

@@ -50,7 +50,10 @@ pub(crate) fn place(w: &mut Work, rng: &mut LevelRng) {
                             walls += 1;
                             continue;
                         }
-                        if matches!(Cell::from_id(w.cells[(ny * side + nx) as usize]), Cell::Obstacle | Cell::Edge) {
+                        if matches!(
+                            Cell::from_id(w.cells[(ny * side + nx) as usize]),
+                            Cell::Obstacle | Cell::Edge
+                        ) {
                             walls += 1;
                         }
                     }

@@ -27,7 +27,12 @@ fn border_pairs(w: &Work, a: usize, b: usize) -> Vec<(usize, usize)> {
                 // Both inward cells must exist in their zones and no third zone may be near.
                 let ia = w.offset(c, -dx, -dy);
                 let ib = w.offset(n, dx, dy);
-                let ok_in = |i: Option<usize>, z: usize| i.is_some_and(|i| w.zone_of[i] as usize == z && !matches!(w.cell(i), Cell::Building | Cell::Entrance));
+                let ok_in = |i: Option<usize>, z: usize| {
+                    i.is_some_and(|i| {
+                        w.zone_of[i] as usize == z
+                            && !matches!(w.cell(i), Cell::Building | Cell::Entrance)
+                    })
+                };
                 if !ok_in(ia, a) || !ok_in(ib, b) {
                     continue;
                 }
@@ -51,7 +56,13 @@ fn border_pairs(w: &Work, a: usize, b: usize) -> Vec<(usize, usize)> {
     out
 }
 
-pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], road_to_portals: bool, rng: &mut LevelRng) -> Result<(), HeroesError> {
+pub(crate) fn place(
+    w: &mut Work,
+    template: &Template,
+    pos: &[usize],
+    road_to_portals: bool,
+    rng: &mut LevelRng,
+) -> Result<(), HeroesError> {
     let mut portals = Vec::new();
     let mut used: Vec<usize> = Vec::new();
     for (j, c) in template.connections.iter().enumerate() {
@@ -68,17 +79,24 @@ pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], road_to_po
             continue;
         }
         // Near the middle of the shared border, with a little randomness.
-        let (mx, my) = pairs.iter().fold((0.0, 0.0), |(sx, sy), &(p, _)| (sx + (p % w.side) as f64, sy + (p / w.side) as f64));
+        let (mx, my) = pairs.iter().fold((0.0, 0.0), |(sx, sy), &(p, _)| {
+            (sx + (p % w.side) as f64, sy + (p / w.side) as f64)
+        });
         let (mx, my) = (mx / pairs.len() as f64, my / pairs.len() as f64);
         let mut best = (f64::MAX, pairs[0]);
         for &(p, q) in &pairs {
-            let d = ((p % w.side) as f64 - mx).powi(2) + ((p / w.side) as f64 - my).powi(2) + rng.random_range(0.0..4.0);
+            let d = ((p % w.side) as f64 - mx).powi(2)
+                + ((p / w.side) as f64 - my).powi(2)
+                + rng.random_range(0.0..4.0);
             if d < best.0 {
                 best = (d, (p, q));
             }
         }
         let (p, q) = best.1;
-        let (dx, dy) = ((q % w.side) as i64 - (p % w.side) as i64, (q / w.side) as i64 - (p / w.side) as i64);
+        let (dx, dy) = (
+            (q % w.side) as i64 - (p % w.side) as i64,
+            (q / w.side) as i64 - (p / w.side) as i64,
+        );
         w.set(p, Cell::Passage);
         w.set(q, Cell::Passage);
         for (cell, s, z) in [(p, -1i64, a), (q, 1, b)] {
@@ -86,7 +104,10 @@ pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], road_to_po
             let mut cur = cell;
             for _ in 0..2 {
                 match w.offset(cur, dx * s, dy * s) {
-                    Some(n) if w.zone_of[n] as usize == z && matches!(w.cell(n), Cell::Free | Cell::Edge | Cell::Obstacle) => {
+                    Some(n)
+                        if w.zone_of[n] as usize == z
+                            && matches!(w.cell(n), Cell::Free | Cell::Edge | Cell::Obstacle) =>
+                    {
                         w.set(n, Cell::Approach);
                         cur = n;
                     }
@@ -100,7 +121,10 @@ pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], road_to_po
         w.realised[j] = Some(Realised::Passage([p, q]));
     }
     if portals.len() > MAX_PORTAL_PAIRS {
-        let list: Vec<String> = portals.iter().map(|(j, _, _, r)| format!("connections[{j}] ({r})")).collect();
+        let list: Vec<String> = portals
+            .iter()
+            .map(|(j, _, _, r)| format!("connections[{j}] ({r})"))
+            .collect();
         return Err(HeroesError::Generation(format!(
             "{} portal pairs needed but the .hmm format has ids for {MAX_PORTAL_PAIRS}: {}",
             portals.len(),
@@ -127,7 +151,12 @@ pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], road_to_po
                         w.nodes[z].push(ap);
                     }
                 }
-                None => return Err(HeroesError::Generation(format!("connections[{j}]: no room for portal {id} in zone {}", w.zones[z].index))),
+                None => {
+                    return Err(HeroesError::Generation(format!(
+                        "connections[{j}]: no room for portal {id} in zone {}",
+                        w.zones[z].index
+                    )));
+                }
             }
         }
         w.realised[j] = Some(Realised::Portal { reason });

@@ -5,7 +5,15 @@ use crate::map::{Cell, HeroesMap, ObjectKind};
 use grid_core::export::encode_png;
 
 /// Player colours (neutral, red, green, blue, cyan, magenta, yellow).
-const PLAYERS: [[u8; 3]; 7] = [[112, 128, 144], [230, 30, 30], [30, 200, 30], [40, 80, 255], [0, 220, 220], [220, 0, 220], [255, 230, 0]];
+const PLAYERS: [[u8; 3]; 7] = [
+    [112, 128, 144],
+    [230, 30, 30],
+    [30, 200, 30],
+    [40, 80, 255],
+    [0, 220, 220],
+    [220, 0, 220],
+    [255, 230, 0],
+];
 
 fn shade(c: [u8; 3], f: f32) -> [u8; 3] {
     c.map(|v| (v as f32 * f).clamp(0.0, 255.0) as u8)
@@ -44,7 +52,10 @@ pub fn render(map: &HeroesMap, scale: usize) -> (u32, u32, Vec<u8>) {
         };
         // Paint the object's whole footprint.
         let fp = match &o.kind {
-            ObjectKind::Castle { id, .. } | ObjectKind::Mine { id, .. } | ObjectKind::Visitable { id } | ObjectKind::Portal { id, .. } => crate::hmm::ids::footprint(id).unwrap_or(&[(0, 0)]),
+            ObjectKind::Castle { id, .. }
+            | ObjectKind::Mine { id, .. }
+            | ObjectKind::Visitable { id }
+            | ObjectKind::Portal { id, .. } => crate::hmm::ids::footprint(id).unwrap_or(&[(0, 0)]),
             _ => &[(0, 0)],
         };
         for &(dx, dy) in fp {
@@ -68,7 +79,12 @@ pub fn render(map: &HeroesMap, scale: usize) -> (u32, u32, Vec<u8>) {
 
 /// PNG bytes of the preview (4 px per cell up to 128, 2 px at 256).
 pub fn png(map: &HeroesMap) -> Result<Vec<u8>, String> {
-    let scale = if map.size >= 256 { 2 } else { 512 / map.size.max(1) / 1 }.clamp(2, 8);
+    let scale = if map.size >= 256 {
+        2
+    } else {
+        512 / map.size.max(1) / 1
+    }
+    .clamp(2, 8);
     let (w, h, px) = render(map, scale);
     encode_png(w, h, &px)
 }

@@ -39,16 +39,24 @@ pub(crate) fn run(w: &mut Work) {
             let path = {
                 let cells = &w.cells;
                 let zone_of = &w.zone_of;
-                astar(side, side, nodes[a], nodes[b], Connectivity::Four, ON_ROAD, |_, to| {
-                    if zone_of[to] as usize != zone {
-                        return None;
-                    }
-                    match Cell::from_id(cells[to]) {
-                        Cell::Road | Cell::Passage => Some(ON_ROAD),
-                        Cell::Free | Cell::Approach | Cell::Treasure => Some(GROUND),
-                        _ => None,
-                    }
-                })
+                astar(
+                    side,
+                    side,
+                    nodes[a],
+                    nodes[b],
+                    Connectivity::Four,
+                    ON_ROAD,
+                    |_, to| {
+                        if zone_of[to] as usize != zone {
+                            return None;
+                        }
+                        match Cell::from_id(cells[to]) {
+                            Cell::Road | Cell::Passage => Some(ON_ROAD),
+                            Cell::Free | Cell::Approach | Cell::Treasure => Some(GROUND),
+                            _ => None,
+                        }
+                    },
+                )
             };
             if let Some(p) = path {
                 for c in p.cells {

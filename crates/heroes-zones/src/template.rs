@@ -162,7 +162,9 @@ pub enum Fraction {
 }
 
 /// How two zones are joined.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum ConnectionType {
     /// A passage across the shared border, with a road through it.
@@ -415,7 +417,12 @@ mod tests {
         assert_eq!(c.map_size, 128);
         assert!(!c.add_roads);
         assert!(c.prioritize_base_mines.value);
-        assert!(!Config::from_json("{\"spawnHeroAtCastle\":{}}").unwrap().spawn_hero_at_castle.value);
+        assert!(
+            !Config::from_json("{\"spawnHeroAtCastle\":{}}")
+                .unwrap()
+                .spawn_hero_at_castle
+                .value
+        );
     }
 
     #[test]

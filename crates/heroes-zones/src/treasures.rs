@@ -23,17 +23,33 @@ pub fn pile(value: u32, rng: &mut LevelRng) -> (TreasureKind, Option<u8>) {
 }
 
 fn add_guard(w: &mut Work, at: usize, zone: usize, level: u8, config: &Config, rng: &mut LevelRng) {
-    let count = config.guard_count.get(level as usize).map_or(0, |r| r.draw(rng).max(0) as u32);
+    let count = config
+        .guard_count
+        .get(level as usize)
+        .map_or(0, |r| r.draw(rng).max(0) as u32);
     w.set(at, Cell::Guard);
     w.add(ObjectKind::Guard { level, count }, at, zone);
 }
 
 /// A free (non-road) 4-neighbour of `i` in `zone`.
 fn free_side(w: &Work, i: usize, zone: usize) -> Option<usize> {
-    SIDES.iter().filter_map(|&(dx, dy)| w.offset(i, dx, dy)).find(|&n| w.zone_of[n] as usize == zone && matches!(w.cell(n), Cell::Free | Cell::Approach | Cell::Road))
+    SIDES
+        .iter()
+        .filter_map(|&(dx, dy)| w.offset(i, dx, dy))
+        .find(|&n| {
+            w.zone_of[n] as usize == zone
+                && matches!(w.cell(n), Cell::Free | Cell::Approach | Cell::Road)
+        })
 }
 
-pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], mine_guards: &[(usize, i32)], config: &Config, rng: &mut LevelRng) {
+pub(crate) fn place(
+    w: &mut Work,
+    template: &Template,
+    pos: &[usize],
+    mine_guards: &[(usize, i32)],
+    config: &Config,
+    rng: &mut LevelRng,
+) {
     // Connection guards.
     for (j, c) in template.connections.iter().enumerate() {
         let mut level = c.guard_level.draw(rng);
@@ -45,7 +61,9 @@ pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], mine_guard
         }
         let level = level.min(6) as u8;
         match w.realised[j].clone() {
-            Some(Realised::Passage([p, _])) => add_guard(w, p, pos[c.first as usize], level, config, rng),
+            Some(Realised::Passage([p, _])) => {
+                add_guard(w, p, pos[c.first as usize], level, config, rng)
+            }
             Some(Realised::Portal { .. }) => {
                 let ends: Vec<(usize, usize)> = w
                     .objects
@@ -80,8 +98,18 @@ pub(crate) fn place(w: &mut Work, template: &Template, pos: &[usize], mine_guard
     }
 }
 
-fn treasures_of_zone(w: &mut Work, zi: usize, z: &TemplateZone, config: &Config, rng: &mut LevelRng) {
-    let mut spots: Vec<usize> = w.zone_cells[zi].iter().map(|&c| c as usize).filter(|&c| w.cell(c) == Cell::Free && w.walkable_sides(c).count() >= 2).collect();
+fn treasures_of_zone(
+    w: &mut Work,
+    zi: usize,
+    z: &TemplateZone,
+    config: &Config,
+    rng: &mut LevelRng,
+) {
+    let mut spots: Vec<usize> = w.zone_cells[zi]
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| w.cell(c) == Cell::Free && w.walkable_sides(c).count() >= 2)
+        .collect();
     let mut take = |w: &Work, rng: &mut LevelRng| -> Option<usize> {
         for _ in 0..64 {
             if spots.is_empty() {
@@ -101,7 +129,11 @@ fn treasures_of_zone(w: &mut Work, zi: usize, z: &TemplateZone, config: &Config,
         for b in &z.treasures {
             let n = (area as u64 * b.density as u64 / 1000).min(200);
             for _ in 0..n {
-                let v = if b.max > b.min { rng.random_range(b.min..=b.max) } else { b.min };
+                let v = if b.max > b.min {
+                    rng.random_range(b.min..=b.max)
+                } else {
+                    b.min
+                };
                 let (k, g) = pile(v, rng);
                 piles.push((k, v, g));
             }

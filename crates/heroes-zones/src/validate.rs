@@ -2,7 +2,7 @@
 //! zone (`zones[i]`), connection (`connections[j]`) or config field.
 
 use crate::error::HeroesError;
-use crate::template::{ConnectionType, Config, RandomRange, Surface, Template, ZoneKind};
+use crate::template::{Config, ConnectionType, RandomRange, Surface, Template, ZoneKind};
 
 /// Smallest number of cells a zone's share of the map may have.
 pub const MIN_ZONE_CELLS: u32 = 100;
@@ -18,40 +18,66 @@ pub const MAX_OBJECTS_PER_ZONE: i32 = 32;
 pub fn validate_config(config: &Config, problems: &mut Vec<String>) {
     let mut bad = |at: &str, m: String| problems.push(format!("config.{at}: {m}"));
     if ![32, 64, 128, 256].contains(&config.map_size) {
-        bad("mapSize", format!("{} is not 32, 64, 128 or 256", config.map_size));
+        bad(
+            "mapSize",
+            format!("{} is not 32, 64, 128 or 256", config.map_size),
+        );
     }
     for (name, r) in [
         ("connectionGuardLevel", config.connection_guard_level),
         ("mineGuardLevel", config.mine_guard_level),
     ] {
         if r.min > r.max || r.min < -1 || r.max > 6 {
-            bad(name, format!("{{{}, {}}} must lie in -1..6 with min <= max", r.min, r.max));
+            bad(
+                name,
+                format!("{{{}, {}}} must lie in -1..6 with min <= max", r.min, r.max),
+            );
         }
     }
     if config.treasure_chance.len() != 4 {
-        bad("treasureChance", format!("expected 4 values, got {}", config.treasure_chance.len()));
+        bad(
+            "treasureChance",
+            format!("expected 4 values, got {}", config.treasure_chance.len()),
+        );
     } else {
         let sum: f64 = config.treasure_chance.iter().sum();
-        if config.treasure_chance.iter().any(|c| !(c.is_finite() && *c >= 0.0)) || (sum - 1.0).abs() > 1e-6 {
-            bad("treasureChance", format!("values must be >= 0 and sum to 1 (sum {sum})"));
+        if config
+            .treasure_chance
+            .iter()
+            .any(|c| !(c.is_finite() && *c >= 0.0))
+            || (sum - 1.0).abs() > 1e-6
+        {
+            bad(
+                "treasureChance",
+                format!("values must be >= 0 and sum to 1 (sum {sum})"),
+            );
         }
     }
     if config.treasure_cost.len() != 4 || config.treasure_cost.iter().any(|&c| c < 1) {
         bad("treasureCost", "expected 4 values, each >= 1".into());
     }
     if config.guard_count.len() != 7 {
-        bad("guardCount", format!("expected 7 ranges, got {}", config.guard_count.len()));
+        bad(
+            "guardCount",
+            format!("expected 7 ranges, got {}", config.guard_count.len()),
+        );
     }
     for (i, r) in config.guard_count.iter().enumerate() {
         if r.min < 0 || r.min > r.max || r.max > 10_000 {
-            bad(&format!("guardCount[{i}]"), format!("{{{}, {}}} must be 0 <= min <= max <= 10000", r.min, r.max));
+            bad(
+                &format!("guardCount[{i}]"),
+                format!("{{{}, {}}} must be 0 <= min <= max <= 10000", r.min, r.max),
+            );
         }
     }
 }
 
 fn check_range(problems: &mut Vec<String>, at: &str, r: RandomRange, lo: i32, hi: i32) {
     if r.min > r.max || r.min < lo || r.max > hi {
-        problems.push(format!("{at}: {{{}, {}}} must satisfy {lo} <= min <= max <= {hi}", r.min, r.max));
+        problems.push(format!(
+            "{at}: {{{}, {}}} must satisfy {lo} <= min <= max <= {hi}",
+            r.min, r.max
+        ));
     }
 }
 
@@ -83,9 +109,15 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
     for (i, z) in template.zones.iter().enumerate() {
         let at = format!("zones[{i}]");
         if z.index < 0 || z.index as usize >= n {
-            p.push(format!("{at}.index: {} is not in 0..{n} (zone indices must be 0..n-1)", z.index));
+            p.push(format!(
+                "{at}.index: {} is not in 0..{n} (zone indices must be 0..n-1)",
+                z.index
+            ));
         } else if let Some(j) = seen[z.index as usize] {
-            p.push(format!("{at}.index: duplicate zone index {} (also zones[{j}])", z.index));
+            p.push(format!(
+                "{at}.index: duplicate zone index {} (also zones[{j}])",
+                z.index
+            ));
         } else {
             seen[z.index as usize] = Some(i);
         }
@@ -93,36 +125,72 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
             p.push(format!("{at}.surface: {:?} cannot be decorated by the .hmm export (use one of {:?} or RANDOM)", z.surface, Surface::DECORATABLE));
         }
         if z.size < 1 || z.size > MAX_ZONE_SIZE {
-            p.push(format!("{at}.size: {} must be in 1..={MAX_ZONE_SIZE}", z.size));
+            p.push(format!(
+                "{at}.size: {} must be in 1..={MAX_ZONE_SIZE}",
+                z.size
+            ));
         }
         if !(0..=100_000).contains(&z.richness) {
-            p.push(format!("{at}.richness: {} must be in 0..=100000", z.richness));
+            p.push(format!(
+                "{at}.richness: {} must be in 0..=100000",
+                z.richness
+            ));
         }
-        check_range(&mut p, &format!("{at}.minesNum"), z.mines_num, 0, MAX_OBJECTS_PER_ZONE);
-        check_range(&mut p, &format!("{at}.castlesNum"), z.castles_num, 0, MAX_OBJECTS_PER_ZONE);
-        if z.castles.len() > MAX_OBJECTS_PER_ZONE as usize || z.mines.len() > MAX_OBJECTS_PER_ZONE as usize {
+        check_range(
+            &mut p,
+            &format!("{at}.minesNum"),
+            z.mines_num,
+            0,
+            MAX_OBJECTS_PER_ZONE,
+        );
+        check_range(
+            &mut p,
+            &format!("{at}.castlesNum"),
+            z.castles_num,
+            0,
+            MAX_OBJECTS_PER_ZONE,
+        );
+        if z.castles.len() > MAX_OBJECTS_PER_ZONE as usize
+            || z.mines.len() > MAX_OBJECTS_PER_ZONE as usize
+        {
             p.push(format!("{at}: at most {MAX_OBJECTS_PER_ZONE} castles and {MAX_OBJECTS_PER_ZONE} mines per zone"));
         }
         for (k, c) in z.castles.iter().enumerate() {
             if !(-1..=5).contains(&c.player) {
-                p.push(format!("{at}.castles[{k}].player: {} must be -1 (neutral) or 0..5", c.player));
+                p.push(format!(
+                    "{at}.castles[{k}].player: {} must be -1 (neutral) or 0..5",
+                    c.player
+                ));
             } else if c.player >= 0 {
                 players_with_castle[c.player as usize] = true;
             }
         }
         for (k, m) in z.mines.iter().enumerate() {
-            check_range(&mut p, &format!("{at}.mines[{k}].guardLevel"), m.guard_level, -100, 6);
+            check_range(
+                &mut p,
+                &format!("{at}.mines[{k}].guardLevel"),
+                m.guard_level,
+                -100,
+                6,
+            );
             if !(-1..=5).contains(&m.player) {
-                p.push(format!("{at}.mines[{k}].player: {} must be -1 (neutral) or 0..5", m.player));
+                p.push(format!(
+                    "{at}.mines[{k}].player: {} must be -1 (neutral) or 0..5",
+                    m.player
+                ));
             }
         }
         for (k, b) in z.treasures.iter().enumerate() {
             if b.min > b.max || b.max > 1_000_000 || b.density > 100 {
-                p.push(format!("{at}.treasures[{k}]: need min <= max <= 1000000 and density <= 100"));
+                p.push(format!(
+                    "{at}.treasures[{k}]: need min <= max <= 1000000 and density <= 100"
+                ));
             }
         }
         if z.kind == ZoneKind::PlayerStart && !z.castles.iter().any(|c| c.player >= 0) {
-            p.push(format!("{at}.kind: PLAYER_START needs a castle with a player (0..5)"));
+            p.push(format!(
+                "{at}.kind: PLAYER_START needs a castle with a player (0..5)"
+            ));
         }
     }
     for (i, z) in template.zones.iter().enumerate() {
@@ -150,7 +218,10 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
         }
         let key = (c.first.min(c.second), c.first.max(c.second));
         if let Some(prev) = pairs.insert(key, j) {
-            p.push(format!("{at}: duplicate connection {}-{} (also connections[{prev}])", key.0, key.1));
+            p.push(format!(
+                "{at}: duplicate connection {}-{} (also connections[{prev}])",
+                key.0, key.1
+            ));
             continue;
         }
         check_range(&mut p, &format!("{at}.guardLevel"), c.guard_level, -100, 6);
@@ -178,11 +249,17 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
         for (idx, r) in reached.iter().enumerate() {
             if !r {
                 let pos = seen[idx].unwrap_or(idx);
-                p.push(format!("zones[{pos}]: zone {idx} is unreachable from zone 0 in the connection graph"));
+                p.push(format!(
+                    "zones[{pos}]: zone {idx} is unreachable from zone 0 in the connection graph"
+                ));
             }
         }
         // Capacity: every zone's share of the map must hold a castle-sized area.
-        let total: i64 = template.zones.iter().map(|z| z.size.clamp(1, MAX_ZONE_SIZE) as i64).sum();
+        let total: i64 = template
+            .zones
+            .iter()
+            .map(|z| z.size.clamp(1, MAX_ZONE_SIZE) as i64)
+            .sum();
         let cells = (size as i64) * (size as i64);
         for (i, z) in template.zones.iter().enumerate() {
             let share = cells * z.size.clamp(1, MAX_ZONE_SIZE) as i64 / total.max(1);

@@ -28,11 +28,15 @@ pub fn plan(richness: i32, area: u32, kind: ZoneKind) -> (usize, u8) {
 pub(crate) fn place(w: &mut Work, zones: &[TemplateZone], rng: &mut LevelRng) {
     for (zi, z) in zones.iter().enumerate() {
         let (count, tier) = plan(z.richness, w.zones[zi].area, z.kind);
-        let pool: Vec<usize> = (0..VISITABLES.len()).filter(|&i| VISITABLES[i].2 <= tier).collect();
+        let pool: Vec<usize> = (0..VISITABLES.len())
+            .filter(|&i| VISITABLES[i].2 <= tier)
+            .collect();
         for _ in 0..count {
             let (id, fp, _) = VISITABLES[pool[rng.random_range(0..pool.len())]];
             if place_object(w, zi, fp, (0, 1), ObjectKind::Visitable { id }, false, rng).is_none() {
-                w.stats.removed.push(format!("zones[{zi}]: no room for visitable {id}"));
+                w.stats
+                    .removed
+                    .push(format!("zones[{zi}]: no room for visitable {id}"));
                 break;
             }
         }

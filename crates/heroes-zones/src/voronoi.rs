@@ -10,13 +10,21 @@ use voronator::delaunator::Point as VPoint;
 /// With fewer than 3 centres (or collinear ones) every pair counts as neighbours.
 pub fn delaunay_neighbours(centres: &[(f64, f64)], side: f64) -> Vec<Vec<usize>> {
     let n = centres.len();
-    let all = || (0..n).map(|i| (0..n).filter(|&j| j != i).collect()).collect();
+    let all = || {
+        (0..n)
+            .map(|i| (0..n).filter(|&j| j != i).collect())
+            .collect()
+    };
     if n < 3 {
         return all();
     }
     match VoronoiDiagram::<VPoint>::from_tuple(&(-1.0, -1.0), &(side + 1.0, side + 1.0), centres) {
         Some(v) if v.neighbors.len() == n => {
-            let mut nb: Vec<Vec<usize>> = v.neighbors.iter().map(|l| l.iter().copied().filter(|&j| j < n).collect()).collect();
+            let mut nb: Vec<Vec<usize>> = v
+                .neighbors
+                .iter()
+                .map(|l| l.iter().copied().filter(|&j| j < n).collect())
+                .collect();
             for l in &mut nb {
                 l.sort_unstable();
                 l.dedup();
@@ -29,7 +37,13 @@ pub fn delaunay_neighbours(centres: &[(f64, f64)], side: f64) -> Vec<Vec<usize>>
 
 /// Assigns each cell of a `side x side` grid to the zone of least power distance
 /// `(p − c_i)² − w_i`, where `p` is the cell centre moved by `offsets` (if given).
-pub fn assign(side: usize, centres: &[(f64, f64)], weights: &[f64], offsets: Option<&[(f32, f32)]>, out: &mut Vec<u8>) {
+pub fn assign(
+    side: usize,
+    centres: &[(f64, f64)],
+    weights: &[f64],
+    offsets: Option<&[(f32, f32)]>,
+    out: &mut Vec<u8>,
+) {
     out.clear();
     out.reserve(side * side);
     for y in 0..side {

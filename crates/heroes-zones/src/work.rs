@@ -36,19 +36,29 @@ impl Work {
     #[inline]
     pub fn offset(&self, i: usize, dx: i64, dy: i64) -> Option<usize> {
         let (x, y) = ((i % self.side) as i64 + dx, (i / self.side) as i64 + dy);
-        (x >= 0 && y >= 0 && x < self.side as i64 && y < self.side as i64).then(|| y as usize * self.side + x as usize)
+        (x >= 0 && y >= 0 && x < self.side as i64 && y < self.side as i64)
+            .then(|| y as usize * self.side + x as usize)
     }
 
     /// Walkable 4-neighbours of `i`.
     pub fn walkable_sides(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        SIDES.iter().filter_map(move |&(dx, dy)| self.offset(i, dx, dy)).filter(|&n| self.cell(n).walkable())
+        SIDES
+            .iter()
+            .filter_map(move |&(dx, dy)| self.offset(i, dx, dy))
+            .filter(|&n| self.cell(n).walkable())
     }
 
     /// Tries to put an object with footprint `fp` anchored at `anchor` in `zone`, with its
     /// approach cell at `anchor + approach`. Every footprint cell and the approach must be
     /// free cells of the zone, and nothing around the footprint may be a building, entrance or
     /// border (so objects never wall each other in). On success marks the cells.
-    pub fn place(&mut self, anchor: usize, fp: &[(i8, i8)], approach: (i64, i64), zone: usize) -> Option<usize> {
+    pub fn place(
+        &mut self,
+        anchor: usize,
+        fp: &[(i8, i8)],
+        approach: (i64, i64),
+        zone: usize,
+    ) -> Option<usize> {
         let ok_free = |w: &Work, i: usize| w.zone_of[i] as usize == zone && w.cell(i) == Cell::Free;
         let ap = self.offset(anchor, approach.0, approach.1)?;
         if !ok_free(self, ap) {
@@ -64,7 +74,14 @@ impl Work {
                 for dx2 in -1..=1 {
                     match self.offset(c, dx2, dy2) {
                         Some(n) if self.zone_of[n] as usize == zone => {
-                            if matches!(self.cell(n), Cell::Building | Cell::Entrance | Cell::Edge | Cell::Passage | Cell::Approach) {
+                            if matches!(
+                                self.cell(n),
+                                Cell::Building
+                                    | Cell::Entrance
+                                    | Cell::Edge
+                                    | Cell::Passage
+                                    | Cell::Approach
+                            ) {
                                 return None;
                             }
                         }
@@ -84,7 +101,12 @@ impl Work {
 
     /// Adds an object.
     pub fn add(&mut self, kind: ObjectKind, at: usize, zone: usize) {
-        self.objects.push(MapObject { kind, x: (at % self.side) as u16, y: (at / self.side) as u16, zone: zone as u16 });
+        self.objects.push(MapObject {
+            kind,
+            x: (at % self.side) as u16,
+            y: (at / self.side) as u16,
+            zone: zone as u16,
+        });
     }
 
     /// Flat index of an object's anchor.

@@ -18,15 +18,27 @@ fn fixtures() -> Option<PathBuf> {
 #[test]
 fn every_fixture_template_loads_and_generates() {
     let Some(f) = fixtures() else { return };
-    let config = Config::from_json(&std::fs::read_to_string(f.join("korge/resources/config.json")).unwrap()).unwrap();
+    let config =
+        Config::from_json(&std::fs::read_to_string(f.join("korge/resources/config.json")).unwrap())
+            .unwrap();
     assert_eq!(config.map_size, 128);
     assert!(!config.add_roads);
     let catalog = Catalog::builtin();
-    for name in ["templates/zones9.json", "templates/zones25.json", "templates/original.json", "resources/template.json"] {
-        let t = Template::from_json(&std::fs::read_to_string(f.join("korge").join(name)).unwrap()).unwrap();
+    for name in [
+        "templates/zones9.json",
+        "templates/zones25.json",
+        "templates/original.json",
+        "resources/template.json",
+    ] {
+        let t = Template::from_json(&std::fs::read_to_string(f.join("korge").join(name)).unwrap())
+            .unwrap();
         for (size, cfg) in [(128, config.clone()), (256, Config::default())] {
             let map = generate(&t, &cfg, size, 42).unwrap_or_else(|e| panic!("{name} {size}: {e}"));
-            assert!(map.stats.max_area_error <= 0.15, "{name} {size}: area error {}", map.stats.max_area_error);
+            assert!(
+                map.stats.max_area_error <= 0.15,
+                "{name} {size}: area error {}",
+                map.stats.max_area_error
+            );
             let file = export(&map);
             let bytes = file.to_bytes();
             let back = HmmFile::parse(&bytes).unwrap();
@@ -35,7 +47,11 @@ fn every_fixture_template_loads_and_generates() {
             assert!(report.ok(), "{name} {size}: {:?}", report.errors);
             if std::env::var("HEROES_PNG").is_ok() {
                 let stem = name.replace('/', "_");
-                std::fs::write(format!("/tmp/heroes_{stem}_{size}.png"), heroes_zones::preview::png(&map).unwrap()).unwrap();
+                std::fs::write(
+                    format!("/tmp/heroes_{stem}_{size}.png"),
+                    heroes_zones::preview::png(&map).unwrap(),
+                )
+                .unwrap();
             }
         }
     }
@@ -48,6 +64,7 @@ fn every_real_map_parses_round_trips_and_validates() {
     assert!(catalog.avatars.len() > 300, "{}", catalog.avatars.len());
     let index = std::fs::read_to_string(f.join("pph/maps/INDEX.txt")).unwrap();
     let mut count = 0;
+    let (mut on_obstacle, mut other) = (0, Vec::new());
     for line in index.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
         let bytes = std::fs::read(f.join("pph/maps").join(cols[0])).unwrap();
@@ -55,7 +72,18 @@ fn every_real_map_parses_round_trips_and_validates() {
         assert_eq!(format!("{:#x}", m.version), cols[1], "{}", cols[0]);
         assert_eq!(m.side().to_string(), cols[2]);
         assert_eq!(m.map_name(), cols[3]);
-        let counts = [m.players.len(), m.heroes.len(), m.items.len(), m.guards.len(), m.events.len(), m.visitables.len(), m.ownerables.len(), m.castles.len(), m.decorations.len(), m.paths.len()];
+        let counts = [
+            m.players.len(),
+            m.heroes.len(),
+            m.items.len(),
+            m.guards.len(),
+            m.events.len(),
+            m.visitables.len(),
+            m.ownerables.len(),
+            m.castles.len(),
+            m.decorations.len(),
+            m.paths.len(),
+        ];
         let want: Vec<usize> = cols[4..14].iter().map(|c| c.parse().unwrap()).collect();
         assert_eq!(counts.to_vec(), want, "{}", cols[0]);
         assert_eq!(m.to_bytes(), bytes, "{}: round trip differs", cols[0]);
@@ -63,11 +91,32 @@ fn every_real_map_parses_round_trips_and_validates() {
         // items of the shipped maps as standing on obstacles, which PH's editor accepts; every
         // other check must pass on every real map.
         let report = validate(&m, &catalog);
-        let other: Vec<&String> = report.errors.iter().filter(|e| !e.contains("on a cell with an obstacle")).collect();
-        assert!(other.is_empty(), "{}: {:?}", cols[0], &other[..other.len().min(5)]);
+        for e in &report.errors {
+            if e.contains("on a cell with an obstacle") {
+                on_obstacle += 1;
+                eprintln!("{}: {e}", cols[0]);
+            } else {
+                other.push(format!("{}: {e}", cols[0]));
+            }
+        }
         count += 1;
     }
     assert_eq!(count, 39);
+    // Items or guards on cells our pass map blocks (object footprints and decoration
+    // PassModifiers from hmm.xml): 11 in 7 maps, e.g. a map item on obelisk1's own cell in
+    // Armageddons_Blade. Whether PH's editor flags all of them is not verified.
+    assert_eq!(on_obstacle, 11);
+    // The one real defect the validator finds in the shipped maps: a misspelt artifact id
+    // (hmm.xml has `PendantOfOmniscience`).
+    // Also two cells holding two map items/guards each. PH's ValidateMap reports these too.
+    assert_eq!(
+        other,
+        [
+            "Swampy.hmm: artifact \"PedantOfOmniscience\" at (114, 79) is not in the catalog",
+            "The_Labyrynth.hmm: two map items or guards at (28, 13)",
+            "Winter_Wars.hmm: two map items or guards at (2, 37)",
+        ]
+    );
 }
 
 #[test]

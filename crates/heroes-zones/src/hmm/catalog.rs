@@ -57,7 +57,10 @@ impl Catalog {
         for s in Surface::DECORATABLE {
             let (a, b, d) = ids::obstacles(s);
             for id in a.iter().chain(b).chain(d) {
-                c.avatars.insert(id.to_string(), ids::footprint(id).map(fp).unwrap_or_default());
+                c.avatars.insert(
+                    id.to_string(),
+                    ids::footprint(id).map(fp).unwrap_or_default(),
+                );
             }
         }
         for (id, pass) in [("dirt_road", 4), ("stone_road", 4), ("snow_road", 4)] {
@@ -85,7 +88,11 @@ impl Catalog {
             avatar_pm.insert(id.to_string(), cells);
         }
         c.avatars = avatar_pm.clone();
-        for (name, map) in [("Visitables", &mut c.visitables), ("Ownerables", &mut c.ownerables), ("Castles", &mut c.castles)] {
+        for (name, map) in [
+            ("Visitables", &mut c.visitables),
+            ("Ownerables", &mut c.ownerables),
+            ("Castles", &mut c.castles),
+        ] {
             for item in items(section(&text, name)) {
                 let id = attr(item, "id").unwrap_or_default().to_string();
                 let mut cells = Vec::new();
@@ -101,17 +108,27 @@ impl Catalog {
                 cells.sort_unstable();
                 cells.dedup();
                 if name == "Visitables" && attr(item, "type") == Some("TELEPORT") {
-                    c.teleports.insert(id.clone(), attr(item, "index").and_then(|v| v.parse().ok()).unwrap_or(0));
+                    c.teleports.insert(
+                        id.clone(),
+                        attr(item, "index")
+                            .and_then(|v| v.parse().ok())
+                            .unwrap_or(0),
+                    );
                 }
                 map.insert(id, cells);
             }
         }
         for item in tags(section(&text, "PathElements"), "Item") {
             if let Some(id) = attr(item, "id") {
-                c.paths.insert(id.to_string(), attr(item, "pass").and_then(|v| v.parse().ok()).unwrap_or(0));
+                c.paths.insert(
+                    id.to_string(),
+                    attr(item, "pass").and_then(|v| v.parse().ok()).unwrap_or(0),
+                );
             }
         }
-        c.artifacts = tags(section(&text, "Artifacts"), "Item").filter_map(|t| attr(t, "id").map(String::from)).collect();
+        c.artifacts = tags(section(&text, "Artifacts"), "Item")
+            .filter_map(|t| attr(t, "id").map(String::from))
+            .collect();
         c
     }
 }

@@ -43,12 +43,18 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
         }
         declared[p.id as usize] = true;
         if !(0..=2).contains(&p.type_mask) {
-            e(format!("player {} type mask {} not in 0..2", p.id, p.type_mask));
+            e(format!(
+                "player {} type mask {} not in 0..2",
+                p.id, p.type_mask
+            ));
         }
         match p.main_castle {
             Some((pos, _)) => {
                 if !f.castles.iter().any(|c| c.pos == pos && c.owner == p.id) {
-                    e(format!("player {} main castle at {pos:?} is not a castle it owns", p.id));
+                    e(format!(
+                        "player {} main castle at {pos:?} is not a castle it owns",
+                        p.id
+                    ));
                 }
             }
             None => {
@@ -61,35 +67,66 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
     let owner_ok = |o: i8| o == -1 || (0..=5).contains(&o) && declared[o as usize];
     for c in &f.castles {
         if !owner_ok(c.owner) {
-            e(format!("castle owner {} at {:?} is not a declared player", c.owner, c.pos));
+            e(format!(
+                "castle owner {} at {:?} is not a declared player",
+                c.owner, c.pos
+            ));
         }
         if c.ctype > 6 {
-            e(format!("castle at {:?}: type {} not in 0..6", c.pos, c.ctype));
+            e(format!(
+                "castle at {:?}: type {} not in 0..6",
+                c.pos, c.ctype
+            ));
         }
     }
     for o in &f.ownerables {
         if !owner_ok(o.owner) {
-            e(format!("ownerable owner {} at {:?} is not a declared player", o.owner, o.pos));
+            e(format!(
+                "ownerable owner {} at {:?} is not a declared player",
+                o.owner, o.pos
+            ));
         }
     }
     // Ids and bounds; the pass map (0 free, 2 object/decoration).
-    let mut pass = vec![0u8; (n * n) as usize];
+    // What blocks each cell (empty = free), for the editor's pass map (0 free, 2 blocked).
+    let mut pass: Vec<String> = vec![String::new(); (n * n) as usize];
     let mut has_deco = vec![false; (n * n) as usize];
     let mut warn = Vec::new();
-    let stamp = |p: Pos, cells: &[(i16, i16)], pass: &mut Vec<u8>, warn: &mut Vec<String>, what: &str| {
+    let stamp = |p: Pos,
+                 id: &str,
+                 cells: &[(i16, i16)],
+                 pass: &mut Vec<String>,
+                 warn: &mut Vec<String>,
+                 what: &str| {
         for &(dx, dy) in cells {
             let q = (p.0 + dx, p.1 + dy);
             if inb(q) {
-                pass[idx(q)] = 2;
+                pass[idx(q)] = format!("{what} {id} at {p:?}");
             } else {
                 warn.push(format!("{what} at {p:?} is partly out of the map"));
             }
         }
     };
-    let objects: [(&str, Vec<(&String, Pos)>, &BTreeMap<String, Vec<(i16, i16)>>); 3] = [
-        ("castle", f.castles.iter().map(|c| (&c.id, c.pos)).collect(), &catalog.castles),
-        ("ownerable", f.ownerables.iter().map(|c| (&c.id, c.pos)).collect(), &catalog.ownerables),
-        ("visitable", f.visitables.iter().map(|c| (&c.id, c.pos)).collect(), &catalog.visitables),
+    let objects: [(
+        &str,
+        Vec<(&String, Pos)>,
+        &BTreeMap<String, Vec<(i16, i16)>>,
+    ); 3] = [
+        (
+            "castle",
+            f.castles.iter().map(|c| (&c.id, c.pos)).collect(),
+            &catalog.castles,
+        ),
+        (
+            "ownerable",
+            f.ownerables.iter().map(|c| (&c.id, c.pos)).collect(),
+            &catalog.ownerables,
+        ),
+        (
+            "visitable",
+            f.visitables.iter().map(|c| (&c.id, c.pos)).collect(),
+            &catalog.visitables,
+        ),
     ];
     for (what, list, table) in &objects {
         for (id, p) in list {
@@ -97,7 +134,7 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
                 e(format!("{what} {id} anchor {p:?} outside the map"));
             }
             match table.get(*id) {
-                Some(cells) => stamp(*p, cells, &mut pass, &mut warn, what),
+                Some(cells) => stamp(*p, id, cells, &mut pass, &mut warn, what),
                 None => e(format!("{what} id {id:?} at {p:?} is not in the catalog")),
             }
         }
@@ -118,13 +155,15 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
                             warn.push(format!("overlapping decorations at {q:?}"));
                         }
                         deco_seen[idx(q)] = true;
-                        pass[idx(q)] = 2;
+                        pass[idx(q)] = format!("decoration {id} at {p:?}");
                     } else {
                         warn.push(format!("decoration {id} at {p:?} is partly out of the map"));
                     }
                 }
             }
-            None => e(format!("decoration id {id:?} at {p:?} is not in the catalog")),
+            None => e(format!(
+                "decoration id {id:?} at {p:?} is not in the catalog"
+            )),
         }
     }
     for (p, id) in &f.paths {
@@ -133,9 +172,13 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
             continue;
         }
         match catalog.paths.get(id) {
-            Some(&pv) if pv > 0 && has_deco[idx(*p)] => e(format!("road {id} at {p:?} on a cell with a decoration")),
+            Some(&pv) if pv > 0 && has_deco[idx(*p)] => {
+                e(format!("road {id} at {p:?} on a cell with a decoration"))
+            }
             Some(_) => {}
-            None => e(format!("path element id {id:?} at {p:?} is not in the catalog")),
+            None => e(format!(
+                "path element id {id:?} at {p:?} is not in the catalog"
+            )),
         }
     }
     // Teleport indices.
@@ -152,7 +195,11 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
     }
     // Map items and guards.
     let mut taken = vec![false; (n * n) as usize];
-    let spots = f.items.iter().map(|i| ("map item", i.pos)).chain(f.guards.iter().map(|g| ("guard", g.pos)));
+    let spots = f
+        .items
+        .iter()
+        .map(|i| ("map item", i.pos))
+        .chain(f.guards.iter().map(|g| ("guard", g.pos)));
     for (what, p) in spots {
         if !inb(p) {
             e(format!("{what} at {p:?} outside the map"));
@@ -162,15 +209,23 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
             e(format!("two map items or guards at {p:?}"));
         }
         taken[idx(p)] = true;
-        if pass[idx(p)] != 0 {
-            e(format!("{what} at {p:?} on a cell with an obstacle"));
+        if !pass[idx(p)].is_empty() {
+            e(format!(
+                "{what} at {p:?} on a cell with an obstacle ({})",
+                pass[idx(p)]
+            ));
         }
     }
     for it in &f.items {
         if let ItemTail::Artifact(a) = &it.tail
             && !catalog.artifacts.iter().any(|x| x == a)
+            // The editor's random artifacts (`RandomArtifact`, `RandomArtifactN` by level).
+            && !(a.starts_with("RandomArtifact") && a[14..].chars().all(|c| c.is_ascii_digit()))
         {
-            e(format!("artifact {a:?} at {:?} is not in the catalog", it.pos));
+            e(format!(
+                "artifact {a:?} at {:?} is not in the catalog",
+                it.pos
+            ));
         }
     }
     warn.sort();

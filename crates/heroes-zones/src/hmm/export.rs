@@ -33,14 +33,38 @@ pub fn export(map: &HeroesMap) -> HmmFile {
     let mut guards = Vec::new();
     for o in &map.objects {
         match &o.kind {
-            ObjectKind::Castle { id, fraction, player } => {
+            ObjectKind::Castle {
+                id,
+                fraction,
+                player,
+            } => {
                 if *player >= 0 && !owners.contains(player) {
                     owners.push(*player);
                 }
-                castles.push(Castle { id: id.to_string(), ctype: *fraction as u8, owner: *player, pos: p(o), garrison: EMPTY_ARMY, name: String::new(), buildings: Vec::new() });
+                castles.push(Castle {
+                    id: id.to_string(),
+                    ctype: *fraction as u8,
+                    owner: *player,
+                    pos: p(o),
+                    garrison: EMPTY_ARMY,
+                    name: String::new(),
+                    buildings: Vec::new(),
+                });
             }
-            ObjectKind::Mine { id, player, .. } => ownerables.push(Ownerable { id: id.to_string(), owner: *player, pos: p(o), guard: EMPTY_ARMY }),
-            ObjectKind::Visitable { id } | ObjectKind::Portal { id, .. } => visitables.push(Visitable { id: id.to_string(), pos: p(o), guard: EMPTY_ARMY, message: String::new() }),
+            ObjectKind::Mine { id, player, .. } => ownerables.push(Ownerable {
+                id: id.to_string(),
+                owner: *player,
+                pos: p(o),
+                guard: EMPTY_ARMY,
+            }),
+            ObjectKind::Visitable { id } | ObjectKind::Portal { id, .. } => {
+                visitables.push(Visitable {
+                    id: id.to_string(),
+                    pos: p(o),
+                    guard: EMPTY_ARMY,
+                    message: String::new(),
+                })
+            }
             ObjectKind::Treasure { kind, .. } => {
                 let (k, tail) = match kind {
                     TreasureKind::Resource(r) => (0, ItemTail::Mineral(*r as i8, 0)),
@@ -48,17 +72,37 @@ pub fn export(map: &HeroesMap) -> HmmFile {
                     TreasureKind::Chest => (3, ItemTail::Nothing),
                     TreasureKind::Artifact(a) => (4, ItemTail::Artifact(a.to_string())),
                 };
-                items.push(MapItem { kind: k, pos: p(o), guard: EMPTY_ARMY, message: String::new(), tail });
+                items.push(MapItem {
+                    kind: k,
+                    pos: p(o),
+                    guard: EMPTY_ARMY,
+                    message: String::new(),
+                    tail,
+                });
             }
-            ObjectKind::Guard { level, count } => guards.push(Guard { creature: 0x0F00 + *level as i16, count: *count as i32, disposition: 1, not_grow: 0, pos: p(o), message: String::new() }),
+            ObjectKind::Guard { level, count } => guards.push(Guard {
+                creature: 0x0F00 + *level as i16,
+                count: *count as i32,
+                disposition: 1,
+                not_grow: 0,
+                pos: p(o),
+                message: String::new(),
+            }),
         }
     }
     owners.sort_unstable();
     let players = owners
         .iter()
         .map(|&pid| {
-            let main = castles.iter().find(|c| c.owner == pid).map(|c| (c.pos, map.spawn_hero as u8));
-            Player { id: pid, type_mask: TYPE_MASK_ANY, main_castle: main }
+            let main = castles
+                .iter()
+                .find(|c| c.owner == pid)
+                .map(|c| (c.pos, map.spawn_hero as u8));
+            Player {
+                id: pid,
+                type_mask: TYPE_MASK_ANY,
+                main_castle: main,
+            }
         })
         .collect();
     let mut nodes = Vec::with_capacity((n + 1) * (n + 1));
@@ -82,10 +126,12 @@ pub fn export(map: &HeroesMap) -> HmmFile {
                 let list = if k == 3 { three } else { two };
                 let z = *map.zone_of.at(x, y);
                 let fits = !list.is_empty()
-                    && (0..k).all(|dy| (0..k).all(|dx| {
-                        let (cx, cy) = (x - dx, y - dy);
-                        wall(cx, cy) && !covered[cy * n + cx] && *map.zone_of.at(cx, cy) == z
-                    }))
+                    && (0..k).all(|dy| {
+                        (0..k).all(|dx| {
+                            let (cx, cy) = (x - dx, y - dy);
+                            wall(cx, cy) && !covered[cy * n + cx] && *map.zone_of.at(cx, cy) == z
+                        })
+                    })
                     && mix64((x * 7919 + y * 31 + k) as u64) % 3 != 0;
                 if fits {
                     for dy in 0..k {
@@ -116,7 +162,10 @@ pub fn export(map: &HeroesMap) -> HmmFile {
     for y in 0..n {
         for x in 0..n {
             if matches!(map.cell(y * n + x), Cell::Road | Cell::Passage) {
-                paths.push(((x as i16, y as i16), ids::road(map.surface_at(x, y)).to_string()));
+                paths.push((
+                    (x as i16, y as i16),
+                    ids::road(map.surface_at(x, y)).to_string(),
+                ));
             }
         }
     }
@@ -125,8 +174,16 @@ pub fn export(map: &HeroesMap) -> HmmFile {
         size_code,
         lng_mask: 1,
         texts: vec![
-            TextEntry { key: "Map name".into(), tet: 1, texts: vec![map.name.clone()] },
-            TextEntry { key: "Map Description".into(), tet: 2, texts: vec!["Generated by levelgen heroes-zones".into()] },
+            TextEntry {
+                key: "Map name".into(),
+                tet: 1,
+                texts: vec![map.name.clone()],
+            },
+            TextEntry {
+                key: "Map Description".into(),
+                tet: 2,
+                texts: vec!["Generated by levelgen heroes-zones".into()],
+            },
         ],
         name: String::new(),
         description: String::new(),

@@ -17,11 +17,58 @@ pub type Footprint = &'static [(i8, i8)];
 
 /// `small_01`: 5x3, entrance bottom centre; `small_02`: 3x5, entrance right middle.
 pub const CASTLES: [(&str, Footprint); 2] = [
-    ("small_01", &[(-2, -2), (-2, -1), (-2, 0), (-1, -2), (-1, -1), (-1, 0), (0, -2), (0, -1), (0, 0), (1, -2), (1, -1), (1, 0), (2, -2), (2, -1), (2, 0)]),
-    ("small_02", &[(-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, -2), (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, -2), (0, -1), (0, 0), (0, 1), (0, 2)]),
+    (
+        "small_01",
+        &[
+            (-2, -2),
+            (-2, -1),
+            (-2, 0),
+            (-1, -2),
+            (-1, -1),
+            (-1, 0),
+            (0, -2),
+            (0, -1),
+            (0, 0),
+            (1, -2),
+            (1, -1),
+            (1, 0),
+            (2, -2),
+            (2, -1),
+            (2, 0),
+        ],
+    ),
+    (
+        "small_02",
+        &[
+            (-2, -2),
+            (-2, -1),
+            (-2, 0),
+            (-2, 1),
+            (-2, 2),
+            (-1, -2),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (-1, 2),
+            (0, -2),
+            (0, -1),
+            (0, 0),
+            (0, 1),
+            (0, 2),
+        ],
+    ),
 ];
 
-const BIG_MINE: Footprint = &[(-1, -3), (-1, -2), (0, -3), (0, -2), (0, -1), (0, 0), (1, -3), (1, -2)];
+const BIG_MINE: Footprint = &[
+    (-1, -3),
+    (-1, -2),
+    (0, -3),
+    (0, -2),
+    (0, -1),
+    (0, 0),
+    (1, -3),
+    (1, -2),
+];
 const ORE: Footprint = &[(-1, -1), (-1, 0), (0, -1), (0, 0)];
 const WOOD: Footprint = &[(-1, -2), (-1, -1), (-1, 0), (0, -2), (0, -1), (0, 0)];
 const MERCURY: Footprint = &[(-1, -1), (-1, 0), (0, 0)];
@@ -47,10 +94,42 @@ pub fn mine(res: Resource, surface: Surface) -> (&'static str, Footprint) {
             },
             WOOD,
         ),
-        Resource::Gems => (big("gems_mine", "gems_mine_lava", "gems_mine_swamp", "gems_mine_snow"), BIG_MINE),
-        Resource::Crystal => (big("crystal_mine", "crystal_mine_lava", "crystal_mine_swamp", "crystal_mine_snow"), BIG_MINE),
-        Resource::Sulfur => (big("sulfur_mine", "sulfur_mine_lava", "sulfur_mine_swamp", "sulfur_mine_snow"), BIG_MINE),
-        Resource::Gold | Resource::Random => (big("gold_mine", "gold_mine_lava", "gold_mine_swamp", "gold_mine_snow"), BIG_MINE),
+        Resource::Gems => (
+            big(
+                "gems_mine",
+                "gems_mine_lava",
+                "gems_mine_swamp",
+                "gems_mine_snow",
+            ),
+            BIG_MINE,
+        ),
+        Resource::Crystal => (
+            big(
+                "crystal_mine",
+                "crystal_mine_lava",
+                "crystal_mine_swamp",
+                "crystal_mine_snow",
+            ),
+            BIG_MINE,
+        ),
+        Resource::Sulfur => (
+            big(
+                "sulfur_mine",
+                "sulfur_mine_lava",
+                "sulfur_mine_swamp",
+                "sulfur_mine_snow",
+            ),
+            BIG_MINE,
+        ),
+        Resource::Gold | Resource::Random => (
+            big(
+                "gold_mine",
+                "gold_mine_lava",
+                "gold_mine_swamp",
+                "gold_mine_snow",
+            ),
+            BIG_MINE,
+        ),
     }
 }
 
@@ -76,7 +155,21 @@ pub const VISITABLES: [(&str, Footprint, u8); 18] = [
     ("shrine3", ONE, 3),
     ("tree_of_knowledge", ONE, 3),
     ("magic_spring", SQUARE2, 3),
-    ("arena", &[(-2, -2), (-2, -1), (-2, 0), (-1, -2), (-1, -1), (-1, 0), (0, -2), (0, -1), (0, 0)], 3),
+    (
+        "arena",
+        &[
+            (-2, -2),
+            (-2, -1),
+            (-2, 0),
+            (-1, -2),
+            (-1, -1),
+            (-1, 0),
+            (0, -2),
+            (0, -1),
+            (0, 0),
+        ],
+        3,
+    ),
 ];
 
 /// Two-way teleports (PH `mode="3"`), one id per pair.
@@ -92,7 +185,14 @@ pub const ONE_WAY_PORTALS: [(&str, &str); 6] = [
 ];
 
 /// Artifacts for artifact treasures (ids of `hmm.xml <Artifacts>`).
-pub const ARTIFACTS: [&str; 6] = ["SilverSword", "PeasantsSickle", "MonksRing", "LuckyDice", "SpikedHelm", "Telescope"];
+pub const ARTIFACTS: [&str; 6] = [
+    "SilverSword",
+    "PeasantsSickle",
+    "MonksRing",
+    "LuckyDice",
+    "SpikedHelm",
+    "Telescope",
+];
 
 /// The road path element of a surface.
 pub fn road(surface: Surface) -> &'static str {
@@ -105,21 +205,115 @@ pub fn road(surface: Surface) -> &'static str {
 
 /// Obstacle avatars of a surface: (1x1, 2x2, 3x3); multi-cell ones are anchored at their
 /// bottom-right cell.
-pub fn obstacles(surface: Surface) -> (&'static [&'static str], &'static [&'static str], &'static [&'static str]) {
+pub fn obstacles(
+    surface: Surface,
+) -> (
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+) {
     use Surface::*;
     match surface {
-        Sand => (&["palms_1", "palms_2", "palms_3", "palms_4", "palms_5", "palms_6", "palms_7", "palms_8", "palms_9"], &[], &[]),
+        Sand => (
+            &[
+                "palms_1", "palms_2", "palms_3", "palms_4", "palms_5", "palms_6", "palms_7",
+                "palms_8", "palms_9",
+            ],
+            &[],
+            &[],
+        ),
         Dirt => (
-            &["rocks_2", "rocks_3", "rocks_4", "rocks_5", "rocks_6", "rocks_7", "rocks_8", "rocks_9", "stumbs_4", "stumbs_6", "log_1", "trees_1", "trees_2", "trees_3", "trees_4", "trees_5", "trees_6", "trees_7", "trees_8"],
+            &[
+                "rocks_2", "rocks_3", "rocks_4", "rocks_5", "rocks_6", "rocks_7", "rocks_8",
+                "rocks_9", "stumbs_4", "stumbs_6", "log_1", "trees_1", "trees_2", "trees_3",
+                "trees_4", "trees_5", "trees_6", "trees_7", "trees_8",
+            ],
             &["mountains_2", "mountains_11"],
             &["mountains_1"],
         ),
-        Grass => (&["rocks_3", "rocks_5", "rocks_6", "rocks_27", "bush_1", "pines_1", "pines_2", "trees_4", "trees_5", "trees_9"], &[], &[]),
-        Swamp => (&["rocks_3", "rocks_5", "pines_1", "pines_2", "dplants_1", "dplants_2", "dplants_3", "dplants_6", "dplants_7", "dplants_8"], &["mire_01", "mire_02"], &["mire_03"]),
-        Lava => (&["lava_3", "dplants_1", "dplants_2", "dplants_3", "dplants_4", "dplants_5", "volcano_2", "volcano_3", "volcano_4", "volcano_5"], &["lava_1", "volcano_1"], &["lava_2"]),
-        Wasteland => (&["rocks_11", "rocks_12", "rocks_13", "rocks_14", "rocks_15", "rocks_16", "cactus_1", "cactus_3", "cactus_5", "mountains_3", "mountains_6", "mountains_7"], &["rocks_17"], &[]),
-        Desert | Ndesert => (&["cactus_2", "cactus_4", "palms_7", "palms_8"], if surface == Desert { &["mountains_12", "mountains_13", "mountains_14"] } else { &[] }, &[]),
-        Snow => (&["rocks_18", "rocks_21", "rocks_22", "rocks_23", "rocks_25", "pines_3", "pines_4", "dplants_9", "dplants_10", "dplants_13"], &["rocks_20", "rocks_24", "mountains_5"], &["mountains_4"]),
+        Grass => (
+            &[
+                "rocks_3", "rocks_5", "rocks_6", "rocks_27", "bush_1", "pines_1", "pines_2",
+                "trees_4", "trees_5", "trees_9",
+            ],
+            &[],
+            &[],
+        ),
+        Swamp => (
+            &[
+                "rocks_3",
+                "rocks_5",
+                "pines_1",
+                "pines_2",
+                "dplants_1",
+                "dplants_2",
+                "dplants_3",
+                "dplants_6",
+                "dplants_7",
+                "dplants_8",
+            ],
+            &["mire_01", "mire_02"],
+            &["mire_03"],
+        ),
+        Lava => (
+            &[
+                "lava_3",
+                "dplants_1",
+                "dplants_2",
+                "dplants_3",
+                "dplants_4",
+                "dplants_5",
+                "volcano_2",
+                "volcano_3",
+                "volcano_4",
+                "volcano_5",
+            ],
+            &["lava_1", "volcano_1"],
+            &["lava_2"],
+        ),
+        Wasteland => (
+            &[
+                "rocks_11",
+                "rocks_12",
+                "rocks_13",
+                "rocks_14",
+                "rocks_15",
+                "rocks_16",
+                "cactus_1",
+                "cactus_3",
+                "cactus_5",
+                "mountains_3",
+                "mountains_6",
+                "mountains_7",
+            ],
+            &["rocks_17"],
+            &[],
+        ),
+        Desert | Ndesert => (
+            &["cactus_2", "cactus_4", "palms_7", "palms_8"],
+            if surface == Desert {
+                &["mountains_12", "mountains_13", "mountains_14"]
+            } else {
+                &[]
+            },
+            &[],
+        ),
+        Snow => (
+            &[
+                "rocks_18",
+                "rocks_21",
+                "rocks_22",
+                "rocks_23",
+                "rocks_25",
+                "pines_3",
+                "pines_4",
+                "dplants_9",
+                "dplants_10",
+                "dplants_13",
+            ],
+            &["rocks_20", "rocks_24", "mountains_5"],
+            &["mountains_4"],
+        ),
         _ => (&[], &[], &[]),
     }
 }
@@ -152,7 +346,17 @@ pub fn footprint(id: &str) -> Option<Footprint> {
             return Some(SQUARE2);
         }
         if c.contains(&id) {
-            return Some(&[(-2, -2), (-2, -1), (-2, 0), (-1, -2), (-1, -1), (-1, 0), (0, -2), (0, -1), (0, 0)]);
+            return Some(&[
+                (-2, -2),
+                (-2, -1),
+                (-2, 0),
+                (-1, -2),
+                (-1, -1),
+                (-1, 0),
+                (0, -2),
+                (0, -1),
+                (0, 0),
+            ]);
         }
     }
     None

@@ -231,7 +231,11 @@ impl HmmFile {
     /// The map name (text entry "Map name" in 0x19, the literal name in 0x18).
     pub fn map_name(&self) -> &str {
         if self.version > 0x18 {
-            self.texts.iter().find(|t| t.key == "Map name").and_then(|t| t.texts.first()).map_or("", |s| s.as_str())
+            self.texts
+                .iter()
+                .find(|t| t.key == "Map name")
+                .and_then(|t| t.texts.first())
+                .map_or("", |s| s.as_str())
         } else {
             &self.name
         }

@@ -13,7 +13,10 @@ type R<T> = Result<T, HeroesError>;
 
 impl Reader<'_> {
     fn err<T>(&self, m: impl Into<String>) -> R<T> {
-        Err(HeroesError::Hmm { offset: self.at, message: m.into() })
+        Err(HeroesError::Hmm {
+            offset: self.at,
+            message: m.into(),
+        })
     }
     fn take(&mut self, n: usize) -> R<&[u8]> {
         if self.b.len() - self.at < n {
@@ -49,7 +52,10 @@ impl Reader<'_> {
             return self.err(format!("string of {n} code units runs past the end"));
         }
         let s = self.take(n * 2)?;
-        let units: Vec<u16> = s.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        let units: Vec<u16> = s
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
         Ok(String::from_utf16_lossy(&units))
     }
     fn pos(&mut self) -> R<Pos> {
@@ -65,7 +71,9 @@ impl Reader<'_> {
     /// A count, checked against the bytes left (each element takes at least `min` bytes).
     fn count(&mut self, n: usize, min: usize) -> R<usize> {
         if n.saturating_mul(min) > self.b.len() - self.at {
-            return self.err(format!("count {n} is larger than the rest of the file allows"));
+            return self.err(format!(
+                "count {n} is larger than the rest of the file allows"
+            ));
         }
         Ok(n)
     }
@@ -97,7 +105,8 @@ impl HmmFile {
             r.at -= 1;
             return r.err(format!("size code {size_code} (expected 0..3)"));
         }
-        let (mut lng_mask, mut texts, mut name, mut description) = (0, Vec::new(), String::new(), String::new());
+        let (mut lng_mask, mut texts, mut name, mut description) =
+            (0, Vec::new(), String::new(), String::new());
         if version > 0x18 {
             lng_mask = r.u32()?;
             let langs = (lng_mask & 3).count_ones() as usize;
@@ -122,7 +131,15 @@ impl HmmFile {
                 player_mask: r.u32()?,
                 first_time: r.u32()?,
                 repeat: r.i32()?,
-                minerals: [r.i32()?, r.i32()?, r.i32()?, r.i32()?, r.i32()?, r.i32()?, r.i32()?],
+                minerals: [
+                    r.i32()?,
+                    r.i32()?,
+                    r.i32()?,
+                    r.i32()?,
+                    r.i32()?,
+                    r.i32()?,
+                    r.i32()?,
+                ],
             })
         })?;
         let ultimate = (r.pos()?, r.u32()?);
@@ -130,8 +147,16 @@ impl HmmFile {
         let players = r.list(n, 3, |r| {
             let id = r.i8()?;
             let type_mask = r.i8()?;
-            let main_castle = if r.u8()? != 0 { Some((r.pos()?, r.u8()?)) } else { None };
-            Ok(Player { id, type_mask, main_castle })
+            let main_castle = if r.u8()? != 0 {
+                Some((r.pos()?, r.u8()?))
+            } else {
+                None
+            };
+            Ok(Player {
+                id,
+                type_mask,
+                main_castle,
+            })
         })?;
         let n = r.u16()? as usize;
         let heroes = r.list(n, 60, |r| {
@@ -180,11 +205,24 @@ impl HmmFile {
                 7 => ItemTail::Key(r.u8()?),
                 _ => return r.err(format!("invalid map item type {kind}")),
             };
-            Ok(MapItem { kind, pos, guard, message, tail })
+            Ok(MapItem {
+                kind,
+                pos,
+                guard,
+                message,
+                tail,
+            })
         })?;
         let n = r.u16()? as usize;
         let guards = r.list(n, 16, |r| {
-            Ok(Guard { creature: r.i16()?, count: r.i32()?, disposition: r.u8()?, not_grow: r.u8()?, pos: r.pos()?, message: r.str()? })
+            Ok(Guard {
+                creature: r.i16()?,
+                count: r.i32()?,
+                disposition: r.u8()?,
+                not_grow: r.u8()?,
+                pos: r.pos()?,
+                message: r.str()?,
+            })
         })?;
         let n = r.u16()? as usize;
         let events = r.list(n, 60, |r| {
@@ -199,18 +237,42 @@ impl HmmFile {
                     r.list(n, 8, |r| {
                         let kind = r.i32()?;
                         if kind == 7 {
-                            Ok(Reward { kind, artifact: Some(r.str()?), fparam: 0, sparam: r.i32()? })
+                            Ok(Reward {
+                                kind,
+                                artifact: Some(r.str()?),
+                                fparam: 0,
+                                sparam: r.i32()?,
+                            })
                         } else {
-                            Ok(Reward { kind, artifact: None, fparam: r.i32()?, sparam: r.i32()? })
+                            Ok(Reward {
+                                kind,
+                                artifact: None,
+                                fparam: r.i32()?,
+                                sparam: r.i32()?,
+                            })
                         }
                     })?
                 },
             })
         })?;
         let n = r.u16()? as usize;
-        let visitables = r.list(n, 54, |r| Ok(Visitable { id: r.str()?, pos: r.pos()?, guard: r.army()?, message: r.str()? }))?;
+        let visitables = r.list(n, 54, |r| {
+            Ok(Visitable {
+                id: r.str()?,
+                pos: r.pos()?,
+                guard: r.army()?,
+                message: r.str()?,
+            })
+        })?;
         let n = r.u16()? as usize;
-        let ownerables = r.list(n, 51, |r| Ok(Ownerable { id: r.str()?, owner: r.i8()?, pos: r.pos()?, guard: r.army()? }))?;
+        let ownerables = r.list(n, 51, |r| {
+            Ok(Ownerable {
+                id: r.str()?,
+                owner: r.i8()?,
+                pos: r.pos()?,
+                guard: r.army()?,
+            })
+        })?;
         let n = r.u16()? as usize;
         let castles = r.list(n, 60, |r| {
             Ok(Castle {
@@ -233,7 +295,10 @@ impl HmmFile {
         let n = r.u32()? as usize;
         let paths = r.list(n, 8, |r| Ok((r.pos()?, r.str()?)))?;
         if r.at != bytes.len() {
-            return r.err(format!("{} bytes left after the path elements (expected EOF)", bytes.len() - r.at));
+            return r.err(format!(
+                "{} bytes left after the path elements (expected EOF)",
+                bytes.len() - r.at
+            ));
         }
         Ok(HmmFile {
             version,

@@ -227,7 +227,7 @@ impl Builder<'_> {
             .map(|&i| match target {
                 Some(t) => {
                     let d = (self.lib.rooms[i].difficulty_or_default() - t).abs();
-                    (1000.0 / (1.0 + 2.0 * d)).round() as u32 + 1
+                    (10_000.0 / ((1.0 + 2.0 * d) * (1.0 + 2.0 * d))).round() as u32 + 1
                 }
                 None => 1,
             })

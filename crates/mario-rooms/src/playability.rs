@@ -26,7 +26,7 @@
 
 use crate::level::MarioLevel;
 use crate::tiles::{self, TileClass};
-use std::collections::VecDeque;
+use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 /// What the checker found.
@@ -84,8 +84,6 @@ struct Tick {
     cells: Vec<(i32, i32)>,
     /// Landing checks: if the tile at `(dx, row)` supports, Mario stands at `(dx, row - 1)`.
     land: Vec<(i32, i32)>,
-    /// Pixel x of the centre, relative to the take-off tile's left edge.
-    px: i32,
     /// Whether Mario is falling during this tick (he may stomp an enemy).
     falling: bool,
 }
@@ -97,6 +95,54 @@ struct Arc {
     /// Flat tiles needed behind the take-off tile.
     runup: usize,
     ticks: Vec<Tick>,
+    /// The ticks flattened into checks, each cell checked once, in tick order.
+    ops: Vec<Op>,
+}
+
+/// One step of a flattened arc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Op {
+    /// `false`: the cell must be free; `true`: land if the cell supports.
+    land: bool,
+    dx: i16,
+    dy: i16,
+    falling: bool,
+}
+
+/// Flattens ticks into ops: per tick, for each landing row the cells above it, then the
+/// landing test, then the tick's other cells; a cell already checked is not checked again
+/// (rising checks are stricter than falling ones, and rising comes first).
+fn flatten(ticks: &[Tick]) -> Vec<Op> {
+    let mut done: Vec<(i32, i32)> = Vec::new();
+    let mut ops = Vec::new();
+    let mut check = |c: (i32, i32), falling: bool, ops: &mut Vec<Op>| {
+        if !done.contains(&c) {
+            done.push(c);
+            ops.push(Op {
+                land: false,
+                dx: c.0 as i16,
+                dy: c.1 as i16,
+                falling,
+            });
+        }
+    };
+    for t in ticks {
+        for &(cx, row) in &t.land {
+            for &c in t.cells.iter().filter(|c| c.1 < row) {
+                check(c, t.falling, &mut ops);
+            }
+            ops.push(Op {
+                land: true,
+                dx: cx as i16,
+                dy: row as i16,
+                falling: true,
+            });
+        }
+        for &c in &t.cells {
+            check(c, t.falling, &mut ops);
+        }
+    }
+    ops
 }
 
 fn floor_div(a: i32, b: i32) -> i32 {
@@ -156,7 +202,6 @@ fn simulate(dir: i32, accel_ticks: usize, hold: i32, control: u8) -> Arc {
         let r0 = floor_div(py - HEIGHT, 16);
         let r1 = floor_div(py, 16);
         let mut tick = Tick {
-            px,
             falling: y > prev_y,
             ..Tick::default()
         };
@@ -177,7 +222,13 @@ fn simulate(dir: i32, accel_ticks: usize, hold: i32, control: u8) -> Arc {
             break;
         }
     }
-    Arc { dir, runup, ticks }
+    let ops = flatten(&ticks);
+    Arc {
+        dir,
+        runup,
+        ticks,
+        ops,
+    }
 }
 
 fn arcs() -> &'static [Arc] {
@@ -188,7 +239,13 @@ fn arcs() -> &'static [Arc] {
             for accel in [0, 5, 10, 15, 30] {
                 for hold in [1, 2, 3, 5, 8] {
                     for control in 0..5u8 {
-                        v.push(simulate(dir, accel, hold, control));
+                        let a = simulate(dir, accel, hold, control);
+                        if !v
+                            .iter()
+                            .any(|b: &Arc| b.runup == a.runup && b.dir == a.dir && b.ops == a.ops)
+                        {
+                            v.push(a);
+                        }
                     }
                 }
             }
@@ -375,16 +432,18 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
         }
     }
     let mut seen = vec![false; (w * h) as usize];
-    let mut queue = VecDeque::new();
+    // Best-first: the rightmost standing tile first; its jumps are deferred (priority
+    // `x - reach`) so flat runs are walked before anything is jumped.
+    let mut queue: BinaryHeap<(i32, i32, i32, bool)> = BinaryHeap::new();
     let mut furthest = sx as i32;
-    // Spawn: fall from M to the first surface.
-    let push = |x: i32, y: i32, seen: &mut Vec<bool>, queue: &mut VecDeque<(i32, i32)>| {
-        let i = (y * w + x) as usize;
-        if !seen[i] {
-            seen[i] = true;
-            queue.push_back((x, y));
-        }
-    };
+    let push =
+        |x: i32, y: i32, seen: &mut Vec<bool>, queue: &mut BinaryHeap<(i32, i32, i32, bool)>| {
+            let i = (y * w + x) as usize;
+            if !seen[i] {
+                seen[i] = true;
+                queue.push((x, x, -y, false));
+            }
+        };
     let drop = |x: i32, mut y: i32| -> Option<(i32, i32)> {
         if x < 0 || x >= w {
             return None;
@@ -400,33 +459,38 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
         }
         None
     };
+    // Spawn: fall from M to the first surface.
     if let Some((x, y)) = drop(sx as i32, sy as i32) {
         push(x, y, &mut seen, &mut queue);
     }
     let arcs = arcs();
     let mut visited = 0;
-    while let Some((x, y)) = queue.pop_front() {
-        visited += 1;
-        furthest = furthest.max(x);
-        if let Some(r) = record.as_deref_mut() {
-            r.push((x as usize, y as usize));
-        }
-        if x >= fx {
-            report.playable = true;
-            break;
-        }
-        for dx in [1, -1] {
-            let nx = x + dx;
-            if nx < 0 || nx >= w || !t.free(nx, y) {
-                continue;
+    while let Some((_, x, ny, jump)) = queue.pop() {
+        let y = -ny;
+        if !jump {
+            visited += 1;
+            furthest = furthest.max(x);
+            if let Some(r) = record.as_deref_mut() {
+                r.push((x as usize, y as usize));
             }
-            if t.standable(nx, y) {
-                push(nx, y, &mut seen, &mut queue);
-            } else if let Some((lx, ly)) = drop(nx, y) {
-                push(lx, ly, &mut seen, &mut queue);
+            if x >= fx {
+                report.playable = true;
+                break;
             }
-        }
-        if plain(x, y) {
+            for dx in [1, -1] {
+                let nx = x + dx;
+                if nx < 0 || nx >= w || !t.free(nx, y) {
+                    continue;
+                }
+                if t.standable(nx, y) {
+                    push(nx, y, &mut seen, &mut queue);
+                } else if let Some((lx, ly)) = drop(nx, y) {
+                    push(lx, ly, &mut seen, &mut queue);
+                }
+            }
+            if !plain(x, y) {
+                queue.push((x - r, x, ny, true));
+            }
             continue;
         }
         let i = (y * w + x) as usize;
@@ -435,43 +499,25 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
             if a.runup + 1 > behind {
                 continue;
             }
-            for tick in &a.ticks {
-                if x * 16 + tick.px > fx * 16 {
-                    // Crossing the exit column wins, at any height (as in the engine).
-                    if tick
-                        .cells
-                        .iter()
-                        .all(|&(cx, cy)| t.free_in_air(x + cx, y + cy, tick.falling))
-                    {
+            for op in &a.ops {
+                let (cx, cy) = (x + op.dx as i32, y + op.dy as i32);
+                if op.land {
+                    if t.at(cx, cy) & SUPPORT != 0 {
+                        if t.standable(cx, cy - 1) {
+                            push(cx, cy - 1, &mut seen, &mut queue);
+                        }
+                        continue 'arcs;
+                    }
+                } else {
+                    if cy > h || !t.free_in_air(cx, cy, op.falling) {
+                        continue 'arcs;
+                    }
+                    if cx > fx {
+                        // Past the exit column in the air: the engine's win (any height).
                         furthest = furthest.max(fx);
                         report.playable = true;
                         break 'arcs;
                     }
-                }
-                for &(cx, row) in &tick.land {
-                    let (lx, ly) = (x + cx, y + row - 1);
-                    if t.at(lx, y + row) & SUPPORT != 0
-                        && tick
-                            .cells
-                            .iter()
-                            .filter(|c| c.1 < row)
-                            .all(|&(cx, cy)| t.free_in_air(x + cx, y + cy, tick.falling))
-                    {
-                        if t.standable(lx, ly) {
-                            push(lx, ly, &mut seen, &mut queue);
-                        }
-                        continue 'arcs;
-                    }
-                }
-                if tick
-                    .cells
-                    .iter()
-                    .any(|&(cx, cy)| !t.free_in_air(x + cx, y + cy, tick.falling))
-                {
-                    continue 'arcs;
-                }
-                if y + tick.cells[0].1 > h + 1 {
-                    continue 'arcs;
                 }
             }
         }

@@ -1,0 +1,205 @@
+//! Generation from the embedded library: playability, determinism, the golden level, and
+//! assembly errors.
+
+use mario_rooms::{
+    LevelConfig, Library, MarioError, MarioLevel, Source, Step, Strictness, check, generate,
+};
+
+fn lib() -> Library {
+    Library::builtin().expect("the embedded library loads strictly")
+}
+
+#[test]
+fn builtin_library_has_the_promised_pieces() {
+    let lib = lib();
+    assert!(lib.rooms.len() >= 40, "{} rooms", lib.rooms.len());
+    assert!(lib.sections.len() >= 6);
+    assert!(lib.diagnostics.is_empty());
+    for role in ["intro", "hard", "twist", "divide", "safe"] {
+        assert!(
+            lib.sections.iter().any(|s| s.has_role(role)),
+            "no {role} section"
+        );
+    }
+    for tag in [
+        "start",
+        "finish",
+        "safe",
+        "challenge",
+        "divide",
+        "twist",
+        "bonus",
+        "sky",
+    ] {
+        assert!(lib.rooms.iter().any(|r| r.has_tag(tag)), "no {tag} room");
+    }
+    // Several exits: a divide cell and rooms with two exits.
+    let split = lib.section("divide_split").unwrap();
+    assert!(split.cells.iter().any(|c| c.exits.len() == 2));
+    assert!(lib.rooms.iter().filter(|r| r.exits.len() == 2).count() >= 4);
+    // Both formats and inline macros are used.
+    assert!(
+        lib.rooms
+            .iter()
+            .any(|r| r.format == mario_rooms::RoomFormat::Reference)
+    );
+    assert!(lib.rooms.iter().filter(|r| !r.slots.is_empty()).count() >= 20);
+}
+
+#[test]
+fn builtin_list_matches_the_library_dir() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("library");
+    let mut on_disk: Vec<String> = Vec::new();
+    for sub in ["rooms", "sections", "macros"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            on_disk.push(format!(
+                "{sub}/{}",
+                e.unwrap().file_name().to_string_lossy()
+            ));
+        }
+    }
+    on_disk.sort();
+    let embedded: Vec<String> = mario_rooms::library::BUILTIN_FILES
+        .iter()
+        .map(|(p, _)| p.to_string())
+        .collect();
+    assert_eq!(on_disk, embedded);
+}
+
+#[test]
+fn two_hundred_seeds_are_all_playable() {
+    let lib = lib();
+    let cfg = LevelConfig::default();
+    let mut first_try = 0;
+    for seed in 0..200 {
+        let g = generate(&lib, &cfg, seed).unwrap();
+        let l = &g.level;
+        assert_eq!(l.height(), 16, "seed {seed}");
+        assert_eq!(l.count(b'M'), 1);
+        assert_eq!(l.count(b'F'), 1);
+        assert!(g.report.as_ref().unwrap().playable);
+        // The checker agrees on the written-out and re-read text.
+        let again = MarioLevel::parse("re-read", &l.to_text()).unwrap();
+        assert!(check(&again).playable, "seed {seed}");
+        first_try += u32::from(g.attempts == 1);
+    }
+    assert!(
+        first_try >= 190,
+        "{first_try}/200 playable on the first assembly"
+    );
+}
+
+#[test]
+fn same_seed_same_level_and_seeds_differ() {
+    let lib = lib();
+    let cfg = LevelConfig::default();
+    let a = generate(&lib, &cfg, 42).unwrap();
+    let b = generate(&lib, &cfg, 42).unwrap();
+    let c = generate(&lib, &cfg, 43).unwrap();
+    assert_eq!(a.level, b.level);
+    assert_eq!(a.rooms, b.rooms);
+    assert_ne!(a.level, c.level);
+}
+
+#[test]
+fn golden_level_for_seed_7() {
+    let g = generate(&lib(), &LevelConfig::default(), 7).unwrap();
+    let golden = include_str!("golden/default_seed7.txt");
+    assert_eq!(g.level.to_text(), golden);
+}
+
+#[test]
+fn length_and_height_and_difficulty_are_honoured() {
+    let lib = lib();
+    let cfg = LevelConfig {
+        min_length: 1000,
+        height: 20,
+        ..LevelConfig::default()
+    };
+    let g = generate(&lib, &cfg, 5).unwrap();
+    assert!(g.level.width() >= 1000, "{}", g.level.width());
+    assert_eq!(g.level.height(), 20);
+    let easy = LevelConfig {
+        difficulty: Some((1.0, 1.0)),
+        ..LevelConfig::default()
+    };
+    let hard = LevelConfig {
+        difficulty: Some((4.0, 4.0)),
+        ..LevelConfig::default()
+    };
+    let mean = |cfg: &LevelConfig| -> f32 {
+        (0..20)
+            .map(|s| generate(&lib, cfg, s).unwrap().difficulty)
+            .sum::<f32>()
+            / 20.0
+    };
+    let (e, h) = (mean(&easy), mean(&hard));
+    assert!(
+        h > e + 0.3,
+        "difficulty target has no effect: easy {e}, hard {h}"
+    );
+}
+
+#[test]
+fn nothing_fits_names_the_cell_and_tags() {
+    let lib = lib();
+    let cfg = LevelConfig {
+        sequence: vec![Step::new("hard", &["unicorn"])],
+        ..LevelConfig::default()
+    };
+    let e = generate(&lib, &cfg, 1).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, MarioError::NoFit { .. }), "{msg}");
+    assert!(msg.contains("cell `") && msg.contains("unicorn"), "{msg}");
+    let cfg = LevelConfig {
+        sequence: vec![Step::new("nonexistent", &[])],
+        ..LevelConfig::default()
+    };
+    assert!(
+        generate(&lib, &cfg, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("role `nonexistent`")
+    );
+}
+
+#[test]
+fn an_impossible_room_is_rejected_and_reported() {
+    // A library whose only middle room has a 12-wide pit: every attempt fails the check.
+    let src = |name: &str, text: &str| Source {
+        name: name.into(),
+        file: format!("{name}.txt"),
+        text: text.into(),
+    };
+    let rooms = [
+        src("s", "1\nstart\n--------\nM------f\nXXXXXXXX\n"),
+        src(
+            "pit",
+            "1\n\n--------------------\nm------------------f\nXXXX------------XXXX\n",
+        ),
+        src("e", "1\nfinish\n--------\nm----F--\nXXXXXXXX\n"),
+    ];
+    let sections = [src(
+        "one",
+        "roles: intro\na:\n---\naaaaaaaaaaaaaaaaaaaa\nMaaaaaaaaaaaaaaaaaaF\naaaaaaaaaaaaaaaaaaaa\n",
+    )];
+    let lib = Library::from_sources(&rooms, &sections, &[], Strictness::Strict).unwrap();
+    let cfg = LevelConfig {
+        sequence: vec![Step::new("intro", &[])],
+        max_attempts: 3,
+        ..LevelConfig::default()
+    };
+    let e = generate(&lib, &cfg, 9).unwrap_err();
+    assert!(
+        matches!(e, MarioError::Unplayable { attempts: 3, .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("no further than column"), "{e}");
+    let unchecked = LevelConfig {
+        check_playability: false,
+        ..cfg
+    };
+    let g = generate(&lib, &unchecked, 9).unwrap();
+    assert!(!check(&g.level).playable);
+    assert!(g.level.to_text().contains("XXXX------------XXXX"));
+}

@@ -217,7 +217,7 @@ pub struct TemplateMine {
 }
 
 /// A castle of a zone.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TemplateCastle {
     /// Faction (`RANDOM` by default).
@@ -226,6 +226,16 @@ pub struct TemplateCastle {
     /// Owner: −1 neutral, 0..5 a player (RED, GREEN, BLUE, CYAN, MAGENTA, YELLOW).
     #[serde(default = "minus_one")]
     pub player: i32,
+}
+
+impl Default for TemplateCastle {
+    /// A neutral castle of random faction (as `{}` in JSON).
+    fn default() -> Self {
+        Self {
+            fraction: Fraction::Random,
+            player: -1,
+        }
+    }
 }
 
 /// A connection between two zones (by zone `index`).
@@ -413,6 +423,7 @@ mod tests {
         assert_eq!(z.castles[0].player, -1);
         assert_eq!(z.castles[0].fraction, Fraction::Random);
         assert_eq!(z.kind, ZoneKind::Treasure);
+        assert_eq!(TemplateCastle::default(), z.castles[0]);
         let c = Config::from_json("{\"mapSize\":128,\"addRoads\":false}").unwrap();
         assert_eq!(c.map_size, 128);
         assert!(!c.add_roads);

@@ -1,7 +1,7 @@
 //! Matching: average the noise over each cell, threshold it, and pack 9 cells into a state.
 //!
 //! A cell of side `c` px is averaged from a `k x k` lattice of samples, `k = ceil(c / stride)`,
-//! at pixel offsets `i * stride + stride / 2` (capped to the cell). [`Sampling::Full`] samples
+//! spaced `stride` px apart and centred on the cell's centre (pixel `i` is sampled at `i`). [`Sampling::Full`] samples
 //! every pixel (stride 1, 400 samples for a 20 px cell). The default [`Sampling::Stride`]`(2)`
 //! takes 100 samples per 20 px cell, like the reference measurements; larger strides trade
 //! accuracy for speed (see the crate docs for measured figures).
@@ -85,18 +85,20 @@ impl Threshold {
 }
 
 /// The mean noise over the `size x size` px window with top-left corner `(x0, y0)`.
+///
+/// The `k x k` sample lattice (`k = ceil(size / stride)`, spacing `stride`) is centred on the
+/// window's centre, so strided means are unbiased estimates of the full mean.
 #[inline]
 pub fn window_average(noise: &Noise, x0: f64, y0: f64, size: u32, stride: u32) -> f64 {
     let stride = stride.max(1);
     let k = size.div_ceil(stride);
-    let last = f64::from(size.saturating_sub(1));
-    let off = f64::from(stride / 2);
+    let s = f64::from(stride);
+    let first = (f64::from(size) - 1.0) * 0.5 - f64::from(k - 1) * s * 0.5;
     let mut sum = 0.0;
     for j in 0..k {
-        let y = y0 + (f64::from(j * stride) + off).min(last);
+        let y = y0 + first + f64::from(j) * s;
         for i in 0..k {
-            let x = x0 + (f64::from(i * stride) + off).min(last);
-            sum += noise.get(x, y);
+            sum += noise.get(x0 + first + f64::from(i) * s, y);
         }
     }
     sum / f64::from(k * k)

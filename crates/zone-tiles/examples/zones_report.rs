@@ -1,0 +1,142 @@
+//! Measures border-mismatch rates, state coverage and the strided-sampling trade-off, and
+//! writes the documentation pictures.
+//!
+//! `cargo run --release -p zone-tiles --example zones_report -- docs/images`
+
+use grid_core::Grid;
+use std::path::PathBuf;
+use std::time::Instant;
+use zone_tiles::export::{black_and_white, paint, save_png};
+use zone_tiles::seamless::border_mismatch;
+use zone_tiles::*;
+
+fn main() -> Result<()> {
+    let out = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "docs/images".into()));
+    std::fs::create_dir_all(&out).map_err(|e| ZoneError::Write {
+        path: out.clone(),
+        message: e.to_string(),
+    })?;
+    let noises = [
+        ("simplex, scale 100, t 0.45", NoiseConfig::simplex(), 0.45),
+        ("worley F1 chebyshev, scale 40, t 0.45", NoiseConfig::worley(), 0.45),
+        (
+            "worley F1/(Fn-F1) chebyshev (reference), t 0.45 raw = 0.3103",
+            NoiseConfig::worley_reference(Distance::Chebyshev),
+            0.45 / 1.45,
+        ),
+        (
+            "worley F1/(Fn-F1) euclidean (reference), t 0.3103",
+            NoiseConfig::worley_reference(Distance::Euclidean),
+            0.45 / 1.45,
+        ),
+    ];
+    println!("## Border mismatch (30x30 zones of 60 px, seeds 0..10, stride 2)\n");
+    println!("| noise | mode | zone pairs mismatched | border cells differing | distinct states (mean) | cells on |");
+    println!("|---|---|---|---|---|---|");
+    for (name, noise, t) in noises {
+        for mode in [Mode::Reference, Mode::Seamless] {
+            let cfg = ZoneConfig {
+                noise,
+                threshold: Threshold::Fixed(t),
+                mode,
+                ..ZoneConfig::default()
+            };
+            let (mut pairs, mut bad, mut cells, mut cbad) = (0, 0, 0, 0);
+            let (mut distinct, mut on, mut total) = (0usize, 0u64, 0u64);
+            for seed in 0..10 {
+                let w = ZoneGenerator::new(cfg, seed)?.generate_par(ZoneRect::new(0, 0, 30, 30))?;
+                let m = border_mismatch(&w.states);
+                pairs += m.pairs;
+                bad += m.mismatched;
+                cells += m.cell_pairs;
+                cbad += m.cell_mismatched;
+                let mut seen = [false; 512];
+                for s in w.states.as_slice() {
+                    seen[s.index() as usize] = true;
+                    on += u64::from(s.on_count());
+                    total += 9;
+                }
+                distinct += seen.iter().filter(|&&b| b).count();
+            }
+            println!(
+                "| {name} | {mode:?} | {:.1}% | {:.1}% | {:.0} | {:.1}% |",
+                100.0 * bad as f64 / pairs as f64,
+                100.0 * cbad as f64 / cells as f64,
+                distinct as f64 / 10.0,
+                100.0 * on as f64 / total as f64
+            );
+        }
+    }
+
+    println!("\n## Strided sampling against full sampling (40x40 zones of 60 px, seeds 0..4)\n");
+    println!("| noise | stride | samples per cell | zones with a different state | cells different | time per zone |");
+    println!("|---|---|---|---|---|---|");
+    for (name, noise) in [
+        ("worley F1 chebyshev", NoiseConfig::worley()),
+        ("simplex 100", NoiseConfig::simplex()),
+    ] {
+        let rect = ZoneRect::new(0, 0, 40, 40);
+        let full: Vec<Grid<ZoneState>> = (0..4)
+            .map(|seed| {
+                let cfg = ZoneConfig {
+                    noise,
+                    sampling: Sampling::Full,
+                    ..ZoneConfig::default()
+                };
+                Ok(ZoneGenerator::new(cfg, seed)?.generate(rect)?.states)
+            })
+            .collect::<Result<_>>()?;
+        for stride in [1, 2, 4, 5, 10] {
+            let cfg = ZoneConfig {
+                noise,
+                sampling: Sampling::Stride(stride),
+                ..ZoneConfig::default()
+            };
+            let (mut zones, mut cells) = (0u32, 0u32);
+            let start = Instant::now();
+            for (seed, reference) in full.iter().enumerate() {
+                let w = ZoneGenerator::new(cfg, seed as u64)?.generate(rect)?;
+                for (a, b) in w.states.as_slice().iter().zip(reference.as_slice()) {
+                    zones += u32::from(a != b);
+                    cells += (a.index() ^ b.index()).count_ones();
+                }
+            }
+            let per_zone = start.elapsed().as_secs_f64() / (4.0 * 1600.0);
+            let k = 20u32.div_ceil(stride);
+            println!(
+                "| {name} | {stride} | {} | {:.2}% | {:.3}% | {:.1} µs |",
+                k * k,
+                100.0 * f64::from(zones) / 6400.0,
+                100.0 * f64::from(cells) / (6400.0 * 9.0),
+                per_zone * 1e6
+            );
+        }
+    }
+
+    // Pictures.
+    Atlas::reference(AtlasKind::Full, 60)?.save_png(&out.join("zones-atlas.png"))?;
+    Atlas::reference(AtlasKind::Reduced, 60)?.save_png(&out.join("zones-atlas-reduced.png"))?;
+    let rect = ZoneRect::new(0, 0, 24, 14);
+    for (file, mode) in [
+        ("zones-world.png", Mode::Reference),
+        ("zones-world-seamless.png", Mode::Seamless),
+    ] {
+        let cfg = ZoneConfig {
+            noise: NoiseConfig::simplex(),
+            threshold: Threshold::Fill(0.45),
+            mode,
+            ..ZoneConfig::default()
+        };
+        let w = ZoneGenerator::new(cfg, 7)?.generate_par(rect)?;
+        save_png(&black_and_white(&w, 30)?, &out.join(file))?;
+    }
+    let cfg = ZoneConfig {
+        noise: NoiseConfig::simplex(),
+        ..ZoneConfig::default()
+    };
+    let w = ZoneGenerator::new(cfg, 7)?.generate(ZoneRect::new(0, 0, 12, 7))?;
+    let atlas = Atlas::reference(AtlasKind::Full, 60)?;
+    save_png(&paint(&w, &atlas)?, &out.join("zones-world-painted.png"))?;
+    println!("\nwrote pictures to {}", out.display());
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! `levelgen mario`: writes Mario AI level text and a PNG from the embedded library, is
+//! reproducible by seed, reads the reference data, and exits 2 on bad input naming the place.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_levelgen"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("levelgen_mario_{}_{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn writes_level_text_and_png_reproducibly() {
+    let dir = tmp("basic");
+    let run = |out: &PathBuf, png: &PathBuf| {
+        let st = bin()
+            .args(["mario", "--seed", "11", "--quiet", "--out"])
+            .arg(out)
+            .arg("--png")
+            .arg(png)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    };
+    let (a, b, png) = (dir.join("a.txt"), dir.join("b.txt"), dir.join("a.png"));
+    run(&a, &png);
+    run(&b, &png);
+    let text = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(text, std::fs::read_to_string(&b).unwrap());
+    let level = mario_rooms::MarioLevel::parse("a.txt", &text).unwrap();
+    assert_eq!(level.height(), 16);
+    assert_eq!(level.count(b'M'), 1);
+    assert_eq!(level.count(b'F'), 1);
+    assert!(mario_rooms::check(&level).playable);
+    assert!(
+        !text.ends_with('\n'),
+        "framework files have no final newline"
+    );
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+}
+
+#[test]
+fn count_height_and_generic_formats() {
+    let dir = tmp("many");
+    let st = bin()
+        .args([
+            "mario", "--seed", "3", "--count", "3", "--height", "18", "--quiet", "--out",
+        ])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    for seed in 3..6 {
+        let t = std::fs::read_to_string(dir.join(format!("mario_{seed}.txt"))).unwrap();
+        assert_eq!(t.lines().count(), 18);
+    }
+    let json = dir.join("l.json");
+    let st = bin()
+        .args(["mario", "--quiet", "--out"])
+        .arg(&json)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert!(std::fs::read_to_string(&json).unwrap().contains("ground"));
+}
+
+#[test]
+fn prints_level_and_summary() {
+    let out = bin().args(["mario", "--seed", "2"]).output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.starts_with("mario seed 2: "), "{s}");
+    assert!(s.contains("playable: exit column"));
+    assert!(s.contains('M') && s.contains('F'));
+}
+
+#[test]
+fn bad_input_exits_2_with_location() {
+    let dir = tmp("bad");
+    let rooms = dir.join("rooms");
+    std::fs::create_dir_all(&rooms).unwrap();
+    std::fs::write(rooms.join("broken.txt"), "1\nsafe\n-----\nm--f\nXXXXX\n").unwrap();
+    let out = bin()
+        .arg("mario")
+        .arg("--rooms")
+        .arg(&rooms)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("broken.txt:4:5: ragged row"), "{err}");
+    let out = bin()
+        .args(["mario", "--difficulty", "hard"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin()
+        .args(["mario", "--rooms", "/nonexistent/rooms"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn reads_the_reference_data() {
+    let f = std::path::Path::new("../shared/fixtures/jcatlos");
+    if !f.is_dir() {
+        eprintln!("skipping: ../shared/fixtures not found");
+        return;
+    }
+    let out = bin()
+        .args(["mario", "--reference", "--seed", "4", "--rooms"])
+        .arg(f.join("blocks"))
+        .arg("--sections")
+        .arg(f.join("sections"))
+        .arg("--macros")
+        .arg(f.join("macros"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("warning: probabilities sum to 1.20"), "{err}");
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("playable"));
+    let strict = bin()
+        .args(["mario", "--strict", "--rooms"])
+        .arg(f.join("blocks"))
+        .arg("--sections")
+        .arg(f.join("sections"))
+        .arg("--macros")
+        .arg(f.join("macros"))
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(2));
+}

@@ -11,14 +11,22 @@ use zone_tiles::seamless::border_mismatch;
 use zone_tiles::*;
 
 fn main() -> Result<()> {
-    let out = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| "docs/images".into()));
+    let out = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "docs/images".into()),
+    );
     std::fs::create_dir_all(&out).map_err(|e| ZoneError::Write {
         path: out.clone(),
         message: e.to_string(),
     })?;
     let noises = [
         ("simplex, scale 100, t 0.45", NoiseConfig::simplex(), 0.45),
-        ("worley F1 chebyshev, scale 40, t 0.45", NoiseConfig::worley(), 0.45),
+        (
+            "worley F1 chebyshev, scale 40, t 0.45",
+            NoiseConfig::worley(),
+            0.45,
+        ),
         (
             "worley F1/(Fn-F1) chebyshev (reference), t 0.45 raw = 0.3103",
             NoiseConfig::worley_reference(Distance::Chebyshev),
@@ -31,7 +39,9 @@ fn main() -> Result<()> {
         ),
     ];
     println!("## Border mismatch (30x30 zones of 60 px, seeds 0..10, stride 2)\n");
-    println!("| noise | mode | zone pairs mismatched | border cells differing | distinct states (mean) | cells on |");
+    println!(
+        "| noise | mode | zone pairs mismatched | border cells differing | distinct states (mean) | cells on |"
+    );
     println!("|---|---|---|---|---|---|");
     for (name, noise, t) in noises {
         for mode in [Mode::Reference, Mode::Seamless] {
@@ -69,7 +79,9 @@ fn main() -> Result<()> {
     }
 
     println!("\n## Strided sampling against full sampling (40x40 zones of 60 px, seeds 0..4)\n");
-    println!("| noise | stride | samples per cell | zones with a different state | cells different | time per zone |");
+    println!(
+        "| noise | stride | samples per cell | zones with a different state | cells different | time per zone |"
+    );
     println!("|---|---|---|---|---|---|");
     for (name, noise) in [
         ("worley F1 chebyshev", NoiseConfig::worley()),

@@ -60,6 +60,14 @@ pub enum ZoneError {
         /// The largest accepted side.
         max: u64,
     },
+    /// A zone coordinate outside the supported plane.
+    #[error("zone coordinate {value} is out of range: expected -{limit}..{limit}")]
+    ZoneCoord {
+        /// The coordinate given.
+        value: i64,
+        /// The bound.
+        limit: i64,
+    },
     /// An atlas image whose size does not match the layout.
     #[error(
         "{what} atlas image is {found_w}x{found_h} px, expected {expected_w}x{expected_h} px \

@@ -102,7 +102,7 @@ pub enum NoiseKind {
 pub struct NoiseConfig {
     /// Which noise.
     pub kind: NoiseKind,
-    /// Pixels per noise unit (the feature size), > 0.
+    /// Pixels per noise unit (the feature size), in [0.1, 1e9].
     pub scale: f64,
     /// Octaves, 1..=8.
     pub octaves: u32,
@@ -154,8 +154,8 @@ impl NoiseConfig {
             value,
             expected,
         };
-        if !(self.scale.is_finite() && self.scale > 0.0 && self.scale <= 1e9) {
-            return Err(bad("scale", self.scale, "a number in (0, 1e9]"));
+        if !(self.scale.is_finite() && (0.1..=1e9).contains(&self.scale)) {
+            return Err(bad("scale", self.scale, "a number in [0.1, 1e9]"));
         }
         if !(1..=8).contains(&self.octaves) {
             return Err(bad("octaves", self.octaves.into(), "1..=8"));

@@ -59,6 +59,21 @@ impl Default for ZoneConfig {
 pub const MAX_ZONE_SIZE: u32 = 1023;
 /// Largest window side, in zones.
 pub const MAX_WINDOW_SIDE: u64 = 1 << 16;
+/// Zone coordinates must lie in `-LIMIT..LIMIT` (keeps noise coordinates far from overflow).
+pub const MAX_ZONE_COORD: i64 = 1 << 31;
+
+/// Checks that zone `(zx, zy)` lies in the supported part of the plane.
+pub fn check_zone_coords(zx: i64, zy: i64) -> Result<()> {
+    for v in [zx, zy] {
+        if !(-MAX_ZONE_COORD..MAX_ZONE_COORD).contains(&v) {
+            return Err(ZoneError::ZoneCoord {
+                value: v,
+                limit: MAX_ZONE_COORD,
+            });
+        }
+    }
+    Ok(())
+}
 
 /// Checks a zone size: a positive multiple of 3, at most [`MAX_ZONE_SIZE`].
 pub fn check_zone_size(size: u32) -> Result<()> {
@@ -107,7 +122,11 @@ impl ZoneRect {
                 max: MAX_WINDOW_SIDE,
             });
         }
-        Ok(())
+        check_zone_coords(self.x, self.y)?;
+        check_zone_coords(
+            self.x + i64::from(self.width) - 1,
+            self.y + i64::from(self.height) - 1,
+        )
     }
 }
 
@@ -211,15 +230,16 @@ impl ZoneGenerator {
     }
 
     /// The state of one zone, computed on its own.
-    pub fn zone_state(&self, zx: i64, zy: i64) -> ZoneState {
-        match self.config.mode {
+    pub fn zone_state(&self, zx: i64, zy: i64) -> Result<ZoneState> {
+        check_zone_coords(zx, zy)?;
+        Ok(match self.config.mode {
             Mode::Reference => state_of(&self.averages(zx, zy), self.threshold),
             Mode::Seamless => zone_from_nodes(
                 |a, b| self.node_on(2 * zx + a as i64, 2 * zy + b as i64),
                 0,
                 0,
             ),
-        }
+        })
     }
 
     /// Generates a window of zones on the current thread.

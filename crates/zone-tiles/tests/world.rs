@@ -65,8 +65,8 @@ fn a_chunk_alone_equals_the_same_chunk_in_a_larger_window() {
             );
             // A fresh generator (the threshold is recalibrated) and single zones agree too.
             let again = ZoneGenerator::new(cfg, 99).unwrap();
-            assert_eq!(again.zone_state(3, 2), *big.states.at(9, 6));
-            assert_eq!(again.zone_state(-6, -4), *big.states.at(0, 0));
+            assert_eq!(again.zone_state(3, 2).unwrap(), *big.states.at(9, 6));
+            assert_eq!(again.zone_state(-6, -4).unwrap(), *big.states.at(0, 0));
         }
     }
 }
@@ -176,6 +176,11 @@ fn bad_parameters_give_typed_errors() {
         generator.generate(ZoneRect::new(0, 0, 0, 5)),
         Err(ZoneError::WindowSize { .. })
     ));
+    assert!(matches!(
+        generator.generate(ZoneRect::new(i64::MAX - 3, 0, 2, 2)),
+        Err(ZoneError::ZoneCoord { .. })
+    ));
+    assert!(generator.zone_state(0, -(1 << 40)).is_err());
     assert_eq!(parse_size("20x15").unwrap(), (20, 15));
     assert!(parse_size("20x").is_err());
     assert!(parse_size("0x3").is_err());

@@ -204,7 +204,7 @@ mod tests {
         let shares = [0.1, 0.2, 0.2, 0.3, 0.2];
         let radii: Vec<f64> = shares
             .iter()
-            .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / 3.14).sqrt())
+            .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / std::f64::consts::PI).sqrt())
             .collect();
         let p = partition(128, &centres, &radii, &shares, Seed(5));
         assert!(p.max_error <= TOLERANCE, "{}", p.max_error);

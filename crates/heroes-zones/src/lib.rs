@@ -179,7 +179,7 @@ fn run(
         })
         .collect();
     let mut cells = vec![C::Free as u8; side * side];
-    for i in 0..side * side {
+    for (i, cell) in cells.iter_mut().enumerate() {
         let (x, y) = (i % side, i / side);
         let z = part.zone_of[i];
         let border = SIDES.iter().any(|&(dx, dy)| {
@@ -191,7 +191,7 @@ fn run(
                 && part.zone_of[ny as usize * side + nx as usize] != z
         });
         if border {
-            cells[i] = C::Edge as u8;
+            *cell = C::Edge as u8;
         }
     }
     let mut w = Work {

@@ -82,7 +82,7 @@ pub fn png(map: &HeroesMap) -> Result<Vec<u8>, String> {
     let scale = if map.size >= 256 {
         2
     } else {
-        512 / map.size.max(1) / 1
+        512 / map.size.max(1)
     }
     .clamp(2, 8);
     let (w, h, px) = render(map, scale);

@@ -72,10 +72,10 @@ pub(crate) fn place(
                     .map(|o| (w.anchor(o), o.zone as usize))
                     .collect();
                 for (a, z) in ends {
-                    if let Some(ap) = w.offset(a, 0, 1) {
-                        if matches!(w.cell(ap), Cell::Approach | Cell::Road | Cell::Free) {
-                            add_guard(w, ap, z, level, config, rng);
-                        }
+                    if let Some(ap) = w.offset(a, 0, 1)
+                        && matches!(w.cell(ap), Cell::Approach | Cell::Road | Cell::Free)
+                    {
+                        add_guard(w, ap, z, level, config, rng);
                     }
                 }
             }

@@ -183,14 +183,12 @@ fn tags<'a>(s: &'a str, name: &str) -> impl Iterator<Item = &'a str> + 'a {
     let pat2 = format!("<{name}/");
     let mut rest = s;
     std::iter::from_fn(move || {
-        loop {
-            let i = rest.find(&pat).or_else(|| rest.find(&pat2))?;
-            let from = &rest[i..];
-            let end = from.find('>').unwrap_or(from.len());
-            let tag = &from[..end];
-            rest = &from[end.min(from.len())..];
-            return Some(tag);
-        }
+        let i = rest.find(&pat).or_else(|| rest.find(&pat2))?;
+        let from = &rest[i..];
+        let end = from.find('>').unwrap_or(from.len());
+        let tag = &from[..end];
+        rest = &from[end.min(from.len())..];
+        Some(tag)
     })
 }
 

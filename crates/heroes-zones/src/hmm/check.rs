@@ -107,11 +107,9 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
             }
         }
     };
-    let objects: [(
-        &str,
-        Vec<(&String, Pos)>,
-        &BTreeMap<String, Vec<(i16, i16)>>,
-    ); 3] = [
+    type Table = BTreeMap<String, Vec<(i16, i16)>>;
+    type Placed<'a> = Vec<(&'a String, Pos)>;
+    let objects: [(&str, Placed, &Table); 3] = [
         (
             "castle",
             f.castles.iter().map(|c| (&c.id, c.pos)).collect(),

@@ -132,7 +132,7 @@ pub fn export(map: &HeroesMap) -> HmmFile {
                             wall(cx, cy) && !covered[cy * n + cx] && *map.zone_of.at(cx, cy) == z
                         })
                     })
-                    && mix64((x * 7919 + y * 31 + k) as u64) % 3 != 0;
+                    && !mix64((x * 7919 + y * 31 + k) as u64).is_multiple_of(3);
                 if fits {
                     for dy in 0..k {
                         for dx in 0..k {

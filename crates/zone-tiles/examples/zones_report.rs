@@ -140,7 +140,15 @@ fn main() -> Result<()> {
             ..ZoneConfig::default()
         };
         let w = ZoneGenerator::new(cfg, 7)?.generate_par(rect)?;
-        save_png(&black_and_white(&w, 30)?, &out.join(file))?;
+        let mut img = black_and_white(&w, 30)?;
+        // Zone borders in red, so the seams (or their absence) are visible.
+        for (x, y, p) in img.enumerate_pixels_mut() {
+            if x % 30 == 0 || y % 30 == 0 {
+                let dark = p.0[0] < 128;
+                p.0 = if dark { [150, 0, 0] } else { [255, 120, 120] };
+            }
+        }
+        save_png(&img, &out.join(file))?;
     }
     let cfg = ZoneConfig {
         noise: NoiseConfig::simplex(),

@@ -94,14 +94,7 @@ pub fn window_average(noise: &Noise, x0: f64, y0: f64, size: u32, stride: u32) -
     let k = size.div_ceil(stride);
     let s = f64::from(stride);
     let first = (f64::from(size) - 1.0) * 0.5 - f64::from(k - 1) * s * 0.5;
-    let mut sum = 0.0;
-    for j in 0..k {
-        let y = y0 + first + f64::from(j) * s;
-        for i in 0..k {
-            sum += noise.get(x0 + first + f64::from(i) * s, y);
-        }
-    }
-    sum / f64::from(k * k)
+    noise.lattice_mean(x0 + first, y0 + first, k, s)
 }
 
 /// The 9 cell averages of the zone whose top-left pixel is `(x0, y0)`, row-major.

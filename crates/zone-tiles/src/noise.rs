@@ -257,6 +257,58 @@ impl Noise {
         sum / self.norm
     }
 
+    /// The mean of the noise over the `k x k` lattice of pixels `(x0 + i*step, y0 + j*step)`.
+    ///
+    /// Equal to averaging [`Noise::get`], but with the choice of noise made once per lattice
+    /// instead of once per sample (the hot loop of the matcher).
+    pub fn lattice_mean(&self, x0: f64, y0: f64, k: u32, step: f64) -> f64 {
+        if self.octaves != 1 {
+            return self.lattice_mean_with(x0, y0, k, step, 1.0, |x, y| self.get(x, y));
+        }
+        let inv = self.inv_scale;
+        let unit = |v: f64| ((v + 1.0) * 0.5).clamp(0.0, 1.0);
+        match &self.source {
+            Source::Simplex(n) => {
+                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| unit(n.get([x, y])))
+            }
+            Source::Perlin(n) => {
+                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| unit(n.get([x, y])))
+            }
+            Source::WorleyF1(perm, Distance::Chebyshev) => {
+                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| {
+                    let p = Vector2::new(x, y);
+                    unit(worley_2d(
+                        perm,
+                        distance_functions::chebyshev,
+                        ReturnType::Distance,
+                        p,
+                    ))
+                })
+            }
+            _ => self.lattice_mean_with(x0, y0, k, step, inv, |x, y| self.base(x, y)),
+        }
+    }
+
+    #[inline(always)]
+    fn lattice_mean_with(
+        &self,
+        x0: f64,
+        y0: f64,
+        k: u32,
+        step: f64,
+        scale: f64,
+        f: impl Fn(f64, f64) -> f64,
+    ) -> f64 {
+        let mut sum = 0.0;
+        for j in 0..k {
+            let y = (y0 + f64::from(j) * step) * scale;
+            for i in 0..k {
+                sum += f((x0 + f64::from(i) * step) * scale, y);
+            }
+        }
+        sum / f64::from(k * k)
+    }
+
     #[inline]
     fn base(&self, x: f64, y: f64) -> f64 {
         let v = match &self.source {
@@ -395,6 +447,29 @@ mod tests {
             Err(ZoneError::NoiseParam { name: "n", .. })
         ));
         assert!(Distance::parse("taxicab").is_err());
+    }
+
+    #[test]
+    fn lattice_mean_equals_the_mean_of_samples() {
+        for c in [
+            NoiseConfig::simplex(),
+            NoiseConfig::worley(),
+            NoiseConfig::worley_reference(Distance::Manhattan),
+            NoiseConfig {
+                octaves: 3,
+                ..NoiseConfig::simplex()
+            },
+        ] {
+            let noise = Noise::new(&c, 5).unwrap();
+            let mut sum = 0.0;
+            for j in 0..7 {
+                for i in 0..7 {
+                    sum += noise.get(-31.5 + f64::from(i) * 3.0, 12.5 + f64::from(j) * 3.0);
+                }
+            }
+            let mean = noise.lattice_mean(-31.5, 12.5, 7, 3.0);
+            assert!((mean - sum / 49.0).abs() < 1e-12, "{c:?}");
+        }
     }
 
     #[test]

@@ -263,17 +263,12 @@ impl Builder<'_> {
         Ok(cands[self.rng.random_range(0..cands.len())])
     }
 
-    fn place_room(&mut self, i: usize, x: i64, y: i64) -> Chunk {
+    fn place_room(&mut self, i: usize, x: i64, y: i64) {
         let room = &self.lib.rooms[i];
-        let c = room.instantiate(&self.lib.macros, &mut self.rng);
+        let chunk = room.instantiate(&self.lib.macros, &mut self.rng);
         self.rooms.push(room.name.clone());
         self.difficulty_sum += room.difficulty_or_default();
-        self.pieces.push(Piece {
-            x,
-            y,
-            chunk: c.clone(),
-        });
-        c
+        self.pieces.push(Piece { x, y, chunk });
     }
 
     fn fill_cell(
@@ -389,9 +384,8 @@ impl Builder<'_> {
 
     fn run(&mut self) -> Result<(), MarioError> {
         let s = self.end_room(true)?;
-        let c = self.place_room(s, 0, 0);
+        self.place_room(s, 0, 0);
         let f0 = self.lib.rooms[s].exits[0];
-        let _ = c;
         let mut entry = (f0.0 as i64 + 1, f0.1 as i64);
         let n = self.cfg.sequence.len();
         let target_at = |i: usize, cfg: &LevelConfig| {

@@ -6,7 +6,7 @@
 //! [`Macro`]. Probabilities are kept as integer weights out of [`WEIGHT_TOTAL`]; what the
 //! options leave over is the chance of an all-air (`-`) result.
 
-use crate::chunk::{Lines, UNSET, check_row};
+use crate::chunk::{Lines, check_row};
 use crate::error::{Hazards, MarioError};
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
@@ -165,8 +165,6 @@ pub(crate) fn parse_macro(
     if m.options.is_empty() {
         hazards.report(file, hline, 1, "macro has no options: it always yields air")?;
     }
-    // Options never write the unoccupied marker into rooms by accident.
-    debug_assert!(UNSET == b'.');
     Ok(m)
 }
 

@@ -75,6 +75,9 @@ mod physics {
     pub const Y_DAMPING: f32 = 0.85;
     pub const GRAVITY: f32 = 3.0;
     pub const MAX_TICKS: usize = 150;
+    /// Arcs are followed this many rows below the take-off tile (a longer fall is not
+    /// used as a move: conservative).
+    pub const FALL_ROWS: i32 = 20;
 }
 
 /// One tick of an arc, relative to the take-off tile.
@@ -218,7 +221,7 @@ fn simulate(dir: i32, accel_ticks: usize, hold: i32, control: u8) -> Arc {
             }
         }
         ticks.push(tick);
-        if py > 16 * 64 {
+        if py > 16 * FALL_ROWS {
             break;
         }
     }
@@ -237,7 +240,7 @@ fn arcs() -> &'static [Arc] {
         let mut v = Vec::new();
         for dir in [1, -1] {
             for accel in [0, 5, 10, 15, 30] {
-                for hold in [1, 2, 3, 5, 8] {
+                for hold in [1, 3, 5, 8] {
                     for control in 0..5u8 {
                         let a = simulate(dir, accel, hold, control);
                         if !v
@@ -249,6 +252,84 @@ fn arcs() -> &'static [Arc] {
                     }
                 }
             }
+        }
+        v
+    })
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A trie node: one op, shared by every arc whose ops so far are the same.
+#[derive(Clone, Copy, Debug)]
+struct TrieNode {
+    op: Op,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+/// The arcs of one direction and run-up, merged into a prefix tree: a failed check or a
+/// landing ends every arc through that node at once.
+#[derive(Clone, Debug)]
+struct ArcTrie {
+    dir: i32,
+    runup: usize,
+    /// `nodes[0]` is the root (its op is unused).
+    nodes: Vec<TrieNode>,
+}
+
+impl ArcTrie {
+    fn insert(&mut self, ops: &[Op]) {
+        let mut at = 0usize;
+        for &op in ops {
+            let mut child = self.nodes[at].first_child;
+            let mut found = NONE;
+            while child != NONE {
+                if self.nodes[child as usize].op == op {
+                    found = child;
+                    break;
+                }
+                child = self.nodes[child as usize].next_sibling;
+            }
+            if found == NONE {
+                found = self.nodes.len() as u32;
+                self.nodes.push(TrieNode {
+                    op,
+                    first_child: NONE,
+                    next_sibling: self.nodes[at].first_child,
+                });
+                self.nodes[at].first_child = found;
+            }
+            at = found as usize;
+        }
+    }
+}
+
+fn tries() -> &'static [ArcTrie] {
+    static TRIES: OnceLock<Vec<ArcTrie>> = OnceLock::new();
+    TRIES.get_or_init(|| {
+        let mut v: Vec<ArcTrie> = Vec::new();
+        for a in arcs() {
+            let i = match v.iter().position(|t| t.dir == a.dir && t.runup == a.runup) {
+                Some(i) => i,
+                None => {
+                    v.push(ArcTrie {
+                        dir: a.dir,
+                        runup: a.runup,
+                        nodes: vec![TrieNode {
+                            op: Op {
+                                land: false,
+                                dx: 0,
+                                dy: 0,
+                                falling: false,
+                            },
+                            first_child: NONE,
+                            next_sibling: NONE,
+                        }],
+                    });
+                    v.len() - 1
+                }
+            };
+            v[i].insert(&a.ops);
         }
         v
     })
@@ -287,24 +368,42 @@ const FLYING: u8 = 16;
 
 impl Terrain {
     fn new(level: &MarioLevel) -> Self {
-        let (w, h) = (level.width(), level.height());
-        let mut flags = vec![0u8; w * h];
-        for (i, &c) in level.cells().iter().enumerate() {
-            flags[i] |= match tiles::class_of(c) {
-                TileClass::Solid => BLOCKED | SUPPORT,
-                TileClass::Platform => SUPPORT,
-                TileClass::Hidden => BLOCKED,
-                TileClass::Enemy if matches!(c, b'y' | b'Y') => HAZARD,
-                TileClass::Enemy if matches!(c, b'G' | b'K' | b'R') => HAZARD | STOMPABLE | FLYING,
-                TileClass::Enemy => HAZARD | STOMPABLE,
-                TileClass::Empty => 0,
-            };
-        }
+        static TABLE: OnceLock<[u8; 256]> = OnceLock::new();
+        let table = TABLE.get_or_init(|| {
+            let mut t = [0u8; 256];
+            for (c, f) in t.iter_mut().enumerate() {
+                let c = c as u8;
+                *f = match tiles::class_of(c) {
+                    TileClass::Solid => BLOCKED | SUPPORT,
+                    TileClass::Platform => SUPPORT,
+                    TileClass::Hidden => BLOCKED,
+                    TileClass::Enemy if matches!(c, b'y' | b'Y') => HAZARD,
+                    TileClass::Enemy if matches!(c, b'G' | b'K' | b'R') => {
+                        HAZARD | STOMPABLE | FLYING
+                    }
+                    TileClass::Enemy => HAZARD | STOMPABLE,
+                    TileClass::Empty => 0,
+                };
+            }
+            t
+        });
+        let flags = level.cells().iter().map(|&c| table[c as usize]).collect();
         Self {
-            w: w as i32,
-            h: h as i32,
+            w: level.width() as i32,
+            h: level.height() as i32,
             flags,
         }
+    }
+
+    /// Whether Mario can stand at cell index `i` (row below exists): body cell free and a
+    /// safe support below.
+    #[inline]
+    fn standable_index(&self, i: usize) -> bool {
+        let below = i + self.w as usize;
+        below < self.flags.len()
+            && self.flags[i] & (BLOCKED | HAZARD) == 0
+            && self.flags[below] & SUPPORT != 0
+            && self.flags[below] & HAZARD == 0
     }
 
     /// Flags of `(x, y)`; columns clamp like the engine, rows outside are air.
@@ -377,7 +476,7 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     let mut nosup = vec![0u32; stride * (h as usize + 1)];
     for y in 0..h {
         for x in 0..w {
-            let f = t.at(x, y);
+            let f = t.flags[(y * w + x) as usize];
             let i = (y as usize + 1) * stride + x as usize + 1;
             let up = y as usize * stride + x as usize + 1;
             let left = i - 1;
@@ -405,30 +504,25 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     // Flat run length of standable tiles ending at x (to the left) / starting at x (right).
     let mut run_l = vec![0u16; (w * h) as usize];
     let mut run_r = vec![0u16; (w * h) as usize];
-    for y in 0..h {
-        for x in 0..w {
-            let i = (y * w + x) as usize;
-            run_l[i] = if t.standable(x, y) {
-                if x > 0 {
-                    run_l[i - 1].saturating_add(1)
-                } else {
-                    1
-                }
+    for y in 0..h as usize {
+        let row = y * w as usize;
+        let mut n = 0u16;
+        for i in row..row + w as usize {
+            n = if t.standable_index(i) {
+                n.saturating_add(1)
             } else {
                 0
             };
+            run_l[i] = n;
         }
-        for x in (0..w).rev() {
-            let i = (y * w + x) as usize;
-            run_r[i] = if t.standable(x, y) {
-                if x + 1 < w {
-                    run_r[i + 1].saturating_add(1)
-                } else {
-                    1
-                }
+        n = 0;
+        for i in (row..row + w as usize).rev() {
+            n = if t.standable_index(i) {
+                n.saturating_add(1)
             } else {
                 0
             };
+            run_r[i] = n;
         }
     }
     let mut seen = vec![false; (w * h) as usize];
@@ -463,7 +557,8 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     if let Some((x, y)) = drop(sx as i32, sy as i32) {
         push(x, y, &mut seen, &mut queue);
     }
-    let arcs = arcs();
+    let tries = tries();
+    let mut stack: Vec<u32> = Vec::with_capacity(256);
     let mut visited = 0;
     while let Some((_, x, ny, jump)) = queue.pop() {
         let y = -ny;
@@ -494,29 +589,40 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
             continue;
         }
         let i = (y * w + x) as usize;
-        'arcs: for a in arcs {
-            let behind = if a.dir > 0 { run_l[i] } else { run_r[i] } as usize;
-            if a.runup + 1 > behind {
+        'tries: for trie in tries {
+            let behind = if trie.dir > 0 { run_l[i] } else { run_r[i] } as usize;
+            if trie.runup + 1 > behind {
                 continue;
             }
-            for op in &a.ops {
-                let (cx, cy) = (x + op.dx as i32, y + op.dy as i32);
-                if op.land {
-                    if t.at(cx, cy) & SUPPORT != 0 {
-                        if t.standable(cx, cy - 1) {
-                            push(cx, cy - 1, &mut seen, &mut queue);
+            stack.clear();
+            stack.push(trie.nodes[0].first_child);
+            while let Some(mut n) = stack.pop() {
+                // Siblings are alternatives: walk them, descending into children that pass.
+                while n != NONE {
+                    let node = &trie.nodes[n as usize];
+                    let op = node.op;
+                    n = node.next_sibling;
+                    let (cx, cy) = (x + op.dx as i32, y + op.dy as i32);
+                    if op.land {
+                        if t.at(cx, cy) & SUPPORT != 0 {
+                            if t.standable(cx, cy - 1) {
+                                push(cx, cy - 1, &mut seen, &mut queue);
+                            }
+                            continue;
                         }
-                        continue 'arcs;
+                    } else {
+                        if cy > h || !t.free_in_air(cx, cy, op.falling) {
+                            continue;
+                        }
+                        if cx > fx {
+                            // Past the exit column in the air: the engine's win (any height).
+                            furthest = furthest.max(fx);
+                            report.playable = true;
+                            break 'tries;
+                        }
                     }
-                } else {
-                    if cy > h || !t.free_in_air(cx, cy, op.falling) {
-                        continue 'arcs;
-                    }
-                    if cx > fx {
-                        // Past the exit column in the air: the engine's win (any height).
-                        furthest = furthest.max(fx);
-                        report.playable = true;
-                        break 'arcs;
+                    if node.first_child != NONE {
+                        stack.push(node.first_child);
                     }
                 }
             }

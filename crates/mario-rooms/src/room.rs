@@ -254,7 +254,7 @@ pub(crate) fn parse_room(
     // Markers.
     let (mut entrance, mut exits) = (None, Vec::new());
     let mut multiple_m = false;
-    for y in 0..body.height {
+    for (y, &line) in row_lines.iter().enumerate().take(body.height) {
         for x in 0..body.width {
             match body.get(x, y) {
                 b'm' => {
@@ -265,7 +265,7 @@ pub(crate) fn parse_room(
                         let _ = (px, py);
                         hazards.report(
                             file,
-                            row_lines[y],
+                            line,
                             x + 1,
                             "several entrances `m`: the last one in reading order is used",
                         )?;

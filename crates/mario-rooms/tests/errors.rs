@@ -103,7 +103,8 @@ fn unknown_macro_and_size_mismatch_in_a_library() {
         text: text.into(),
     };
     let room = src("r", "safe\nc = nothing\n---\n------\nm-cc-f\nXXXXXX\n");
-    let e = Library::from_sources(&[room.clone()], &[], &[], Strictness::Strict).unwrap_err();
+    let e = Library::from_sources(std::slice::from_ref(&room), &[], &[], Strictness::Strict)
+        .unwrap_err();
     assert_eq!(
         e.to_string(),
         "r.txt:2:1: unknown macro `nothing`: no macro file defines it"

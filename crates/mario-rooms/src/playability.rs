@@ -504,25 +504,30 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     // Flat run length of standable tiles ending at x (to the left) / starting at x (right).
     let mut run_l = vec![0u16; (w * h) as usize];
     let mut run_r = vec![0u16; (w * h) as usize];
-    for y in 0..h as usize {
-        let row = y * w as usize;
+    let width = w as usize;
+    for (y, (left, right)) in run_l
+        .chunks_mut(width)
+        .zip(run_r.chunks_mut(width))
+        .enumerate()
+    {
+        let row = y * width;
         let mut n = 0u16;
-        for i in row..row + w as usize {
-            n = if t.standable_index(i) {
+        for (x, v) in left.iter_mut().enumerate() {
+            n = if t.standable_index(row + x) {
                 n.saturating_add(1)
             } else {
                 0
             };
-            run_l[i] = n;
+            *v = n;
         }
         n = 0;
-        for i in (row..row + w as usize).rev() {
-            n = if t.standable_index(i) {
+        for (x, v) in right.iter_mut().enumerate().rev() {
+            n = if t.standable_index(row + x) {
                 n.saturating_add(1)
             } else {
                 0
             };
-            run_r[i] = n;
+            *v = n;
         }
     }
     let mut seen = vec![false; (w * h) as usize];

@@ -1,11 +1,15 @@
 //! The Mario-rooms adapter. The input is a room library:
 //!
 //! * `builtin`: the embedded library with the default level configuration;
-//! * `reference`: the embedded library with the reference's configuration
-//!   (`LevelConfig::reference()`);
 //! * a directory holding `rooms/`, `sections/` and `macros/` subdirectories (a missing one
-//!   comes from the embedded library), or a directory of rooms alone. Directories load
-//!   leniently, as `levelgen mario --rooms DIR` does.
+//!   comes from the embedded library), or a directory of rooms alone, with the default
+//!   configuration;
+//! * a directory in the reference's layout (`blocks/`, `sections/`, `macros/`, as in the
+//!   jcatlos LevelGenerator): its blocks are the rooms, and the level configuration is the
+//!   reference's (`LevelConfig::reference()`: start/finish tagged `bullet`, INTRO, INTRO,
+//!   HARD, TWIST).
+//!
+//! Directories load leniently, as `levelgen mario --rooms DIR` does.
 //!
 //! Map `seed` is `mario_rooms::generate(library, config, seed)`.
 //!
@@ -44,13 +48,19 @@ pub fn open(path: &Path, _options: &OpenOptions) -> Result<Box<dyn Subject>, Ana
     let err = |e: mario_rooms::MarioError| AnalyzeError::input(path, e);
     let (library, config) = match text.as_ref() {
         "builtin" => (Library::builtin().map_err(err)?, LevelConfig::default()),
-        "reference" => (Library::builtin().map_err(err)?, LevelConfig::reference()),
         _ if path.is_dir() => {
             let sub = |name: &str| {
                 let d = path.join(name);
                 d.is_dir().then_some(d)
             };
-            let (rooms, sections, macros) = (sub("rooms"), sub("sections"), sub("macros"));
+            let blocks = sub("blocks");
+            let config = if blocks.is_some() {
+                LevelConfig::reference()
+            } else {
+                LevelConfig::default()
+            };
+            let (rooms, sections, macros) =
+                (sub("rooms").or(blocks), sub("sections"), sub("macros"));
             let lib = if rooms.is_none() && sections.is_none() && macros.is_none() {
                 Library::load(Some(path), None, None, Strictness::Lenient)
             } else {
@@ -61,12 +71,12 @@ pub fn open(path: &Path, _options: &OpenOptions) -> Result<Box<dyn Subject>, Ana
                     Strictness::Lenient,
                 )
             };
-            (lib.map_err(err)?, LevelConfig::default())
+            (lib.map_err(err)?, config)
         }
         _ => {
             return Err(AnalyzeError::input(
                 path,
-                "expected `builtin`, `reference` or a directory of rooms (with optional rooms/, sections/, macros/)",
+                "expected `builtin` or a directory of rooms (with optional rooms/ or blocks/, sections/, macros/)",
             ));
         }
     };

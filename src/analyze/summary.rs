@@ -263,13 +263,13 @@ pub fn table(summaries: &[Summary]) -> String {
         );
         let _ = writeln!(
             out,
-            "  {:<16} {:>10} {:>10} {:>10} {:>10}",
+            "  {:<22} {:>10} {:>10} {:>10} {:>10}",
             "metric", "mean", "median", "min", "max"
         );
         for (name, st) in &s.metrics {
             let _ = writeln!(
                 out,
-                "  {:<16} {:>10} {:>10} {:>10} {:>10}",
+                "  {:<22} {:>10} {:>10} {:>10} {:>10}",
                 name,
                 format!("{:.3}", st.mean),
                 fmt_num(st.median),

@@ -70,6 +70,20 @@ fn zones(c: &mut Criterion) {
         );
     }
     bench_window(c, "rayon", "worley_f1_stride2_par", default, true);
+
+    // Raw noise cost: one 30x30 lattice (900 samples, the samples of one zone at stride 2).
+    let mut g = c.benchmark_group("samples");
+    g.throughput(Throughput::Elements(900));
+    for (name, config) in [
+        ("worley_f1_chebyshev", NoiseConfig::worley()),
+        ("simplex", NoiseConfig::simplex()),
+    ] {
+        let noise = zone_tiles::Noise::new(&config, 1).unwrap();
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(noise.lattice_mean(black_box(0.5), 0.5, 30, 2.0)))
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(benches, zones);

@@ -4,8 +4,8 @@
 //! demos), made seamless and streamable.
 //!
 //! A **zone** (60x60 px by default) is a 3x3 grid of **cells**; each cell is on or off, so a
-//! zone has 512 [states](state::ZoneState). A base [noise](noise) is averaged over each cell
-//! and thresholded ([matcher]); the 9 bits pick one tile of an [atlas](atlas) that an artist
+//! zone has 512 [states](state::ZoneState). A base [`noise`] is averaged over each cell
+//! and thresholded ([matcher]); the 9 bits pick one tile of an [`atlas`] that an artist
 //! repaints from a machine-drawn reference. [Seamless mode](seamless) decides cells on the
 //! dual grid so neighbouring zones always agree at their shared edges. The [world] is
 //! unbounded and any window of it can be generated on its own, in parallel. [export] writes

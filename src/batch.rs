@@ -117,6 +117,28 @@ impl Batch {
         }
     }
 
+    /// The batch of a generator subcommand's `--seed`/`--count`/`--quiet`, labelled `label`:
+    /// what a `--count N` loop runs through.
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// use levelgen::batch::Batch;
+    /// use levelgen::cli::common::CommonArgs;
+    /// #[derive(Parser)]
+    /// struct Cli {
+    ///     #[command(flatten)]
+    ///     common: CommonArgs,
+    /// }
+    /// let cli = Cli::parse_from(["x", "--seed", "5", "--count", "3", "-q"]);
+    /// let batch = Batch::from_common(&cli.common, "cave");
+    /// assert_eq!(batch.map(|seed| seed), vec![5, 6, 7]);
+    /// ```
+    pub fn from_common(common: &crate::cli::common::CommonArgs, label: &str) -> Self {
+        Self::new(SeedRange::from_count(common.seed, common.count))
+            .quiet(common.quiet)
+            .label(label)
+    }
+
     /// No progress bar even on a terminal.
     pub fn quiet(mut self, quiet: bool) -> Self {
         self.quiet = quiet;

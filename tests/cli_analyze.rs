@@ -285,6 +285,15 @@ fn zones_rows_have_states_and_mismatches() {
     ));
     assert_eq!(column(&rows, "width"), vec![24.0; 4]);
     assert_eq!(column(&rows, "mismatched_pairs"), vec![0.0; 4]);
+    let states =
+        lines(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_analyze_zones/er/zone_states.csv"));
+    assert_eq!(states[0], "input,state,cells,class,count,fraction");
+    assert_eq!(states.len(), 513);
+    let total: u64 = states[1..]
+        .iter()
+        .map(|l| l.split(',').nth(4).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 4 * 64);
     assert!(column(&rows, "distinct_states").iter().all(|&n| n >= 1.0));
 }
 

@@ -135,6 +135,18 @@ pub struct EmptyNames {
     pub strict: bool,
 }
 
+/// A histogram an adapter fills per map and the batch adds up (for example the zone states),
+/// written as `DIR/<file>` with one row per bin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistogramSpec {
+    /// Output file name (`zone_states.csv`).
+    pub file: &'static str,
+    /// CSV header of the label columns (`state,cells,class`).
+    pub header: &'static str,
+    /// One CSV label per bin, matching `header`.
+    pub labels: Vec<String>,
+}
+
 /// What to measure, shared by every worker.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -151,6 +163,9 @@ pub struct Settings {
 /// A worker's measuring kit: metric buffers and the empty set of the last legend seen.
 #[derive(Debug)]
 pub struct Probe {
+    /// This map's histogram counts, for adapters with a [`Subject::histogram`]; cleared by
+    /// [`Probe::generate`], added up over the batch.
+    pub counts: Vec<u32>,
     scratch: MetricsScratch,
     names: EmptyNames,
     blocks: BlockGrid,
@@ -163,6 +178,7 @@ impl Probe {
     /// A probe for `names` on a `blocks` grid.
     pub fn new(names: EmptyNames, blocks: BlockGrid) -> Self {
         Self {
+            counts: Vec::new(),
             scratch: MetricsScratch::new(),
             names,
             blocks,
@@ -177,6 +193,7 @@ impl Probe {
         &mut self,
         generate: impl FnOnce() -> Result<T, E>,
     ) -> Result<(T, f64), SampleError> {
+        self.counts.clear();
         let t = Instant::now();
         let out = generate().map_err(|e| SampleError::Generation(e.to_string()))?;
         let secs = t.elapsed().as_secs_f64();
@@ -225,6 +242,10 @@ pub trait Subject: Send + Sync {
     fn extra_names(&self) -> &'static [&'static str];
     /// Generates and measures the map of `seed`.
     fn sample(&self, seed: u64, probe: &mut Probe) -> Result<Row, SampleError>;
+    /// The batch histogram this adapter fills into [`Probe::counts`], if any.
+    fn histogram(&self) -> Option<HistogramSpec> {
+        None
+    }
 }
 
 /// How to open an input, beyond the file itself.
@@ -278,6 +299,8 @@ pub struct Run {
     pub wall_secs: f64,
     /// Threads in the pool that ran it.
     pub threads: usize,
+    /// The adapter's histogram summed over the measured maps, if it has one.
+    pub histogram: Option<(HistogramSpec, Vec<u64>)>,
 }
 
 /// Generates and measures the maps of `settings.seeds` in parallel.
@@ -302,12 +325,21 @@ pub fn analyze(subject: &dyn Subject, settings: &Settings) -> Result<Run, Analyz
     let start = Instant::now();
     let mut rows = Vec::with_capacity(settings.seeds.len().min(1 << 20) as usize);
     let mut failures = Vec::new();
+    let spec = subject.histogram();
+    let mut totals = vec![0u64; spec.as_ref().map_or(0, |h| h.labels.len())];
     batch.for_each_ordered(
         || Probe::new(names.clone(), settings.blocks),
-        |probe, seed| subject.sample(seed, probe),
-        |seed, out| match out {
+        |probe, seed| {
+            let out = subject.sample(seed, probe);
+            let counts = (!probe.counts.is_empty()).then(|| std::mem::take(&mut probe.counts));
+            (out, counts)
+        },
+        |seed, (out, counts)| match out {
             Ok(row) => {
                 rows.push(row);
+                for (t, c) in totals.iter_mut().zip(counts.iter().flatten()) {
+                    *t += u64::from(*c);
+                }
                 Ok(())
             }
             Err(SampleError::Generation(message)) => {
@@ -339,6 +371,7 @@ pub fn analyze(subject: &dyn Subject, settings: &Settings) -> Result<Run, Analyz
         failures,
         wall_secs,
         threads: rayon::current_num_threads(),
+        histogram: spec.map(|h| (h, totals)),
     })
 }
 

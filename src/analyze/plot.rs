@@ -238,6 +238,7 @@ mod tests {
             failures: vec![],
             wall_secs: 1.0,
             threads: 1,
+            histogram: None,
         }
     }
 

@@ -288,6 +288,28 @@ pub fn table(summaries: &[Summary]) -> String {
     out
 }
 
+/// The histograms of the runs that have one, as `(file name, CSV)`:
+/// `input,<label columns>,count,fraction`, where `fraction` is the bin's share of its run.
+pub fn histogram_csv(runs: &[Run]) -> Option<(&'static str, String)> {
+    let (spec, _) = runs.iter().find_map(|r| r.histogram.as_ref())?;
+    let mut out = format!("input,{},count,fraction\n", spec.header);
+    for run in runs {
+        let Some((spec, counts)) = &run.histogram else {
+            continue;
+        };
+        let total: u64 = counts.iter().sum();
+        for (label, &c) in spec.labels.iter().zip(counts) {
+            let frac = if total == 0 {
+                0.0
+            } else {
+                c as f64 / total as f64
+            };
+            let _ = writeln!(out, "{},{label},{c},{frac}", csv_field(&run.label));
+        }
+    }
+    Some((spec.file, out))
+}
+
 /// Writes `text` to `path`.
 pub fn write_text(path: &Path, text: &str) -> Result<(), AnalyzeError> {
     std::fs::write(path, text).map_err(|e| AnalyzeError::Output {
@@ -331,6 +353,7 @@ mod tests {
             failures: vec![(5, "boom".into())],
             wall_secs: 0.5,
             threads: 2,
+            histogram: None,
         }
     }
 

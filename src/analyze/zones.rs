@@ -17,10 +17,11 @@
 //! | `mismatched_pairs` | fraction of neighbouring zone pairs whose shared edge disagrees |
 //! | `mismatched_cells` | fraction of cell pairs across zone borders that disagree |
 //!
-//! Not yet written: a per-state histogram over the whole batch (only the per-window counts
-//! above).
+//! The batch also writes `zone_states.csv`: how often each of the 512 states occurs over all
+//! windows (`state,cells,class,count,fraction`; `cells` shows the 3x3 pattern row by row,
+//! `#` on, `.` off; `class` is the symmetry class).
 
-use super::{AnalyzeError, OpenOptions, Probe, Row, SampleError, Subject};
+use super::{AnalyzeError, HistogramSpec, OpenOptions, Probe, Row, SampleError, Subject};
 use grid_core::Grid;
 use std::path::Path;
 use zone_tiles::seamless::border_mismatch;
@@ -64,6 +65,21 @@ pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, Anal
         config,
         zones,
     }))
+}
+
+/// The label of state `index` in `zone_states.csv`: `index,cells,class`.
+pub fn state_label(index: u16) -> String {
+    let s = ZoneState::from_bits(index);
+    let mut cells = String::with_capacity(11);
+    for row in 0..3 {
+        if row > 0 {
+            cells.push('/');
+        }
+        for col in 0..3 {
+            cells.push(if s.cell(col, row) { '#' } else { '.' });
+        }
+    }
+    format!("{index},{cells},{}", SymmetryTable::get().lookup(s).class)
 }
 
 /// The extras of a window's zone states (see the module table).
@@ -120,7 +136,19 @@ impl Subject for ZonesSubject {
                 .generate(ZoneRect::new(0, 0, self.zones, self.zones))
         })?;
         let metrics = probe.measure(&world)?;
+        probe.counts.resize(512, 0);
+        for s in world.states.as_slice() {
+            probe.counts[s.index() as usize % 512] += 1;
+        }
         Ok(probe.row(seed, metrics, &window_extras(&world.states), secs))
+    }
+
+    fn histogram(&self) -> Option<HistogramSpec> {
+        Some(HistogramSpec {
+            file: "zone_states.csv",
+            header: "state,cells,class",
+            labels: (0..512).map(state_label).collect(),
+        })
     }
 }
 
@@ -143,6 +171,46 @@ mod tests {
         assert_eq!((e[2], e[3]), (1.0 / 3.0, 2.0 / 3.0));
         // Pairs (off|on) differs on all 3 edge cells, (on|on) agrees: 1 of 2 pairs, 3 of 6 cells.
         assert_eq!((e[4], e[5]), (0.5, 0.5));
+    }
+
+    #[test]
+    fn state_labels() {
+        assert_eq!(state_label(0), "0,.../.../...,0");
+        // Bit i is cell (i % 3, i / 3): 1 = top-left, 256 = bottom-right.
+        assert!(state_label(1).starts_with("1,#../.../...,"));
+        assert!(state_label(256).starts_with("256,.../.../..#,"));
+        // Corners are one symmetry class.
+        let class = |i: u16| state_label(i).rsplit(',').next().unwrap().to_string();
+        assert_eq!(class(1), class(256));
+        assert_eq!(class(4), class(64));
+    }
+
+    #[test]
+    fn batch_histogram_counts_every_zone() {
+        let subject = match open(Path::new("default"), &OpenOptions { size: Some(5) }) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let settings = crate::analyze::Settings {
+            seeds: crate::batch::SeedRange::new(0, 6),
+            empty: None,
+            blocks: grid_core::metrics::BlockGrid::PAPER,
+            quiet: true,
+        };
+        let run = crate::analyze::analyze(subject.as_ref(), &settings).unwrap();
+        let (spec, counts) = run.histogram.as_ref().unwrap();
+        assert_eq!((spec.labels.len(), counts.len()), (512, 512));
+        assert_eq!(counts.iter().sum::<u64>(), 6 * 25);
+        // The distinct states of each window are at most the states the batch saw.
+        let seen = counts.iter().filter(|&&c| c > 0).count() as f64;
+        assert!(run.rows.iter().all(|r| r.extras[0] <= seen));
+        let (file, csv) =
+            crate::analyze::summary::histogram_csv(std::slice::from_ref(&run)).unwrap();
+        assert_eq!(file, "zone_states.csv");
+        assert!(
+            csv.starts_with("input,state,cells,class,count,fraction\ndefault,0,.../.../...,0,")
+        );
+        assert_eq!(csv.lines().count(), 513);
     }
 
     #[test]

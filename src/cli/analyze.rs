@@ -139,7 +139,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 .map_or(String::new(), |s| s.default_empty().join("|"))
         ),
     };
-    let files = [
+    let files: [(&str, String); 3] = [
         ("maps.csv", summary::rows_csv(&runs)),
         ("summary.csv", summary::summary_csv(&summaries)),
         (
@@ -152,7 +152,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
             ),
         ),
     ];
-    for (name, text) in &files {
+    let histogram = summary::histogram_csv(&runs);
+    for (name, text) in files.iter().chain(&histogram) {
         let path = args.out.join(name);
         summary::write_text(&path, text).map_err(cli_err)?;
         wrote(&args, &path);

@@ -27,8 +27,9 @@ pub struct Args {
     /// The generator whose inputs are analysed.
     #[arg(value_parser = PossibleValuesParser::new(["marahel", "heroes", "mario", "zones", "heroes-zones", "mario-rooms", "zone-tiles"]))]
     pub generator: String,
-    /// The generator's input: a Marahel script, a Heroes template, ... Several inputs are
-    /// analysed side by side.
+    /// The generator's input: marahel, a script; heroes, a template JSON; mario, `builtin`
+    /// or a room-library directory; zones, a ZoneConfig JSON, `default` or `seamless`.
+    /// Several inputs are analysed side by side.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Seed of the first map; map `i` uses seed `seed + i`.

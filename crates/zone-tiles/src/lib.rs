@@ -51,7 +51,7 @@
 //! | Worley F1 chebyshev, reference mode (**default**) | stride 2 (100 samples/cell) | **8,300** |
 //! | Simplex 100, reference mode | stride 2 | 9,900 |
 //! | Worley F1, **seamless** mode (about 4 windows per zone, not 9) | stride 2 | 19,100 |
-//! | Worley F1/(Fn−F1) (the reference's 72-distance Worley) | stride 2 | 690 |
+//! | Worley F1/(Fn−F1) (the reference's 72-distance Worley; lattice points cached per window) | stride 2 | 1,370 |
 //! | Worley F1 | full (stride 1, 400 samples/cell) | 1,800 |
 //! | Worley F1 | stride 4 (25 samples/cell) | 39,900 |
 //! | Worley F1 | stride 10 (4 samples/cell) | 297,000 |

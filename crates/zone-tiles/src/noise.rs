@@ -285,6 +285,19 @@ impl Noise {
                     ))
                 })
             }
+            Source::WorleyGap {
+                seed,
+                distance,
+                points,
+                n,
+            } => {
+                // Neighbouring samples share their lattice cell: generate its points once.
+                let mut cache = GapPoints::new();
+                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| {
+                    cache.fill(*seed, *points, x.floor() as i64, y.floor() as i64);
+                    cache.ratio(*distance, *n, x, y).clamp(0.0, 1.0)
+                })
+            }
             _ => self.lattice_mean_with(x0, y0, k, step, inv, |x, y| self.base(x, y)),
         }
     }
@@ -297,7 +310,7 @@ impl Noise {
         k: u32,
         step: f64,
         scale: f64,
-        f: impl Fn(f64, f64) -> f64,
+        mut f: impl FnMut(f64, f64) -> f64,
     ) -> f64 {
         let mut sum = 0.0;
         for j in 0..k {
@@ -352,27 +365,63 @@ fn feature_point(seed: u64, cx: i64, cy: i64, k: u32) -> (f64, f64) {
     (a, b)
 }
 
-/// The reference's Worley, normalised: `F1 / Fn` over the 3x3 neighbouring lattice cells,
-/// which equals `r / (1 + r)` for the reference's `r = F1 / (Fn − F1)`.
-fn f1_over_fn(seed: u64, distance: Distance, points: u32, n: u32, x: f64, y: f64) -> f64 {
-    let (cx, cy) = (x.floor() as i64, y.floor() as i64);
-    let mut d = [0.0f64; 9 * 16];
-    let mut len = 0;
-    for oy in -1..=1 {
-        for ox in -1..=1 {
-            let (lx, ly) = (cx + ox, cy + oy);
-            for k in 0..points {
-                let (px, py) = feature_point(seed, lx, ly, k);
-                d[len] = distance.eval(x - (lx as f64 + px), y - (ly as f64 + py));
-                len += 1;
+/// The feature points of the 3x3 lattice cells around `(cx, cy)`, as absolute coordinates.
+struct GapPoints {
+    cell: (i64, i64),
+    len: usize,
+    pts: [(f64, f64); 9 * 16],
+}
+
+impl GapPoints {
+    fn new() -> Self {
+        Self {
+            cell: (i64::MIN, i64::MIN),
+            len: 0,
+            pts: [(0.0, 0.0); 9 * 16],
+        }
+    }
+
+    #[inline]
+    fn fill(&mut self, seed: u64, points: u32, cx: i64, cy: i64) {
+        if self.cell == (cx, cy) {
+            return;
+        }
+        self.cell = (cx, cy);
+        self.len = 0;
+        for oy in -1..=1 {
+            for ox in -1..=1 {
+                let (lx, ly) = (cx + ox, cy + oy);
+                for k in 0..points {
+                    let (px, py) = feature_point(seed, lx, ly, k);
+                    self.pts[self.len] = (lx as f64 + px, ly as f64 + py);
+                    self.len += 1;
+                }
             }
         }
     }
-    let d = &mut d[..len];
-    let n = (n as usize).min(len - 1);
-    let (_, &mut dn, _) = d.select_nth_unstable_by(n, f64::total_cmp);
-    let f1 = d[..n].iter().copied().fold(dn, f64::min);
-    if dn <= 0.0 { 0.0 } else { f1 / dn }
+
+    /// `F1 / Fn` at `(x, y)` over the cached points.
+    #[inline]
+    fn ratio(&self, distance: Distance, n: u32, x: f64, y: f64) -> f64 {
+        let mut d = [0.0f64; 9 * 16];
+        let len = self.len;
+        for (slot, &(px, py)) in d.iter_mut().zip(&self.pts[..len]) {
+            *slot = distance.eval(x - px, y - py);
+        }
+        let d = &mut d[..len];
+        let n = (n as usize).min(len - 1);
+        let (_, &mut dn, _) = d.select_nth_unstable_by(n, f64::total_cmp);
+        let f1 = d[..n].iter().copied().fold(dn, f64::min);
+        if dn <= 0.0 { 0.0 } else { f1 / dn }
+    }
+}
+
+/// The reference's Worley, normalised: `F1 / Fn` over the 3x3 neighbouring lattice cells,
+/// which equals `r / (1 + r)` for the reference's `r = F1 / (Fn − F1)`.
+fn f1_over_fn(seed: u64, distance: Distance, points: u32, n: u32, x: f64, y: f64) -> f64 {
+    let mut cache = GapPoints::new();
+    cache.fill(seed, points, x.floor() as i64, y.floor() as i64);
+    cache.ratio(distance, n, x, y)
 }
 
 #[cfg(test)]

@@ -197,6 +197,7 @@ fn bad_input_exits_2() {
         (vec!["analyze", "marahel", good, "--empty", "lava"], "lava"),
         (vec!["analyze", "marahel", good, "--blocks", "0"], "0"),
         (vec!["analyze", "marahel", good, "--seeds", "9..3"], "9..3"),
+        (vec!["analyze", "marahel", good, "--seeds", "4..4"], "4..4"),
         (vec!["analyze", "marahel", good, "--count", "0"], "0"),
         (
             vec![

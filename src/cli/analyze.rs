@@ -102,6 +102,12 @@ fn cli_err(e: AnalyzeError) -> CliError {
 /// Runs `levelgen analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let empty = args.empty_names()?;
+    if args.seed_range().is_empty() {
+        return Err(CliError::input_msg(format!(
+            "--seeds {}: the range holds no seed",
+            args.seed_range()
+        )));
+    }
     let options = analyze::OpenOptions { size: args.size };
     let subjects = args
         .inputs

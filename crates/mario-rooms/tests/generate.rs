@@ -222,17 +222,17 @@ fn every_builtin_room_is_playable_on_its_own() {
             for y in 0..body.height {
                 rows[top + y][6..6 + body.width].copy_from_slice(body.row(y));
             }
-            for y in top + body.height..h {
-                for x in 0..body.width {
-                    let c = body.get(x, body.height - 1);
-                    rows[y][6 + x] = if c == b'X' || c == b'#' { c } else { b'-' };
+            let last = body.row(body.height - 1);
+            for row in rows.iter_mut().skip(top + body.height) {
+                for (x, &c) in last.iter().enumerate() {
+                    row[6 + x] = if c == b'X' || c == b'#' { c } else { b'-' };
                 }
             }
-            for y in top + ey + 1..h {
-                rows[y][..6].fill(b'X');
+            for row in rows.iter_mut().skip(top + ey + 1) {
+                row[..6].fill(b'X');
             }
-            for y in top + fy + 1..h {
-                rows[y][w - 6..].fill(b'X');
+            for row in rows.iter_mut().skip(top + fy + 1) {
+                row[w - 6..].fill(b'X');
             }
             rows[top + ey][1] = b'M';
             rows[top + fy][w - 2] = b'F';

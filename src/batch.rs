@@ -354,6 +354,20 @@ mod tests {
         assert_eq!(seen, vec![5, 6, 7, 8]);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn seed_range_parser_never_panics(s in ".{0,30}") {
+            let _ = s.parse::<SeedRange>();
+        }
+
+        #[test]
+        fn seed_ranges_round_trip(a in 0u64..u64::MAX / 2, n in 0u64..1_000_000) {
+            let r = SeedRange::new(a, a + n);
+            proptest::prop_assert_eq!(r.to_string().parse::<SeedRange>(), Ok(r));
+            proptest::prop_assert_eq!(r.len(), n);
+        }
+    }
+
     #[test]
     fn seed_range_parsing() {
         assert_eq!("3..7".parse(), Ok(SeedRange::new(3, 7)));

@@ -24,7 +24,11 @@ fn help_lists_every_subcommand() {
 
 #[test]
 fn unknown_flags_and_subcommands_exit_with_code_2() {
-    for args in [&["--no-such-flag"][..], &["dungeon"][..], &["marahel", "--seed", "x"][..]] {
+    for args in [
+        &["--no-such-flag"][..],
+        &["dungeon"][..],
+        &["marahel", "--seed", "x"][..],
+    ] {
         let out = levelgen(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);

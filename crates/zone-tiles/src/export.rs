@@ -5,6 +5,7 @@ use crate::atlas::{Atlas, AtlasKind};
 use crate::error::{Result, ZoneError};
 use crate::state::{CLASS_COUNT, SymmetryTable, Transform};
 use crate::world::{Mode, ZoneWorld};
+use grid_core::export::{TmxProperty, TmxTileset, tileset_file_name, tmx_document};
 use image::RgbImage;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -114,53 +115,32 @@ pub fn tiled_gid(class: u8, t: Transform) -> u32 {
 /// property with its canonical state.
 pub fn to_tmx(world: &ZoneWorld, zone: u32, image_source: &str) -> String {
     let table = SymmetryTable::get();
-    let (w, h) = (world.zones_wide(), world.zones_high());
     let (cols, rows) = AtlasKind::Reduced.grid();
-    let mut s = String::with_capacity(w * h * 12 + 8192);
-    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    let _ = writeln!(
-        s,
-        r#"<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="{w}" height="{h}" tilewidth="{zone}" tileheight="{zone}" infinite="0" nextlayerid="2" nextobjectid="1">"#
-    );
-    let _ = writeln!(
-        s,
-        r#" <tileset firstgid="1" name="zones-reduced" tilewidth="{zone}" tileheight="{zone}" tilecount="{CLASS_COUNT}" columns="{cols}">"#
-    );
-    let escaped = image_source
-        .replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;");
-    let _ = writeln!(
-        s,
-        r#"  <image source="{escaped}" width="{}" height="{}"/>"#,
-        cols * zone,
-        rows * zone
-    );
-    for (id, canon) in table.canonical_states().iter().enumerate() {
-        let _ = writeln!(
-            s,
-            r#"  <tile id="{id}"><properties><property name="state" type="int" value="{}"/></properties></tile>"#,
-            canon.index()
-        );
-    }
-    let _ = writeln!(s, " </tileset>");
-    let _ = writeln!(
-        s,
-        r#" <layer id="1" name="zones" width="{w}" height="{h}">"#
-    );
-    let _ = writeln!(s, r#"  <data encoding="csv">"#);
-    for y in 0..h {
-        for x in 0..w {
-            let r = table.lookup(*world.states.at(x, y));
-            let _ = write!(s, "{}", tiled_gid(r.class, r.transform));
-            if x + 1 < w || y + 1 < h {
-                s.push(',');
-            }
-        }
-        s.push('\n');
-    }
-    let _ = writeln!(s, "  </data>\n </layer>\n</map>");
-    s
+    let tileset = TmxTileset {
+        name: "zones-reduced".into(),
+        tile_size: zone,
+        columns: cols,
+        tile_count: CLASS_COUNT as u32,
+        image_source: image_source.into(),
+        image_width: cols * zone,
+        image_height: rows * zone,
+        tile_properties: table
+            .canonical_states()
+            .iter()
+            .map(|canon| {
+                vec![TmxProperty {
+                    name: "state".into(),
+                    kind: "int",
+                    value: canon.index().to_string(),
+                }]
+            })
+            .collect(),
+    };
+    let (w, h) = (world.zones_wide(), world.zones_high());
+    tmx_document(w, h, "zones", &tileset, |x, y| {
+        let r = table.lookup(*world.states.at(x, y));
+        tiled_gid(r.class, r.transform)
+    })
 }
 
 /// Writes the TMX at `path` and its tileset beside it (`<stem>_tiles.png`): the given reduced
@@ -175,8 +155,7 @@ pub fn write_tmx(world: &ZoneWorld, path: &Path, atlas: Option<&Atlas>) -> Resul
             &reference
         }
     };
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("world");
-    let image_name = format!("{stem}_tiles.png");
+    let image_name = tileset_file_name(path);
     atlas.save_png(&path.with_file_name(&image_name))?;
     std::fs::write(path, to_tmx(world, atlas.zone_size(), &image_name)).map_err(|e| {
         ZoneError::Write {

@@ -91,12 +91,10 @@ pub struct Transform {
     pub flip_d: bool,
 }
 
-/// Tiled's horizontal flip bit.
-pub const TILED_FLIP_H: u32 = 0x8000_0000;
-/// Tiled's vertical flip bit.
-pub const TILED_FLIP_V: u32 = 0x4000_0000;
-/// Tiled's diagonal (transpose) flip bit.
-pub const TILED_FLIP_D: u32 = 0x2000_0000;
+/// Tiled's flip bits, from grid-core's TMX writer.
+pub use grid_core::export::{
+    FLIP_D as TILED_FLIP_D, FLIP_H as TILED_FLIP_H, FLIP_V as TILED_FLIP_V,
+};
 
 impl Transform {
     /// The identity.

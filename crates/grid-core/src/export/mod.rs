@@ -12,7 +12,10 @@ mod tmx;
 pub use json::{JsonTiles, to_json};
 pub use png::{encode_png, render_rgb, write_png, write_rgb_png};
 pub use text::{legend_text, to_text};
-pub use tmx::{tileset_image, to_tmx, write_tmx};
+pub use tmx::{
+    FLIP_D, FLIP_H, FLIP_V, TmxProperty, TmxTileset, tileset_file_name, tileset_image,
+    tmx_document, to_tmx, write_tmx,
+};
 
 use crate::tile::TileMap;
 use std::path::{Path, PathBuf};

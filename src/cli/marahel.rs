@@ -45,6 +45,17 @@ fn generate(
     .map_err(CliError::input)
 }
 
+/// PNG pixels per tile: 8 for small maps, fewer for big ones (a 2000x2000 map at 8 pixels
+/// per tile would be a 768 MB image).
+fn export_options(map: &MarahelMap) -> ExportOptions {
+    use grid_core::TileMap;
+    let side = map.width().max(map.height()).max(1);
+    ExportOptions {
+        png_scale: (2048 / side).clamp(1, 8) as u32,
+        ..ExportOptions::default()
+    }
+}
+
 /// Runs `levelgen marahel`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let text =
@@ -65,7 +76,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         match c.out_path(&name, seed) {
             Some(path) => {
-                write_generic(&map, &path, &ExportOptions::default())?;
+                write_generic(&map, &path, &export_options(&map))?;
                 c.wrote(&path);
             }
             None => {

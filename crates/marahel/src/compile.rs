@@ -277,7 +277,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             &mut dist_slots,
         )?);
     }
-    Ok(Program {
+    let mut program = Program {
         min,
         max,
         divider,
@@ -285,7 +285,10 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         nbhs,
         explorers,
         dist_slots,
-    })
+        legend: Default::default(),
+    };
+    program.legend = std::sync::Arc::new(crate::map::legend(&program));
+    Ok(program)
 }
 
 fn compile_divider(r: &RawRegions, map_max: (usize, usize)) -> Result<Divider, MarahelError> {

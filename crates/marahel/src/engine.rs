@@ -7,10 +7,11 @@
 use crate::divider;
 use crate::explorer;
 use crate::map::MarahelMap;
+use crate::noise::NoiseField;
 use crate::program::{Program, Range};
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect, Seed};
-use noise::{NoiseFn, Perlin};
+use std::sync::OnceLock;
 
 /// A neighbourhood laid out for one map width.
 #[derive(Clone, Debug)]
@@ -21,30 +22,8 @@ pub struct FlatNbh {
     pub flat: Vec<isize>,
     /// Bounding box of the offsets: min dx, max dx, min dy, max dy.
     pub bbox: (i64, i64, i64, i64),
-}
-
-/// Perlin noise with a per-map random offset.
-#[derive(Debug)]
-pub struct NoiseField {
-    perlin: Perlin,
-    ox: f64,
-    oy: f64,
-}
-
-impl NoiseField {
-    fn new(rng: &mut LevelRng) -> Self {
-        Self {
-            perlin: Perlin::new(rng.random::<u32>()),
-            ox: rng.random_range(0.0..4096.0),
-            oy: rng.random_range(0.0..4096.0),
-        }
-    }
-
-    /// The noise at `(x, y)` in lattice units.
-    #[inline]
-    pub fn get(&self, x: f64, y: f64) -> f64 {
-        self.perlin.get([x + self.ox, y + self.oy]).clamp(-1.0, 1.0)
-    }
+    /// Whether this is just the centre cell (`self`).
+    pub is_self: bool,
 }
 
 /// The two buffers of a map.
@@ -67,8 +46,10 @@ pub struct Ctx<'a> {
     pub canvas: &'a mut Canvas,
     /// The explorer's random stream.
     pub rng: &'a mut LevelRng,
-    /// The map's noise field.
-    pub noise: &'a NoiseField,
+    /// The map's noise field, built on first use.
+    pub noise: &'a OnceLock<NoiseField>,
+    /// The seed of the noise field.
+    pub noise_seed: Seed,
     /// Neighbourhoods for this map's width.
     pub nbhs: &'a [FlatNbh],
     /// The current region.
@@ -145,6 +126,11 @@ impl Ctx<'_> {
     #[inline]
     pub fn write_nbh(&mut self, nbh: usize, x: usize, y: usize, value: u8) {
         let n = &self.nbhs[nbh];
+        if n.is_self {
+            // The cell being visited is always inside the region.
+            self.set(y * self.canvas.w + x, value);
+            return;
+        }
         let (xi, yi) = (x as i64, y as i64);
         for &(dx, dy) in &n.offsets {
             let (nx, ny) = (xi + dx, yi + dy);
@@ -318,7 +304,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         None => Vec::new(),
         Some(d) => divider::divide(d, w, h, &mut seed.stream("regions").rng(), &mut warnings),
     };
-    let noise = NoiseField::new(&mut seed.stream("noise").rng());
+    let noise = OnceLock::new();
     let nbhs: Vec<FlatNbh> = p
         .nbhs
         .iter()
@@ -336,6 +322,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
                 (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
             });
             FlatNbh {
+                is_self: offsets == [(0, 0)],
                 offsets,
                 flat,
                 bbox,
@@ -356,6 +343,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             canvas: &mut canvas,
             rng: &mut rng,
             noise: &noise,
+            noise_seed: seed.stream("noise"),
             nbhs: &nbhs,
             region: Rect::new(0, 0, w as i64, h as i64),
             out: ex.out,

@@ -1,6 +1,7 @@
 //! Estimators: the numbers rules compare. Compiled to enum variants, evaluated at a cell.
 
 use crate::engine::Ctx;
+use crate::noise::NoiseField;
 use grid_core::rand::RngExt;
 
 /// A compiled estimator.
@@ -78,7 +79,11 @@ impl Estimator {
                 .map(|(&c, &w)| (c as u64) * (w as u64))
                 .sum::<u64>() as f64,
             Estimator::Random => ctx.rng.random::<f64>(),
-            Estimator::Noise { scale } => ctx.noise.get(x as f64 / scale, y as f64 / scale),
+            Estimator::Noise { scale } => {
+                let seed = ctx.noise_seed;
+                let field = ctx.noise.get_or_init(|| NoiseField::new(&mut seed.rng()));
+                field.get(x as f64 / scale, y as f64 / scale)
+            }
             Estimator::Percent => ctx.percent,
             Estimator::CPercent => ctx.cpercent,
             Estimator::RPercent => ctx.rpercent,

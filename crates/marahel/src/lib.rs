@@ -89,6 +89,7 @@ pub mod executer;
 pub mod explorer;
 pub mod legacy;
 pub mod map;
+pub mod noise;
 pub mod program;
 pub mod rule;
 pub mod script;

@@ -3,6 +3,7 @@
 
 use crate::program::Program;
 use grid_core::{Legend, Rect, TileId, TileKind, TileMap};
+use std::sync::Arc;
 
 /// A generated Marahel map.
 ///
@@ -14,7 +15,7 @@ pub struct MarahelMap {
     height: usize,
     /// Cell codes, row-major.
     pub cells: Vec<u8>,
-    legend: Legend,
+    legend: Arc<Legend>,
     /// Things the engine had to skip (a region the map was too small for, an unreachable
     /// connect waypoint). Empty for a normal run.
     pub warnings: Vec<String>,
@@ -117,7 +118,7 @@ impl MarahelMap {
             width,
             height,
             cells,
-            legend: legend(p),
+            legend: p.legend.clone(),
             warnings,
             regions,
         }

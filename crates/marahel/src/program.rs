@@ -149,6 +149,8 @@ pub struct Program {
     pub explorers: Vec<Explorer>,
     /// Number of `dist` estimator cache slots.
     pub dist_slots: usize,
+    /// The legend every map of this program shares.
+    pub legend: std::sync::Arc<grid_core::Legend>,
 }
 
 impl Program {

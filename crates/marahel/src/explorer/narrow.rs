@@ -13,11 +13,11 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     let mut lx = ctx.rng.random_range(0..w);
     let mut ly = ctx.rng.random_range(0..h);
     let mut changed = 0u64;
-    let (tiles, changes) = (lim.tiles as f64, lim.changes as f64);
+    let (inv_tiles, inv_changes) = (1.0 / lim.tiles as f64, 1.0 / lim.changes as f64);
     let mut visited = 0u64;
     while visited < lim.tiles && changed < lim.changes {
-        ctx.percent = visited as f64 / tiles;
-        ctx.cpercent = changed as f64 / changes;
+        ctx.percent = visited as f64 * inv_tiles;
+        ctx.cpercent = changed as f64 * inv_changes;
         if visit(&ex.rules, ctx, x0 + lx, y0 + ly) {
             changed += 1;
         }

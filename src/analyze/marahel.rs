@@ -1,9 +1,12 @@
 //! The Marahel adapter: the input is a Marahel JSON script; map `seed` is
 //! `Script::generate(seed)`.
 //!
-//! Empty tiles default to `empty`, `player`, `enemy`, `treasure` and `exit` (those the script
-//! defines), the set of `shared/specs/marahel.md` §14.1, so the paper scripts and the
-//! roguelike are measured as in the reference figures.
+//! Empty tiles default to the open-space names `empty` and `floor` plus the things that stand
+//! on open space: `player`, `enemy`, `treasure`, `exit`, `gold`, `coin`, `key` (those the
+//! script defines). That contains the set of `shared/specs/marahel.md` §14.1 (`empty`, or
+//! `empty|player|enemy|treasure|exit` for the roguelike), so the paper scripts are measured as
+//! in the reference figures, and it fits the project's own `examples/marahel` scripts, which
+//! call open space `floor`.
 //!
 //! Extras: `unknown_tiles` (cells no explorer wrote) and `warnings` (steps the engine had to
 //! skip, such as a region the map was too small for).
@@ -50,7 +53,9 @@ impl Subject for MarahelSubject {
     }
 
     fn default_empty(&self) -> &'static [&'static str] {
-        &["empty", "player", "enemy", "treasure", "exit"]
+        &[
+            "empty", "floor", "player", "enemy", "treasure", "exit", "gold", "coin", "key",
+        ]
     }
 
     fn extra_names(&self) -> &'static [&'static str] {

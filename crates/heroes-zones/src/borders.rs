@@ -10,6 +10,8 @@ use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
 
 /// Area tolerance the rebalancing aims for (the issue: within 15%).
 pub const TOLERANCE: f64 = 0.15;
+/// Spacing of the noise lattice, in cells.
+pub const LATTICE: usize = 4;
 
 /// The final zone assignment.
 #[derive(Clone, Debug)]
@@ -22,18 +24,40 @@ pub struct Partition {
     pub max_error: f64,
 }
 
+/// Noise displacement of each cell, sampled on a lattice every [`LATTICE`] cells and
+/// interpolated bilinearly (the noise is far smoother than the lattice, and Perlin calls
+/// dominate the cost otherwise).
 fn offsets(side: usize, step: usize, amp: f64, freq: f64, seed: Seed) -> Vec<(f32, f32)> {
     let fx = Fbm::<Perlin>::new(seed.child(0).0 as u32).set_octaves(3);
     let fy = Fbm::<Perlin>::new(seed.child(1).0 as u32).set_octaves(3);
     let n = side / step;
-    let mut o = Vec::with_capacity(n * n);
-    for y in 0..n {
-        for x in 0..n {
-            let (px, py) = ((x * step) as f64 * freq, (y * step) as f64 * freq);
-            o.push((
+    let l = LATTICE;
+    let ln = n / l + 2;
+    let mut lat = Vec::with_capacity(ln * ln);
+    for ly in 0..ln {
+        for lx in 0..ln {
+            let (px, py) = ((lx * l * step) as f64 * freq, (ly * l * step) as f64 * freq);
+            lat.push((
                 (fx.get([px, py]) * amp) as f32,
                 (fy.get([px, py]) * amp) as f32,
             ));
+        }
+    }
+    let mut o = Vec::with_capacity(n * n);
+    for y in 0..n {
+        let (ly, ty) = (y / l, (y % l) as f32 / l as f32);
+        for x in 0..n {
+            let (lx, tx) = (x / l, (x % l) as f32 / l as f32);
+            let at = |a: usize, b: usize| lat[b * ln + a];
+            let (a, b, c, d) = (
+                at(lx, ly),
+                at(lx + 1, ly),
+                at(lx, ly + 1),
+                at(lx + 1, ly + 1),
+            );
+            let top = (a.0 + (b.0 - a.0) * tx, a.1 + (b.1 - a.1) * tx);
+            let bot = (c.0 + (d.0 - c.0) * tx, c.1 + (d.1 - c.1) * tx);
+            o.push((top.0 + (bot.0 - top.0) * ty, top.1 + (bot.1 - top.1) * ty));
         }
     }
     o
@@ -99,7 +123,7 @@ pub fn partition(
     // Full resolution.
     let off = offsets(side, 1, amp, freq, seed);
     let mut best: Option<Partition> = None;
-    let rounds = if step > 1 { 10 } else { 50 };
+    let rounds = if step > 1 { 5 } else { 50 };
     for _ in 0..rounds {
         assign(side, centres, &weights, Some(&off), &mut buf);
         make_contiguous(side, n, &mut buf);

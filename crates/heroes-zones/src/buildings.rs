@@ -11,7 +11,7 @@ use grid_core::rand::RngExt;
 
 /// Candidate anchors of `zone` ordered by how well they suit the next object: the first
 /// object goes near the centre, later ones far from objects already in the zone.
-fn candidates(w: &Work, zone: usize, first: bool, rng: &mut LevelRng) -> Vec<usize> {
+fn candidates(w: &Work, zone: usize, first: bool, keep: usize, rng: &mut LevelRng) -> Vec<usize> {
     let (cx, cy) = w.zones[zone].centre;
     let side = w.side;
     let existing: Vec<usize> = w
@@ -20,6 +20,7 @@ fn candidates(w: &Work, zone: usize, first: bool, rng: &mut LevelRng) -> Vec<usi
         .filter(|o| o.zone as usize == zone)
         .map(|o| w.anchor(o))
         .collect();
+    let salt: u64 = rng.random();
     let mut scored: Vec<(i64, usize)> = w.zone_cells[zone]
         .iter()
         .map(|&c| c as usize)
@@ -27,7 +28,7 @@ fn candidates(w: &Work, zone: usize, first: bool, rng: &mut LevelRng) -> Vec<usi
         .map(|c| {
             let (x, y) = ((c % side) as f64, (c / side) as f64);
             let centre = ((x - cx).powi(2) + (y - cy).powi(2)) as i64;
-            let jitter = rng.random_range(0..8i64);
+            let jitter = (grid_core::rng::mix64(salt ^ c as u64) & 7) as i64;
             let s = if first || existing.is_empty() {
                 centre + jitter
             } else {
@@ -38,6 +39,11 @@ fn candidates(w: &Work, zone: usize, first: bool, rng: &mut LevelRng) -> Vec<usi
             (s, c)
         })
         .collect();
+    // Only the best few hundred are ever tried in practice: select, then sort those.
+    if scored.len() > keep {
+        scored.select_nth_unstable(keep);
+        scored.truncate(keep);
+    }
     scored.sort_unstable();
     scored.into_iter().map(|(_, c)| c).collect()
 }
@@ -52,10 +58,16 @@ pub(crate) fn place_object(
     first: bool,
     rng: &mut LevelRng,
 ) -> Option<usize> {
-    for c in candidates(w, zone, first, rng).into_iter().take(4000) {
-        if let Some(ap) = w.place(c, fp, approach, zone) {
-            w.add(kind, c, zone);
-            return Some(ap);
+    // The best few hundred candidates first; all of them only if those fail.
+    for keep in [400, usize::MAX] {
+        for c in candidates(w, zone, first, keep, rng) {
+            if let Some(ap) = w.place(c, fp, approach, zone) {
+                w.add(kind, c, zone);
+                return Some(ap);
+            }
+        }
+        if w.zone_cells[zone].len() <= keep {
+            break;
         }
     }
     None

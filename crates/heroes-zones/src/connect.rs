@@ -4,11 +4,11 @@
 //! through obstacles only where it must.
 
 use crate::map::Cell;
-use crate::work::Work;
+use crate::work::{SIDES, Work};
 use grid_core::{Connectivity, astar};
 
 /// Pockets of at most this many plain free cells are filled instead of joined.
-pub const POCKET: usize = 3;
+pub const POCKET: usize = 8;
 
 /// Carves the cheapest path inside `zone` from `from` to the nearest cell with `main[i]`,
 /// turning obstacles into free ground; marks everything it joins as main. Returns the cells
@@ -49,33 +49,55 @@ pub(crate) fn carve_to_main(
             carved += 1;
         }
     }
-    // Everything now joined becomes main.
-    let filled = grid_core::flood_fill(side, side, from, Connectivity::Four, |i| {
-        w.zone_of[i] as usize == zone && w.cell(i).walkable()
-    });
-    for i in filled {
-        main[i] = true;
+    // Everything now joined becomes main (BFS over the not-yet-main walkable cells).
+    let mut stack = vec![from];
+    main[from] = true;
+    while let Some(i) = stack.pop() {
+        for &(dx, dy) in &SIDES {
+            if let Some(n) = w.offset(i, dx, dy)
+                && !main[n]
+                && w.zone_of[n] as usize == zone
+                && w.cell(n).walkable()
+            {
+                main[n] = true;
+                stack.push(n);
+            }
+        }
     }
     Some(carved)
 }
 
-/// Labels the walkable components of `zone`; returns (labels per map cell, component cells).
-fn zone_components(w: &Work, zone: usize) -> Vec<Vec<usize>> {
-    let side = w.side;
-    let mut seen = vec![false; side * side];
+/// The walkable components of `zone` (cells of each), using `label` as scratch (reset after).
+fn zone_components(w: &Work, zone: usize, label: &mut [bool]) -> Vec<Vec<usize>> {
     let mut comps = Vec::new();
     for &c in &w.zone_cells[zone] {
         let c = c as usize;
-        if seen[c] || !w.cell(c).walkable() {
+        if label[c] || !w.cell(c).walkable() {
             continue;
         }
-        let comp = grid_core::flood_fill(side, side, c, Connectivity::Four, |i| {
-            w.zone_of[i] as usize == zone && w.cell(i).walkable()
-        });
-        for &i in &comp {
-            seen[i] = true;
+        let mut comp = vec![c];
+        label[c] = true;
+        let mut head = 0;
+        while head < comp.len() {
+            let i = comp[head];
+            head += 1;
+            for &(dx, dy) in &SIDES {
+                if let Some(n) = w.offset(i, dx, dy)
+                    && !label[n]
+                    && w.zone_of[n] as usize == zone
+                    && w.cell(n).walkable()
+                {
+                    label[n] = true;
+                    comp.push(n);
+                }
+            }
         }
         comps.push(comp);
+    }
+    for comp in &comps {
+        for &i in comp {
+            label[i] = false;
+        }
     }
     comps
 }
@@ -83,8 +105,9 @@ fn zone_components(w: &Work, zone: usize) -> Vec<Vec<usize>> {
 pub(crate) fn run(w: &mut Work) {
     let side = w.side;
     let mut main = vec![false; side * side];
+    let mut scratch = vec![false; side * side];
     for zone in 0..w.zones.len() {
-        let mut comps = zone_components(w, zone);
+        let mut comps = zone_components(w, zone, &mut scratch);
         // Fill tiny pockets of plain ground.
         comps.retain(|comp| {
             if comp.len() <= POCKET && comp.iter().all(|&i| w.cell(i) == Cell::Free) {

@@ -60,6 +60,9 @@ pub mod visitables;
 pub mod voronoi;
 mod work;
 
+#[cfg(test)]
+mod steps_tests;
+
 pub use error::HeroesError;
 pub use map::{Cell, HeroesMap, MapObject, ObjectKind, Realised, Stats, TreasureKind, ZoneInfo};
 pub use template::{Config, ConnectionType, RandomRange, Surface, Template, ZoneKind};

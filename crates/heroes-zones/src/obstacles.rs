@@ -7,7 +7,7 @@ use crate::map::Cell;
 use crate::template::ZoneKind;
 use crate::work::Work;
 use grid_core::LevelRng;
-use grid_core::rand::RngExt;
+use grid_core::rand::Rng;
 
 /// Automaton iterations.
 pub const STEPS: usize = 2;
@@ -22,10 +22,14 @@ pub fn fill_chance(kind: ZoneKind) -> f64 {
 
 pub(crate) fn place(w: &mut Work, rng: &mut LevelRng) {
     let n = w.side * w.side;
-    let chance: Vec<f64> = w.zones.iter().map(|z| fill_chance(z.kind)).collect();
+    let chance: Vec<u32> = w
+        .zones
+        .iter()
+        .map(|z| (fill_chance(z.kind) * u32::MAX as f64) as u32)
+        .collect();
     for i in 0..n {
-        if w.cell(i) == Cell::Free && rng.random_bool(chance[w.zone_of[i] as usize]) {
-            w.set(i, Cell::Obstacle);
+        if w.cells[i] == Cell::Free as u8 && rng.next_u32() < chance[w.zone_of[i] as usize] {
+            w.cells[i] = Cell::Obstacle as u8;
         }
     }
     let side = w.side as i64;

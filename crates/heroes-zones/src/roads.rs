@@ -13,6 +13,8 @@ use petgraph::graph::UnGraph;
 pub const ON_ROAD: u32 = 1;
 /// Step cost on open ground.
 pub const GROUND: u32 = 3;
+/// Step cost the A* heuristic assumes (above [`ON_ROAD`]: faster, paths near-optimal).
+pub const HEURISTIC_STEP: u32 = 2;
 
 pub(crate) fn run(w: &mut Work) {
     let side = w.side;
@@ -45,7 +47,7 @@ pub(crate) fn run(w: &mut Work) {
                     nodes[a],
                     nodes[b],
                     Connectivity::Four,
-                    ON_ROAD,
+                    HEURISTIC_STEP,
                     |_, to| {
                         if zone_of[to] as usize != zone {
                             return None;

@@ -300,6 +300,22 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_share_the_work() {
+        let batch = Batch::new(SeedRange::new(0, 2000)).quiet(true);
+        let workers = with_threads(2, || {
+            batch.map(|seed| {
+                job(seed);
+                rayon::current_thread_index()
+            })
+        })
+        .unwrap();
+        let mut used: Vec<usize> = workers.into_iter().flatten().collect();
+        used.sort_unstable();
+        used.dedup();
+        assert_eq!(used, vec![0, 1]);
+    }
+
+    #[test]
     fn split_ranges_concatenate_to_the_whole() {
         let whole = Batch::new("0..300".parse().unwrap()).quiet(true).map(job);
         let mut parts = Batch::new("0..120".parse().unwrap()).quiet(true).map(job);

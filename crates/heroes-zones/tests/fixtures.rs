@@ -58,6 +58,34 @@ fn every_fixture_template_loads_and_generates() {
 }
 
 #[test]
+fn fixture_zone_graphs_are_laid_out_without_crossings() {
+    let Some(f) = fixtures() else { return };
+    for (name, want) in [("zones9", 0), ("zones25", 0), ("original", 0)] {
+        let t = Template::from_json(
+            &std::fs::read_to_string(f.join(format!("korge/templates/{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        let sizes: Vec<f64> = t.zones.iter().map(|z| z.size as f64).collect();
+        let edges: Vec<(usize, usize)> = t
+            .connections
+            .iter()
+            .map(|c| (c.first as usize, c.second as usize))
+            .collect();
+        for seed in 0..10 {
+            let l = heroes_zones::layout::layout(
+                &sizes,
+                &edges,
+                256.0,
+                &mut grid_core::Seed(seed).rng(),
+            );
+            let x = heroes_zones::layout::crossings(&l.centres, &edges);
+            eprintln!("{name} seed {seed}: {x} crossings, score {:.2}", l.score);
+            assert!(x <= want, "{name} seed {seed}: {x} crossings");
+        }
+    }
+}
+
+#[test]
 fn every_real_map_parses_round_trips_and_validates() {
     let Some(f) = fixtures() else { return };
     let catalog = Catalog::from_hmm_xml(&std::fs::read_to_string(f.join("pph/hmm.xml")).unwrap());

@@ -50,6 +50,20 @@ fn bench(c: &mut Criterion) {
             b.iter(|| generate(black_box(&t9), &config, size, 1).unwrap())
         });
     }
+    // The reference's own templates, when the fixtures are next to the workspace.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/korge/templates");
+    for name in ["zones9", "zones25"] {
+        match std::fs::read_to_string(dir.join(format!("{name}.json"))) {
+            Ok(text) => {
+                let t = Template::from_json(&text).unwrap();
+                c.bench_function(&format!("fixture {name} 256x256"), |b| {
+                    b.iter(|| generate(black_box(&t), &config, 256, 1).unwrap())
+                });
+            }
+            Err(_) => eprintln!("skipping fixture {name}: ../shared/fixtures not found"),
+        }
+    }
     c.bench_function("25 zones 256x256", |b| {
         b.iter(|| generate(black_box(&t25), &config, 256, 1).unwrap())
     });

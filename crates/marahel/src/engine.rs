@@ -91,7 +91,7 @@ impl Ctx<'_> {
 
     /// Weighted count of the neighbourhood's cells around `(x, y)`.
     #[inline]
-    pub fn count_nbh(&self, nbh: usize, weights: &[u32], x: usize, y: usize) -> u32 {
+    pub fn count_nbh(&self, nbh: usize, weights: &[u32; 256], x: usize, y: usize) -> u32 {
         let n = &self.nbhs[nbh];
         let front = &self.canvas.front;
         let (xi, yi) = (x as i64, y as i64);
@@ -159,6 +159,40 @@ impl Ctx<'_> {
         }
     }
 
+    /// `count_nbh` for every cell of the region at once, cached until the front buffer or
+    /// the region changes; returns the value at `(x, y)`.
+    pub fn count_plane(
+        &mut self,
+        slot: usize,
+        nbh: usize,
+        weights: &[u32; 256],
+        x: usize,
+        y: usize,
+    ) -> u32 {
+        let r = self.region;
+        let fresh =
+            matches!(&self.dist_cache[slot], Some((v, rr, _)) if *v == self.version && *rr == r);
+        if !fresh {
+            let out_w = weights[self.out_code as usize]
+                + if self.out != self.out_code {
+                    weights[self.out as usize]
+                } else {
+                    0
+                };
+            let plane = count_plane(
+                &self.canvas.front,
+                self.canvas.w,
+                r,
+                &self.nbhs[nbh],
+                weights,
+                out_w,
+            );
+            self.dist_cache[slot] = Some((self.version, r, plane));
+        }
+        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
+        d[(y - r.y as usize) * r.w as usize + (x - r.x as usize)]
+    }
+
     /// `dist(list)` / `dist(out)` at `(x, y)`.
     pub fn distance(
         &mut self,
@@ -197,6 +231,46 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// The weighted neighbourhood count of every cell of `r` (cells outside `r` weigh `out_w`),
+/// as one pass of row additions per offset.
+fn count_plane(
+    front: &[u8],
+    w: usize,
+    r: Rect,
+    n: &FlatNbh,
+    weights: &[u32; 256],
+    out_w: u32,
+) -> Vec<u32> {
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let mut ind = Vec::with_capacity(rw * rh);
+    for ly in 0..rh {
+        let row = (r.y as usize + ly) * w + r.x as usize;
+        ind.extend(front[row..row + rw].iter().map(|&c| weights[c as usize]));
+    }
+    let mut sum = vec![0u32; rw * rh];
+    for &(dx, dy) in &n.offsets {
+        let lo = (-dx).clamp(0, rw as i64) as usize;
+        let hi = (rw as i64 - dx).clamp(lo as i64, rw as i64) as usize;
+        for ly in 0..rh {
+            let row = &mut sum[ly * rw..(ly + 1) * rw];
+            let sy = ly as i64 + dy;
+            if sy < 0 || sy >= rh as i64 {
+                row.iter_mut().for_each(|s| *s += out_w);
+                continue;
+            }
+            row[..lo].iter_mut().for_each(|s| *s += out_w);
+            row[hi..].iter_mut().for_each(|s| *s += out_w);
+            let start = sy as usize * rw;
+            let src = &ind[(start as i64 + lo as i64 + dx) as usize
+                ..(start as i64 + hi as i64 + dx) as usize];
+            for (s, v) in row[lo..hi].iter_mut().zip(src) {
+                *s += v;
+            }
+        }
+    }
+    sum
 }
 
 /// Manhattan distance from every cell of `r` to the nearest target cell of `r` (two passes).

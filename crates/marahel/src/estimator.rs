@@ -14,8 +14,10 @@ pub enum Estimator {
     Neighborhood {
         /// Index into the program's neighbourhoods.
         nbh: usize,
-        /// Weight of each cell code (entities, then unknown, then out).
-        weights: Vec<u32>,
+        /// Weight of each cell code (entities, then unknown, then out; 0 beyond).
+        weights: Box<[u32; 256]>,
+        /// Cache slot (for the whole-region count plane of buffered passes).
+        slot: usize,
     },
     /// `dist(list)`: Manhattan distance to the nearest cell of the region holding a listed
     /// entity (`dist(out)`: to the nearest cell outside the region); `-1` when there is none.
@@ -66,7 +68,15 @@ impl Estimator {
     pub fn eval(&self, ctx: &mut Ctx, x: usize, y: usize) -> f64 {
         match self {
             Estimator::Number(v) => *v,
-            Estimator::Neighborhood { nbh, weights } => ctx.count_nbh(*nbh, weights, x, y) as f64,
+            Estimator::Neighborhood { nbh, weights, slot } => {
+                if ctx.buffer {
+                    // The front buffer is frozen during a buffered pass: count the whole
+                    // region at once (vectorised row sums) and read the result.
+                    ctx.count_plane(*slot, *nbh, weights, x, y) as f64
+                } else {
+                    ctx.count_nbh(*nbh, weights, x, y) as f64
+                }
+            }
             Estimator::Distance {
                 targets,
                 to_out,

@@ -223,9 +223,16 @@ impl Names<'_> {
                 });
             }
             let nbh = self.nbh(name)?;
+            let mut table = Box::new([0u32; 256]);
+            for (slot, w) in table.iter_mut().zip(self.list(inner)?) {
+                *slot = w;
+            }
+            let slot = *dist_slots;
+            *dist_slots += 1;
             return Ok(Estimator::Neighborhood {
                 nbh,
-                weights: self.list(inner)?,
+                weights: table,
+                slot,
             });
         }
         if text.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {

@@ -17,7 +17,7 @@
 //! assert_eq!(range.iter().collect::<Vec<_>>(), vec![10, 11, 12]);
 //! ```
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::IsTerminal;
@@ -165,9 +165,15 @@ impl Batch {
             ProgressDrawTarget::stderr_with_hz(10),
         );
         if let Ok(style) = ProgressStyle::with_template(
-            "{prefix} [{bar:40}] {pos}/{len} maps, {per_sec}, eta {eta}",
+            "{prefix} [{bar:40}] {pos}/{len} maps, {rate} maps/s, eta {eta}",
         ) {
-            bar.set_style(style.progress_chars("=> "));
+            bar.set_style(
+                style
+                    .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0}", s.per_sec());
+                    })
+                    .progress_chars("=> "),
+            );
         }
         bar.set_prefix(self.label.clone());
         bar

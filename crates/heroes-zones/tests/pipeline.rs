@@ -158,6 +158,8 @@ fn generated_maps_are_sound() {
         let r = validate(&back, &Catalog::builtin());
         assert!(r.ok(), "{:?}", r.errors);
         assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        let unreachable = heroes_zones::hmm::reachability(&back, &Catalog::builtin());
+        assert!(unreachable.is_empty(), "{unreachable:?}");
         assert_eq!(
             back.players.len(),
             t.zones
@@ -179,6 +181,26 @@ fn same_seed_same_map_and_golden_hash() {
     assert_ne!(a, c);
     let hash = grid_core::rng::fnv1a(&a.iter().map(|b| format!("{b:02x}")).collect::<String>());
     assert_eq!((a.len(), hash), GOLDEN, "golden map changed");
+}
+
+#[test]
+fn hmm_reachability_finds_a_walled_in_castle() {
+    let t = Template::from_json(DUEL).unwrap();
+    let mut file = export(&generate(&t, &Config::default(), 64, 2).unwrap());
+    let cat = Catalog::builtin();
+    assert!(heroes_zones::hmm::reachability(&file, &cat).is_empty());
+    // Ring the second castle with 1x1 rocks.
+    let (cx, cy) = file.castles[1].pos;
+    for dy in -4i16..=3 {
+        for dx in -4i16..=4 {
+            if dy == -4 || dy == 3 || dx.abs() == 4 {
+                file.decorations
+                    .push(((cx + dx, cy + dy), "rocks_2".into()));
+            }
+        }
+    }
+    let u = heroes_zones::hmm::reachability(&file, &cat);
+    assert!(u.iter().any(|s| s.starts_with("castle")), "{u:?}");
 }
 
 const GOLDEN: (usize, u64) = (50007, 4090377140179630695);

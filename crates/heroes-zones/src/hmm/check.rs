@@ -231,3 +231,123 @@ pub fn validate(f: &HmmFile, catalog: &Catalog) -> Report {
     r.warnings = warn;
     r
 }
+
+/// Cells blocked by objects and decorations (footprints from `catalog`), row-major.
+pub fn blocked_cells(f: &HmmFile, catalog: &Catalog) -> Vec<bool> {
+    let n = f.side() as i32;
+    let mut b = vec![false; (n * n) as usize];
+    let mut mark = |p: Pos, cells: Option<&Vec<(i16, i16)>>| {
+        for &(dx, dy) in cells.map_or(&[][..], |c| c.as_slice()) {
+            let (x, y) = (p.0 as i32 + dx as i32, p.1 as i32 + dy as i32);
+            if x >= 0 && y >= 0 && x < n && y < n {
+                b[(y * n + x) as usize] = true;
+            }
+        }
+    };
+    for c in &f.castles {
+        mark(c.pos, catalog.castles.get(&c.id));
+    }
+    for o in &f.ownerables {
+        mark(o.pos, catalog.ownerables.get(&o.id));
+    }
+    for v in &f.visitables {
+        mark(v.pos, catalog.visitables.get(&v.id));
+    }
+    for (p, id) in &f.decorations {
+        mark(*p, catalog.avatars.get(id));
+    }
+    b
+}
+
+/// The reachability check neither PH nor the reference performs: every castle, ownerable and
+/// visitable entrance must be reachable (8-connected hero moves over unblocked cells, through
+/// teleports: same index, two-way unless the id ends in `_ent`/`_ext`) from the first castle.
+/// Returns the unreachable objects.
+pub fn reachability(f: &HmmFile, catalog: &Catalog) -> Vec<String> {
+    let n = f.side() as i32;
+    let blocked = blocked_cells(f, catalog);
+    let inb = |x: i32, y: i32| x >= 0 && y >= 0 && x < n && y < n;
+    let free_around = |p: Pos| -> Vec<usize> {
+        let mut v = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (x, y) = (p.0 as i32 + dx, p.1 as i32 + dy);
+                if (dx, dy) != (0, 0) && inb(x, y) && !blocked[(y * n + x) as usize] {
+                    v.push((y * n + x) as usize);
+                }
+            }
+        }
+        v
+    };
+    let Some(start) = f.castles.first() else {
+        return Vec::new();
+    };
+    let mut seen = vec![false; (n * n) as usize];
+    let mut queue: std::collections::VecDeque<usize> = free_around(start.pos).into_iter().collect();
+    for &i in &queue {
+        seen[i] = true;
+    }
+    let teleports: Vec<(&Visitable, i32)> = f
+        .visitables
+        .iter()
+        .filter_map(|v| catalog.teleports.get(&v.id).map(|&k| (v, k)))
+        .collect();
+    let mut used = vec![false; teleports.len()];
+    loop {
+        while let Some(i) = queue.pop_front() {
+            let (x, y) = ((i as i32) % n, (i as i32) / n);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (a, b) = (x + dx, y + dy);
+                    if inb(a, b) {
+                        let j = (b * n + a) as usize;
+                        if !seen[j] && !blocked[j] {
+                            seen[j] = true;
+                            queue.push_back(j);
+                        }
+                    }
+                }
+            }
+        }
+        let mut opened = false;
+        for k in 0..teleports.len() {
+            let (v, idx) = teleports[k];
+            if used[k] || v.id.ends_with("_ext") || !free_around(v.pos).iter().any(|&i| seen[i]) {
+                continue;
+            }
+            used[k] = true;
+            for (m, &(w, widx)) in teleports.iter().enumerate() {
+                if m != k && widx == idx && !w.id.ends_with("_ent") {
+                    for i in free_around(w.pos) {
+                        if !seen[i] {
+                            seen[i] = true;
+                            queue.push_back(i);
+                            opened = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !opened {
+            break;
+        }
+    }
+    let reached = |p: Pos| free_around(p).iter().any(|&i| seen[i]);
+    let mut out = Vec::new();
+    for c in &f.castles {
+        if !reached(c.pos) {
+            out.push(format!("castle {} at {:?} unreachable", c.id, c.pos));
+        }
+    }
+    for o in &f.ownerables {
+        if !reached(o.pos) {
+            out.push(format!("ownerable {} at {:?} unreachable", o.id, o.pos));
+        }
+    }
+    for v in &f.visitables {
+        if !reached(v.pos) {
+            out.push(format!("visitable {} at {:?} unreachable", v.id, v.pos));
+        }
+    }
+    out
+}

@@ -11,7 +11,7 @@ mod read;
 mod write;
 
 pub use catalog::Catalog;
-pub use check::{Report, validate};
+pub use check::{Report, reachability, validate};
 pub use export::export;
 
 /// The header key `EMAP_FILE_HDR_KEY` ("xR#v" on disk).

@@ -105,6 +105,7 @@ pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut Leve
         let mut c = initial(&radii, &adj, side, rng);
         simulate(&mut c, &radii, edges, &linked, side, iterations);
         untangle(&mut c, &radii, edges, &linked, side);
+        unstretch(&mut c, &radii, edges, &linked, side);
         remove_overlaps(&mut c, &radii, &linked, side);
         let s = score(&c, &radii, edges, &linked);
         if best.as_ref().is_none_or(|b| s < b.score) {
@@ -278,6 +279,50 @@ fn untangle(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &
                     best = s;
                     improved = true;
                     break 'pairs;
+                }
+                c.copy_from_slice(&before);
+            }
+        }
+        if !improved {
+            return;
+        }
+    }
+}
+
+/// For the most stretched connection, tries swapping either end with every other zone (then
+/// lets the springs settle) while that lowers the score: fixes hubs drawn inside a ring, whose
+/// leaves cannot reach out (bounded passes).
+fn unstretch(
+    c: &mut [(f64, f64)],
+    r: &[f64],
+    edges: &[(usize, usize)],
+    linked: &[bool],
+    side: f64,
+) {
+    let n = c.len();
+    let mut best = score(c, r, edges, linked);
+    for _ in 0..12 {
+        let worst = edges
+            .iter()
+            .map(|&(a, b)| (dist(c[a], c[b]) / (r[a] + r[b]), a, b))
+            .fold((0.0, 0, 0), |m, e| if e.0 > m.0 { e } else { m });
+        if worst.0 < 1.15 {
+            return;
+        }
+        let before = c.to_vec();
+        let mut improved = false;
+        'moves: for x in [worst.1, worst.2] {
+            for y in 0..n {
+                if y == x {
+                    continue;
+                }
+                c.swap(x, y);
+                simulate(c, r, edges, linked, side, 30);
+                let s = score(c, r, edges, linked);
+                if s + 1e-9 < best {
+                    best = s;
+                    improved = true;
+                    break 'moves;
                 }
                 c.copy_from_slice(&before);
             }

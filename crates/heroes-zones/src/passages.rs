@@ -14,7 +14,7 @@ use grid_core::rand::RngExt;
 
 /// Border cell pairs `(in a, in b)` of zones `a` and `b`, scored (lower is better): pairs away
 /// from third zones, near the middle of the shared border.
-fn border_pairs(w: &Work, a: usize, b: usize) -> Vec<(usize, usize)> {
+fn border_pairs(w: &Work, a: usize, b: usize, reach: i64) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for &c in &w.zone_cells[a] {
         let c = c as usize;
@@ -38,8 +38,8 @@ fn border_pairs(w: &Work, a: usize, b: usize) -> Vec<(usize, usize)> {
                 }
                 let mut third = false;
                 for p in [c, n] {
-                    for ddy in -2..=2 {
-                        for ddx in -2..=2 {
+                    for ddy in -reach..=reach {
+                        for ddx in -reach..=reach {
                             if let Some(q) = w.offset(p, ddx, ddy) {
                                 let z = w.zone_of[q] as usize;
                                 third |= z != a && z != b;
@@ -71,8 +71,16 @@ pub(crate) fn place(
             portals.push((j, a, b, "PORTAL connection"));
             continue;
         }
-        let mut pairs = border_pairs(w, a, b);
-        pairs.retain(|&(p, _)| used.iter().all(|&u| w.dist2(p, u) > 25));
+        // Away from third zones if possible; at least out of their 3x3 neighbourhood, so no
+        // diagonal step from the passage can enter a third zone.
+        let mut pairs = Vec::new();
+        for reach in [2, 1] {
+            pairs = border_pairs(w, a, b, reach);
+            pairs.retain(|&(p, _)| used.iter().all(|&u| w.dist2(p, u) > 25));
+            if !pairs.is_empty() {
+                break;
+            }
+        }
         if pairs.is_empty() {
             portals.push((j, a, b, "zones do not share a border"));
             w.stats.forced_portals += 1;

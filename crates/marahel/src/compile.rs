@@ -601,7 +601,7 @@ fn compile_explorer(
         .as_ref()
         .map(|b| parse_range(b, &format!("{p}.region.border"), 0, MAX_SIDE as u64))
         .transpose()?;
-    Ok(Explorer {
+    let mut ex = Explorer {
         path: p.clone(),
         kind,
         regions,
@@ -613,5 +613,8 @@ fn compile_explorer(
         changes,
         directions,
         rules,
-    })
+        bulk: false,
+    };
+    ex.bulk = crate::explorer::bulk::eligible(&ex, nbhs);
+    Ok(ex)
 }

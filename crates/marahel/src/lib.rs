@@ -140,6 +140,16 @@ impl Script {
         (self.program.min, self.program.max)
     }
 
+    /// The same script with every explorer run cell by cell in scan order, even where it could
+    /// run a row at a time ([`explorer::bulk`]). Maps are identical when those passes draw no
+    /// random numbers; otherwise the draws are made in another order. For tests and comparison.
+    pub fn without_row_batching(mut self) -> Self {
+        for ex in &mut self.program.explorers {
+            ex.bulk = false;
+        }
+        self
+    }
+
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
         Ok(engine::generate(&self.program, seed, None))

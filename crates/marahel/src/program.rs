@@ -130,6 +130,9 @@ pub struct Explorer {
     pub directions: usize,
     /// The rules; the first whose conditions hold fires.
     pub rules: Vec<Rule>,
+    /// Whether the pass may be run a row at a time ([`crate::explorer::bulk`]): a full scan
+    /// whose result does not depend on the visiting order.
+    pub bulk: bool,
 }
 
 /// A whole validated script.

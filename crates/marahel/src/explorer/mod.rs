@@ -3,6 +3,7 @@
 //! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); the
 //! families live in [`narrow`], [`turtle`], [`connect`] and [`wide`].
 
+pub mod bulk;
 pub mod connect;
 pub mod narrow;
 pub mod turtle;
@@ -91,6 +92,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
             };
             match &ex.kind {
+                ExplorerKind::Horizontal | ExplorerKind::Vertical if ex.bulk => bulk::pass(ex, ctx),
                 ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
                     narrow::pass(ex, ctx, limits)
                 }

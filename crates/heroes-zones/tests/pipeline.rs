@@ -217,6 +217,21 @@ proptest! {
     }
 
     #[test]
+    fn fuzz_mutated_template_never_panics(edits in proptest::collection::vec((0usize..4000, 0usize..16), 1..6), size in 0usize..3) {
+        // Mutate digits and signs of a real template: still JSON, usually still a template,
+        // with odd sizes, indices, ranges, levels and players.
+        let mut bytes = DUEL.as_bytes().to_vec();
+        let digits: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i].is_ascii_digit()).collect();
+        for (at, v) in edits {
+            let i = digits[at % digits.len()];
+            bytes[i] = b"0123456789-9-999"[v];
+        }
+        if let Ok(t) = Template::from_json(&String::from_utf8_lossy(&bytes)) {
+            let _ = generate(&t, &Config::default(), [32, 64, 128][size], 4);
+        }
+    }
+
+    #[test]
     fn fuzz_json_and_hmm_bytes_never_panic(s in ".{0,200}", bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
         let _ = Template::from_json(&s);
         let _ = Config::from_json(&s);

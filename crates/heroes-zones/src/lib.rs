@@ -118,9 +118,11 @@ fn run(
     let n = template.zones.len();
     let positions = validate::zone_positions(template);
     let pos: Vec<usize> = positions.iter().map(|p| p.unwrap_or(0)).collect();
+    // PORTAL connections need no shared border, so they do not pull zones together.
     let edges: Vec<(usize, usize)> = template
         .connections
         .iter()
+        .filter(|c| c.kind != ConnectionType::Portal)
         .map(|c| (pos[c.first as usize], pos[c.second as usize]))
         .collect();
     let mut rng = seed.stream("surfaces").rng();

@@ -9,6 +9,8 @@ pub const MIN_ZONE_CELLS: u32 = 100;
 /// Portal pairs the `.hmm` format can keep apart: 3 two-way ids (`teleport1..3`) plus
 /// 3 pairs made of two one-way colour pairs each (6 colours, `teleport_<colour>_ent/_ext`).
 pub const MAX_PORTAL_PAIRS: usize = 6;
+/// Most zones a template may have (zone ids are stored in a byte per cell).
+pub const MAX_ZONES: usize = 255;
 /// Largest accepted `size` of a zone.
 pub const MAX_ZONE_SIZE: i32 = 100_000;
 /// Largest accepted number of castles or mines in one zone.
@@ -100,6 +102,11 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
     let n = template.zones.len();
     if n == 0 {
         p.push("zones: the template has no zones".into());
+    }
+    if n > MAX_ZONES {
+        p.push(format!(
+            "zones: {n} zones, at most {MAX_ZONES} are supported"
+        ));
     }
     if ![32, 64, 128, 256].contains(&size) {
         p.push(format!("size: {size} is not 32, 64, 128 or 256"));

@@ -80,6 +80,15 @@ fn validation_names_the_zone_or_connection() {
         32,
     );
     assert!(e.contains("more than a 32x32 map can hold"), "{e}");
+    let many: Vec<i32> = (0..300).collect();
+    let e = err_of(
+        &format!(
+            r#"{{"name":"t","zones":[{}],"connections":[]}}"#,
+            zones(&many)
+        ),
+        256,
+    );
+    assert!(e.contains("300 zones, at most 255"), "{e}");
     let conns: Vec<String> = (1..8)
         .map(|i| format!(r#"{{"first":0,"second":{i},"type":"PORTAL"}}"#))
         .collect();

@@ -277,6 +277,16 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             &mut dist_slots,
         )?);
     }
+    // Row-at-a-time execution needs to know whether anything writes `out` into the map.
+    let out_code = names.out() as u8;
+    let writes_out = explorers
+        .iter()
+        .flat_map(|e: &Explorer| &e.rules)
+        .flat_map(|r| &r.executers)
+        .any(|e| e.choices.contains(&out_code));
+    for ex in &mut explorers {
+        ex.bulk = crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
+    }
     let mut program = Program {
         min,
         max,
@@ -601,7 +611,7 @@ fn compile_explorer(
         .as_ref()
         .map(|b| parse_range(b, &format!("{p}.region.border"), 0, MAX_SIDE as u64))
         .transpose()?;
-    let mut ex = Explorer {
+    let ex = Explorer {
         path: p.clone(),
         kind,
         regions,
@@ -615,6 +625,5 @@ fn compile_explorer(
         rules,
         bulk: false,
     };
-    ex.bulk = crate::explorer::bulk::eligible(&ex, nbhs);
     Ok(ex)
 }

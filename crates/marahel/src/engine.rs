@@ -168,10 +168,11 @@ impl Ctx<'_> {
         weights: &[u32; 256],
         x: usize,
         y: usize,
+        invariant: bool,
     ) -> u32 {
         let r = self.region;
-        let fresh =
-            matches!(&self.dist_cache[slot], Some((v, rr, _)) if *v == self.version && *rr == r);
+        let fresh = matches!(&self.dist_cache[slot],
+            Some((v, rr, _)) if (invariant || *v == self.version) && *rr == r);
         if !fresh {
             let out_w = weights[self.out_code as usize]
                 + if self.out != self.out_code {

@@ -18,6 +18,10 @@ pub enum Estimator {
         weights: Box<[u32; 256]>,
         /// Cache slot (for the whole-region count plane of buffered passes).
         slot: usize,
+        /// Every value a cell inside a region can hold (entities, unknown) has the same
+        /// weight, so the count depends only on the region's shape (e.g. `plus(out)`,
+        /// `self(any)`), as long as nothing writes `out` into the map.
+        uniform: bool,
     },
     /// `dist(list)`: Manhattan distance to the nearest cell of the region holding a listed
     /// entity (`dist(out)`: to the nearest cell outside the region); `-1` when there is none.
@@ -68,11 +72,13 @@ impl Estimator {
     pub fn eval(&self, ctx: &mut Ctx, x: usize, y: usize) -> f64 {
         match self {
             Estimator::Number(v) => *v,
-            Estimator::Neighborhood { nbh, weights, slot } => {
+            Estimator::Neighborhood {
+                nbh, weights, slot, ..
+            } => {
                 if ctx.buffer {
                     // The front buffer is frozen during a buffered pass: count the whole
                     // region at once (vectorised row sums) and read the result.
-                    ctx.count_plane(*slot, *nbh, weights, x, y) as f64
+                    ctx.count_plane(*slot, *nbh, weights, x, y, false) as f64
                 } else {
                     ctx.count_nbh(*nbh, weights, x, y) as f64
                 }

@@ -229,9 +229,11 @@ impl Names<'_> {
             }
             let slot = *dist_slots;
             *dist_slots += 1;
+            let uniform = table[..=self.unknown()].iter().all(|&w| w == table[0]);
             return Ok(Estimator::Neighborhood {
                 nbh,
                 weights: table,
+                uniform,
                 slot,
             });
         }

@@ -13,7 +13,10 @@ use crate::rule::Op;
 use grid_core::rand::RngExt;
 
 /// Whether `ex` can run row by row with the same meaning as the per-cell scan.
-pub fn eligible(ex: &Explorer, nbhs: &[Nbh]) -> bool {
+///
+/// `writes_out`: whether any executer of the program writes `out` into the map (then even a
+/// `plus(out)` count can change while the pass runs).
+pub fn eligible(ex: &Explorer, nbhs: &[Nbh], writes_out: bool) -> bool {
     if !matches!(ex.kind, ExplorerKind::Horizontal | ExplorerKind::Vertical)
         || ex.tiles.is_some()
         || ex.changes.is_some()
@@ -26,9 +29,8 @@ pub fn eligible(ex: &Explorer, nbhs: &[Nbh]) -> bool {
         | Estimator::Random
         | Estimator::Noise { .. }
         | Estimator::RPercent => true,
-        Estimator::Neighborhood { .. } | Estimator::Distance { .. } | Estimator::Count { .. } => {
-            ex.buffer
-        }
+        Estimator::Neighborhood { uniform, .. } => ex.buffer || (*uniform && !writes_out),
+        Estimator::Distance { .. } | Estimator::Count { .. } => ex.buffer,
         Estimator::Percent | Estimator::CPercent => false,
     };
     ex.rules.iter().all(|r| {
@@ -45,9 +47,15 @@ fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<
     match est {
         Estimator::Number(v) => out.resize(xs.len(), *v),
         Estimator::Random => out.extend(xs.iter().map(|_| ctx.rng.random::<f64>())),
-        Estimator::Neighborhood { nbh, weights, slot } if ctx.buffer && !xs.is_empty() => {
-            // Fill the cache for this region, then read it directly.
-            ctx.count_plane(*slot, *nbh, weights, xs[0] as usize, y);
+        Estimator::Neighborhood {
+            nbh,
+            weights,
+            slot,
+            uniform,
+        } if (ctx.buffer || *uniform) && !xs.is_empty() => {
+            // Fill the cache for this region (frozen front buffer, or a count that depends
+            // only on the region's shape), then read it directly.
+            ctx.count_plane(*slot, *nbh, weights, xs[0] as usize, y, !ctx.buffer);
             let r = ctx.region;
             let plane = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
             let row = (y - r.y as usize) * r.w as usize;

@@ -70,6 +70,27 @@ fn count_height_and_generic_formats() {
 }
 
 #[test]
+fn sequence_flag_picks_the_sections() {
+    let out = bin()
+        .args(["mario", "--seed", "5", "--sequence", "twist,twist"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("sections [twist_section, twist_section]"), "{s}");
+    let out = bin()
+        .args(["mario", "--sequence", "nosuchrole"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("role `nosuchrole`")
+    );
+}
+
+#[test]
 fn prints_level_and_summary() {
     let out = bin().args(["mario", "--seed", "2"]).output().unwrap();
     assert!(out.status.success());

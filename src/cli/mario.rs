@@ -33,6 +33,10 @@ pub struct Args {
     /// Target room difficulty, `A` or `A:B` (a ramp from the first to the last section).
     #[arg(long)]
     pub difficulty: Option<String>,
+    /// The section sequence as roles, e.g. `intro,intro,hard,twist,hard` (the default).
+    /// `intro` cells exclude hard and twist rooms, `hard` cells easy and twist rooms.
+    #[arg(long, value_delimiter = ',')]
+    pub sequence: Option<Vec<String>>,
     /// Use the reference's setup: start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
     /// 70 % `challenge` -> `bullet` (for the jcatlos data).
     #[arg(long)]
@@ -106,6 +110,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
     cfg.height = args.height;
     cfg.min_length = args.length;
     cfg.check_playability = !args.no_check;
+    if let Some(roles) = &args.sequence {
+        cfg.sequence = roles
+            .iter()
+            .map(|r| r.trim())
+            .filter(|r| !r.is_empty())
+            .map(mario_rooms::Step::for_role)
+            .collect();
+    }
     if let Some(d) = &args.difficulty {
         cfg.difficulty = Some(parse_difficulty(d)?);
     }

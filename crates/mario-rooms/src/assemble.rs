@@ -35,6 +35,16 @@ impl Step {
             tags: tags.iter().map(|t| t.to_string()).collect(),
         }
     }
+
+    /// A step with the reference's context tags for its role: `intro` cells exclude `hard`
+    /// and `twist` rooms, `hard` cells exclude `easy` and `twist` rooms, other roles none.
+    pub fn for_role(role: &str) -> Self {
+        match role {
+            "intro" => Self::new(role, &["!hard", "!twist"]),
+            "hard" => Self::new(role, &["!easy", "!twist"]),
+            _ => Self::new(role, &[]),
+        }
+    }
 }
 
 /// The reference's `challenge` → `bullet` substitution (b.3), off by default.

@@ -212,6 +212,8 @@ pub(super) struct TrieNode {
 pub(super) struct ArcTrie {
     pub(super) dir: i32,
     pub(super) runup: usize,
+    /// The largest horizontal offset of any of its cells, in tiles.
+    pub(super) reach: i32,
     /// `nodes[0]` is the root (its op is unused).
     pub(super) nodes: Vec<TrieNode>,
 }
@@ -254,6 +256,7 @@ pub(super) fn tries() -> &'static [ArcTrie] {
                     v.push(ArcTrie {
                         dir: a.dir,
                         runup: a.runup,
+                        reach: 0,
                         nodes: vec![TrieNode {
                             op: Op {
                                 land: false,
@@ -269,7 +272,16 @@ pub(super) fn tries() -> &'static [ArcTrie] {
                 }
             };
             v[i].insert(&a.ops);
+            let r = a
+                .ops
+                .iter()
+                .map(|o| i32::from(o.dx).abs())
+                .max()
+                .unwrap_or(0);
+            v[i].reach = v[i].reach.max(r);
         }
+        // Shortest reach first: the search tries short hops before long run-up jumps.
+        v.sort_by_key(|t| (t.reach, t.runup, t.dir));
         v
     })
 }

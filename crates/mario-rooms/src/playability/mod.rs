@@ -249,14 +249,14 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     let mut seen = vec![false; (w * h) as usize];
     // Best-first: the rightmost standing tile first; its jumps are deferred (priority
     // `x - reach`) so flat runs are walked before anything is jumped.
-    let mut queue: BinaryHeap<(i32, i32, i32, bool)> = BinaryHeap::new();
+    let mut queue: BinaryHeap<(i32, i32, i32, usize)> = BinaryHeap::new();
     let mut furthest = sx as i32;
     let push =
-        |x: i32, y: i32, seen: &mut Vec<bool>, queue: &mut BinaryHeap<(i32, i32, i32, bool)>| {
+        |x: i32, y: i32, seen: &mut Vec<bool>, queue: &mut BinaryHeap<(i32, i32, i32, usize)>| {
             let i = (y * w + x) as usize;
             if !seen[i] {
                 seen[i] = true;
-                queue.push((x, x, -y, false));
+                queue.push((x, x, -y, 0));
             }
         };
     let drop = |x: i32, mut y: i32| -> Option<(i32, i32)> {
@@ -281,9 +281,9 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     let tries = tries();
     let mut stack: Vec<u32> = Vec::with_capacity(256);
     let mut visited = 0;
-    while let Some((_, x, ny, jump)) = queue.pop() {
+    while let Some((_, x, ny, kind)) = queue.pop() {
         let y = -ny;
-        if !jump {
+        if kind == 0 {
             visited += 1;
             furthest = furthest.max(x);
             if let Some(r) = record.as_deref_mut() {
@@ -305,12 +305,16 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
                 }
             }
             if !plain(x, y) {
-                queue.push((x - r, x, ny, true));
+                queue.push((x - tries[0].reach, x, ny, 1));
             }
             continue;
         }
         let i = (y * w + x) as usize;
-        'tries: for trie in tries {
+        // Jump entry `kind` runs trie `kind - 1`, then queues the next (longer) trie.
+        if kind < tries.len() {
+            queue.push((x - tries[kind].reach, x, ny, kind + 1));
+        }
+        'tries: for trie in &tries[kind - 1..kind] {
             let behind = if trie.dir > 0 { run_l[i] } else { run_r[i] } as usize;
             if trie.runup + 1 > behind {
                 continue;

@@ -23,21 +23,23 @@
 //! ## Speed
 //!
 //! One level per iteration, **playability check included**, embedded library, default
-//! configuration (machine: 2 vCPU Intel Xeon, shared: load average 7–9 during the runs).
+//! configuration. Machine: 2 vCPU Intel Xeon, shared with other builds (load average about 2
+//! during these runs).
 //!
-//! | level | CPU time per level | wall (criterion, loaded machine) | reference |
+//! | level | criterion (wall) | CPU time (`perf stat`) | reference |
 //! |---|---|---|---|
-//! | default, ~334 columns (the reference's levels are ~330 to the flag) | **0.18–0.20 ms** | 0.25 ms | 8 ms warm, 48 ms cold |
-//! | `min_length: 1000`, ~1051 columns | **0.77–0.87 ms** | 1.5 ms | |
-//! | the same without the check | 0.13 ms | 0.35 ms | |
-//! | check only, 1000 columns | | 0.75 ms | |
-//! | loading the embedded library | | 0.86 ms | 61–98 ms |
+//! | default, ~334 columns (the reference's levels are ~330 to the flag) | **0.15 ms** | 0.18 ms | 8 ms warm, 48 ms cold |
+//! | `min_length: 1000`, ~1051 columns | **0.64 ms** | 0.71 ms | |
+//! | the same without the check | | 0.16 ms | |
+//! | check only, 1000 columns | 0.30 ms | | |
+//! | loading the embedded library | 0.31 ms | | 61–98 ms |
 //!
-//! CPU time: `perf stat -e task-clock target/release/examples/timing 1000 300` (and
-//! `... 0 300`, `... 1000 300 nocheck`) divided by the 300 levels (it includes the process
-//! start and one library load; the range is over runs on the shared machine). Wall: `cargo bench -p mario-rooms --bench mario_rooms --
-//! --warm-up-time 1 --measurement-time 3`; on the loaded machine the process got about 0.38
-//! of a CPU, which is why the wall figures exceed the CPU ones.
+//! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
+//! --measurement-time 3`. CPU time: `perf stat -e task-clock target/release/examples/timing
+//! 1000 300` (and `... 0 300`, `... 1000 300 nocheck`) divided by the 300 levels; it includes
+//! the process start, one library load and the re-assembly of the ~0.5 % of levels that fail
+//! the check. Under a load average of 8 the same runs took 0.25 ms / 1.5 ms wall (the process
+//! got about 0.38 of a CPU) and 0.77–0.87 ms CPU for 1000 columns.
 //!
 //! ```
 //! use mario_rooms::{Library, LevelConfig, generate};

@@ -91,6 +91,37 @@ fn sequence_flag_picks_the_sections() {
 }
 
 #[test]
+fn check_rooms_reports_unplayable_rooms() {
+    let out = bin().args(["mario", "--check-rooms"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("every middle room is playable")
+    );
+    let dir = tmp("rooms");
+    let rooms = dir.join("rooms");
+    std::fs::create_dir_all(&rooms).unwrap();
+    std::fs::write(rooms.join("ok.txt"), "1\nsafe\n------\nm----f\nXXXXXX\n").unwrap();
+    std::fs::write(
+        rooms.join("pit.txt"),
+        "1\nsafe\n--------------------\nm------------------f\nXX----------------XX\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["mario", "--check-rooms", "--rooms"])
+        .arg(&rooms)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("1 room(s) not playable") && err.contains("pit ("),
+        "{err}"
+    );
+}
+
+#[test]
 fn prints_level_and_summary() {
     let out = bin().args(["mario", "--seed", "2"]).output().unwrap();
     assert!(out.status.success());

@@ -45,6 +45,10 @@ pub struct Args {
     /// probabilities over 100 %, size mismatches) as errors instead of warnings.
     #[arg(long)]
     pub strict: bool,
+    /// Check every room of the library on its own (16 macro draws each, between two strips
+    /// of ground) instead of generating; exit 2 if any room is not playable.
+    #[arg(long)]
+    pub check_rooms: bool,
     /// Skip the playability check.
     #[arg(long)]
     pub no_check: bool,
@@ -101,6 +105,33 @@ pub fn run(args: Args) -> Result<(), CliError> {
         for d in &lib.diagnostics {
             eprintln!("{d}");
         }
+    }
+    if args.check_rooms {
+        let failures = mario_rooms::playability::unplayable_rooms(&lib, 16);
+        if failures.is_empty() {
+            args.common.say(format!(
+                "{} rooms: every middle room is playable on its own",
+                lib.rooms.len()
+            ));
+            return Ok(());
+        }
+        let list: Vec<String> = failures
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} ({}), macro seed {}: {}",
+                    f.room,
+                    f.file,
+                    f.seed,
+                    f.report.summary()
+                )
+            })
+            .collect();
+        return Err(CliError::input_msg(format!(
+            "{} room(s) not playable on their own:\n  {}",
+            failures.len(),
+            list.join("\n  ")
+        )));
     }
     let mut cfg = if args.reference {
         LevelConfig::reference()

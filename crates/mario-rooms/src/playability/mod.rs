@@ -30,9 +30,11 @@ use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 mod arcs;
+mod rooms;
 #[cfg(test)]
 use arcs::simulate;
 use arcs::{NONE, reach, tries};
+pub use rooms::{RoomFailure, trial_level, unplayable_rooms};
 
 /// What the checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -59,6 +59,14 @@ fn count_height_and_generic_formats() {
         let t = std::fs::read_to_string(dir.join(format!("mario_{seed}.txt"))).unwrap();
         assert_eq!(t.lines().count(), 18);
     }
+    let png = dir.join("reach.png");
+    let st = bin()
+        .args(["mario", "--quiet", "--show-reach", "--png"])
+        .arg(&png)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
     let json = dir.join("l.json");
     let st = bin()
         .args(["mario", "--quiet", "--out"])

@@ -24,6 +24,9 @@ pub struct Args {
     /// Also write a PNG preview here (with --count > 1, one per seed: `name_<seed>.png`).
     #[arg(long)]
     pub png: Option<PathBuf>,
+    /// Mark the standing tiles the playability checker reached in the --png preview.
+    #[arg(long)]
+    pub show_reach: bool,
     /// Minimum level height in rows.
     #[arg(long, default_value_t = 16)]
     pub height: usize,
@@ -178,7 +181,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 png.clone()
             };
             ensure_parent(&path)?;
-            preview::write_png(&g.level, &path, 8).map_err(CliError::output)?;
+            if args.show_reach {
+                preview::write_png_with_reach(&g.level, &path, 8)
+            } else {
+                preview::write_png(&g.level, &path, 8)
+            }
+            .map_err(CliError::output)?;
             args.common.wrote(&path);
         }
         match args.common.out_path("mario", seed) {

@@ -81,13 +81,13 @@
 //!
 //! ## Speed and memory
 //!
-//! Measured with `cargo bench -p marahel -- --warm-up-time 1 --measurement-time 3` on a 2 vCPU
-//! Intel Xeon under load (load average 5-8; full table in `crates/marahel/README.md`):
-//! the cave example at 50x50 in 805 µs and at 500x500 in 70 ms (87x, linear in area); the
-//! fixture scripts at 50x50 in 0.36-1.26 ms (2.3-3.4x the reference's node medians); the wide
-//! explorers about 1000x faster than the reference (O(A log A) instead of A² log A); a 2000x2000
-//! cave in 1.0 s of CPU and 59 MB peak memory. The 100x / 30 µs throughput target is
-//! **not** met by this rule interpreter (see the README for why and what would reach it).
+//! Measured with `cargo bench -p marahel -- --warm-up-time 1 --measurement-time 3` on a shared
+//! 2 vCPU Intel Xeon (full table in `crates/marahel/README.md`): the cave example at 50x50 in
+//! 226 µs and at 500x500 in 20 ms (88x: linear in area; 65x faster than the reference); the
+//! fixture scripts at their native 50x50 in 123-415 µs (6-10x the reference's node medians);
+//! the wide explorers over 1000x faster (O(A log A) instead of A² log A); a 2000x2000 cave in
+//! about 1 s of CPU and 59 MB peak memory. The 100x / 30 µs throughput target is **not**
+//! met (see the README for what remains).
 
 pub mod compile;
 pub mod divider;

@@ -71,15 +71,21 @@ fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<
     }
 }
 
-fn holds(op: Op, a: f64, b: f64) -> bool {
-    match op {
-        Op::Gt => a > b,
-        Op::Lt => a < b,
-        Op::Ge => a >= b,
-        Op::Le => a <= b,
-        Op::Eq => a == b,
-        Op::Ne => a != b,
+/// Keeps the cells of `cand` where `keep(left[i], right[i])`, in order; returns how many.
+#[inline]
+fn compact(
+    cand: &mut [u32],
+    left: &[f64],
+    right: &[f64],
+    keep: impl Fn(f64, f64) -> bool,
+) -> usize {
+    let mut k = 0;
+    for i in 0..cand.len() {
+        let x = cand[i];
+        cand[k] = x;
+        k += keep(left[i], right[i]) as usize;
     }
+    k
 }
 
 /// One region pass, row by row.
@@ -104,13 +110,16 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             for c in &rule.conditions {
                 eval_row(&c.left, ctx, y, &cand, &mut left);
                 eval_row(&c.right, ctx, y, &cand, &mut right);
-                // Branch-free compaction (the outcomes are often random).
-                let mut k = 0;
-                for i in 0..cand.len() {
-                    let x = cand[i];
-                    cand[k] = x;
-                    k += holds(c.op, left[i], right[i]) as usize;
-                }
+                // Branch-free compaction (the outcomes are often random), one loop per
+                // operator so the comparison is not re-dispatched per cell.
+                let k = match c.op {
+                    Op::Gt => compact(&mut cand, &left, &right, |a, b| a > b),
+                    Op::Lt => compact(&mut cand, &left, &right, |a, b| a < b),
+                    Op::Ge => compact(&mut cand, &left, &right, |a, b| a >= b),
+                    Op::Le => compact(&mut cand, &left, &right, |a, b| a <= b),
+                    Op::Eq => compact(&mut cand, &left, &right, |a, b| a == b),
+                    Op::Ne => compact(&mut cand, &left, &right, |a, b| a != b),
+                };
                 cand.truncate(k);
                 if cand.is_empty() {
                     break;

@@ -134,9 +134,7 @@ impl Batch {
     /// assert_eq!(batch.map(|seed| seed), vec![5, 6, 7]);
     /// ```
     pub fn from_common(common: &crate::cli::common::CommonArgs, label: &str) -> Self {
-        Self::new(SeedRange::from_count(common.seed, common.count))
-            .quiet(common.quiet)
-            .label(label)
+        common.batch(label)
     }
 
     /// No progress bar even on a terminal.

@@ -1,6 +1,7 @@
 //! Flags every generator subcommand shares, and writing maps where they ask.
 
 use super::error::CliError;
+use crate::batch::{Batch, SeedRange};
 use clap::Args;
 use grid_core::TileMap;
 use grid_core::export::{self, ExportOptions, Format};
@@ -12,9 +13,13 @@ pub struct CommonArgs {
     /// Seed of the first map; map `i` of a batch uses seed `seed + i`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Number of maps to generate (seeds `seed..seed+count`).
+    /// Number of maps to generate (seeds `seed..seed+count`), in parallel.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
+    /// Seeds as a half-open range `A..B`, instead of --seed and --count: split a large run
+    /// across machines or job arrays and concatenate the pieces.
+    #[arg(long, conflicts_with_all = ["seed", "count"])]
+    pub seeds: Option<SeedRange>,
     /// Output file; the format follows the extension (.txt, .json, .png, .tmx, and the
     /// generator's own). With --count > 1: a directory, one file per map named by its seed,
     /// or a path containing `{seed}`.
@@ -29,10 +34,25 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
+    /// The seeds of this run: `--seeds A..B`, or `seed..seed+count`.
+    pub fn seed_range(&self) -> SeedRange {
+        self.seeds
+            .unwrap_or_else(|| SeedRange::from_count(self.seed, self.count))
+    }
+
     /// The seeds of this run, in order.
-    pub fn seeds(&self) -> impl Iterator<Item = u64> + use<> {
-        let (s, n) = (self.seed, self.count);
-        (0..n).map(move |i| s.wrapping_add(i))
+    pub fn seeds(&self) -> std::ops::Range<u64> {
+        self.seed_range().iter()
+    }
+
+    /// Whether this run makes more than one map.
+    pub fn is_batch(&self) -> bool {
+        self.seed_range().len() > 1
+    }
+
+    /// The parallel batch over this run's seeds (progress bar on a terminal unless quiet).
+    pub fn batch(&self, label: &str) -> Batch {
+        Batch::new(self.seed_range()).quiet(self.quiet).label(label)
     }
 
     /// Where map `seed` goes, or `None` to print it. `name` is the file stem used inside a
@@ -44,13 +64,13 @@ impl CommonArgs {
             return Some(PathBuf::from(text.replace("{seed}", &seed.to_string())));
         }
         let is_dir =
-            out.is_dir() || text.ends_with('/') || (self.count > 1 && out.extension().is_none());
+            out.is_dir() || text.ends_with('/') || (self.is_batch() && out.extension().is_none());
         if is_dir {
             Some(out.join(format!(
                 "{name}_{seed}.{}",
                 self.format.trim_start_matches('.')
             )))
-        } else if self.count > 1 {
+        } else if self.is_batch() {
             // Several maps, one file name: number them.
             let stem = out.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
             let ext = out.extension().and_then(|s| s.to_str()).unwrap_or("txt");

@@ -65,9 +65,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .and_then(|s| s.to_str())
         .unwrap_or("heroes")
         .to_string();
-    for seed in args.common.seeds() {
-        let map =
-            generate(&template, &config, size, seed).map_err(|e| with_path(&args.template, e))?;
+    // Maps are generated in parallel and written in seed order.
+    args.common.batch(&name).for_each_ordered(
+        || (),
+        |_, seed| generate(&template, &config, size, seed),
+        |seed, map| -> Result<(), CliError> {
+        let map = map.map_err(|e| with_path(&args.template, e))?;
         args.common.say(format!(
             "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} repaired",
             map.zones.len(),
@@ -101,6 +104,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 }
             }
         }
-    }
-    Ok(())
+        Ok(())
+        },
+    )
 }

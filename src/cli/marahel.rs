@@ -67,36 +67,45 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .file_stem()
         .map_or("marahel".to_string(), |s| s.to_string_lossy().to_string());
     let c = &args.common;
-    for seed in c.seeds() {
-        let map = generate(&script, seed, args.size)?;
-        if !c.quiet {
-            for w in &map.warnings {
-                eprintln!("warning: seed {seed}: {w}");
+    // Maps are generated in parallel and written in seed order; `Err(None)` stops quietly
+    // (stdout closed, as when piping into `head`).
+    let outcome = c.batch(&name).for_each_ordered(
+        || (),
+        |_, seed| generate(&script, seed, args.size),
+        |seed, map| -> Result<(), Option<CliError>> {
+            let map = map?;
+            if !c.quiet {
+                for w in &map.warnings {
+                    eprintln!("warning: seed {seed}: {w}");
+                }
             }
-        }
-        match c.out_path(&name, seed) {
-            Some(path) => {
-                write_generic(&map, &path, &export_options(&map))?;
-                c.wrote(&path);
-            }
-            None => {
-                if !c.quiet {
+            match c.out_path(&name, seed) {
+                Some(path) => {
+                    write_generic(&map, &path, &export_options(&map))?;
+                    c.wrote(&path);
+                }
+                None if !c.quiet => {
                     let mut text = String::new();
-                    if c.count > 1 {
+                    if c.is_batch() {
                         text.push_str(&format!("seed {seed}\n"));
                     }
                     text.push_str(&export::to_text(&map));
-                    if c.count > 1 {
+                    if c.is_batch() {
                         text.push('\n');
                     }
                     if !print(&text) {
-                        return Ok(());
+                        return Err(None);
                     }
                 }
+                None => {}
             }
-        }
+            Ok(())
+        },
+    );
+    match outcome {
+        Err(Some(e)) => Err(e),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Writes to stdout; `false` when stdout is closed (a pipe to `head`), which is not an error.

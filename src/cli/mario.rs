@@ -155,60 +155,65 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(d) = &args.difficulty {
         cfg.difficulty = Some(parse_difficulty(d)?);
     }
-    for seed in args.common.seeds() {
-        let g = generate(&lib, &cfg, seed).map_err(CliError::input)?;
-        args.common.say(format!(
-            "mario seed {seed}: {}x{}, {} rooms, sections [{}], difficulty {:.2}, {}{}",
-            g.level.width(),
-            g.level.height(),
-            g.rooms.len(),
-            g.sections.join(", "),
-            g.difficulty,
-            g.report
-                .as_ref()
-                .map_or("not checked".to_string(), |r| r.summary()),
-            if g.attempts > 1 {
-                format!(" (attempt {})", g.attempts)
-            } else {
-                String::new()
-            }
-        ));
-        if let Some(png) = &args.png {
-            let path = if args.common.count > 1 {
-                let stem = png.file_stem().and_then(|s| s.to_str()).unwrap_or("mario");
-                png.with_file_name(format!("{stem}_{seed}.png"))
-            } else {
-                png.clone()
-            };
-            ensure_parent(&path)?;
-            if args.show_reach {
-                preview::write_png_with_reach(&g.level, &path, 8)
-            } else {
-                preview::write_png(&g.level, &path, 8)
-            }
-            .map_err(CliError::output)?;
-            args.common.wrote(&path);
-        }
-        match args.common.out_path("mario", seed) {
-            Some(out) => {
-                let ext = out
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .unwrap_or("")
-                    .to_ascii_lowercase();
-                if ext == "txt" || ext == "lvl" {
-                    write_text(&out, &g.level.to_text())?;
+    // Levels are generated in parallel and written in seed order.
+    args.common.batch("mario").for_each_ordered(
+        || (),
+        |_, seed| generate(&lib, &cfg, seed),
+        |seed, g| -> Result<(), CliError> {
+            let g = g.map_err(CliError::input)?;
+            args.common.say(format!(
+                "mario seed {seed}: {}x{}, {} rooms, sections [{}], difficulty {:.2}, {}{}",
+                g.level.width(),
+                g.level.height(),
+                g.rooms.len(),
+                g.sections.join(", "),
+                g.difficulty,
+                g.report
+                    .as_ref()
+                    .map_or("not checked".to_string(), |r| r.summary()),
+                if g.attempts > 1 {
+                    format!(" (attempt {})", g.attempts)
                 } else {
-                    write_generic(&g.level, &out, &ExportOptions::default())?;
+                    String::new()
                 }
-                args.common.wrote(&out);
+            ));
+            if let Some(png) = &args.png {
+                let path = if args.common.is_batch() {
+                    let stem = png.file_stem().and_then(|s| s.to_str()).unwrap_or("mario");
+                    png.with_file_name(format!("{stem}_{seed}.png"))
+                } else {
+                    png.clone()
+                };
+                ensure_parent(&path)?;
+                if args.show_reach {
+                    preview::write_png_with_reach(&g.level, &path, 8)
+                } else {
+                    preview::write_png(&g.level, &path, 8)
+                }
+                .map_err(CliError::output)?;
+                args.common.wrote(&path);
             }
-            None => {
-                if !args.common.quiet {
-                    println!("{}", g.level.to_text());
+            match args.common.out_path("mario", seed) {
+                Some(out) => {
+                    let ext = out
+                        .extension()
+                        .and_then(|e| e.to_str())
+                        .unwrap_or("")
+                        .to_ascii_lowercase();
+                    if ext == "txt" || ext == "lvl" {
+                        write_text(&out, &g.level.to_text())?;
+                    } else {
+                        write_generic(&g.level, &out, &ExportOptions::default())?;
+                    }
+                    args.common.wrote(&out);
+                }
+                None => {
+                    if !args.common.quiet {
+                        println!("{}", g.level.to_text());
+                    }
                 }
             }
-        }
-    }
-    Ok(())
+            Ok(())
+        },
+    )
 }

@@ -189,11 +189,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => None,
     };
     let cfg = config(&args);
-    for seed in args.common.seeds() {
-        let generator = ZoneGenerator::new(cfg, seed).map_err(CliError::input)?;
-        let world = generator
-            .generate_par(ZoneRect::new(ox, oy, w, h))
-            .map_err(CliError::input)?;
+    // Worlds are generated in parallel and written in seed order.
+    args.common.batch("zones").for_each_ordered(
+        || (),
+        |_, seed| {
+            ZoneGenerator::new(cfg, seed)
+                .and_then(|g| g.generate_par(ZoneRect::new(ox, oy, w, h)))
+        },
+        |seed, world| -> Result<(), CliError> {
+        let world = world.map_err(CliError::input)?;
         let m = border_mismatch(&world.states);
         let mut distinct = [false; 512];
         for s in world.states.as_slice() {
@@ -219,8 +223,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 }
             }
         }
-    }
-    Ok(())
+        Ok(())
+        },
+    )
 }
 
 fn write_world(

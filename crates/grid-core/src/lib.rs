@@ -14,6 +14,20 @@
 //! | [`rng`] | [`Seed`] and [`LevelRng`] (Xoshiro256++), with child streams |
 //! | [`export`] | text, JSON, PNG and Tiled TMX for any [`TileMap`] |
 //!
+//! ## Measured speed
+//!
+//! `cargo bench -p grid-core --bench grid_core -- --warm-up-time 1 --measurement-time 4` on the
+//! project machine (2 vCPU Intel Xeon, 23 GiB, load average about 2.5 from other work), medians:
+//!
+//! | benchmark | time | per cell |
+//! |---|---|---|
+//! | `components`, 2000x2000, 55% open, 4-connected (labels + sizes) | 84 ms | 21 ns |
+//! | `ComponentCounter::count`, same grid, scratch reused | 37 ms | 9 ns |
+//! | `distance_map`, 2000x2000 open, one source | 27 ms | 7 ns |
+//! | `astar`, 256x256, 75% open, 8-connected, corner to corner | 1.5 ms | |
+//!
+//! All four are iterative: the 2000x2000 cases run on the default thread stack.
+//!
 //! ```
 //! use grid_core::{Legend, TileKind, TileGrid, TileMap, export};
 //! let legend = Legend::new(vec![

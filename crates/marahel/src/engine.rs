@@ -74,6 +74,8 @@ pub struct Ctx<'a> {
     pub cpercent: f64,
     /// Repeat progress in `[0, 1)`.
     pub rpercent: f64,
+    /// Scratch buffer for [`Ctx::count_plane`] (reused across passes).
+    pub scratch: Vec<u32>,
 }
 
 impl Ctx<'_> {
@@ -180,13 +182,19 @@ impl Ctx<'_> {
                 } else {
                     0
                 };
-            let plane = count_plane(
-                &self.canvas.front,
-                self.canvas.w,
+            // Reuse the slot's buffer: no allocation per pass.
+            let mut plane = match self.dist_cache[slot].take() {
+                Some((_, _, v)) => v,
+                None => Vec::new(),
+            };
+            count_plane(
+                self.canvas,
                 r,
                 &self.nbhs[nbh],
                 weights,
                 out_w,
+                &mut self.scratch,
+                &mut plane,
             );
             self.dist_cache[slot] = Some((self.version, r, plane));
         }
@@ -235,43 +243,59 @@ impl Ctx<'_> {
 }
 
 /// The weighted neighbourhood count of every cell of `r` (cells outside `r` weigh `out_w`),
-/// as one pass of row additions per offset.
+/// written into `sum`: the region's weights are laid into a plane padded with `out_w` on every
+/// side (`pad`, reused), then each offset adds one shifted row slice per row, with no bounds
+/// tests in the inner loop. Offsets that reach past the region in every case add `out_w`.
 fn count_plane(
-    front: &[u8],
-    w: usize,
+    canvas: &Canvas,
     r: Rect,
     n: &FlatNbh,
     weights: &[u32; 256],
     out_w: u32,
-) -> Vec<u32> {
+    pad: &mut Vec<u32>,
+    sum: &mut Vec<u32>,
+) {
+    let (front, w) = (&canvas.front, canvas.w);
     let (rw, rh) = (r.w as usize, r.h as usize);
-    let mut ind = Vec::with_capacity(rw * rh);
-    for ly in 0..rh {
-        let row = (r.y as usize + ly) * w + r.x as usize;
-        ind.extend(front[row..row + rw].iter().map(|&c| weights[c as usize]));
-    }
-    let mut sum = vec![0u32; rw * rh];
+    // Offsets at or beyond the region's size always read outside: they add `out_w` to
+    // every cell, and the padding need not reach that far.
+    let reach = |d: i64, size: usize| d.unsigned_abs() as usize >= size;
+    let mut always_out = 0u32;
+    let (mut px0, mut px1, mut py0, mut py1) = (0usize, 0usize, 0usize, 0usize);
     for &(dx, dy) in &n.offsets {
-        let lo = (-dx).clamp(0, rw as i64) as usize;
-        let hi = (rw as i64 - dx).clamp(lo as i64, rw as i64) as usize;
+        if reach(dx, rw) || reach(dy, rh) {
+            always_out = always_out.wrapping_add(out_w);
+            continue;
+        }
+        px0 = px0.max((-dx).max(0) as usize);
+        px1 = px1.max(dx.max(0) as usize);
+        py0 = py0.max((-dy).max(0) as usize);
+        py1 = py1.max(dy.max(0) as usize);
+    }
+    let pw = px0 + rw + px1;
+    pad.clear();
+    pad.resize(pw * (py0 + rh + py1), out_w);
+    for ly in 0..rh {
+        let src = (r.y as usize + ly) * w + r.x as usize;
+        let dst = (py0 + ly) * pw + px0;
+        for (d, &c) in pad[dst..dst + rw].iter_mut().zip(&front[src..src + rw]) {
+            *d = weights[c as usize];
+        }
+    }
+    sum.clear();
+    sum.resize(rw * rh, always_out);
+    for &(dx, dy) in &n.offsets {
+        if reach(dx, rw) || reach(dy, rh) {
+            continue;
+        }
         for ly in 0..rh {
+            let start = ((py0 as i64 + ly as i64 + dy) as usize) * pw + (px0 as i64 + dx) as usize;
             let row = &mut sum[ly * rw..(ly + 1) * rw];
-            let sy = ly as i64 + dy;
-            if sy < 0 || sy >= rh as i64 {
-                row.iter_mut().for_each(|s| *s += out_w);
-                continue;
-            }
-            row[..lo].iter_mut().for_each(|s| *s += out_w);
-            row[hi..].iter_mut().for_each(|s| *s += out_w);
-            let start = sy as usize * rw;
-            let src = &ind[(start as i64 + lo as i64 + dx) as usize
-                ..(start as i64 + hi as i64 + dx) as usize];
-            for (s, v) in row[lo..hi].iter_mut().zip(src) {
-                *s += v;
+            for (s, &v) in row.iter_mut().zip(&pad[start..start + rw]) {
+                *s = s.wrapping_add(v);
             }
         }
     }
-    sum
 }
 
 /// Manhattan distance from every cell of `r` to the nearest target cell of `r` (two passes).
@@ -412,6 +436,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         back: vec![unknown; w * h],
     };
     let mut cache = vec![None; p.dist_slots];
+    let mut scratch = Vec::new();
     for (i, ex) in p.explorers.iter().enumerate() {
         let mut rng = seed.stream("explorers").child(i as u64).rng();
         let mut ctx = Ctx {
@@ -431,10 +456,12 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
+            scratch: std::mem::take(&mut scratch),
         };
         ctx.dist_cache.iter_mut().for_each(|c| *c = None);
         explorer::run(ex, &regions, &mut ctx, &mut warnings);
         cache = std::mem::take(&mut ctx.dist_cache);
+        scratch = std::mem::take(&mut ctx.scratch);
     }
     MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
 }

@@ -37,7 +37,8 @@ pub enum Op {
 
 impl Op {
     #[inline]
-    fn holds(self, a: f64, b: f64) -> bool {
+    /// Whether `a op b` holds.
+    pub fn holds(self, a: f64, b: f64) -> bool {
         match self {
             Op::Gt => a > b,
             Op::Lt => a < b,

@@ -71,101 +71,239 @@ fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<
     }
 }
 
-/// Keeps the cells of `cand` where `keep(left[i], right[i])`, in order; returns how many.
-#[inline]
-fn compact(
-    cand: &mut [u32],
-    left: &[f64],
-    right: &[f64],
-    keep: impl Fn(f64, f64) -> bool,
-) -> usize {
-    let mut k = 0;
-    for i in 0..cand.len() {
-        let x = cand[i];
-        cand[k] = x;
-        k += keep(left[i], right[i]) as usize;
-    }
-    k
+/// An integer form of `count op threshold` for a neighbourhood count (a `u32`): exact, since
+/// a `u32` converts to `f64` without rounding.
+#[derive(Clone, Copy, Debug)]
+enum Pred {
+    /// Holds for every count, or for none.
+    Always(bool),
+    /// Holds when `lo <= count <= hi`, or (with `negate`) when it does not.
+    Range { lo: u32, hi: u32, negate: bool },
 }
 
-/// One region pass, row by row.
+impl Pred {
+    /// `count op t`.
+    fn new(op: Op, t: f64) -> Pred {
+        const MAX: f64 = u32::MAX as f64;
+        if t.is_nan() {
+            return Pred::Always(op == Op::Ne);
+        }
+        let range = |lo: f64, hi: f64| {
+            let (lo, hi) = (lo.max(0.0), hi.min(MAX));
+            if lo > hi {
+                Pred::Always(false)
+            } else {
+                Pred::Range {
+                    lo: lo as u32,
+                    hi: hi as u32,
+                    negate: false,
+                }
+            }
+        };
+        match op {
+            Op::Gt => range(t.floor() + 1.0, MAX),
+            Op::Ge => range(t.ceil(), MAX),
+            Op::Lt => range(0.0, t.ceil() - 1.0),
+            Op::Le => range(0.0, t.floor()),
+            Op::Eq | Op::Ne => {
+                let eq = if t.fract() == 0.0 {
+                    range(t, t)
+                } else {
+                    Pred::Always(false)
+                };
+                match (op, eq) {
+                    (Op::Eq, p) => p,
+                    (_, Pred::Always(b)) => Pred::Always(!b),
+                    (_, Pred::Range { lo, hi, .. }) => Pred::Range {
+                        lo,
+                        hi,
+                        negate: true,
+                    },
+                }
+            }
+        }
+    }
+}
+
+/// `a op b` with the sides swapped: `b op' a`.
+fn flip(op: Op) -> Op {
+    match op {
+        Op::Gt => Op::Lt,
+        Op::Lt => Op::Gt,
+        Op::Ge => Op::Le,
+        Op::Le => Op::Ge,
+        o => o,
+    }
+}
+
+/// Whether `est` is a neighbourhood count read from the whole-region plane in this pass.
+fn plane_slot(est: &Estimator, ctx: &Ctx) -> Option<usize> {
+    match est {
+        Estimator::Neighborhood { slot, uniform, .. } if ctx.buffer || *uniform => Some(*slot),
+        _ => None,
+    }
+}
+
+/// Fills the plane of neighbourhood estimator `est` (see [`plane_slot`]) and returns row `y`
+/// of it (indexed by the column within the region).
+fn row_plane<'c>(est: &Estimator, ctx: &'c mut Ctx, y: usize) -> &'c [u32] {
+    let Estimator::Neighborhood {
+        nbh, weights, slot, ..
+    } = est
+    else {
+        unreachable!("row_plane is only called for neighbourhood estimators")
+    };
+    let r = ctx.region;
+    let invariant = !ctx.buffer;
+    ctx.count_plane(*slot, *nbh, weights, r.x as usize, y, invariant);
+    let plane = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
+    let row = (y - r.y as usize) * r.w as usize;
+    &plane[row..row + r.w as usize]
+}
+
+/// Keeps (in `cand`, one byte per column of the region row `y`) the cells where condition `c`
+/// holds. A plane count against a number is an integer range test over the whole row; a
+/// random draw is made for each candidate cell in column order; anything else is evaluated
+/// per candidate cell, left side for all of them, then right side (as before).
+fn keep_where(
+    c: &crate::rule::Condition,
+    ctx: &mut Ctx,
+    y: usize,
+    cand: &mut [u8],
+    xs: &mut Vec<u32>,
+    left: &mut Vec<f64>,
+    right: &mut Vec<f64>,
+) {
+    let number = |e: &Estimator, ctx: &Ctx| match e {
+        Estimator::Number(v) => Some(*v),
+        Estimator::RPercent => Some(ctx.rpercent),
+        _ => None,
+    };
+    let (l, r) = (&c.left, &c.right);
+    let pred = match (number(l, ctx), number(r, ctx)) {
+        (Some(a), Some(b)) => Some((None, Pred::Always(c.op.holds(a, b)))),
+        (None, Some(t)) if plane_slot(l, ctx).is_some() => Some((Some(l), Pred::new(c.op, t))),
+        (Some(t), None) if plane_slot(r, ctx).is_some() => {
+            Some((Some(r), Pred::new(flip(c.op), t)))
+        }
+        _ => None,
+    };
+    if let Some((est, pred)) = pred {
+        match pred {
+            Pred::Always(true) => {}
+            Pred::Always(false) => cand.iter_mut().for_each(|m| *m = 0),
+            Pred::Range { lo, hi, negate } => {
+                let plane = row_plane(est.expect("a plane"), ctx, y);
+                for (m, &v) in cand.iter_mut().zip(plane) {
+                    *m &= ((lo <= v && v <= hi) ^ negate) as u8;
+                }
+            }
+        }
+        return;
+    }
+    let draw_side = match (l, r) {
+        (Estimator::Random, _) => number(r, ctx).map(|t| (t, true)),
+        (_, Estimator::Random) => number(l, ctx).map(|t| (t, false)),
+        _ => None,
+    };
+    if let Some((t, random_left)) = draw_side {
+        let rng = &mut *ctx.rng;
+        for m in cand.iter_mut() {
+            if *m != 0 {
+                let v = rng.random::<f64>();
+                let (a, b) = if random_left { (v, t) } else { (t, v) };
+                *m = c.op.holds(a, b) as u8;
+            }
+        }
+        return;
+    }
+    let x0 = ctx.region.x as u32;
+    xs.clear();
+    xs.extend(
+        cand.iter()
+            .enumerate()
+            .filter(|(_, m)| **m != 0)
+            .map(|(i, _)| x0 + i as u32),
+    );
+    if xs.is_empty() {
+        return;
+    }
+    eval_row(l, ctx, y, xs, left);
+    eval_row(r, ctx, y, xs, right);
+    for ((&x, &a), &b) in xs.iter().zip(left.iter()).zip(right.iter()) {
+        cand[(x - x0) as usize] = c.op.holds(a, b) as u8;
+    }
+}
+
+/// One region pass, row by row: per row, each rule narrows a byte mask of the still
+/// undecided cells condition by condition, then writes the cells left in it.
 pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     let r = ctx.region;
-    let (x0, w) = (r.x as u32, r.w as u32);
-    let mut undecided: Vec<u32> = Vec::with_capacity(w as usize);
-    let mut cand: Vec<u32> = Vec::with_capacity(w as usize);
-    let mut kept: Vec<u32> = Vec::with_capacity(w as usize);
+    let rw = r.w as usize;
+    let mut alive = vec![1u8; rw];
+    let mut cand = vec![0u8; rw];
+    let mut xs: Vec<u32> = Vec::with_capacity(rw);
     let (mut left, mut right) = (Vec::new(), Vec::new());
-    let mut fired = vec![false; w as usize];
+    // A rule whose executers all write one fixed value (the last one wins) needs no draws.
+    let fixed: Vec<Option<u8>> = ex
+        .rules
+        .iter()
+        .map(|rule| {
+            rule.executers
+                .iter()
+                .all(|e| e.choices.len() == 1)
+                .then(|| rule.executers.last().expect("a rule has executers").choices[0])
+        })
+        .collect();
     for y in r.y as usize..r.bottom() as usize {
-        undecided.clear();
-        undecided.extend(x0..x0 + w);
-        fired.iter_mut().for_each(|f| *f = false);
-        for rule in &ex.rules {
-            if undecided.is_empty() {
+        alive.iter_mut().for_each(|m| *m = 1);
+        let mut left_alive = rw;
+        for (rule, fixed) in ex.rules.iter().zip(&fixed) {
+            if left_alive == 0 {
                 break;
             }
-            cand.clear();
-            cand.extend_from_slice(&undecided);
+            cand.copy_from_slice(&alive);
             for c in &rule.conditions {
-                eval_row(&c.left, ctx, y, &cand, &mut left);
-                eval_row(&c.right, ctx, y, &cand, &mut right);
-                // Branch-free compaction (the outcomes are often random), one loop per
-                // operator so the comparison is not re-dispatched per cell.
-                let k = match c.op {
-                    Op::Gt => compact(&mut cand, &left, &right, |a, b| a > b),
-                    Op::Lt => compact(&mut cand, &left, &right, |a, b| a < b),
-                    Op::Ge => compact(&mut cand, &left, &right, |a, b| a >= b),
-                    Op::Le => compact(&mut cand, &left, &right, |a, b| a <= b),
-                    Op::Eq => compact(&mut cand, &left, &right, |a, b| a == b),
-                    Op::Ne => compact(&mut cand, &left, &right, |a, b| a != b),
-                };
-                cand.truncate(k);
-                if cand.is_empty() {
-                    break;
-                }
+                keep_where(c, ctx, y, &mut cand, &mut xs, &mut left, &mut right);
             }
-            if cand.is_empty() {
+            let fired = cand.iter().map(|&m| m as usize).sum::<usize>();
+            if fired == 0 {
                 continue;
             }
-            let row = y * ctx.canvas.w;
-            if !ctx.track_counts && rule.executers.iter().all(|e| e.choices.len() == 1) {
-                // Fixed value, nothing to keep counted: plain stores (the last executer wins).
-                let value = rule.executers.last().expect("a rule has executers").choices[0];
-                let target = if ctx.buffer {
-                    &mut ctx.canvas.back
-                } else {
-                    ctx.version += 1;
-                    &mut ctx.canvas.front
-                };
-                for &x in &cand {
-                    target[row + x as usize] = value;
+            left_alive -= fired;
+            let start = y * ctx.canvas.w + r.x as usize;
+            match fixed {
+                Some(value) if !ctx.track_counts => {
+                    // Fixed value, nothing to keep counted: plain masked stores.
+                    let target = if ctx.buffer {
+                        &mut ctx.canvas.back
+                    } else {
+                        ctx.version += 1;
+                        &mut ctx.canvas.front
+                    };
+                    for (t, &m) in target[start..start + rw].iter_mut().zip(&cand) {
+                        *t = if m != 0 { *value } else { *t };
+                    }
                 }
-            } else {
-                for &x in &cand {
-                    for e in &rule.executers {
-                        let value = if e.choices.len() == 1 {
-                            e.choices[0]
-                        } else {
-                            e.choices[ctx.rng.random_range(0..e.choices.len())]
-                        };
-                        ctx.set(row + x as usize, value);
+                _ => {
+                    for (i, &m) in cand.iter().enumerate() {
+                        if m == 0 {
+                            continue;
+                        }
+                        for e in &rule.executers {
+                            let value = if e.choices.len() == 1 {
+                                e.choices[0]
+                            } else {
+                                e.choices[ctx.rng.random_range(0..e.choices.len())]
+                            };
+                            ctx.set(start + i, value);
+                        }
                     }
                 }
             }
-            // Drop the fired cells from `undecided`, branch-free.
-            for &x in &cand {
-                fired[(x - x0) as usize] = true;
+            for (a, &m) in alive.iter_mut().zip(&cand) {
+                *a &= m ^ 1;
             }
-            kept.clear();
-            kept.resize(undecided.len(), 0);
-            let mut k = 0;
-            for &x in &undecided {
-                kept[k] = x;
-                k += !fired[(x - x0) as usize] as usize;
-            }
-            kept.truncate(k);
-            std::mem::swap(&mut undecided, &mut kept);
         }
     }
 }

@@ -95,6 +95,14 @@ impl CommonArgs {
     }
 }
 
+/// The lower-case extension of `path` (empty if none): what picks an output format.
+pub fn extension(path: &Path) -> String {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
 /// Creates the parent directory of `path` if it is missing.
 pub fn ensure_parent(path: &Path) -> Result<(), CliError> {
     if let Some(parent) = path.parent()

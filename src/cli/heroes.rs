@@ -1,6 +1,6 @@
 //! `levelgen heroes`: template-driven Heroes zone maps, exported as Pocket Heroes `.hmm`.
 
-use super::common::{CommonArgs, ensure_parent, write_generic};
+use super::common::{CommonArgs, ensure_parent, extension, write_generic};
 use super::error::CliError;
 use grid_core::export::ExportOptions;
 use heroes_zones::{Config, Template, generate, hmm, preview};
@@ -86,11 +86,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         match args.common.out_path(&name, seed) {
             Some(out) => {
-                let ext = out
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .unwrap_or("")
-                    .to_ascii_lowercase();
+                let ext = extension(&out);
                 match ext.as_str() {
                     "hmm" => write_bytes(&out, &hmm::export(&map).to_bytes())?,
                     "png" => write_bytes(&out, &preview::png(&map).map_err(CliError::input_msg)?)?,

@@ -1,7 +1,7 @@
 //! `levelgen mario`: Super Mario levels assembled from rooms, sections and macros, each
 //! proven playable, written as Mario AI Framework level text.
 
-use super::common::{CommonArgs, ensure_parent, write_generic};
+use super::common::{CommonArgs, ensure_parent, extension, write_generic};
 use super::error::CliError;
 use grid_core::export::ExportOptions;
 use mario_rooms::{LevelConfig, Library, Strictness, generate, preview};
@@ -195,11 +195,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
             match args.common.out_path("mario", seed) {
                 Some(out) => {
-                    let ext = out
-                        .extension()
-                        .and_then(|e| e.to_str())
-                        .unwrap_or("")
-                        .to_ascii_lowercase();
+                    let ext = extension(&out);
                     if ext == "txt" || ext == "lvl" {
                         write_text(&out, &g.level.to_text())?;
                     } else {

@@ -1,6 +1,6 @@
 //! `levelgen zones`: noise-driven 3x3 zone matching into a tiled world, and its atlases.
 
-use super::common::{CommonArgs, ensure_parent, write_generic};
+use super::common::{CommonArgs, ensure_parent, extension, write_generic};
 use super::error::CliError;
 use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
@@ -234,11 +234,7 @@ fn write_world(
     atlas: Option<&Atlas>,
     zone: u32,
 ) -> Result<(), CliError> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let ext = extension(path);
     ensure_parent(path)?;
     let out = |e: zone_tiles::ZoneError| match e {
         zone_tiles::ZoneError::Write { .. } => CliError::output(e),

@@ -17,7 +17,6 @@ use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::program::Explorer;
 use grid_core::rand::RngExt;
-use std::collections::VecDeque;
 
 /// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw.
 pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
@@ -57,46 +56,65 @@ pub fn pass(
             }
         }
     }
-    // 1. Areas (labels over the region, BFS).
+    // 1. Areas (labels over the region, flood fill with an explicit stack). Areas are
+    //    numbered in the order of their first cell in scan order, whatever the fill order.
     const NONE: u32 = u32::MAX;
-    let mut label = vec![NONE; rw * rh];
-    let mut queue = VecDeque::new();
+    let mut label: Vec<u32> = Vec::with_capacity(rw * rh);
+    for ly in 0..rh {
+        let row = (r.y as usize + ly) * w + r.x as usize;
+        label.extend(
+            ctx.canvas.front[row..row + rw]
+                .iter()
+                .map(|&c| if entities[c as usize] { NONE } else { NONE - 1 }),
+        );
+    }
+    // Neighbour steps as flat deltas, with the column step for the edge test.
+    let steps: Vec<(i64, isize)> = adj
+        .iter()
+        .map(|&(dx, dy)| (dx, (dy * rw as i64 + dx) as isize))
+        .collect();
+    let mut stack: Vec<usize> = Vec::new();
     let mut centres: Vec<(i64, i64)> = Vec::new();
     let mut members: Vec<usize> = Vec::new();
-    let is_member = |ctx: &Ctx, lx: usize, ly: usize| {
-        entities[ctx.canvas.front[(r.y as usize + ly) * w + r.x as usize + lx] as usize]
-    };
+    let mut keys: Vec<(u64, u32)> = Vec::new();
     for start in 0..rw * rh {
-        if label[start] != NONE || !is_member(ctx, start % rw, start / rw) {
+        if label[start] != NONE {
             continue;
         }
         let id = centres.len() as u32;
         label[start] = id;
-        queue.push_back(start);
+        stack.push(start);
         members.clear();
-        while let Some(i) = queue.pop_front() {
+        while let Some(i) = stack.pop() {
             members.push(i);
-            let (lx, ly) = ((i % rw) as i64, (i / rw) as i64);
-            for &(dx, dy) in &adj {
-                let (nx, ny) = (lx + dx, ly + dy);
-                if nx < 0 || ny < 0 || nx >= rw as i64 || ny >= rh as i64 {
+            let lx = (i % rw) as i64;
+            for &(dx, d) in &steps {
+                let nx = lx + dx;
+                if nx < 0 || nx >= rw as i64 {
                     continue;
                 }
-                let j = ny as usize * rw + nx as usize;
-                if label[j] == NONE && is_member(ctx, nx as usize, ny as usize) {
+                let j = i as isize + d;
+                if j < 0 || j >= (rw * rh) as isize {
+                    continue;
+                }
+                let j = j as usize;
+                if label[j] == NONE {
                     label[j] = id;
-                    queue.push_back(j);
+                    stack.push(j);
                 }
             }
         }
-        // 2. A centre near the centroid.
+        // 2. A centre near the centroid: rank selection over (distance, index), the keys
+        //    computed once (distances are >= 0, so their bit patterns sort like the values).
         let n = members.len() as f64;
         let cx = members.iter().map(|&i| (i % rw) as f64).sum::<f64>() / n;
         let cy = members.iter().map(|&i| (i / rw) as f64).sum::<f64>() / n;
         let d = |i: usize| ((i % rw) as f64 - cx).abs() + ((i / rw) as f64 - cy).abs();
         let k = rank_index(members.len(), ctx);
-        members.select_nth_unstable_by(k, |&a, &b| d(a).total_cmp(&d(b)).then(a.cmp(&b)));
-        let c = members[k];
+        keys.clear();
+        keys.extend(members.iter().map(|&i| (d(i).to_bits(), i as u32)));
+        keys.select_nth_unstable(k);
+        let c = keys[k].1 as usize;
         centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
     }
     if centres.is_empty() {

@@ -237,17 +237,7 @@ mod tests {
             config: Config::default(),
             size: 64,
         };
-        let mut probe = Probe::new(
-            EmptyNames {
-                names: subject
-                    .default_empty()
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
-                strict: false,
-            },
-            BlockGrid::PAPER,
-        );
+        let mut probe = Probe::new(EmptyNames::defaults(&subject), BlockGrid::PAPER);
         for seed in 0..3 {
             let row = match subject.sample(seed, &mut probe) {
                 Ok(r) => r,

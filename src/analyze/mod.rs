@@ -135,6 +135,20 @@ pub struct EmptyNames {
     pub strict: bool,
 }
 
+impl EmptyNames {
+    /// A generator's default empty names (names its legend lacks are skipped).
+    pub fn defaults(subject: &dyn Subject) -> Self {
+        Self {
+            names: subject
+                .default_empty()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            strict: false,
+        }
+    }
+}
+
 /// A histogram an adapter fills per map and the batch adds up (for example the zone states),
 /// written as `DIR/<file>` with one row per bin.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -310,14 +324,7 @@ pub fn analyze(subject: &dyn Subject, settings: &Settings) -> Result<Run, Analyz
             names: n.clone(),
             strict: true,
         },
-        None => EmptyNames {
-            names: subject
-                .default_empty()
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            strict: false,
-        },
+        None => EmptyNames::defaults(subject),
     };
     let batch = Batch::new(settings.seeds)
         .quiet(settings.quiet)

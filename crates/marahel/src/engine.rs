@@ -282,20 +282,46 @@ fn count_plane(
             *d = weights[c as usize];
         }
     }
+    // Sum in padded coordinates (pitch `pw`) so each offset is one contiguous slice addition
+    // over the region's rows, then copy the region's columns out.
+    let span = (rh - 1) * pw + rw;
+    let base = py0 * pw + px0;
+    pad_sum_into(pad, n, base, pw, span, always_out, rw, rh, sum);
+}
+
+/// Adds, for every in-reach offset of `n`, the slice of `pad` shifted by it to `sum` (an
+/// accumulator for the padded cells from `base`, length `span`, pitch `pw`), then closes up
+/// the rows so that `sum` holds the `rw x rh` region.
+#[allow(clippy::too_many_arguments)]
+fn pad_sum_into(
+    pad: &[u32],
+    n: &FlatNbh,
+    base: usize,
+    pw: usize,
+    span: usize,
+    always_out: u32,
+    rw: usize,
+    rh: usize,
+    sum: &mut Vec<u32>,
+) {
     sum.clear();
-    sum.resize(rw * rh, always_out);
+    sum.resize(span, always_out);
     for &(dx, dy) in &n.offsets {
-        if reach(dx, rw) || reach(dy, rh) {
+        if dx.unsigned_abs() as usize >= rw || dy.unsigned_abs() as usize >= rh {
             continue;
         }
-        for ly in 0..rh {
-            let start = ((py0 as i64 + ly as i64 + dy) as usize) * pw + (px0 as i64 + dx) as usize;
-            let row = &mut sum[ly * rw..(ly + 1) * rw];
-            for (s, &v) in row.iter_mut().zip(&pad[start..start + rw]) {
-                *s = s.wrapping_add(v);
-            }
+        let start = (base as i64 + dy * pw as i64 + dx) as usize;
+        for (s, &v) in sum.iter_mut().zip(&pad[start..start + span]) {
+            *s = s.wrapping_add(v);
         }
     }
+    // Close up the padding columns in place (rows only move towards the front).
+    if pw != rw {
+        for ly in 1..rh {
+            sum.copy_within(ly * pw..ly * pw + rw, ly * rw);
+        }
+    }
+    sum.truncate(rw * rh);
 }
 
 /// Manhattan distance from every cell of `r` to the nearest target cell of `r` (two passes).

@@ -144,29 +144,90 @@ fn plane_slot(est: &Estimator, ctx: &Ctx) -> Option<usize> {
     }
 }
 
-/// Fills the plane of neighbourhood estimator `est` (see [`plane_slot`]) and returns row `y`
-/// of it (indexed by the column within the region).
-fn row_plane<'c>(est: &Estimator, ctx: &'c mut Ctx, y: usize) -> &'c [u32] {
-    let Estimator::Neighborhood {
-        nbh, weights, slot, ..
-    } = est
-    else {
-        unreachable!("row_plane is only called for neighbourhood estimators")
+/// How one condition narrows the candidate mask, decided once per pass.
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    /// A comparison of constants.
+    Always(bool),
+    /// A plane count (cache slot) against a number, as an integer range test.
+    Range {
+        slot: usize,
+        lo: u32,
+        hi: u32,
+        negate: bool,
+    },
+    /// `random` against a number (`t`), the draw on the left or the right.
+    Draw { t: f64, random_left: bool },
+    /// Anything else: evaluated per candidate cell.
+    General,
+}
+
+/// Plans condition `c` for this pass; fills the plane it reads (frozen front buffer, or a
+/// count that depends only on the region's shape, so filling it now is the same as later).
+fn plan(c: &crate::rule::Condition, ctx: &mut Ctx) -> Plan {
+    let number = |e: &Estimator, ctx: &Ctx| match e {
+        Estimator::Number(v) => Some(*v),
+        Estimator::RPercent => Some(ctx.rpercent),
+        _ => None,
     };
-    let r = ctx.region;
-    let invariant = !ctx.buffer;
-    ctx.count_plane(*slot, *nbh, weights, r.x as usize, y, invariant);
-    let plane = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
-    let row = (y - r.y as usize) * r.w as usize;
-    &plane[row..row + r.w as usize]
+    let (l, r) = (&c.left, &c.right);
+    let range = |est: &Estimator, op: Op, t: f64, ctx: &mut Ctx| {
+        let Estimator::Neighborhood {
+            nbh, weights, slot, ..
+        } = est
+        else {
+            unreachable!("only plane counts get here")
+        };
+        match Pred::new(op, t) {
+            Pred::Always(b) => Plan::Always(b),
+            Pred::Range { lo, hi, negate } => {
+                let reg = ctx.region;
+                let invariant = !ctx.buffer;
+                ctx.count_plane(
+                    *slot,
+                    *nbh,
+                    weights,
+                    reg.x as usize,
+                    reg.y as usize,
+                    invariant,
+                );
+                Plan::Range {
+                    slot: *slot,
+                    lo,
+                    hi,
+                    negate,
+                }
+            }
+        }
+    };
+    match (number(l, ctx), number(r, ctx)) {
+        (Some(a), Some(b)) => return Plan::Always(c.op.holds(a, b)),
+        (None, Some(t)) if plane_slot(l, ctx).is_some() => return range(l, c.op, t, ctx),
+        (Some(t), None) if plane_slot(r, ctx).is_some() => return range(r, flip(c.op), t, ctx),
+        _ => {}
+    }
+    match (l, r) {
+        (Estimator::Random, _) => number(r, ctx).map(|t| Plan::Draw {
+            t,
+            random_left: true,
+        }),
+        (_, Estimator::Random) => number(l, ctx).map(|t| Plan::Draw {
+            t,
+            random_left: false,
+        }),
+        _ => None,
+    }
+    .unwrap_or(Plan::General)
 }
 
 /// Keeps (in `cand`, one byte per column of the region row `y`) the cells where condition `c`
-/// holds. A plane count against a number is an integer range test over the whole row; a
-/// random draw is made for each candidate cell in column order; anything else is evaluated
-/// per candidate cell, left side for all of them, then right side (as before).
+/// (planned as `plan`) holds. A plane count against a number is an integer range test over
+/// the whole row; a random draw is made for each candidate cell in column order; anything
+/// else is evaluated per candidate cell, left side for all of them, then right side.
+#[allow(clippy::too_many_arguments)]
 fn keep_where(
     c: &crate::rule::Condition,
+    plan: Plan,
     ctx: &mut Ctx,
     y: usize,
     cand: &mut [u8],
@@ -174,49 +235,41 @@ fn keep_where(
     left: &mut Vec<f64>,
     right: &mut Vec<f64>,
 ) {
-    let number = |e: &Estimator, ctx: &Ctx| match e {
-        Estimator::Number(v) => Some(*v),
-        Estimator::RPercent => Some(ctx.rpercent),
-        _ => None,
-    };
-    let (l, r) = (&c.left, &c.right);
-    let pred = match (number(l, ctx), number(r, ctx)) {
-        (Some(a), Some(b)) => Some((None, Pred::Always(c.op.holds(a, b)))),
-        (None, Some(t)) if plane_slot(l, ctx).is_some() => Some((Some(l), Pred::new(c.op, t))),
-        (Some(t), None) if plane_slot(r, ctx).is_some() => {
-            Some((Some(r), Pred::new(flip(c.op), t)))
+    match plan {
+        Plan::Always(true) => return,
+        Plan::Always(false) => {
+            cand.iter_mut().for_each(|m| *m = 0);
+            return;
         }
-        _ => None,
-    };
-    if let Some((est, pred)) = pred {
-        match pred {
-            Pred::Always(true) => {}
-            Pred::Always(false) => cand.iter_mut().for_each(|m| *m = 0),
-            Pred::Range { lo, hi, negate } => {
-                let plane = row_plane(est.expect("a plane"), ctx, y);
-                for (m, &v) in cand.iter_mut().zip(plane) {
-                    *m &= ((lo <= v && v <= hi) ^ negate) as u8;
+        Plan::Range {
+            slot,
+            lo,
+            hi,
+            negate,
+        } => {
+            let r = ctx.region;
+            let plane = &ctx.dist_cache[slot].as_ref().expect("filled").2;
+            let row = (y - r.y as usize) * r.w as usize;
+            let neg = negate as u8;
+            for (m, &v) in cand.iter_mut().zip(&plane[row..row + r.w as usize]) {
+                *m &= ((lo <= v) & (v <= hi)) as u8 ^ neg;
+            }
+            return;
+        }
+        Plan::Draw { t, random_left } => {
+            let rng = &mut *ctx.rng;
+            for m in cand.iter_mut() {
+                if *m != 0 {
+                    let v = rng.random::<f64>();
+                    let (a, b) = if random_left { (v, t) } else { (t, v) };
+                    *m = c.op.holds(a, b) as u8;
                 }
             }
+            return;
         }
-        return;
+        Plan::General => {}
     }
-    let draw_side = match (l, r) {
-        (Estimator::Random, _) => number(r, ctx).map(|t| (t, true)),
-        (_, Estimator::Random) => number(l, ctx).map(|t| (t, false)),
-        _ => None,
-    };
-    if let Some((t, random_left)) = draw_side {
-        let rng = &mut *ctx.rng;
-        for m in cand.iter_mut() {
-            if *m != 0 {
-                let v = rng.random::<f64>();
-                let (a, b) = if random_left { (v, t) } else { (t, v) };
-                *m = c.op.holds(a, b) as u8;
-            }
-        }
-        return;
-    }
+    let (l, r) = (&c.left, &c.right);
     let x0 = ctx.region.x as u32;
     xs.clear();
     xs.extend(
@@ -255,22 +308,21 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
                 .then(|| rule.executers.last().expect("a rule has executers").choices[0])
         })
         .collect();
+    let plans: Vec<Vec<Plan>> = ex
+        .rules
+        .iter()
+        .map(|rule| rule.conditions.iter().map(|c| plan(c, ctx)).collect())
+        .collect();
     for y in r.y as usize..r.bottom() as usize {
         alive.iter_mut().for_each(|m| *m = 1);
-        let mut left_alive = rw;
-        for (rule, fixed) in ex.rules.iter().zip(&fixed) {
-            if left_alive == 0 {
-                break;
-            }
+        for ((rule, fixed), plans) in ex.rules.iter().zip(&fixed).zip(&plans) {
             cand.copy_from_slice(&alive);
-            for c in &rule.conditions {
-                keep_where(c, ctx, y, &mut cand, &mut xs, &mut left, &mut right);
+            for (c, &p) in rule.conditions.iter().zip(plans) {
+                keep_where(c, p, ctx, y, &mut cand, &mut xs, &mut left, &mut right);
             }
-            let fired = cand.iter().map(|&m| m as usize).sum::<usize>();
-            if fired == 0 {
+            if cand.iter().fold(0u8, |a, &m| a | m) == 0 {
                 continue;
             }
-            left_alive -= fired;
             let start = y * ctx.canvas.w + r.x as usize;
             match fixed {
                 Some(value) if !ctx.track_counts => {
@@ -282,7 +334,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
                         &mut ctx.canvas.front
                     };
                     for (t, &m) in target[start..start + rw].iter_mut().zip(&cand) {
-                        *t = if m != 0 { *value } else { *t };
+                        *t ^= (*t ^ *value) & m.wrapping_neg();
                     }
                 }
                 _ => {
@@ -303,6 +355,9 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             }
             for (a, &m) in alive.iter_mut().zip(&cand) {
                 *a &= m ^ 1;
+            }
+            if alive.iter().fold(0u8, |a, &m| a | m) == 0 {
+                break;
             }
         }
     }

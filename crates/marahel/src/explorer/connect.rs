@@ -58,64 +58,71 @@ pub fn pass(
     }
     // 1. Areas (labels over the region, flood fill with an explicit stack). Areas are
     //    numbered in the order of their first cell in scan order, whatever the fill order.
+    //    The label plane has a blocked border as wide as the longest step, so the fill needs
+    //    no bounds tests; steps longer than the region can never land inside and are dropped.
     const NONE: u32 = u32::MAX;
-    let mut label: Vec<u32> = Vec::with_capacity(rw * rh);
+    const BLOCKED: u32 = NONE - 1;
+    let adj: Vec<(i64, i64)> = adj
+        .into_iter()
+        .filter(|&(dx, dy)| dx.unsigned_abs() < rw as u64 && dy.unsigned_abs() < rh as u64)
+        .collect();
+    let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
+    let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
+    let pw = rw + 2 * px;
+    let mut label: Vec<u32> = vec![BLOCKED; pw * (rh + 2 * py)];
     for ly in 0..rh {
         let row = (r.y as usize + ly) * w + r.x as usize;
-        label.extend(
-            ctx.canvas.front[row..row + rw]
-                .iter()
-                .map(|&c| if entities[c as usize] { NONE } else { NONE - 1 }),
-        );
-    }
-    // Neighbour steps as flat deltas, with the column step for the edge test.
-    let steps: Vec<(i64, isize)> = adj
-        .iter()
-        .map(|&(dx, dy)| (dx, (dy * rw as i64 + dx) as isize))
-        .collect();
-    let mut stack: Vec<usize> = Vec::new();
-    let mut centres: Vec<(i64, i64)> = Vec::new();
-    let mut members: Vec<usize> = Vec::new();
-    let mut keys: Vec<(u64, u32)> = Vec::new();
-    for start in 0..rw * rh {
-        if label[start] != NONE {
-            continue;
+        let dst = (ly + py) * pw + px;
+        for (l, &c) in label[dst..dst + rw]
+            .iter_mut()
+            .zip(&ctx.canvas.front[row..row + rw])
+        {
+            *l = if entities[c as usize] { NONE } else { BLOCKED };
         }
-        let id = centres.len() as u32;
-        label[start] = id;
-        stack.push(start);
-        members.clear();
-        while let Some(i) = stack.pop() {
-            members.push(i);
-            let lx = (i % rw) as i64;
-            for &(dx, d) in &steps {
-                let nx = lx + dx;
-                if nx < 0 || nx >= rw as i64 {
-                    continue;
-                }
-                let j = i as isize + d;
-                if j < 0 || j >= (rw * rh) as isize {
-                    continue;
-                }
-                let j = j as usize;
-                if label[j] == NONE {
-                    label[j] = id;
-                    stack.push(j);
+    }
+    let steps: Vec<(i64, i64, isize)> = adj
+        .iter()
+        .map(|&(dx, dy)| (dx, dy, (dy * pw as i64 + dx) as isize))
+        .collect();
+    let mut stack: Vec<(usize, i64, i64)> = Vec::with_capacity(64);
+    let mut centres: Vec<(i64, i64)> = Vec::new();
+    let mut members: Vec<(i64, i64)> = Vec::new();
+    let mut keys: Vec<(u64, u32)> = Vec::new();
+    for ly in 0..rh {
+        for lx in 0..rw {
+            let start = (ly + py) * pw + px + lx;
+            if label[start] != NONE {
+                continue;
+            }
+            let id = centres.len() as u32;
+            label[start] = id;
+            stack.push((start, lx as i64, ly as i64));
+            members.clear();
+            while let Some((i, x, y)) = stack.pop() {
+                members.push((x, y));
+                for &(dx, dy, d) in &steps {
+                    let j = (i as isize + d) as usize;
+                    if label[j] == NONE {
+                        label[j] = id;
+                        stack.push((j, x + dx, y + dy));
+                    }
                 }
             }
+            // 2. A centre near the centroid: rank selection over (distance, index), the
+            //    keys computed once (distances are >= 0: their bits sort like the values).
+            let n = members.len() as f64;
+            let cx = members.iter().map(|m| m.0 as f64).sum::<f64>() / n;
+            let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
+            let k = rank_index(members.len(), ctx);
+            keys.clear();
+            keys.extend(members.iter().map(|&(x, y)| {
+                let d = (x as f64 - cx).abs() + (y as f64 - cy).abs();
+                (d.to_bits(), (y as usize * rw + x as usize) as u32)
+            }));
+            keys.select_nth_unstable(k);
+            let c = keys[k].1 as usize;
+            centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
         }
-        // 2. A centre near the centroid: rank selection over (distance, index), the keys
-        //    computed once (distances are >= 0, so their bit patterns sort like the values).
-        let n = members.len() as f64;
-        let cx = members.iter().map(|&i| (i % rw) as f64).sum::<f64>() / n;
-        let cy = members.iter().map(|&i| (i / rw) as f64).sum::<f64>() / n;
-        let d = |i: usize| ((i % rw) as f64 - cx).abs() + ((i / rw) as f64 - cy).abs();
-        let k = rank_index(members.len(), ctx);
-        keys.clear();
-        keys.extend(members.iter().map(|&i| (d(i).to_bits(), i as u32)));
-        keys.select_nth_unstable(k);
-        let c = keys[k].1 as usize;
-        centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
     }
     if centres.is_empty() {
         return;

@@ -92,36 +92,48 @@ impl Ctx<'_> {
     }
 
     /// Weighted count of the neighbourhood's cells around `(x, y)`.
-    #[inline]
+    #[inline(always)]
     pub fn count_nbh(&self, nbh: usize, weights: &[u32; 256], x: usize, y: usize) -> u32 {
         let n = &self.nbhs[nbh];
         let front = &self.canvas.front;
+        if n.is_self {
+            // The visited cell is always inside the region.
+            return weights[front[y * self.canvas.w + x] as usize];
+        }
         let (xi, yi) = (x as i64, y as i64);
         if self.interior(n.bbox, xi, yi) {
             let base = (y * self.canvas.w + x) as isize;
-            n.flat
-                .iter()
-                .map(|&d| weights[front[(base + d) as usize] as usize])
-                .sum()
+            let mut sum = 0u32;
+            for &d in &n.flat {
+                sum = sum.wrapping_add(weights[front[(base + d) as usize] as usize]);
+            }
+            sum
         } else {
-            let out_w = weights[self.out_code as usize]
-                + if self.out != self.out_code {
-                    weights[self.out as usize]
-                } else {
-                    0
-                };
-            n.offsets
-                .iter()
-                .map(|&(dx, dy)| {
-                    let (nx, ny) = (xi + dx, yi + dy);
-                    if self.inside(nx, ny) {
-                        weights[front[ny as usize * self.canvas.w + nx as usize] as usize]
-                    } else {
-                        out_w
-                    }
-                })
-                .sum()
+            self.count_nbh_edge(n, weights, xi, yi)
         }
+    }
+
+    /// [`Ctx::count_nbh`] near the region's edge: cells outside read `out`.
+    #[inline(never)]
+    fn count_nbh_edge(&self, n: &FlatNbh, weights: &[u32; 256], xi: i64, yi: i64) -> u32 {
+        let front = &self.canvas.front;
+        let out_w = weights[self.out_code as usize]
+            + if self.out != self.out_code {
+                weights[self.out as usize]
+            } else {
+                0
+            };
+        n.offsets
+            .iter()
+            .map(|&(dx, dy)| {
+                let (nx, ny) = (xi + dx, yi + dy);
+                if self.inside(nx, ny) {
+                    weights[front[ny as usize * self.canvas.w + nx as usize] as usize]
+                } else {
+                    out_w
+                }
+            })
+            .sum()
     }
 
     /// Writes `value` to every in-region cell of the neighbourhood around `(x, y)`.

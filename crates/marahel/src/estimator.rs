@@ -68,8 +68,23 @@ impl Estimator {
     }
 
     /// The value at cell `(x, y)` (global coordinates, inside the region).
-    #[inline]
+    ///
+    /// The common cases (a constant, a neighbourhood count read straight from the map) are
+    /// inlined into the caller; the rest go through [`Estimator::eval_other`].
+    #[inline(always)]
     pub fn eval(&self, ctx: &mut Ctx, x: usize, y: usize) -> f64 {
+        match self {
+            Estimator::Number(v) => *v,
+            Estimator::Neighborhood { nbh, weights, .. } if !ctx.buffer => {
+                ctx.count_nbh(*nbh, weights, x, y) as f64
+            }
+            _ => self.eval_other(ctx, x, y),
+        }
+    }
+
+    /// [`Estimator::eval`] for every case.
+    #[inline(never)]
+    fn eval_other(&self, ctx: &mut Ctx, x: usize, y: usize) -> f64 {
         match self {
             Estimator::Number(v) => *v,
             Estimator::Neighborhood {

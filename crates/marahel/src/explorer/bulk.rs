@@ -229,7 +229,7 @@ fn keep_where(
     c: &crate::rule::Condition,
     plan: Plan,
     ctx: &mut Ctx,
-    y: usize,
+    (y, first): (usize, usize),
     cand: &mut [u8],
     xs: &mut Vec<u32>,
     left: &mut Vec<f64>,
@@ -247,11 +247,10 @@ fn keep_where(
             hi,
             negate,
         } => {
-            let r = ctx.region;
             let plane = &ctx.dist_cache[slot].as_ref().expect("filled").2;
-            let row = (y - r.y as usize) * r.w as usize;
             let neg = negate as u8;
-            for (m, &v) in cand.iter_mut().zip(&plane[row..row + r.w as usize]) {
+            let n = cand.len();
+            for (m, &v) in cand.iter_mut().zip(&plane[first..first + n]) {
                 *m &= ((lo <= v) & (v <= hi)) as u8 ^ neg;
             }
             return;
@@ -292,11 +291,7 @@ fn keep_where(
 /// undecided cells condition by condition, then writes the cells left in it.
 pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     let r = ctx.region;
-    let rw = r.w as usize;
-    let mut alive = vec![1u8; rw];
-    let mut cand = vec![0u8; rw];
-    let mut xs: Vec<u32> = Vec::with_capacity(rw);
-    let (mut left, mut right) = (Vec::new(), Vec::new());
+    let (rw, rh) = (r.w as usize, r.h as usize);
     // A rule whose executers all write one fixed value (the last one wins) needs no draws.
     let fixed: Vec<Option<u8>> = ex
         .rules
@@ -313,17 +308,38 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
         .iter()
         .map(|rule| rule.conditions.iter().map(|c| plan(c, ctx)).collect())
         .collect();
-    for y in r.y as usize..r.bottom() as usize {
+    // With at most one source of random draws (a single `random` condition), every plan a
+    // whole-row mask test and fixed executers, the draws are made for the cells reaching that
+    // condition in row-major order whether the region is processed a row at a time or all at
+    // once: then process it all at once (one long mask instead of `rh` short ones).
+    let all_plans = || plans.iter().flatten();
+    let whole = !ctx.track_counts
+        && fixed.iter().all(Option::is_some)
+        && all_plans().all(|p| !matches!(p, Plan::General))
+        && all_plans()
+            .filter(|p| matches!(p, Plan::Draw { .. }))
+            .count()
+            <= 1;
+    let (chunk, chunks) = if whole { (rw * rh, 1) } else { (rw, rh) };
+    let mut alive = vec![1u8; chunk];
+    let mut cand = vec![0u8; chunk];
+    let mut xs: Vec<u32> = Vec::with_capacity(rw);
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    let w = ctx.canvas.w;
+    for k in 0..chunks {
+        // In row mode, chunk k is row `r.y + k`; in whole mode the single chunk is the region.
+        let y = r.y as usize + k;
+        let first = k * chunk;
         alive.iter_mut().for_each(|m| *m = 1);
         for ((rule, fixed), plans) in ex.rules.iter().zip(&fixed).zip(&plans) {
             cand.copy_from_slice(&alive);
             for (c, &p) in rule.conditions.iter().zip(plans) {
-                keep_where(c, p, ctx, y, &mut cand, &mut xs, &mut left, &mut right);
+                let at = (y, first);
+                keep_where(c, p, ctx, at, &mut cand, &mut xs, &mut left, &mut right);
             }
             if cand.iter().fold(0u8, |a, &m| a | m) == 0 {
                 continue;
             }
-            let start = y * ctx.canvas.w + r.x as usize;
             match fixed {
                 Some(value) if !ctx.track_counts => {
                     // Fixed value, nothing to keep counted: plain masked stores.
@@ -333,11 +349,17 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
                         ctx.version += 1;
                         &mut ctx.canvas.front
                     };
-                    for (t, &m) in target[start..start + rw].iter_mut().zip(&cand) {
-                        *t ^= (*t ^ *value) & m.wrapping_neg();
+                    for (j, mask) in cand.chunks_exact(rw).enumerate() {
+                        let ly = first / rw + j;
+                        let start = (r.y as usize + ly) * w + r.x as usize;
+                        for (t, &m) in target[start..start + rw].iter_mut().zip(mask) {
+                            *t ^= (*t ^ *value) & m.wrapping_neg();
+                        }
                     }
                 }
                 _ => {
+                    // Row mode only (`whole` requires fixed executers).
+                    let start = y * w + r.x as usize;
                     for (i, &m) in cand.iter().enumerate() {
                         if m == 0 {
                             continue;

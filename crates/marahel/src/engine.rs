@@ -26,6 +26,17 @@ pub struct FlatNbh {
     pub is_self: bool,
 }
 
+/// Scratch buffers of the count planes: the padded weight plane, wide or narrow.
+#[derive(Debug, Default)]
+pub struct PlaneScratch {
+    /// Padded weights (`u32`).
+    pad: Vec<u32>,
+    /// Padded weights when every count fits a byte.
+    pad8: Vec<u8>,
+    /// Byte sums.
+    acc8: Vec<u8>,
+}
+
 /// The two buffers of a map.
 #[derive(Debug)]
 pub struct Canvas {
@@ -74,8 +85,8 @@ pub struct Ctx<'a> {
     pub cpercent: f64,
     /// Repeat progress in `[0, 1)`.
     pub rpercent: f64,
-    /// Scratch buffer for [`Ctx::count_plane`] (reused across passes).
-    pub scratch: Vec<u32>,
+    /// Scratch buffers for [`Ctx::count_plane`] (reused across passes).
+    pub scratch: PlaneScratch,
 }
 
 impl Ctx<'_> {
@@ -264,7 +275,7 @@ fn count_plane(
     n: &FlatNbh,
     weights: &[u32; 256],
     out_w: u32,
-    pad: &mut Vec<u32>,
+    scratch: &mut PlaneScratch,
     sum: &mut Vec<u32>,
 ) {
     let (front, w) = (&canvas.front, canvas.w);
@@ -285,6 +296,41 @@ fn count_plane(
         py1 = py1.max(dy.max(0) as usize);
     }
     let pw = px0 + rw + px1;
+    let span = (rh - 1) * pw + rw;
+    let base = py0 * pw + px0;
+    // An upper bound of the largest weight (an OR of all weights vectorises; a max may not).
+    let max_w = weights.iter().fold(out_w, |a, &b| a | b) as u64;
+    if n.offsets.len() >= 6 && max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
+        // Every count fits a byte: sum bytes (four times as many lanes per instruction; worth
+        // the final widening only for neighbourhoods with several offsets).
+        let (pad, acc) = (&mut scratch.pad8, &mut scratch.acc8);
+        pad.clear();
+        pad.resize(pw * (py0 + rh + py1), out_w as u8);
+        for ly in 0..rh {
+            let src = (r.y as usize + ly) * w + r.x as usize;
+            let dst = (py0 + ly) * pw + px0;
+            for (d, &c) in pad[dst..dst + rw].iter_mut().zip(&front[src..src + rw]) {
+                *d = weights[c as usize] as u8;
+            }
+        }
+        acc.clear();
+        acc.resize(span, always_out as u8);
+        for &(dx, dy) in &n.offsets {
+            if reach(dx, rw) || reach(dy, rh) {
+                continue;
+            }
+            let start = (base as i64 + dy * pw as i64 + dx) as usize;
+            for (s, &v) in acc.iter_mut().zip(&pad[start..start + span]) {
+                *s += v;
+            }
+        }
+        sum.clear();
+        for ly in 0..rh {
+            sum.extend(acc[ly * pw..ly * pw + rw].iter().map(|&v| v as u32));
+        }
+        return;
+    }
+    let pad = &mut scratch.pad;
     pad.clear();
     pad.resize(pw * (py0 + rh + py1), out_w);
     for ly in 0..rh {
@@ -296,8 +342,6 @@ fn count_plane(
     }
     // Sum in padded coordinates (pitch `pw`) so each offset is one contiguous slice addition
     // over the region's rows, then copy the region's columns out.
-    let span = (rh - 1) * pw + rw;
-    let base = py0 * pw + px0;
     pad_sum_into(pad, n, base, pw, span, always_out, rw, rh, sum);
 }
 
@@ -474,7 +518,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         back: vec![unknown; w * h],
     };
     let mut cache = vec![None; p.dist_slots];
-    let mut scratch = Vec::new();
+    let mut scratch = PlaneScratch::default();
     for (i, ex) in p.explorers.iter().enumerate() {
         let mut rng = seed.stream("explorers").child(i as u64).rng();
         let mut ctx = Ctx {

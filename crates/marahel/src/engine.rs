@@ -518,7 +518,6 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         back: vec![unknown; w * h],
     };
     let mut cache = vec![None; p.dist_slots];
-    let mut scratch = PlaneScratch::default();
     for (i, ex) in p.explorers.iter().enumerate() {
         let mut rng = seed.stream("explorers").child(i as u64).rng();
         let mut ctx = Ctx {
@@ -538,12 +537,13 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
-            scratch: std::mem::take(&mut scratch),
+            // Fresh per explorer, so that count planes' scratch does not outlive the passes
+            // that use it (peak memory on huge maps).
+            scratch: PlaneScratch::default(),
         };
         ctx.dist_cache.iter_mut().for_each(|c| *c = None);
         explorer::run(ex, &regions, &mut ctx, &mut warnings);
         cache = std::mem::take(&mut ctx.dist_cache);
-        scratch = std::mem::take(&mut ctx.scratch);
     }
     MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
 }

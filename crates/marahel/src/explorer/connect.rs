@@ -84,9 +84,9 @@ pub fn pass(
         .iter()
         .map(|&(dx, dy)| (dx, dy, (dy * pw as i64 + dx) as isize))
         .collect();
-    let mut stack: Vec<(usize, i64, i64)> = Vec::with_capacity(64);
     let mut centres: Vec<(i64, i64)> = Vec::new();
-    let mut members: Vec<(i64, i64)> = Vec::new();
+    // An area's cells `(x, y)`, in fill order; also the fill's queue (8 bytes per cell).
+    let mut members: Vec<(u32, u32)> = Vec::new();
     let mut keys: Vec<(u64, u32)> = Vec::new();
     for ly in 0..rh {
         for lx in 0..rw {
@@ -96,31 +96,45 @@ pub fn pass(
             }
             let id = centres.len() as u32;
             label[start] = id;
-            stack.push((start, lx as i64, ly as i64));
             members.clear();
-            while let Some((i, x, y)) = stack.pop() {
-                members.push((x, y));
+            members.push((lx as u32, ly as u32));
+            let mut head = 0;
+            while head < members.len() {
+                let (x, y) = members[head];
+                head += 1;
+                let i = (y as usize + py) * pw + px + x as usize;
                 for &(dx, dy, d) in &steps {
                     let j = (i as isize + d) as usize;
                     if label[j] == NONE {
                         label[j] = id;
-                        stack.push((j, x + dx, y + dy));
+                        members.push(((x as i64 + dx) as u32, (y as i64 + dy) as u32));
                     }
                 }
             }
-            // 2. A centre near the centroid: rank selection over (distance, index), the
-            //    keys computed once (distances are >= 0: their bits sort like the values).
+            // 2. A centre near the centroid: rank selection over (distance, index). Small
+            //    areas precompute the keys (distances are >= 0: their bits sort like the
+            //    values); huge ones compare in place, to keep memory at 8 bytes per cell.
             let n = members.len() as f64;
             let cx = members.iter().map(|m| m.0 as f64).sum::<f64>() / n;
             let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
+            let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
             let k = rank_index(members.len(), ctx);
-            keys.clear();
-            keys.extend(members.iter().map(|&(x, y)| {
-                let d = (x as f64 - cx).abs() + (y as f64 - cy).abs();
-                (d.to_bits(), (y as usize * rw + x as usize) as u32)
-            }));
-            keys.select_nth_unstable(k);
-            let c = keys[k].1 as usize;
+            let c = if members.len() <= 1 << 16 {
+                keys.clear();
+                keys.extend(
+                    members
+                        .iter()
+                        .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
+                );
+                keys.select_nth_unstable(k);
+                keys[k].1 as usize
+            } else {
+                // Index order is row-major: (y, x).
+                let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {
+                    d(a).total_cmp(&d(b)).then((a.1, a.0).cmp(&(b.1, b.0)))
+                });
+                y as usize * rw + x as usize
+            };
             centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
         }
     }

@@ -114,11 +114,23 @@ impl Ctx<'_> {
         let (xi, yi) = (x as i64, y as i64);
         if self.interior(n.bbox, xi, yi) {
             let base = (y * self.canvas.w + x) as isize;
-            let mut sum = 0u32;
-            for &d in &n.flat {
-                sum = sum.wrapping_add(weights[front[(base + d) as usize] as usize]);
+            let at = |d: isize| weights[front[(base + d) as usize] as usize];
+            // Fixed-size arms unroll the usual 3x3 and plus shapes.
+            match n.flat.len() {
+                9 => {
+                    let f: &[isize; 9] = n.flat[..9].try_into().expect("nine offsets");
+                    f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
+                }
+                8 => {
+                    let f: &[isize; 8] = n.flat[..8].try_into().expect("eight offsets");
+                    f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
+                }
+                4 => {
+                    let f: &[isize; 4] = n.flat[..4].try_into().expect("four offsets");
+                    f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
+                }
+                _ => n.flat.iter().fold(0u32, |s, &d| s.wrapping_add(at(d))),
             }
-            sum
         } else {
             self.count_nbh_edge(n, weights, xi, yi)
         }

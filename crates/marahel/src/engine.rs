@@ -169,6 +169,27 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
+        if !self.track_counts && self.interior(n.bbox, xi, yi) {
+            // Every cell is inside the region and nothing is counted: plain stores (all write
+            // the same value, so their order does not matter).
+            let base = (y * self.canvas.w + x) as isize;
+            if self.buffer {
+                for &d in &n.flat {
+                    self.canvas.back[(base + d) as usize] = value;
+                }
+            } else {
+                let mut changed = false;
+                for &d in &n.flat {
+                    let cell = &mut self.canvas.front[(base + d) as usize];
+                    changed |= *cell != value;
+                    *cell = value;
+                }
+                if changed {
+                    self.version += 1;
+                }
+            }
+            return;
+        }
         for &(dx, dy) in &n.offsets {
             let (nx, ny) = (xi + dx, yi + dy);
             if self.inside(nx, ny) {

@@ -339,11 +339,28 @@ fn count_plane(
         let (pad, acc) = (&mut scratch.pad8, &mut scratch.acc8);
         pad.clear();
         pad.resize(pw * (py0 + rh + py1), out_w as u8);
+        // With one weighted code (the usual `nbh(solid)`), a compare replaces the table
+        // look-up and vectorises.
+        let hot = weights.iter().fold(0u32, |n, &w| n + (w != 0) as u32);
+        let single = (hot == 1)
+            .then(|| weights.iter().position(|&w| w != 0))
+            .flatten()
+            .map(|code| (code as u8, weights[code] as u8));
         for ly in 0..rh {
             let src = (r.y as usize + ly) * w + r.x as usize;
             let dst = (py0 + ly) * pw + px0;
-            for (d, &c) in pad[dst..dst + rw].iter_mut().zip(&front[src..src + rw]) {
-                *d = weights[c as usize] as u8;
+            let (row, cells) = (&mut pad[dst..dst + rw], &front[src..src + rw]);
+            match single {
+                Some((code, wt)) => {
+                    for (d, &c) in row.iter_mut().zip(cells) {
+                        *d = (c == code) as u8 * wt;
+                    }
+                }
+                None => {
+                    for (d, &c) in row.iter_mut().zip(cells) {
+                        *d = weights[c as usize] as u8;
+                    }
+                }
             }
         }
         acc.clear();

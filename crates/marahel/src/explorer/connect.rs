@@ -113,13 +113,14 @@ pub fn pass(
             }
             // 2. A centre near the centroid: rank selection over (distance, index). Small
             //    areas precompute the keys (distances are >= 0: their bits sort like the
-            //    values); huge ones compare in place, to keep memory at 8 bytes per cell.
+            //    values); huge ones (over a million cells) compare in place, to keep memory at
+            //    8 bytes per cell.
             let n = members.len() as f64;
             let cx = members.iter().map(|m| m.0 as f64).sum::<f64>() / n;
             let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
             let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
             let k = rank_index(members.len(), ctx);
-            let c = if members.len() <= 1 << 16 {
+            let c = if members.len() <= 1 << 20 {
                 keys.clear();
                 keys.extend(
                     members

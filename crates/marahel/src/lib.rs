@@ -83,13 +83,13 @@
 //!
 //! ## Speed and memory
 //!
-//! Measured with `cargo bench -p marahel -- --warm-up-time 1 --measurement-time 3` on a shared
-//! 2 vCPU Intel Xeon (full table in `crates/marahel/README.md`): the cave example at 50x50 in
-//! 226 µs and at 500x500 in 20 ms (88x: linear in area; 65x faster than the reference); the
-//! fixture scripts at their native 50x50 in 123-415 µs (6-10x the reference's node medians);
-//! the wide explorers over 1000x faster (O(A log A) instead of A² log A); a 2000x2000 cave in
-//! about 1 s of CPU and 59 MB peak memory. The 100x / 30 µs throughput target is **not**
-//! met (see the README for what remains).
+//! Measured with `cargo bench -p marahel --bench marahel -- --warm-up-time 1
+//! --measurement-time 3` on a shared 2 vCPU Intel Xeon (full table, before/after and method in
+//! `crates/marahel/README.md`): the cave example at 50x50 in 67 µs and at 500x500 in 8.6 ms
+//! (153x faster than the reference); the fixture scripts at their native 50x50 in 49-235 µs
+//! (10-30x the reference's node medians); the wide explorers over 1000x faster (O(A log A)
+//! instead of A² log A); a 2000x2000 cave generated in about 0.3 s with 55 MB peak memory. The
+//! issue's 100x / 30 µs throughput target is **not** met (the README says what remains).
 
 pub mod compile;
 pub mod divider;

@@ -273,19 +273,37 @@ fn untangle(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &
                 } else {
                     c.swap(x, y);
                 }
-                simulate(c, r, edges, linked, side, 30);
-                let s = score(c, r, edges, linked);
-                if s + 1e-9 < best {
-                    best = s;
+                if keep_if_better(c, &before, r, edges, linked, side, &mut best) {
                     improved = true;
                     break 'pairs;
                 }
-                c.copy_from_slice(&before);
             }
         }
         if !improved {
             return;
         }
+    }
+}
+
+/// After a trial move, lets the springs settle and keeps the result if it scores below `best`
+/// (which it then updates); otherwise restores `before`. Returns whether the move was kept.
+fn keep_if_better(
+    c: &mut [(f64, f64)],
+    before: &[(f64, f64)],
+    r: &[f64],
+    edges: &[(usize, usize)],
+    linked: &[bool],
+    side: f64,
+    best: &mut f64,
+) -> bool {
+    simulate(c, r, edges, linked, side, 30);
+    let s = score(c, r, edges, linked);
+    if s + 1e-9 < *best {
+        *best = s;
+        true
+    } else {
+        c.copy_from_slice(before);
+        false
     }
 }
 
@@ -317,14 +335,10 @@ fn unstretch(
                     continue;
                 }
                 c.swap(x, y);
-                simulate(c, r, edges, linked, side, 30);
-                let s = score(c, r, edges, linked);
-                if s + 1e-9 < best {
-                    best = s;
+                if keep_if_better(c, &before, r, edges, linked, side, &mut best) {
                     improved = true;
                     break 'moves;
                 }
-                c.copy_from_slice(&before);
             }
         }
         if !improved {

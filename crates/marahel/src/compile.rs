@@ -6,7 +6,8 @@
 
 use crate::error::MarahelError;
 use crate::program::{
-    Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program, Range, RegionRef,
+    ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program, Range,
+    RegionRef,
 };
 use crate::rule::Names;
 use crate::script::{RawExplorer, RawRegions, RawScript};
@@ -591,8 +592,24 @@ fn compile_explorer(
                     ),
                 ));
             }
+            let style = match pr.connector.as_deref().map(str::trim) {
+                None => ConnectStyle::Tour,
+                Some("short") => ConnectStyle::Short,
+                Some("random") => ConnectStyle::Random,
+                Some("hub") => ConnectStyle::Hub,
+                Some("full") => ConnectStyle::Full,
+                Some(t) => {
+                    return Err(MarahelError::unknown(
+                        param("type"),
+                        "connector type",
+                        t,
+                        ["short", "random", "hub", "full"],
+                    ));
+                }
+            };
             ExplorerKind::Connect {
                 entities: weights.iter().map(|&w| w > 0).collect(),
+                style,
             }
         }
     };

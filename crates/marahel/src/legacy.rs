@@ -10,7 +10,7 @@
 //! | `automata`/`sequential` (`iterations`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017 |
 //! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
 //! | `agent` (`number`, `lifespan`, `change`, `directions`) | `turtle_drunk`: `number` agents = `repeats` range, `lifespan` = `tiles` range, a turn every `change` steps = `dirprob` 1/mean(change) |
-//! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` (one tour joins every area, whatever the `type`) |
+//! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
 //! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` |
 //! | estimator `complete` | `percent` |
 //!
@@ -295,9 +295,8 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
         }
         "connector" => {
             check(&["type", "neighborhood", "entities"])?;
-            if let Some(t) = get("type")?
-                && !["short", "random", "hub", "full"].contains(&t.trim())
-            {
+            let t = get("type")?.unwrap_or_else(|| "short".into());
+            if !["short", "random", "hub", "full"].contains(&t.trim()) {
                 return Err(MarahelError::unknown(
                     format!("{path}.parameters.type"),
                     "connector type",
@@ -305,6 +304,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
                     ["short", "random", "hub", "full"],
                 ));
             }
+            params.connector = Some(t.trim().to_string());
             params.directions = get("neighborhood")?;
             params.entities = get("entities")?;
             replace = None;

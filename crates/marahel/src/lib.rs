@@ -27,7 +27,7 @@
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
 //! | per map: size, regions | [`engine`], [`divider`] |
-//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::wide`]) |
+//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -54,6 +54,20 @@
 //!   `neighborhood` as an alias of `directions`, rejects `directions` that cannot move in all
 //!   four directions, and skips (with a warning) a waypoint it cannot approach instead of
 //!   hanging. Areas use the `directions` adjacency made symmetric.
+//! * **2017 connector types keep their meanings** ([`explorer::connect2017`]); v0.3.0 HEAD
+//!   has no `connector`, and its `turtle_connect` tour is unchanged. `short` (the 2017
+//!   default) is a minimum spanning tree of the shortest corridors between areas (2017 grew a
+//!   tree from area 0 to the nearest *centroid*, with a centroid that ignored `y`: a typo);
+//!   `random` joins the areas in random order, each to a random earlier one, random cell to
+//!   random cell (as 2017); `hub` joins every area by its shortest corridor to the area whose
+//!   centroid has the least total Manhattan distance to the others (2017's `centerGroup` meant
+//!   this but compared area 0 with itself, so it always picked area 0); `full` is that random
+//!   spanning tree plus a corridor between every other pair (2017 drew pairs with a rising
+//!   probability and could leave areas unconnected), its extra corridors stopping with a
+//!   warning after 8 steps per region cell. Corridors are dug with the rules like connect's;
+//!   2017's A* detours around cells the rules would not change are not reproduced (the
+//!   corridor goes straight through; the rules decide what to dig). A `connector` without a
+//!   `type` is `short`, as in 2017.
 //! * **Inclusive maxima**: `metadata.max`, equal divisions and sampling sizes include `max`
 //!   (the README says "between min and max"; the reference excluded it).
 //! * **Seeds**: every seed, including 0, gives its own map; a map is a pure function of

@@ -95,6 +95,8 @@ pub enum ExplorerKind {
     Connect {
         /// Which codes form areas.
         entities: Vec<bool>,
+        /// How the areas are joined (v0.3.0 tour or a 2017 connector type).
+        style: ConnectStyle,
     },
     /// Every cell once, in ascending order of the heuristics.
     WideHeur {
@@ -103,6 +105,21 @@ pub enum ExplorerKind {
     },
     /// Every cell once, in random order.
     WideRand,
+}
+
+/// How a connect explorer chooses which areas to join.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectStyle {
+    /// v0.3.0 `turtle_connect`: one random tour over area centres.
+    Tour,
+    /// 2017 `short`: a minimum spanning tree of the shortest corridors between areas.
+    Short,
+    /// 2017 `random`: a random spanning tree; random cells of two areas are joined.
+    Random,
+    /// 2017 `hub`: every area joined by its shortest corridor to one hub area.
+    Hub,
+    /// 2017 `full`: a random spanning tree, then a corridor between every other pair.
+    Full,
 }
 
 /// A compiled explorer.

@@ -101,6 +101,9 @@ pub struct RawParams {
     pub heuristics: Option<String>,
     /// Connect: the entities forming areas.
     pub entities: Option<String>,
+    /// 2017 connector `type` (short/random/hub/full); only the 2017 translation sets it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connector: Option<String>,
 }
 
 /// A JSON object being read, with its path; remembers nothing else.
@@ -430,6 +433,7 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
             None => p.text("change")?,
         },
         heuristics: p.text("heuristics")?,
+        connector: None,
         entities: p.text("entities")?,
     })
 }

@@ -5,13 +5,14 @@
 
 pub mod bulk;
 pub mod connect;
+pub mod connect2017;
 pub mod narrow;
 pub mod turtle;
 pub mod wide;
 
 use crate::engine::{Ctx, draw};
 use crate::estimator::Estimator;
-use crate::program::{Explorer, ExplorerKind, RegionRef};
+use crate::program::{ConnectStyle, Explorer, ExplorerKind, RegionRef};
 use crate::rule::Rule;
 use grid_core::Rect;
 
@@ -98,8 +99,12 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 }
                 ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, limits),
                 ExplorerKind::Greedy { heuristics } => turtle::greedy(ex, heuristics, ctx, limits),
-                ExplorerKind::Connect { entities } => {
-                    connect::pass(ex, entities, ctx, limits, warnings)
+                ExplorerKind::Connect {
+                    entities,
+                    style: ConnectStyle::Tour,
+                } => connect::pass(ex, entities, ctx, limits, warnings),
+                ExplorerKind::Connect { entities, style } => {
+                    connect2017::pass(ex, *style, entities, ctx, limits, warnings)
                 }
                 ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, limits),
                 ExplorerKind::WideRand => wide::random(ex, ctx, limits),

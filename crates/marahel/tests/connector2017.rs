@@ -142,3 +142,18 @@ fn unknown_connector_type_is_an_error() {
     let e = Script::parse(&text).unwrap_err().to_string();
     assert!(e.contains("connector type") && e.contains("star"), "{e}");
 }
+
+#[test]
+fn full_on_many_areas_is_bounded_and_still_connects() {
+    // ~1500 areas: every pair would be over a million corridors; the step budget stops the
+    // extra ones (with a warning) after the spanning tree has joined everything.
+    let many = r#"{"type": "random", "region": {"name": "map"},
+        "parameters": {"numberOfTiles": "2000"}, "rules": ["self(any) -> self(empty)"]}"#;
+    let m = make(&script("120x120", "", many, Some("full")), 1);
+    assert_eq!(empty_regions(&m), 1);
+    assert!(
+        m.warnings.iter().any(|w| w.contains("stopped after")),
+        "{:?}",
+        m.warnings
+    );
+}

@@ -172,8 +172,11 @@ pub fn pass(
     if k < 2 {
         return;
     }
-    // Corridors as region-local cell lists, in digging order.
-    let mut corridors: Vec<Vec<u32>> = Vec::new();
+    // Corridors are dug as soon as they are found (the areas are fixed beforehand).
+    let mut digger = Digger {
+        changed: 0,
+        limit: lim.changes,
+    };
     let mut unreached = 0;
     match style {
         ConnectStyle::Short => {
@@ -216,18 +219,20 @@ pub fn pass(
             edges.sort_unstable();
             let mut up: Vec<usize> = (0..k).collect();
             let mut joined = 1;
+            let mut path = Vec::new();
             for (_, a, b, i, j) in edges {
                 let (ra, rb) = (root(&mut up, a as usize), root(&mut up, b as usize));
                 if ra == rb {
                     continue;
                 }
                 up[ra] = rb;
+                let progress = joined as f64 / k as f64;
                 joined += 1;
-                let mut path = Vec::new();
+                path.clear();
                 trace(&parent, i, &mut path);
                 path.reverse();
                 trace(&parent, j, &mut path);
-                corridors.push(path);
+                digger.dig(ex, ctx, &areas, &path, progress);
             }
             unreached = k - joined;
         }
@@ -257,13 +262,16 @@ pub fn pass(
             let (parent, order) = areas.search(&areas.cells[hub]);
             let mut done = vec![false; k];
             done[hub] = true;
+            let mut path = Vec::new();
+            let mut n = 0;
             for &i in &order {
                 let a = areas.label[i as usize];
                 if a != NONE && !done[a as usize] {
                     done[a as usize] = true;
-                    let mut path = Vec::new();
+                    path.clear();
                     trace(&parent, i, &mut path);
-                    corridors.push(path);
+                    digger.dig(ex, ctx, &areas, &path, n as f64 / (k - 1) as f64);
+                    n += 1;
                 }
             }
             unreached = done.iter().filter(|d| !**d).count();
@@ -276,30 +284,25 @@ pub fn pass(
                 let m = ctx.rng.random_range(0..n);
                 pairs.push((order[n], order[m]));
             }
-            let tree = pairs.len();
-            if style == ConnectStyle::Full {
-                let mut linked = vec![false; k * k];
-                for &(a, b) in &pairs {
-                    linked[a * k + b] = true;
-                    linked[b * k + a] = true;
-                }
-                for a in 0..k {
-                    for b in a + 1..k {
-                        if !linked[a * k + b] {
-                            pairs.push((a, b));
-                        }
-                    }
-                }
-            }
+            // `full`: then every other pair, in order, lazily (never k² memory), until the
+            // step budget is spent; each corridor costs at least two steps, so this is O(area).
+            let total = if style == ConnectStyle::Full {
+                k * (k - 1) / 2
+            } else {
+                k - 1
+            };
+            let tree: std::collections::BTreeSet<(usize, usize)> =
+                pairs.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+            let extra = (0..k)
+                .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+                .filter(|p| style == ConnectStyle::Full && !tree.contains(p));
             let budget = FULL_BUDGET * areas.rw * areas.rh;
             let mut spent = 0;
-            for (n, &(a, b)) in pairs.iter().enumerate() {
-                if n >= tree && spent > budget {
+            for (n, (a, b)) in pairs.iter().copied().chain(extra).enumerate() {
+                if n >= k - 1 && spent > budget {
                     warnings.push(format!(
-                        "{}: connector `full` stopped after {n} of {} corridors ({} steps per region cell)",
-                        ex.path,
-                        pairs.len(),
-                        FULL_BUDGET
+                        "{}: connector `full` stopped after {n} of {total} corridors ({FULL_BUDGET} steps per region cell)",
+                        ex.path
                     ));
                     break;
                 }
@@ -311,11 +314,10 @@ pub fn pass(
                     unreached += 1;
                 }
                 spent += path.len();
-                corridors.push(path);
+                digger.dig(ex, ctx, &areas, &path, n as f64 / total as f64);
             }
         }
     }
-    dig(ex, ctx, lim, &areas, &corridors);
     if unreached > 0 {
         warnings.push(format!(
             "{}: connector could not reach {unreached} area(s) with its directions",
@@ -354,24 +356,29 @@ fn walk(ex: &Explorer, ctx: &Ctx, areas: &Areas, from: u32, to: u32) -> Vec<u32>
     path
 }
 
-/// Runs the rules on every corridor cell, in order, until `changes` firings.
-fn dig(ex: &Explorer, ctx: &mut Ctx, lim: Limits, areas: &Areas, corridors: &[Vec<u32>]) {
-    let r = ctx.region;
-    let total = corridors.len() as f64;
-    let mut changed = 0;
-    for (n, path) in corridors.iter().enumerate() {
-        ctx.percent = n as f64 / total;
+/// Runs the rules on corridor cells until `changes` firings in the region pass.
+struct Digger {
+    changed: u64,
+    limit: u64,
+}
+
+impl Digger {
+    /// Runs the rules on every cell of `path` (region-local), in order; `percent` is the
+    /// share of corridors done.
+    fn dig(&mut self, ex: &Explorer, ctx: &mut Ctx, areas: &Areas, path: &[u32], percent: f64) {
+        let r = ctx.region;
+        ctx.percent = percent;
         for &i in path {
-            ctx.cpercent = changed as f64 / lim.changes as f64;
+            if self.changed >= self.limit {
+                return;
+            }
+            ctx.cpercent = self.changed as f64 / self.limit as f64;
             let (x, y) = (
                 r.x as usize + i as usize % areas.rw,
                 r.y as usize + i as usize / areas.rw,
             );
             if visit(&ex.rules, ctx, x, y) {
-                changed += 1;
-                if changed >= lim.changes {
-                    return;
-                }
+                self.changed += 1;
             }
         }
     }

@@ -88,6 +88,7 @@ pub fn pass(
     // An area's cells `(x, y)`, in fill order; also the fill's queue (8 bytes per cell).
     let mut members: Vec<(u32, u32)> = Vec::new();
     let mut keys: Vec<(u64, u32)> = Vec::new();
+    let mut hist: Vec<usize> = Vec::new();
     for ly in 0..rh {
         for lx in 0..rw {
             let start = (ly + py) * pw + px + lx;
@@ -120,7 +121,8 @@ pub fn pass(
             let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
             let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
             let k = rank_index(members.len(), ctx);
-            let c = if members.len() <= 1 << 20 {
+            let c = if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
+                // Small areas: key every cell.
                 keys.clear();
                 keys.extend(
                     members
@@ -129,6 +131,29 @@ pub fn pass(
                 );
                 keys.select_nth_unstable(k);
                 keys[k].1 as usize
+            } else if members.len() <= 1 << 20 {
+                // Only the cells whose distance has the k-th smallest integer part are keyed:
+                // the integer part is monotone in the distance, so the k-th key overall is the
+                // (k - cells in lower buckets)-th of that bucket (distances are < rw + rh; the
+                // histogram costs at most 4 steps per cell of the area).
+                hist.clear();
+                hist.resize(rw + rh + 1, 0);
+                for &m in &members {
+                    hist[d(m) as usize] += 1;
+                }
+                let (mut bucket, mut before) = (0, 0);
+                while before + hist[bucket] <= k {
+                    before += hist[bucket];
+                    bucket += 1;
+                }
+                keys.clear();
+                keys.extend(members.iter().filter_map(|&m| {
+                    let dm = d(m);
+                    (dm as usize == bucket)
+                        .then(|| (dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32))
+                }));
+                keys.select_nth_unstable(k - before);
+                keys[k - before].1 as usize
             } else {
                 // Index order is row-major: (y, x).
                 let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {

@@ -35,6 +35,66 @@ pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
     lo as usize
 }
 
+/// Stage 2 for one area: a cell near its centroid, by rank selection over (distance, index);
+/// returns its region-local index. The order of `members` does not matter (the sums are exact,
+/// the keys unique).
+fn centre(
+    members: &mut [(u32, u32)],
+    keys: &mut Vec<(u64, u32)>,
+    hist: &mut Vec<usize>,
+    (rw, rh): (usize, usize),
+    ctx: &mut Ctx,
+) -> usize {
+    // Areas up to a million cells precompute the keys (distances are >= 0: their bits sort like the
+    //    values); huge ones (over a million cells) compare in place, to keep memory at
+    //    8 bytes per cell.
+    let n = members.len() as f64;
+    let cx = members.iter().map(|m| m.0 as f64).sum::<f64>() / n;
+    let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
+    let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
+    let k = rank_index(members.len(), ctx);
+    if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
+        // Small areas: key every cell.
+        keys.clear();
+        keys.extend(
+            members
+                .iter()
+                .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
+        );
+        keys.select_nth_unstable(k);
+        keys[k].1 as usize
+    } else if members.len() <= 1 << 20 {
+        // Only the cells whose distance has the k-th smallest integer part are keyed:
+        // the integer part is monotone in the distance, so the k-th key overall is the
+        // (k - cells in lower buckets)-th of that bucket (distances are < rw + rh; the
+        // histogram costs at most 4 steps per cell of the area).
+        hist.clear();
+        hist.resize(rw + rh + 1, 0);
+        for &m in &*members {
+            hist[d(m) as usize] += 1;
+        }
+        let (mut bucket, mut before) = (0, 0);
+        while before + hist[bucket] <= k {
+            before += hist[bucket];
+            bucket += 1;
+        }
+        keys.clear();
+        keys.extend(members.iter().filter_map(|&m| {
+            let dm = d(m);
+            (dm as usize == bucket)
+                .then(|| (dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32))
+        }));
+        keys.select_nth_unstable(k - before);
+        keys[k - before].1 as usize
+    } else {
+        // Index order is row-major: (y, x).
+        let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {
+            d(a).total_cmp(&d(b)).then((a.1, a.0).cmp(&(b.1, b.0)))
+        });
+        y as usize * rw + x as usize
+    }
+}
+
 /// One region pass.
 pub fn pass(
     ex: &Explorer,
@@ -56,112 +116,155 @@ pub fn pass(
             }
         }
     }
-    // 1. Areas (labels over the region, flood fill with an explicit stack). Areas are
-    //    numbered in the order of their first cell in scan order, whatever the fill order.
-    //    The label plane has a blocked border as wide as the longest step, so the fill needs
-    //    no bounds tests; steps longer than the region can never land inside and are dropped.
-    const NONE: u32 = u32::MAX;
-    const BLOCKED: u32 = NONE - 1;
-    let adj: Vec<(i64, i64)> = adj
-        .into_iter()
-        .filter(|&(dx, dy)| dx.unsigned_abs() < rw as u64 && dy.unsigned_abs() < rh as u64)
-        .collect();
-    let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
-    let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
-    let pw = rw + 2 * px;
-    let mut label: Vec<u32> = vec![BLOCKED; pw * (rh + 2 * py)];
-    for ly in 0..rh {
-        let row = (r.y as usize + ly) * w + r.x as usize;
-        let dst = (ly + py) * pw + px;
-        for (l, &c) in label[dst..dst + rw]
-            .iter_mut()
-            .zip(&ctx.canvas.front[row..row + rw])
-        {
-            *l = if entities[c as usize] { NONE } else { BLOCKED };
-        }
-    }
-    let steps: Vec<(i64, i64, isize)> = adj
-        .iter()
-        .map(|&(dx, dy)| (dx, dy, (dy * pw as i64 + dx) as isize))
-        .collect();
     let mut centres: Vec<(i64, i64)> = Vec::new();
-    // An area's cells `(x, y)`, in fill order; also the fill's queue (8 bytes per cell).
+    // An area's cells `(x, y)` (in fill order for the flood fill, also its queue).
     let mut members: Vec<(u32, u32)> = Vec::new();
     let mut keys: Vec<(u64, u32)> = Vec::new();
     let mut hist: Vec<usize> = Vec::new();
-    for ly in 0..rh {
-        for lx in 0..rw {
-            let start = (ly + py) * pw + px + lx;
-            if label[start] != NONE {
-                continue;
+    let four = adj.len() == 4
+        && [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .iter()
+            .all(|o| adj.contains(o));
+    if four && rw > 1 && rh > 1 {
+        // 1. Areas of the 4-neighbourhood (the usual `plus`): horizontal runs joined by
+        //    union-find where they overlap the previous row's, no per-cell queue. A run's
+        //    root is the component's first run in scan order, so the areas get the same
+        //    numbers as the flood fill's (the first cell in scan order), and the same cells.
+        let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x0, x1 exclusive)
+        let mut row_start = Vec::with_capacity(rh + 1);
+        for ly in 0..rh {
+            row_start.push(runs.len());
+            let row = (r.y as usize + ly) * w + r.x as usize;
+            let cells = &ctx.canvas.front[row..row + rw];
+            let mut x = 0;
+            while x < rw {
+                if entities[cells[x] as usize] {
+                    let x0 = x;
+                    while x < rw && entities[cells[x] as usize] {
+                        x += 1;
+                    }
+                    runs.push((ly as u32, x0 as u32, x as u32));
+                } else {
+                    x += 1;
+                }
             }
-            let id = centres.len() as u32;
-            label[start] = id;
+        }
+        row_start.push(runs.len());
+        let mut up: Vec<u32> = (0..runs.len() as u32).collect();
+        let root = |up: &mut [u32], mut a: u32| {
+            while up[a as usize] != a {
+                up[a as usize] = up[up[a as usize] as usize];
+                a = up[a as usize];
+            }
+            a
+        };
+        for ly in 1..rh {
+            let (mut i, mut j) = (row_start[ly - 1], row_start[ly]);
+            let (ie, je) = (row_start[ly], row_start[ly + 1]);
+            while i < ie && j < je {
+                let (a, b) = (runs[i], runs[j]);
+                if a.1 < b.2 && b.1 < a.2 {
+                    let (ra, rb) = (root(&mut up, i as u32), root(&mut up, j as u32));
+                    let (lo, hi) = (ra.min(rb), ra.max(rb));
+                    up[hi as usize] = lo;
+                }
+                if a.2 <= b.2 {
+                    i += 1;
+                }
+                if b.2 <= a.2 {
+                    j += 1;
+                }
+            }
+        }
+        // Area of each run (roots come first), then the runs grouped by area.
+        let mut area = vec![0u32; runs.len()];
+        let mut n_areas = 0u32;
+        for i in 0..runs.len() {
+            let ri = root(&mut up, i as u32) as usize;
+            if ri == i {
+                area[i] = n_areas;
+                n_areas += 1;
+            } else {
+                area[i] = area[ri];
+            }
+        }
+        let mut start = vec![0u32; n_areas as usize + 1];
+        for &a in &area {
+            start[a as usize + 1] += 1;
+        }
+        for a in 0..n_areas as usize {
+            start[a + 1] += start[a];
+        }
+        let mut fillp = start.clone();
+        let mut grouped = vec![0u32; runs.len()];
+        for (i, &a) in area.iter().enumerate() {
+            grouped[fillp[a as usize] as usize] = i as u32;
+            fillp[a as usize] += 1;
+        }
+        for a in 0..n_areas as usize {
             members.clear();
-            members.push((lx as u32, ly as u32));
-            let mut head = 0;
-            while head < members.len() {
-                let (x, y) = members[head];
-                head += 1;
-                let i = (y as usize + py) * pw + px + x as usize;
-                for &(dx, dy, d) in &steps {
-                    let j = (i as isize + d) as usize;
-                    if label[j] == NONE {
-                        label[j] = id;
-                        members.push(((x as i64 + dx) as u32, (y as i64 + dy) as u32));
+            for &ri in &grouped[start[a] as usize..start[a + 1] as usize] {
+                let (y, x0, x1) = runs[ri as usize];
+                members.extend((x0..x1).map(|x| (x, y)));
+            }
+            let c = centre(&mut members, &mut keys, &mut hist, (rw, rh), ctx);
+            centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
+        }
+    } else {
+        // 1. Areas (labels over the region, flood fill with an explicit stack). Areas are
+        //    numbered in the order of their first cell in scan order, whatever the fill order.
+        //    The label plane has a blocked border as wide as the longest step, so the fill needs
+        //    no bounds tests; steps longer than the region can never land inside and are dropped.
+        const NONE: u32 = u32::MAX;
+        const BLOCKED: u32 = NONE - 1;
+        let adj: Vec<(i64, i64)> = adj
+            .into_iter()
+            .filter(|&(dx, dy)| dx.unsigned_abs() < rw as u64 && dy.unsigned_abs() < rh as u64)
+            .collect();
+        let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
+        let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
+        let pw = rw + 2 * px;
+        let mut label: Vec<u32> = vec![BLOCKED; pw * (rh + 2 * py)];
+        for ly in 0..rh {
+            let row = (r.y as usize + ly) * w + r.x as usize;
+            let dst = (ly + py) * pw + px;
+            for (l, &c) in label[dst..dst + rw]
+                .iter_mut()
+                .zip(&ctx.canvas.front[row..row + rw])
+            {
+                *l = if entities[c as usize] { NONE } else { BLOCKED };
+            }
+        }
+        let steps: Vec<(i64, i64, isize)> = adj
+            .iter()
+            .map(|&(dx, dy)| (dx, dy, (dy * pw as i64 + dx) as isize))
+            .collect();
+        for ly in 0..rh {
+            for lx in 0..rw {
+                let start = (ly + py) * pw + px + lx;
+                if label[start] != NONE {
+                    continue;
+                }
+                let id = centres.len() as u32;
+                label[start] = id;
+                members.clear();
+                members.push((lx as u32, ly as u32));
+                let mut head = 0;
+                while head < members.len() {
+                    let (x, y) = members[head];
+                    head += 1;
+                    let i = (y as usize + py) * pw + px + x as usize;
+                    for &(dx, dy, d) in &steps {
+                        let j = (i as isize + d) as usize;
+                        if label[j] == NONE {
+                            label[j] = id;
+                            members.push(((x as i64 + dx) as u32, (y as i64 + dy) as u32));
+                        }
                     }
                 }
+                let c = centre(&mut members, &mut keys, &mut hist, (rw, rh), ctx);
+                centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
             }
-            // 2. A centre near the centroid: rank selection over (distance, index). Small
-            //    areas precompute the keys (distances are >= 0: their bits sort like the
-            //    values); huge ones (over a million cells) compare in place, to keep memory at
-            //    8 bytes per cell.
-            let n = members.len() as f64;
-            let cx = members.iter().map(|m| m.0 as f64).sum::<f64>() / n;
-            let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
-            let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
-            let k = rank_index(members.len(), ctx);
-            let c = if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
-                // Small areas: key every cell.
-                keys.clear();
-                keys.extend(
-                    members
-                        .iter()
-                        .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
-                );
-                keys.select_nth_unstable(k);
-                keys[k].1 as usize
-            } else if members.len() <= 1 << 20 {
-                // Only the cells whose distance has the k-th smallest integer part are keyed:
-                // the integer part is monotone in the distance, so the k-th key overall is the
-                // (k - cells in lower buckets)-th of that bucket (distances are < rw + rh; the
-                // histogram costs at most 4 steps per cell of the area).
-                hist.clear();
-                hist.resize(rw + rh + 1, 0);
-                for &m in &members {
-                    hist[d(m) as usize] += 1;
-                }
-                let (mut bucket, mut before) = (0, 0);
-                while before + hist[bucket] <= k {
-                    before += hist[bucket];
-                    bucket += 1;
-                }
-                keys.clear();
-                keys.extend(members.iter().filter_map(|&m| {
-                    let dm = d(m);
-                    (dm as usize == bucket)
-                        .then(|| (dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32))
-                }));
-                keys.select_nth_unstable(k - before);
-                keys[k - before].1 as usize
-            } else {
-                // Index order is row-major: (y, x).
-                let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {
-                    d(a).total_cmp(&d(b)).then((a.1, a.0).cmp(&(b.1, b.0)))
-                });
-                y as usize * rw + x as usize
-            };
-            centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
         }
     }
     if centres.is_empty() {

@@ -99,8 +99,8 @@
 //!
 //! Measured with `cargo bench -p marahel --bench marahel -- --warm-up-time 1
 //! --measurement-time 3` on a shared 2 vCPU Intel Xeon (full table, before/after and method in
-//! `crates/marahel/README.md`): the cave example at 50x50 in 67 µs and at 500x500 in 8.6 ms
-//! (153x faster than the reference); the fixture scripts at their native 50x50 in 49-235 µs
+//! `crates/marahel/README.md`): the cave example at 50x50 in 64 µs and at 500x500 in 6.7 ms
+//! (195x faster than the reference); the fixture scripts at their native 50x50 in 49-235 µs
 //! (10-30x the reference's node medians); the wide explorers over 1000x faster (O(A log A)
 //! instead of A² log A); a 2000x2000 cave generated in about 0.3 s with 55 MB peak memory. The
 //! issue's 100x / 30 µs throughput target is **not** met (the README says what remains).

@@ -70,7 +70,7 @@ impl Estimator {
     /// The value at cell `(x, y)` (global coordinates, inside the region).
     ///
     /// The common cases (a constant, a neighbourhood count read straight from the map) are
-    /// inlined into the caller; the rest go through [`Estimator::eval_other`].
+    /// inlined into the caller; the rest go through `Estimator::eval_other`.
     #[inline(always)]
     pub fn eval(&self, ctx: &mut Ctx, x: usize, y: usize) -> f64 {
         match self {

@@ -42,15 +42,18 @@ fn centre(
     members: &mut [(u32, u32)],
     keys: &mut Vec<(u64, u32)>,
     hist: &mut Vec<usize>,
+    axy: &mut Vec<f64>,
     (rw, rh): (usize, usize),
     ctx: &mut Ctx,
 ) -> usize {
     // Areas up to a million cells precompute the keys (distances are >= 0: their bits sort like the
     //    values); huge ones (over a million cells) compare in place, to keep memory at
     //    8 bytes per cell.
+    // Integer sums are exact and equal the f64 sums (every partial sum is an integer below
+    // 2^53).
     let n = members.len() as f64;
-    let cx = members.iter().map(|m| m.0 as f64).sum::<f64>() / n;
-    let cy = members.iter().map(|m| m.1 as f64).sum::<f64>() / n;
+    let cx = members.iter().map(|m| u64::from(m.0)).sum::<u64>() as f64 / n;
+    let cy = members.iter().map(|m| u64::from(m.1)).sum::<u64>() as f64 / n;
     let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
     let k = rank_index(members.len(), ctx);
     if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
@@ -68,21 +71,29 @@ fn centre(
         // the integer part is monotone in the distance, so the k-th key overall is the
         // (k - cells in lower buckets)-th of that bucket (distances are < rw + rh; the
         // histogram costs at most 4 steps per cell of the area).
+        // The two terms of a distance come from per-column and per-row tables (the same
+        // float operations, so the same bits; at most rw + rh <= 4n entries).
+        axy.clear();
+        axy.extend((0..rw).map(|x| (x as f64 - cx).abs()));
+        axy.extend((0..rh).map(|y| (y as f64 - cy).abs()));
+        let (ax, ay) = axy.split_at(rw);
+        let dt = |(x, y): (u32, u32)| ax[x as usize] + ay[y as usize];
         hist.clear();
         hist.resize(rw + rh + 1, 0);
         for &m in &*members {
-            hist[d(m) as usize] += 1;
+            hist[dt(m) as usize] += 1;
         }
         let (mut bucket, mut before) = (0, 0);
         while before + hist[bucket] <= k {
             before += hist[bucket];
             bucket += 1;
         }
+        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
+        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
         keys.clear();
         keys.extend(members.iter().filter_map(|&m| {
-            let dm = d(m);
-            (dm as usize == bucket)
-                .then(|| (dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32))
+            let dm = dt(m);
+            (lo <= dm && dm < hi).then(|| (dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32))
         }));
         keys.select_nth_unstable(k - before);
         keys[k - before].1 as usize
@@ -121,6 +132,7 @@ pub fn pass(
     let mut members: Vec<(u32, u32)> = Vec::new();
     let mut keys: Vec<(u64, u32)> = Vec::new();
     let mut hist: Vec<usize> = Vec::new();
+    let mut axy: Vec<f64> = Vec::new();
     let four = adj.len() == 4
         && [(1, 0), (-1, 0), (0, 1), (0, -1)]
             .iter()
@@ -207,7 +219,7 @@ pub fn pass(
                 let (y, x0, x1) = runs[ri as usize];
                 members.extend((x0..x1).map(|x| (x, y)));
             }
-            let c = centre(&mut members, &mut keys, &mut hist, (rw, rh), ctx);
+            let c = centre(&mut members, &mut keys, &mut hist, &mut axy, (rw, rh), ctx);
             centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
         }
     } else {
@@ -262,7 +274,7 @@ pub fn pass(
                         }
                     }
                 }
-                let c = centre(&mut members, &mut keys, &mut hist, (rw, rh), ctx);
+                let c = centre(&mut members, &mut keys, &mut hist, &mut axy, (rw, rh), ctx);
                 centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
             }
         }

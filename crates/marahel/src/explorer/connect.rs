@@ -91,10 +91,12 @@ fn centre(
         // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
         let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
         keys.clear();
-        keys.extend(members.iter().filter_map(|&m| {
+        for &m in &*members {
             let dm = dt(m);
-            (lo <= dm && dm < hi).then(|| (dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32))
-        }));
+            if lo <= dm && dm < hi {
+                keys.push((dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32));
+            }
+        }
         keys.select_nth_unstable(k - before);
         keys[k - before].1 as usize
     } else {

@@ -250,8 +250,10 @@ fn keep_where(
             let plane = &ctx.dist_cache[slot].as_ref().expect("filled").2;
             let neg = negate as u8;
             let n = cand.len();
+            // `lo <= v <= hi` as one unsigned compare (`Pred::new` makes `lo <= hi`).
+            let width = hi.wrapping_sub(lo);
             for (m, &v) in cand.iter_mut().zip(&plane[first..first + n]) {
-                *m &= ((lo <= v) & (v <= hi)) as u8 ^ neg;
+                *m &= (v.wrapping_sub(lo) <= width) as u8 ^ neg;
             }
             return;
         }

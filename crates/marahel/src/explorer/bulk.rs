@@ -351,10 +351,12 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
                         ctx.version += 1;
                         &mut ctx.canvas.front
                     };
-                    for (j, mask) in cand.chunks_exact(rw).enumerate() {
-                        let ly = first / rw + j;
+                    // Rows as wide as the canvas are contiguous: one long masked store.
+                    let row_len = if r.x == 0 && rw == w { cand.len() } else { rw };
+                    for (j, mask) in cand.chunks_exact(row_len).enumerate() {
+                        let ly = first / rw + j * (row_len / rw);
                         let start = (r.y as usize + ly) * w + r.x as usize;
-                        for (t, &m) in target[start..start + rw].iter_mut().zip(mask) {
+                        for (t, &m) in target[start..start + row_len].iter_mut().zip(mask) {
                             *t ^= (*t ^ *value) & m.wrapping_neg();
                         }
                     }

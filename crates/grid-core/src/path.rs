@@ -51,13 +51,17 @@ pub fn astar(
         };
         d.saturating_mul(min_step)
     };
-    let mut buf = Vec::with_capacity(8);
+    // Successors live in a fixed array: no allocation per expanded node.
     let successors = |&i: &usize| {
-        buf.clear();
-        conn.for_each_neighbor(width, height, i, |nb| buf.push(nb));
-        buf.iter()
-            .filter_map(|&nb| step_cost(i, nb).map(|c| (nb, c)))
-            .collect::<Vec<_>>()
+        let mut out = [(0usize, 0u32); 8];
+        let mut n = 0;
+        conn.for_each_neighbor(width, height, i, |nb| {
+            if let Some(c) = step_cost(i, nb) {
+                out[n] = (nb, c);
+                n += 1;
+            }
+        });
+        out.into_iter().take(n)
     };
     pathfinding::prelude::astar(&start, successors, heuristic, |&i| i == goal)
         .map(|(cells, cost)| Path { cells, cost })

@@ -211,6 +211,46 @@ pub fn components(
     }
 }
 
+/// Labels the connected regions of cells with equal keys: two neighbouring cells join when
+/// `key` gives both the same `Some` value; cells whose key is `None` get
+/// [`Components::NONE`]. (For example the contiguous parts of each zone of a zone map.)
+/// Labels are numbered in row-major order of each region's first cell, as in [`components`].
+pub fn components_by_key<K: PartialEq>(
+    width: usize,
+    height: usize,
+    conn: Connectivity,
+    mut key: impl FnMut(usize) -> Option<K>,
+) -> Components {
+    let n = width * height;
+    let keys: Vec<Option<K>> = (0..n).map(&mut key).collect();
+    let mut labels = vec![Components::NONE; n];
+    let mut sizes = Vec::new();
+    let mut stack = Vec::new();
+    for s in 0..n {
+        if keys[s].is_none() || labels[s] != Components::NONE {
+            continue;
+        }
+        let label = sizes.len() as u32;
+        labels[s] = label;
+        stack.push(s);
+        let mut size = 0u32;
+        while let Some(i) = stack.pop() {
+            size += 1;
+            conn.for_each_neighbor(width, height, i, |nb| {
+                if labels[nb] == Components::NONE && keys[nb] == keys[s] {
+                    labels[nb] = label;
+                    stack.push(nb);
+                }
+            });
+        }
+        sizes.push(size);
+    }
+    Components {
+        labels: Grid::from_vec(width, height, labels).expect("length is width*height"),
+        sizes,
+    }
+}
+
 /// Reusable scratch space for counting components without allocating per call.
 #[derive(Clone, Debug, Default)]
 pub struct ComponentCounter {
@@ -321,6 +361,21 @@ mod tests {
             ComponentCounter::new().count(3, 3, Connectivity::Four, open),
             5
         );
+    }
+
+    #[test]
+    fn equal_key_regions() {
+        // Rows `1 1 2 1 / 2 2 2 1 / 1 0 0 1`: zone 1 falls into three parts, zone 2 is one
+        // region of four cells; 0 cells are left out.
+        let zones = [1, 1, 2, 1, 2, 2, 2, 1, 1, 0, 0, 1];
+        let c = components_by_key(4, 3, Connectivity::Four, |i| {
+            (zones[i] != 0).then_some(zones[i])
+        });
+        assert_eq!(c.sizes, vec![2, 4, 3, 1]);
+        assert_eq!(c.labels.as_slice()[9], Components::NONE);
+        assert_eq!(*c.labels.at(3, 0), 2);
+        assert_eq!(*c.labels.at(0, 1), 1);
+        assert_eq!(*c.labels.at(0, 2), 3);
     }
 
     #[test]

@@ -50,7 +50,8 @@ pub mod rng;
 pub mod tile;
 
 pub use connectivity::{
-    ComponentCounter, Components, Connectivity, UNREACHABLE, components, distance_map, flood_fill,
+    ComponentCounter, Components, Connectivity, UNREACHABLE, components, components_by_key,
+    distance_map, flood_fill,
 };
 pub use geom::{Axis, Dir, Point, Rect};
 pub use grid::Grid;

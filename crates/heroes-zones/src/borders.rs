@@ -158,29 +158,24 @@ fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {
 /// them (multi-source BFS from the kept pieces).
 pub fn make_contiguous(side: usize, n: usize, zone_of: &mut [u8]) {
     let len = side * side;
-    let mut label = vec![u32::MAX; len];
-    let mut sizes: Vec<(u32, u8)> = Vec::new();
-    let mut stack = Vec::new();
-    for s in 0..len {
-        if label[s] != u32::MAX {
-            continue;
+    let pieces = grid_core::components_by_key(side, side, grid_core::Connectivity::Four, |i| {
+        Some(zone_of[i])
+    });
+    let label = pieces.labels.as_slice();
+    // (cells, zone) of each piece; a piece's zone is that of its first cell.
+    let mut first = vec![usize::MAX; pieces.count()];
+    for (i, &l) in label.iter().enumerate() {
+        let f = &mut first[l as usize];
+        if *f == usize::MAX {
+            *f = i;
         }
-        let id = sizes.len() as u32;
-        let z = zone_of[s];
-        label[s] = id;
-        stack.push(s);
-        let mut count = 0u32;
-        while let Some(i) = stack.pop() {
-            count += 1;
-            grid_core::Connectivity::Four.for_each_neighbor(side, side, i, |nb| {
-                if label[nb] == u32::MAX && zone_of[nb] == z {
-                    label[nb] = id;
-                    stack.push(nb);
-                }
-            });
-        }
-        sizes.push((count, z));
     }
+    let sizes: Vec<(u32, u8)> = pieces
+        .sizes
+        .iter()
+        .zip(&first)
+        .map(|(&c, &f)| (c, zone_of[f]))
+        .collect();
     let mut keep = vec![u32::MAX; n];
     for (id, &(c, z)) in sizes.iter().enumerate() {
         let k = &mut keep[z as usize];

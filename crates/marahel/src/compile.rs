@@ -121,15 +121,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             ));
         }
     }
-    if max.0 < min.0 || max.1 < min.1 {
-        return Err(MarahelError::value(
-            "metadata.max",
-            format!(
-                "{}x{} is smaller than metadata.min {}x{}",
-                max.0, max.1, min.0, min.1
-            ),
-        ));
-    }
+    check_min_max("metadata", min, max)?;
     // Entities.
     if raw.entities.len() > MAX_ENTITIES {
         return Err(MarahelError::value(
@@ -343,15 +335,7 @@ fn compile_divider(r: &RawRegions, map_max: (usize, usize)) -> Result<Divider, M
         (None, DividerKind::Bsp) => (usize::MAX, usize::MAX),
         (None, _) => min,
     };
-    if max.0 < min.0 || max.1 < min.1 {
-        return Err(MarahelError::value(
-            "regions.parameters.max",
-            format!(
-                "{}x{} is smaller than regions.parameters.min {}x{}",
-                max.0, max.1, min.0, min.1
-            ),
-        ));
-    }
+    check_min_max("regions.parameters", min, max)?;
     let what = if kind == DividerKind::Equal {
         "divisions"
     } else {
@@ -643,4 +627,18 @@ fn compile_explorer(
         bulk: false,
     };
     Ok(ex)
+}
+
+/// `<path>.max` must be at least `<path>.min` on both axes.
+fn check_min_max(path: &str, min: (usize, usize), max: (usize, usize)) -> Result<(), MarahelError> {
+    if max.0 < min.0 || max.1 < min.1 {
+        return Err(MarahelError::value(
+            format!("{path}.max"),
+            format!(
+                "{}x{} is smaller than {path}.min {}x{}",
+                max.0, max.1, min.0, min.1
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -1,0 +1,262 @@
+//! Compiling one explorer: its type and aliases, region, parameters, limits and rules.
+
+use super::*;
+
+pub(super) fn compile_explorer(
+    e: &RawExplorer,
+    names: &Names,
+    nbhs: &[Nbh],
+    divider: Option<&Divider>,
+    dist_slots: &mut usize,
+) -> Result<Explorer, MarahelError> {
+    let p = &e.path;
+    let at = |k: &str| format!("{p}.{k}");
+    let param = |k: &str| format!("{p}.parameters.{k}");
+    let tag = EXPLORER_TYPES
+        .iter()
+        .find(|(n, _)| *n == e.kind.trim())
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            MarahelError::unknown(
+                at("type"),
+                "explorer type",
+                e.kind.clone(),
+                EXPLORER_TYPES.iter().map(|(n, _)| *n),
+            )
+        })?;
+    // Regions.
+    let mut regions = Vec::new();
+    for part in e.region.split(',') {
+        let part = part.trim();
+        regions.push(match part {
+            "map" => RegionRef::Map,
+            "all" => RegionRef::All,
+            _ => {
+                let i: usize = part.parse().map_err(|_| {
+                    MarahelError::unknown(at("region"), "region", part, ["map", "all", "0", "1", "..."])
+                })?;
+                match divider {
+                    None => {
+                        return Err(MarahelError::value(
+                            at("region"),
+                            format!("region {i} asked for, but the script has no `regions` divider (use \"map\")"),
+                        ));
+                    }
+                    Some(d) if i >= d.number => {
+                        return Err(MarahelError::value(
+                            at("region"),
+                            format!("region {i} asked for, but the divider makes at most {} (0..{})", d.number, d.number - 1),
+                        ));
+                    }
+                    Some(_) => RegionRef::Index(i),
+                }
+            }
+        });
+    }
+    let pr = &e.params;
+    let buffer = match pr.replace.as_deref().map(str::trim) {
+        None | Some("same") => false,
+        Some("buffer") => true,
+        Some(other) => {
+            return Err(MarahelError::unknown(
+                param("replace"),
+                "replace mode",
+                other,
+                ["same", "buffer"],
+            ));
+        }
+    };
+    let out = match &pr.out {
+        None => names.out() as u8,
+        Some(o) => names.code(o.trim()).ok_or_else(|| {
+            let mut known = names.entities.to_vec();
+            known.extend(["unknown".to_string(), "out".to_string()]);
+            MarahelError::unknown(param("out"), "entity", o.trim(), known)
+        })? as u8,
+    };
+    let repeats = match &pr.repeats {
+        None => Range { min: 1, max: 1 },
+        Some(t) => parse_range(t, &param("repeats"), 1, MAX_REPEATS)?,
+    };
+    let limit = 1u64 << 40;
+    let tiles = pr
+        .tiles
+        .as_ref()
+        .map(|t| parse_range(t, &param("tiles"), 1, limit))
+        .transpose()?;
+    let changes = pr
+        .changes
+        .as_ref()
+        .map(|t| parse_range(t, &param("changes"), 1, limit))
+        .transpose()?;
+    let nbh_index = |name: &str, path: String| {
+        nbhs.iter().position(|n| n.name == name).ok_or_else(|| {
+            MarahelError::unknown(
+                path,
+                "neighbourhood",
+                name,
+                nbhs.iter().map(|n| n.name.clone()),
+            )
+        })
+    };
+    let directions = nbh_index(
+        pr.directions.as_deref().unwrap_or("plus").trim(),
+        param("directions"),
+    )?;
+    let only =
+        |field: &Option<String>, key: &str, ok: bool, who: &str| -> Result<(), MarahelError> {
+            if field.is_some() && !ok {
+                Err(MarahelError::value(
+                    param(key),
+                    format!(
+                        "`{key}` has no effect on a {} explorer (only {who})",
+                        e.kind.trim()
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+    only(&pr.dirprob, "dirprob", tag == "drunk", "turtle_drunk")?;
+    only(
+        &pr.heuristics,
+        "heuristics",
+        tag == "greedy" || tag == "wide",
+        "turtle_heur and wide_heur",
+    )?;
+    only(&pr.entities, "entities", tag == "connect", "turtle_connect")?;
+    only(
+        &pr.directions,
+        "directions",
+        matches!(tag, "drunk" | "greedy" | "connect"),
+        "turtles",
+    )?;
+    only(
+        &pr.tiles,
+        "tiles",
+        tag != "connect",
+        "explorers other than connect; connect ends when all areas are joined",
+    )?;
+    let heuristics = |names: &Names, slots: &mut usize| -> Result<Vec<_>, MarahelError> {
+        let text = pr.heuristics.as_ref().ok_or_else(|| {
+            MarahelError::shape(
+                param("heuristics"),
+                "missing (expected estimators such as \"noise,random\")",
+            )
+        })?;
+        let list: Vec<_> = text
+            .split(',')
+            .map(|h| {
+                names
+                    .estimator(h, slots)
+                    .map_err(|m| MarahelError::value(param("heuristics"), m))
+            })
+            .collect::<Result<_, _>>()?;
+        if list.len() > crate::explorer::wide::MAX_HEURISTICS {
+            return Err(MarahelError::value(
+                param("heuristics"),
+                format!(
+                    "{} heuristics (at most {})",
+                    list.len(),
+                    crate::explorer::wide::MAX_HEURISTICS
+                ),
+            ));
+        }
+        Ok(list)
+    };
+    let kind = match tag {
+        "horz" => ExplorerKind::Horizontal,
+        "vert" => ExplorerKind::Vertical,
+        "rand" => ExplorerKind::RandomNarrow,
+        "drunk" => {
+            let dirprob = match &pr.dirprob {
+                None => 0.1,
+                Some(t) => t
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| (0.0..=1.0).contains(v))
+                    .ok_or_else(|| {
+                        MarahelError::value(
+                            param("dirprob"),
+                            format!("{t:?} is not a probability (expected a number from 0 to 1)"),
+                        )
+                    })?,
+            };
+            ExplorerKind::Drunk { dirprob }
+        }
+        "greedy" => ExplorerKind::Greedy {
+            heuristics: heuristics(names, dist_slots)?,
+        },
+        "wide" => ExplorerKind::WideHeur {
+            heuristics: heuristics(names, dist_slots)?,
+        },
+        "wrand" => ExplorerKind::WideRand,
+        _ => {
+            let text = pr.entities.as_deref().unwrap_or("entity");
+            let weights = names
+                .list(text)
+                .map_err(|m| MarahelError::value(param("entities"), m))?;
+            let offs = &nbhs[directions].offsets;
+            let can = |f: &dyn Fn(&(i32, i32)) -> bool| offs.iter().any(f);
+            if !(can(&|o| o.0 > 0) && can(&|o| o.0 < 0) && can(&|o| o.1 > 0) && can(&|o| o.1 < 0)) {
+                return Err(MarahelError::value(
+                    param("directions"),
+                    format!(
+                        "connect must be able to move left, right, up and down; {:?} cannot",
+                        nbhs[directions].name
+                    ),
+                ));
+            }
+            let style = match pr.connector.as_deref().map(str::trim) {
+                None => ConnectStyle::Tour,
+                Some("short") => ConnectStyle::Short,
+                Some("random") => ConnectStyle::Random,
+                Some("hub") => ConnectStyle::Hub,
+                Some("full") => ConnectStyle::Full,
+                Some(t) => {
+                    return Err(MarahelError::unknown(
+                        param("type"),
+                        "connector type",
+                        t,
+                        ["short", "random", "hub", "full"],
+                    ));
+                }
+            };
+            ExplorerKind::Connect {
+                entities: weights.iter().map(|&w| w > 0).collect(),
+                style,
+            }
+        }
+    };
+    if e.rules.is_empty() {
+        return Err(MarahelError::shape(
+            at("rules"),
+            "no rules (expected at least one \"conditions -> executers\")",
+        ));
+    }
+    let mut rules = Vec::new();
+    for (j, text) in e.rules.iter().enumerate() {
+        rules.push(names.rule(text, &format!("{p}.rules[{j}]"), dist_slots)?);
+    }
+    let border = e
+        .border
+        .as_ref()
+        .map(|b| parse_range(b, &format!("{p}.region.border"), 0, MAX_SIDE as u64))
+        .transpose()?;
+    let ex = Explorer {
+        path: p.clone(),
+        kind,
+        regions,
+        border,
+        buffer,
+        out,
+        repeats,
+        tiles,
+        changes,
+        directions,
+        rules,
+        bulk: false,
+    };
+    Ok(ex)
+}

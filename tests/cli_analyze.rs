@@ -1,11 +1,9 @@
 //! `levelgen analyze`: files written, figures consistent, bad input exits 2.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_levelgen"))
-}
+mod common;
+use common::bin;
 
 fn tmp(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_analyze_{name}"));

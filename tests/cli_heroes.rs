@@ -1,10 +1,7 @@
 //! `levelgen heroes`: writes a valid .hmm and a PNG; bad templates exit 2 naming the zone.
 
-use std::process::Command;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_levelgen"))
-}
+mod common;
+use common::bin;
 
 #[test]
 fn writes_hmm_and_png() {

@@ -2,20 +2,16 @@
 //! bad scripts.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_levelgen"))
-}
+mod common;
+use common::{bin, temp_dir};
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("examples/marahel/{name}.json"))
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("levelgen-cli-marahel-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    temp_dir("cli-marahel").join(name)
 }
 
 #[test]

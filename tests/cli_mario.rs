@@ -2,16 +2,12 @@
 //! reproducible by seed, reads the reference data, and exits 2 on bad input naming the place.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_levelgen"))
-}
+mod common;
+use common::{bin, temp_dir};
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("levelgen_mario_{}_{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    temp_dir(&format!("cli-mario-{name}"))
 }
 
 #[test]

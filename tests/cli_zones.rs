@@ -1,11 +1,9 @@
 //! `levelgen zones` end to end.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn levelgen() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_levelgen"))
-}
+mod common;
+use common::bin;
 
 /// Width and height from a PNG's IHDR chunk.
 fn png_size(path: &std::path::Path) -> (u32, u32) {
@@ -16,15 +14,13 @@ fn png_size(path: &std::path::Path) -> (u32, u32) {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cli-zones-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(&format!("cli-zones-{name}"))
 }
 
 #[test]
 fn prints_a_cell_map_and_is_deterministic() {
     let run = || {
-        levelgen()
+        bin()
             .args([
                 "zones", "--zones", "6x4", "--seed", "3", "--noise", "simplex",
             ])
@@ -46,7 +42,7 @@ fn prints_a_cell_map_and_is_deterministic() {
 
 #[test]
 fn seamless_reports_zero_mismatch() {
-    let out = levelgen()
+    let out = bin()
         .args([
             "zones",
             "--seamless",
@@ -68,7 +64,7 @@ fn seamless_reports_zero_mismatch() {
 fn writes_png_json_tmx_and_atlases() {
     let dir = temp_dir("files");
     let atlas = dir.join("atlas.png");
-    let status = levelgen()
+    let status = bin()
         .args(["zones", "atlas", "--reduced", "--zone-size", "30", "--out"])
         .arg(&atlas)
         .status()
@@ -77,7 +73,7 @@ fn writes_png_json_tmx_and_atlases() {
     assert_eq!(png_size(&atlas), (17 * 30, 6 * 30));
     let full = dir.join("full.png");
     assert!(
-        levelgen()
+        bin()
             .args(["zones", "atlas", "--zone-size", "6", "--out"])
             .arg(&full)
             .status()
@@ -88,7 +84,7 @@ fn writes_png_json_tmx_and_atlases() {
 
     // A world painted with the reduced atlas: 8x5 zones of 30 px.
     let png = dir.join("world.png");
-    let out = levelgen()
+    let out = bin()
         .args(["zones", "--zones", "8x5", "--quiet", "--atlas"])
         .arg(&atlas)
         .arg("--out")
@@ -104,7 +100,7 @@ fn writes_png_json_tmx_and_atlases() {
 
     let json = dir.join("world.json");
     assert!(
-        levelgen()
+        bin()
             .args(["zones", "--zones", "5x3", "--origin", "-7,2", "--out"])
             .arg(&json)
             .status()
@@ -118,7 +114,7 @@ fn writes_png_json_tmx_and_atlases() {
 
     let tmx = dir.join("world.tmx");
     assert!(
-        levelgen()
+        bin()
             .args(["zones", "--zones", "4x4", "--out"])
             .arg(&tmx)
             .status()
@@ -137,7 +133,7 @@ fn bad_input_exits_with_code_2() {
     // A valid PNG whose size (27x27, a 3x3-zone world) fits no atlas layout.
     let made = dir.join("made.png");
     assert!(
-        levelgen()
+        bin()
             .args(["zones", "--zones", "3x3", "--zone-size", "9", "--out"])
             .arg(&made)
             .status()
@@ -164,11 +160,11 @@ fn bad_input_exits_with_code_2() {
         vec!["--origin".into(), "1;2".into()],
     ];
     for args in cases {
-        let out = levelgen().arg("zones").args(&args).output().unwrap();
+        let out = bin().arg("zones").args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
-    let out = levelgen()
+    let out = bin()
         .args(["zones", "atlas", "--zone-size", "10", "--out"])
         .arg(dir.join("a.png"))
         .output()

@@ -1,0 +1,18 @@
+//! Helpers shared by the CLI integration tests (each test binary uses a subset).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The `levelgen` binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_levelgen"))
+}
+
+/// A directory `<system temp>/levelgen-<name>-<pid>`, created if missing: unique to this test
+/// process, so concurrent test runs do not share files.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("levelgen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -22,6 +22,14 @@ pub fn visit(rules: &[Rule], ctx: &mut Ctx, x: usize, y: usize) -> bool {
     rules.iter().any(|r| r.fire(ctx, x, y))
 }
 
+/// Sets the `percent` and `cpercent` estimators before a visit: the share of the pass's
+/// visits and of its allowed changes used so far.
+#[inline]
+pub fn set_progress(ctx: &mut Ctx, visited: u64, tiles: u64, changed: u64, changes: u64) {
+    ctx.percent = visited as f64 / tiles as f64;
+    ctx.cpercent = changed as f64 / changes as f64;
+}
+
 /// Limits of one region pass.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {

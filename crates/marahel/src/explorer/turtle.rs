@@ -2,7 +2,7 @@
 //! random) and `turtle_heur` (a greedy walker moving to the neighbour with the smallest
 //! heuristics). Both stop after `tiles` steps or `changes` firings.
 
-use super::{Limits, visit};
+use super::{Limits, set_progress, visit};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::Explorer;
@@ -27,8 +27,7 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
         if changed >= lim.changes {
             break;
         }
-        ctx.percent = visited as f64 / lim.tiles as f64;
-        ctx.cpercent = changed as f64 / lim.changes as f64;
+        set_progress(ctx, visited, lim.tiles, changed, lim.changes);
         if visit(&ex.rules, ctx, x as usize, y as usize) {
             changed += 1;
         }
@@ -64,8 +63,7 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
         if changed >= lim.changes {
             break;
         }
-        ctx.percent = visited as f64 / lim.tiles as f64;
-        ctx.cpercent = changed as f64 / lim.changes as f64;
+        set_progress(ctx, visited, lim.tiles, changed, lim.changes);
         if visit(&ex.rules, ctx, x as usize, y as usize) {
             changed += 1;
         }

@@ -3,7 +3,7 @@
 //! once; when a heuristic reads the map, a popped cell is re-evaluated and re-queued if its key
 //! grew (at most 3 times), instead of re-sorting everything after every step.
 
-use super::{Limits, visit};
+use super::{Limits, set_progress, visit};
 use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
@@ -82,8 +82,7 @@ pub fn heur(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limits)
             r.x as usize + e.cell as usize % rw,
             r.y as usize + e.cell as usize / rw,
         );
-        ctx.percent = *visited as f64 / tiles as f64;
-        ctx.cpercent = changed as f64 / lim.changes as f64;
+        set_progress(ctx, *visited, tiles, changed, lim.changes);
         if visit(&ex.rules, ctx, x, y) {
             changed += 1;
         }
@@ -133,8 +132,7 @@ pub fn random(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
         if changed >= lim.changes {
             break;
         }
-        ctx.percent = visited as f64 / tiles as f64;
-        ctx.cpercent = changed as f64 / lim.changes as f64;
+        set_progress(ctx, visited as u64, tiles, changed, lim.changes);
         let (x, y) = (
             r.x as usize + cell as usize % rw,
             r.y as usize + cell as usize / rw,

@@ -6,6 +6,7 @@
 
 use crate::divider;
 use crate::explorer;
+use crate::live::LivePlanes;
 use crate::map::MarahelMap;
 use crate::noise::NoiseField;
 use crate::program::{Program, Range};
@@ -87,6 +88,8 @@ pub struct Ctx<'a> {
     pub rpercent: f64,
     /// Scratch buffers for [`Ctx::count_plane`] (reused across passes).
     pub scratch: PlaneScratch,
+    /// Live count planes of the compiled rules ([`crate::kernel`]), updated on every write.
+    pub live: LivePlanes,
 }
 
 impl Ctx<'_> {
@@ -165,11 +168,11 @@ impl Ctx<'_> {
         let n = &self.nbhs[nbh];
         if n.is_self {
             // The cell being visited is always inside the region.
-            self.set(y * self.canvas.w + x, value);
+            self.set_at(x, y, value);
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if !self.track_counts && self.interior(n.bbox, xi, yi) {
+        if !self.track_counts && !self.live.tracking() && self.interior(n.bbox, xi, yi) {
             // Every cell is inside the region and nothing is counted: plain stores (all write
             // the same value, so their order does not matter).
             let base = (y * self.canvas.w + x) as isize;
@@ -193,13 +196,34 @@ impl Ctx<'_> {
         for &(dx, dy) in &n.offsets {
             let (nx, ny) = (xi + dx, yi + dy);
             if self.inside(nx, ny) {
-                let i = ny as usize * self.canvas.w + nx as usize;
-                self.set(i, value);
+                self.set_at(nx as usize, ny as usize, value);
             }
         }
     }
 
-    /// Writes one cell (flat index, inside the region).
+    /// Writes cell `(x, y)` (inside the region), keeping the live planes exact.
+    #[inline]
+    pub fn set_at(&mut self, x: usize, y: usize, value: u8) {
+        let i = y * self.canvas.w + x;
+        if self.buffer {
+            self.canvas.back[i] = value;
+            return;
+        }
+        let old = self.canvas.front[i];
+        if old != value {
+            self.canvas.front[i] = value;
+            self.version += 1;
+            if self.track_counts {
+                self.counts[old as usize] -= 1;
+                self.counts[value as usize] += 1;
+            }
+            if self.live.tracking() {
+                self.live.update(x, y, old, value);
+            }
+        }
+    }
+
+    /// Writes one cell (flat index, inside the region); for passes without live planes.
     #[inline]
     pub fn set(&mut self, i: usize, value: u8) {
         if self.buffer {
@@ -302,7 +326,7 @@ impl Ctx<'_> {
 /// written into `sum`: the region's weights are laid into a plane padded with `out_w` on every
 /// side (`pad`, reused), then each offset adds one shifted row slice per row, with no bounds
 /// tests in the inner loop. Offsets that reach past the region in every case add `out_w`.
-fn count_plane(
+pub(crate) fn count_plane(
     canvas: &Canvas,
     r: Rect,
     n: &FlatNbh,
@@ -590,6 +614,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             // Fresh per explorer, so that count planes' scratch does not outlive the passes
             // that use it (peak memory on huge maps).
             scratch: PlaneScratch::default(),
+            live: LivePlanes::default(),
         };
         ctx.dist_cache.iter_mut().for_each(|c| *c = None);
         explorer::run(ex, &regions, &mut ctx, &mut warnings);

@@ -27,7 +27,8 @@
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
 //! | per map: size, regions | [`engine`], [`divider`] |
-//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
+//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row at a time: [`explorer::bulk`]) |
+//! | rules at a cell: compiled tests, live neighbourhood counts | [`kernel`], [`live`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -112,7 +113,9 @@ pub mod error;
 pub mod estimator;
 pub mod executer;
 pub mod explorer;
+pub mod kernel;
 pub mod legacy;
+pub mod live;
 pub mod map;
 pub mod noise;
 pub mod program;
@@ -162,6 +165,16 @@ impl Script {
     pub fn without_row_batching(mut self) -> Self {
         for ex in &mut self.program.explorers {
             ex.bulk = false;
+        }
+        self
+    }
+
+    /// The same script with every explorer's rules interpreted condition by condition instead
+    /// of run in their compiled form ([`kernel`]). Maps are identical (the compiled form makes
+    /// the same draws in the same order); for tests and comparison.
+    pub fn without_compiled_rules(mut self) -> Self {
+        for ex in &mut self.program.explorers {
+            ex.kernel = None;
         }
         self
     }

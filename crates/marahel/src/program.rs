@@ -150,6 +150,8 @@ pub struct Explorer {
     /// Whether the pass may be run a row at a time ([`crate::explorer::bulk`]): a full scan
     /// whose result does not depend on the visiting order.
     pub bulk: bool,
+    /// The rules compiled for cell-by-cell visits (`None`: interpret them).
+    pub kernel: Option<crate::kernel::Kernel>,
 }
 
 /// A whole validated script.

@@ -48,6 +48,87 @@ impl Op {
             Op::Ne => a != b,
         }
     }
+
+    /// The operator with its sides swapped: `a op b` is `b op.flip() a`.
+    pub fn flip(self) -> Op {
+        match self {
+            Op::Gt => Op::Lt,
+            Op::Lt => Op::Gt,
+            Op::Ge => Op::Le,
+            Op::Le => Op::Ge,
+            o => o,
+        }
+    }
+}
+
+/// An integer form of `count op threshold` for a neighbourhood count (a `u32`): exact, since
+/// a `u32` converts to `f64` without rounding.
+#[derive(Clone, Copy, Debug)]
+pub enum Pred {
+    /// Holds for every count, or for none.
+    Always(bool),
+    /// Holds when `lo <= count <= hi`, or (with `negate`) when it does not.
+    Range {
+        /// Smallest count in the range.
+        lo: u32,
+        /// Largest count in the range.
+        hi: u32,
+        /// Holds outside the range instead.
+        negate: bool,
+    },
+}
+
+impl Pred {
+    /// `count op t`.
+    pub fn new(op: Op, t: f64) -> Pred {
+        const MAX: f64 = u32::MAX as f64;
+        if t.is_nan() {
+            return Pred::Always(op == Op::Ne);
+        }
+        let range = |lo: f64, hi: f64| {
+            let (lo, hi) = (lo.max(0.0), hi.min(MAX));
+            if lo > hi {
+                Pred::Always(false)
+            } else {
+                Pred::Range {
+                    lo: lo as u32,
+                    hi: hi as u32,
+                    negate: false,
+                }
+            }
+        };
+        match op {
+            Op::Gt => range(t.floor() + 1.0, MAX),
+            Op::Ge => range(t.ceil(), MAX),
+            Op::Lt => range(0.0, t.ceil() - 1.0),
+            Op::Le => range(0.0, t.floor()),
+            Op::Eq | Op::Ne => {
+                let eq = if t.fract() == 0.0 {
+                    range(t, t)
+                } else {
+                    Pred::Always(false)
+                };
+                match (op, eq) {
+                    (Op::Eq, p) => p,
+                    (_, Pred::Always(b)) => Pred::Always(!b),
+                    (_, Pred::Range { lo, hi, .. }) => Pred::Range {
+                        lo,
+                        hi,
+                        negate: true,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Whether `count op t` holds for `count`.
+    #[inline]
+    pub fn holds(self, count: u32) -> bool {
+        match self {
+            Pred::Always(b) => b,
+            Pred::Range { lo, hi, negate } => (lo..=hi).contains(&count) != negate,
+        }
+    }
 }
 
 /// `left op right`; a lone estimator is compiled into this form.

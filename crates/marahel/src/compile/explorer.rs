@@ -257,6 +257,7 @@ pub(super) fn compile_explorer(
         directions,
         rules,
         bulk: false,
+        kernel: None,
     };
     Ok(ex)
 }

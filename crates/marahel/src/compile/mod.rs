@@ -282,6 +282,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         .any(|e| e.choices.contains(&out_code));
     for ex in &mut explorers {
         ex.bulk = crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
+        ex.kernel = crate::kernel::Kernel::new(ex, &nbhs);
     }
     let mut program = Program {
         min,

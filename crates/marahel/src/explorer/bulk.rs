@@ -9,7 +9,7 @@
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::{Explorer, ExplorerKind, Nbh};
-use crate::rule::Op;
+use crate::rule::{Op, Pred};
 use grid_core::rand::RngExt;
 
 /// Whether `ex` can run row by row with the same meaning as the per-cell scan.
@@ -68,71 +68,6 @@ fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<
                 out.push(v);
             }
         }
-    }
-}
-
-/// An integer form of `count op threshold` for a neighbourhood count (a `u32`): exact, since
-/// a `u32` converts to `f64` without rounding.
-#[derive(Clone, Copy, Debug)]
-enum Pred {
-    /// Holds for every count, or for none.
-    Always(bool),
-    /// Holds when `lo <= count <= hi`, or (with `negate`) when it does not.
-    Range { lo: u32, hi: u32, negate: bool },
-}
-
-impl Pred {
-    /// `count op t`.
-    fn new(op: Op, t: f64) -> Pred {
-        const MAX: f64 = u32::MAX as f64;
-        if t.is_nan() {
-            return Pred::Always(op == Op::Ne);
-        }
-        let range = |lo: f64, hi: f64| {
-            let (lo, hi) = (lo.max(0.0), hi.min(MAX));
-            if lo > hi {
-                Pred::Always(false)
-            } else {
-                Pred::Range {
-                    lo: lo as u32,
-                    hi: hi as u32,
-                    negate: false,
-                }
-            }
-        };
-        match op {
-            Op::Gt => range(t.floor() + 1.0, MAX),
-            Op::Ge => range(t.ceil(), MAX),
-            Op::Lt => range(0.0, t.ceil() - 1.0),
-            Op::Le => range(0.0, t.floor()),
-            Op::Eq | Op::Ne => {
-                let eq = if t.fract() == 0.0 {
-                    range(t, t)
-                } else {
-                    Pred::Always(false)
-                };
-                match (op, eq) {
-                    (Op::Eq, p) => p,
-                    (_, Pred::Always(b)) => Pred::Always(!b),
-                    (_, Pred::Range { lo, hi, .. }) => Pred::Range {
-                        lo,
-                        hi,
-                        negate: true,
-                    },
-                }
-            }
-        }
-    }
-}
-
-/// `a op b` with the sides swapped: `b op' a`.
-fn flip(op: Op) -> Op {
-    match op {
-        Op::Gt => Op::Lt,
-        Op::Lt => Op::Gt,
-        Op::Ge => Op::Le,
-        Op::Le => Op::Ge,
-        o => o,
     }
 }
 
@@ -203,7 +138,7 @@ fn plan(c: &crate::rule::Condition, ctx: &mut Ctx) -> Plan {
     match (number(l, ctx), number(r, ctx)) {
         (Some(a), Some(b)) => return Plan::Always(c.op.holds(a, b)),
         (None, Some(t)) if plane_slot(l, ctx).is_some() => return range(l, c.op, t, ctx),
-        (Some(t), None) if plane_slot(r, ctx).is_some() => return range(r, flip(c.op), t, ctx),
+        (Some(t), None) if plane_slot(r, ctx).is_some() => return range(r, c.op.flip(), t, ctx),
         _ => {}
     }
     match (l, r) {

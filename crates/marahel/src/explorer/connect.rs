@@ -320,7 +320,7 @@ pub fn pass(
     loop {
         ctx.percent = wi as f64 / total;
         ctx.cpercent = changed as f64 / lim.changes as f64;
-        if visit(&ex.rules, ctx, x as usize, y as usize) {
+        if visit(ex, ctx, x as usize, y as usize) {
             changed += 1;
             if changed >= lim.changes {
                 break;

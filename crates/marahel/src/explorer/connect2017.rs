@@ -377,7 +377,7 @@ impl Digger {
                 r.x as usize + i as usize % areas.rw,
                 r.y as usize + i as usize / areas.rw,
             );
-            if visit(&ex.rules, ctx, x, y) {
+            if visit(ex, ctx, x, y) {
                 self.changed += 1;
             }
         }

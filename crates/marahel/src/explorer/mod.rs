@@ -16,16 +16,37 @@ use crate::program::{ConnectStyle, Explorer, ExplorerKind, RegionRef};
 use crate::rule::Rule;
 use grid_core::Rect;
 
-/// Applies the first rule whose conditions hold at `(x, y)`; returns whether one fired.
+/// Applies the first rule of `ex` whose conditions hold at `(x, y)`; returns whether one
+/// fired. Runs the compiled rules ([`crate::kernel`]) when there are some, else interprets.
+#[inline(always)]
+pub fn visit(ex: &Explorer, ctx: &mut Ctx, x: usize, y: usize) -> bool {
+    match &ex.kernel {
+        Some(k) => k.visit(ctx, x, y),
+        None => ex.rules.iter().any(|r: &Rule| r.fire(ctx, x, y)),
+    }
+}
+
+/// Whether anything of `ex` reads `percent`/`cpercent` (when compiled rules say it does not,
+/// the explorers skip setting them).
 #[inline]
-pub fn visit(rules: &[Rule], ctx: &mut Ctx, x: usize, y: usize) -> bool {
-    rules.iter().any(|r| r.fire(ctx, x, y))
+pub fn reads_progress(ex: &Explorer) -> bool {
+    ex.kernel.as_ref().is_none_or(|k| k.progress)
 }
 
 /// Sets the `percent` and `cpercent` estimators before a visit: the share of the pass's
-/// visits and of its allowed changes used so far.
+/// visits and of its allowed changes used so far (when anything of `ex` reads them).
 #[inline]
-pub fn set_progress(ctx: &mut Ctx, visited: u64, tiles: u64, changed: u64, changes: u64) {
+pub fn set_progress(
+    ex: &Explorer,
+    ctx: &mut Ctx,
+    visited: u64,
+    tiles: u64,
+    changed: u64,
+    changes: u64,
+) {
+    if !reads_progress(ex) {
+        return;
+    }
     ctx.percent = visited as f64 / tiles as f64;
     ctx.cpercent = changed as f64 / changes as f64;
 }
@@ -100,6 +121,24 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 tiles: ex.tiles.map_or(area, |t| draw(t, ctx.rng)),
                 changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
             };
+            let planes = match &ex.kernel {
+                Some(k) if !ex.bulk && !k.planes.is_empty() => Some(&k.planes),
+                _ => None,
+            };
+            if let Some(specs) = planes {
+                let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
+                let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
+                let tracking = !ex.buffer;
+                ctx.live.begin(
+                    specs,
+                    ctx.canvas,
+                    ctx.nbhs,
+                    r,
+                    out_w,
+                    tracking,
+                    &mut ctx.scratch,
+                );
+            }
             match &ex.kind {
                 ExplorerKind::Horizontal | ExplorerKind::Vertical if ex.bulk => bulk::pass(ex, ctx),
                 ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
@@ -117,6 +156,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, limits),
                 ExplorerKind::WideRand => wide::random(ex, ctx, limits),
             }
+            ctx.live.end();
             if ex.buffer {
                 let w = ctx.canvas.w;
                 let canvas = &mut *ctx.canvas;

@@ -1,52 +1,97 @@
 //! Narrow explorers: `narrow_horz`, `narrow_vert` (a wrapping scan from a random cell) and
 //! `narrow_rand` (uniformly random cells).
 
-use super::{Limits, visit};
+use super::{Limits, reads_progress, visit};
 use crate::engine::Ctx;
 use crate::program::{Explorer, ExplorerKind};
 use grid_core::rand::RngExt;
 
-/// One region pass.
+/// One region pass: `lim.tiles` visits (wrapping around the region as often as needed), or
+/// fewer once `lim.changes` rules have fired.
 pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     let r = ctx.region;
     let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
     let mut lx = ctx.rng.random_range(0..w);
     let mut ly = ctx.rng.random_range(0..h);
-    let mut changed = 0u64;
-    let (inv_tiles, inv_changes) = (1.0 / lim.tiles as f64, 1.0 / lim.changes as f64);
+    let mut st = Step {
+        progress: reads_progress(ex),
+        inv_tiles: 1.0 / lim.tiles as f64,
+        inv_changes: 1.0 / lim.changes as f64,
+        changed: 0,
+        changes: lim.changes,
+    };
     let mut visited = 0u64;
-    while visited < lim.tiles && changed < lim.changes {
-        ctx.percent = visited as f64 * inv_tiles;
-        ctx.cpercent = changed as f64 * inv_changes;
-        if visit(&ex.rules, ctx, x0 + lx, y0 + ly) {
-            changed += 1;
+    if lim.changes == 0 {
+        return;
+    }
+    match ex.kind {
+        // Scans run along a row (column) at a time: the same visits in the same order as
+        // stepping one cell and wrapping.
+        ExplorerKind::Horizontal => {
+            'scan: while visited < lim.tiles {
+                let run = ((w - lx) as u64).min(lim.tiles - visited) as usize;
+                for k in 0..run {
+                    if !st.visit(ex, ctx, x0 + lx + k, y0 + ly, visited + k as u64) {
+                        break 'scan;
+                    }
+                }
+                visited += run as u64;
+                lx = 0;
+                ly = if ly + 1 == h { 0 } else { ly + 1 };
+            }
         }
-        match ex.kind {
-            ExplorerKind::Horizontal => {
-                lx += 1;
-                if lx == w {
-                    lx = 0;
-                    ly += 1;
-                    if ly == h {
-                        ly = 0;
+        ExplorerKind::Vertical => {
+            'scan: while visited < lim.tiles {
+                let run = ((h - ly) as u64).min(lim.tiles - visited) as usize;
+                for k in 0..run {
+                    if !st.visit(ex, ctx, x0 + lx, y0 + ly + k, visited + k as u64) {
+                        break 'scan;
                     }
                 }
+                visited += run as u64;
+                ly = 0;
+                lx = if lx + 1 == w { 0 } else { lx + 1 };
             }
-            ExplorerKind::Vertical => {
-                ly += 1;
-                if ly == h {
-                    ly = 0;
-                    lx += 1;
-                    if lx == w {
-                        lx = 0;
-                    }
-                }
-            }
-            _ => {
+        }
+        _ => {
+            while visited < lim.tiles {
+                let go_on = st.visit(ex, ctx, x0 + lx, y0 + ly, visited);
+                // The next cell is drawn even after the last firing (the stream continues
+                // into the next region pass).
                 lx = ctx.rng.random_range(0..w);
                 ly = ctx.rng.random_range(0..h);
+                visited += 1;
+                if !go_on {
+                    break;
+                }
             }
         }
-        visited += 1;
+    }
+}
+
+/// The state of a pass's visits.
+struct Step {
+    /// Whether to set `percent`/`cpercent` before each visit.
+    progress: bool,
+    inv_tiles: f64,
+    inv_changes: f64,
+    /// Rule firings so far.
+    changed: u64,
+    /// Firings allowed.
+    changes: u64,
+}
+
+impl Step {
+    /// One visit; false once the firing limit is reached.
+    #[inline(always)]
+    fn visit(&mut self, ex: &Explorer, ctx: &mut Ctx, x: usize, y: usize, visited: u64) -> bool {
+        if self.progress {
+            ctx.percent = visited as f64 * self.inv_tiles;
+            ctx.cpercent = self.changed as f64 * self.inv_changes;
+        }
+        if visit(ex, ctx, x, y) {
+            self.changed += 1;
+        }
+        self.changed < self.changes
     }
 }

@@ -27,8 +27,8 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
         if changed >= lim.changes {
             break;
         }
-        set_progress(ctx, visited, lim.tiles, changed, lim.changes);
-        if visit(&ex.rules, ctx, x as usize, y as usize) {
+        set_progress(ex, ctx, visited, lim.tiles, changed, lim.changes);
+        if visit(ex, ctx, x as usize, y as usize) {
             changed += 1;
         }
         let turn = ctx.rng.random::<f64>() < dirprob;
@@ -63,8 +63,8 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
         if changed >= lim.changes {
             break;
         }
-        set_progress(ctx, visited, lim.tiles, changed, lim.changes);
-        if visit(&ex.rules, ctx, x as usize, y as usize) {
+        set_progress(ex, ctx, visited, lim.tiles, changed, lim.changes);
+        if visit(ex, ctx, x as usize, y as usize) {
             changed += 1;
         }
         let mut chosen: Option<(i64, i64)> = None;

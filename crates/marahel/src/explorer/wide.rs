@@ -82,8 +82,8 @@ pub fn heur(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limits)
             r.x as usize + e.cell as usize % rw,
             r.y as usize + e.cell as usize / rw,
         );
-        set_progress(ctx, *visited, tiles, changed, lim.changes);
-        if visit(&ex.rules, ctx, x, y) {
+        set_progress(ex, ctx, *visited, tiles, changed, lim.changes);
+        if visit(ex, ctx, x, y) {
             changed += 1;
         }
         *visited += 1;
@@ -132,12 +132,12 @@ pub fn random(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
         if changed >= lim.changes {
             break;
         }
-        set_progress(ctx, visited as u64, tiles, changed, lim.changes);
+        set_progress(ex, ctx, visited as u64, tiles, changed, lim.changes);
         let (x, y) = (
             r.x as usize + cell as usize % rw,
             r.y as usize + cell as usize / rw,
         );
-        if visit(&ex.rules, ctx, x, y) {
+        if visit(ex, ctx, x, y) {
             changed += 1;
         }
     }

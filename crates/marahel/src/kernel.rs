@@ -1,0 +1,304 @@
+//! An explorer's rules compiled for visiting cells one at a time (narrow scans, walkers, wide
+//! explorers, connect): each condition becomes the cheapest test that gives the same answer.
+//!
+//! * `self(list) op number` is a look-up in a bit table over the visited cell's code.
+//! * `nbh(list) op number` reads the cell's count from a live plane ([`crate::live`]) and tests
+//!   it against an integer range ([`Pred`]), exact since a count converts to `f64` exactly.
+//! * `random op number` draws once, like the estimator; constants are folded.
+//! * Anything else (`dist`, entity counts, `noise`, progress, two dynamic sides) is evaluated
+//!   by the estimators as before.
+//!
+//! Executers writing one value to the visited cell store it; weighted ones draw first, with
+//! the same draw as [`crate::executer::Executer::apply`]; others go through it. Conditions are
+//! evaluated left to right with short-circuit and executers in order, so the random draws and
+//! the map are exactly those of the interpreter ([`crate::explorer::visit`]); tests compare
+//! the two on every example and on random scripts.
+
+use crate::engine::Ctx;
+use crate::estimator::Estimator;
+use crate::executer::Executer;
+use crate::live::PlaneSpec;
+use crate::program::{Explorer, ExplorerKind, Nbh};
+use crate::rule::{Condition, Op, Pred};
+use grid_core::rand::RngExt;
+
+/// One compiled condition.
+#[derive(Clone, Debug, PartialEq)]
+enum Test {
+    /// Holds always or never.
+    Const(bool),
+    /// Holds when bit `code` of the table is set (a `self` count against a number).
+    Cell([u64; 4]),
+    /// Holds when count `plane` lies in `lo..=lo + width` (or, with `negate`, outside).
+    Plane {
+        plane: usize,
+        lo: u32,
+        width: u32,
+        negate: bool,
+    },
+    /// `random op t` (or `t op random` when `!random_left`).
+    Draw { t: f64, op: Op, random_left: bool },
+    /// Evaluated by the estimators.
+    General(Condition),
+}
+
+/// One compiled executer.
+#[derive(Clone, Debug, PartialEq)]
+enum Write {
+    /// The visited cell gets this value.
+    Fixed(u8),
+    /// The visited cell gets a value drawn from this list.
+    Choice(Vec<u8>),
+    /// Anything else.
+    General(Executer),
+}
+
+/// One compiled rule.
+#[derive(Clone, Debug, PartialEq)]
+struct KRule {
+    /// The plane tests among the rule's leading pure tests (its leading `self` tests are in
+    /// [`Kernel::by_code`]); pure tests commute, so they run first.
+    planes: Vec<Test>,
+    /// The tests from the first one that draws or needs the estimators on, in order.
+    rest: Vec<Test>,
+    writes: Vec<Write>,
+}
+
+/// Most rules a kernel handles (one bit per rule in [`Kernel::by_code`]); explorers with more
+/// are interpreted.
+pub const MAX_RULES: usize = 64;
+
+/// An explorer's rules compiled for cell-by-cell visits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    rules: Vec<KRule>,
+    /// For each code of the visited cell, the rules whose leading `self` tests and constants
+    /// hold (bit `i`: rule `i`).
+    by_code: Vec<u64>,
+    /// The live planes the rules read.
+    pub planes: Vec<PlaneSpec>,
+    /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
+    pub progress: bool,
+}
+
+/// A Neighbourhood estimator's `(nbh, weights)`.
+fn count(e: &Estimator) -> Option<(usize, &[u32; 256])> {
+    match e {
+        Estimator::Neighborhood { nbh, weights, .. } => Some((*nbh, weights)),
+        _ => None,
+    }
+}
+
+impl Kernel {
+    /// Compiles the rules of `ex` (`None` when it has more than [`MAX_RULES`] rules).
+    pub fn new(ex: &Explorer, nbhs: &[Nbh]) -> Option<Kernel> {
+        if ex.rules.len() > MAX_RULES {
+            return None;
+        }
+        let mut planes: Vec<PlaneSpec> = Vec::new();
+        let mut compile = |c: &Condition| -> Test {
+            let number = |e: &Estimator| match e {
+                Estimator::Number(v) => Some(*v),
+                _ => None,
+            };
+            let (l, r) = (&c.left, &c.right);
+            if let (Some(a), Some(b)) = (number(l), number(r)) {
+                return Test::Const(c.op.holds(a, b));
+            }
+            let counted = match (count(l), number(r), number(l), count(r)) {
+                (Some(n), Some(t), _, _) => Some((n, c.op, t)),
+                (_, _, Some(t), Some(n)) => Some((n, c.op.flip(), t)),
+                _ => None,
+            };
+            if let Some(((nbh, weights), op, t)) = counted {
+                let pred = Pred::new(op, t);
+                if nbhs[nbh].offsets == [(0, 0)] {
+                    let mut bits = [0u64; 4];
+                    for (code, &w) in weights.iter().enumerate() {
+                        if pred.holds(w) {
+                            bits[code / 64] |= 1 << (code % 64);
+                        }
+                    }
+                    return Test::Cell(bits);
+                }
+                return match pred {
+                    Pred::Always(b) => Test::Const(b),
+                    Pred::Range { lo, hi, negate } => {
+                        let spec = PlaneSpec {
+                            nbh,
+                            weights: Box::new(*weights),
+                        };
+                        let plane = match planes.iter().position(|p| *p == spec) {
+                            Some(k) => k,
+                            None => {
+                                planes.push(spec);
+                                planes.len() - 1
+                            }
+                        };
+                        Test::Plane {
+                            plane,
+                            lo,
+                            width: hi - lo,
+                            negate,
+                        }
+                    }
+                };
+            }
+            match (l, number(r), number(l), r) {
+                (Estimator::Random, Some(t), _, _) => Test::Draw {
+                    t,
+                    op: c.op,
+                    random_left: true,
+                },
+                (_, _, Some(t), Estimator::Random) => Test::Draw {
+                    t,
+                    op: c.op,
+                    random_left: false,
+                },
+                _ => Test::General(c.clone()),
+            }
+        };
+        let mut by_code = vec![0u64; 256];
+        let mut rules = Vec::with_capacity(ex.rules.len());
+        for (i, rule) in ex.rules.iter().enumerate() {
+            let tests: Vec<Test> = rule.conditions.iter().map(&mut compile).collect();
+            let pure = tests
+                .iter()
+                .take_while(|t| matches!(t, Test::Const(_) | Test::Cell(_) | Test::Plane { .. }))
+                .count();
+            // Codes for which the leading `self` tests and constants all hold.
+            let mut codes = [u64::MAX; 4];
+            for t in &tests[..pure] {
+                match t {
+                    Test::Cell(bits) => (0..4).for_each(|j| codes[j] &= bits[j]),
+                    Test::Const(false) => codes = [0; 4],
+                    _ => {}
+                }
+            }
+            for (code, slot) in by_code.iter_mut().enumerate() {
+                if codes[code / 64] >> (code % 64) & 1 != 0 {
+                    *slot |= 1 << i;
+                }
+            }
+            let writes = rule
+                .executers
+                .iter()
+                .map(
+                    |e| match (nbhs[e.nbh].offsets == [(0, 0)], e.choices.len()) {
+                        (true, 1) => Write::Fixed(e.choices[0]),
+                        (true, _) => Write::Choice(e.choices.clone()),
+                        _ => Write::General(e.clone()),
+                    },
+                )
+                .collect();
+            rules.push(KRule {
+                planes: tests[..pure]
+                    .iter()
+                    .filter(|t| matches!(t, Test::Plane { .. }))
+                    .cloned()
+                    .collect(),
+                rest: tests[pure..].to_vec(),
+                writes,
+            });
+        }
+        let progress_est = |e: &Estimator| matches!(e, Estimator::Percent | Estimator::CPercent);
+        let in_heuristics = match &ex.kind {
+            ExplorerKind::Greedy { heuristics } | ExplorerKind::WideHeur { heuristics } => {
+                heuristics.iter().any(progress_est)
+            }
+            _ => false,
+        };
+        let progress = in_heuristics
+            || ex
+                .rules
+                .iter()
+                .flat_map(|r| &r.conditions)
+                .any(|c| progress_est(&c.left) || progress_est(&c.right));
+        Some(Kernel {
+            rules,
+            by_code,
+            planes,
+            progress,
+        })
+    }
+
+    /// Applies the first rule whose conditions hold at `(x, y)` (inside the region); returns
+    /// whether one fired. The live planes must have been begun for this region pass.
+    #[inline(always)]
+    pub fn visit(&self, ctx: &mut Ctx, x: usize, y: usize) -> bool {
+        let code = ctx.canvas.front[y * ctx.canvas.w + x] as usize;
+        let mut candidates = self.by_code[code];
+        if candidates == 0 {
+            return false;
+        }
+        let at = if self.planes.is_empty() {
+            0
+        } else {
+            ctx.live.index(x, y)
+        };
+        while candidates != 0 {
+            let rule = &self.rules[candidates.trailing_zeros() as usize];
+            candidates &= candidates - 1;
+            if holds_all(&rule.planes, ctx, x, y, code, at)
+                && holds_all(&rule.rest, ctx, x, y, code, at)
+            {
+                for w in &rule.writes {
+                    match w {
+                        Write::Fixed(v) => ctx.set_at(x, y, *v),
+                        Write::Choice(choices) => {
+                            let v = choices[ctx.rng.random_range(0..choices.len())];
+                            ctx.set_at(x, y, v);
+                        }
+                        Write::General(e) => e.apply(ctx, x, y),
+                    }
+                }
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// Whether every test of `tests` holds at `(x, y)` (code `code`, padded plane index `at`),
+/// evaluated in order with short-circuit.
+#[inline(always)]
+fn holds_all(tests: &[Test], ctx: &mut Ctx, x: usize, y: usize, code: usize, at: usize) -> bool {
+    for t in tests {
+        let holds = match t {
+            Test::Plane {
+                plane,
+                lo,
+                width,
+                negate,
+            } => (ctx.live.get(*plane, at).wrapping_sub(*lo) <= *width) != *negate,
+            Test::Cell(bits) => bits[code / 64] >> (code % 64) & 1 != 0,
+            Test::Const(b) => *b,
+            _ => slow_test(t, ctx, x, y),
+        };
+        if !holds {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`holds_all`]'s tests that draw or evaluate estimators.
+#[inline(never)]
+fn slow_test(t: &Test, ctx: &mut Ctx, x: usize, y: usize) -> bool {
+    match t {
+        Test::Draw { t, op, random_left } => {
+            let v = ctx.rng.random::<f64>();
+            if *random_left {
+                op.holds(v, *t)
+            } else {
+                op.holds(*t, v)
+            }
+        }
+        Test::General(c) => {
+            let a = c.left.eval(ctx, x, y);
+            let b = c.right.eval(ctx, x, y);
+            c.op.holds(a, b)
+        }
+        _ => unreachable!("holds_all handles the pure tests"),
+    }
+}

@@ -22,8 +22,9 @@ use crate::program::{Explorer, ExplorerKind, Nbh};
 use crate::rule::{Condition, Op, Pred};
 use grid_core::rand::RngExt;
 
-/// One compiled condition.
+/// One compiled condition (`repr(u8)`: a plain tag, cheap to dispatch on).
 #[derive(Clone, Debug, PartialEq)]
+#[repr(u8)]
 enum Test {
     /// Holds always or never.
     Const(bool),
@@ -39,7 +40,24 @@ enum Test {
     /// `random op t` (or `t op random` when `!random_left`).
     Draw { t: f64, op: Op, random_left: bool },
     /// Evaluated by the estimators.
-    General(Condition),
+    General(Box<Condition>),
+}
+
+/// A plane test: holds when count `plane` lies in `lo..=lo + width` (or, with `negate`,
+/// outside).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PlaneTest {
+    plane: u32,
+    lo: u32,
+    width: u32,
+    negate: bool,
+}
+
+impl PlaneTest {
+    #[inline(always)]
+    fn holds(self, live: &crate::live::LivePlanes, at: usize) -> bool {
+        (live.get(self.plane as usize, at).wrapping_sub(self.lo) <= self.width) != self.negate
+    }
 }
 
 /// One compiled executer.
@@ -58,7 +76,7 @@ enum Write {
 struct KRule {
     /// The plane tests among the rule's leading pure tests (its leading `self` tests are in
     /// [`Kernel::by_code`]); pure tests commute, so they run first.
-    planes: Vec<Test>,
+    planes: Vec<PlaneTest>,
     /// The tests from the first one that draws or needs the estimators on, in order.
     rest: Vec<Test>,
     writes: Vec<Write>,
@@ -155,7 +173,7 @@ impl Kernel {
                     op: c.op,
                     random_left: false,
                 },
-                _ => Test::General(c.clone()),
+                _ => Test::General(Box::new(c.clone())),
             }
         };
         let mut by_code = vec![0u64; 256];
@@ -194,8 +212,20 @@ impl Kernel {
             rules.push(KRule {
                 planes: tests[..pure]
                     .iter()
-                    .filter(|t| matches!(t, Test::Plane { .. }))
-                    .cloned()
+                    .filter_map(|t| match *t {
+                        Test::Plane {
+                            plane,
+                            lo,
+                            width,
+                            negate,
+                        } => Some(PlaneTest {
+                            plane: plane as u32,
+                            lo,
+                            width,
+                            negate,
+                        }),
+                        _ => None,
+                    })
                     .collect(),
                 rest: tests[pure..].to_vec(),
                 writes,
@@ -227,8 +257,7 @@ impl Kernel {
     #[inline(always)]
     pub fn visit(&self, ctx: &mut Ctx, x: usize, y: usize) -> bool {
         let code = ctx.canvas.front[y * ctx.canvas.w + x] as usize;
-        let mut candidates = self.by_code[code];
-        if candidates == 0 {
+        if self.by_code[code] == 0 {
             return false;
         }
         let at = if self.planes.is_empty() {
@@ -236,10 +265,60 @@ impl Kernel {
         } else {
             ctx.live.index(x, y)
         };
+        self.fire_first(ctx, x, y, code, at)
+    }
+
+    /// Visits `n` cells from `(x, y)` rightwards (`vertical`: downwards), all inside the
+    /// region, as `n` calls of [`Kernel::visit`] would, counting firings in `changed`; stops
+    /// and returns false once `changed` reaches `changes`. For passes that do not read
+    /// `percent`/`cpercent`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn visit_line(
+        &self,
+        ctx: &mut Ctx,
+        (x, y): (usize, usize),
+        vertical: bool,
+        n: usize,
+        changed: &mut u64,
+        changes: u64,
+    ) -> bool {
+        let (cell_step, plane_step) = if vertical {
+            (ctx.canvas.w, ctx.live.pitch())
+        } else {
+            (1, 1)
+        };
+        let mut cell = y * ctx.canvas.w + x;
+        let mut at = if self.planes.is_empty() {
+            0
+        } else {
+            ctx.live.index(x, y)
+        };
+        for k in 0..n {
+            let code = ctx.canvas.front[cell] as usize;
+            if self.by_code[code] != 0 {
+                let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
+                if self.fire_first(ctx, cx, cy, code, at) {
+                    *changed += 1;
+                    if *changed >= changes {
+                        return false;
+                    }
+                }
+            }
+            cell += cell_step;
+            at += plane_step;
+        }
+        true
+    }
+
+    /// Fires the first candidate rule for `code` whose tests hold at `(x, y)` (padded plane
+    /// index `at`).
+    #[inline(always)]
+    fn fire_first(&self, ctx: &mut Ctx, x: usize, y: usize, code: usize, at: usize) -> bool {
+        let mut candidates = self.by_code[code];
         while candidates != 0 {
             let rule = &self.rules[candidates.trailing_zeros() as usize];
             candidates &= candidates - 1;
-            if holds_all(&rule.planes, ctx, x, y, code, at)
+            if rule.planes.iter().all(|t| t.holds(&ctx.live, at))
                 && holds_all(&rule.rest, ctx, x, y, code, at)
             {
                 for w in &rule.writes {

@@ -24,16 +24,16 @@ pub struct PlaneSpec {
     pub weights: Box<[u32; 256]>,
 }
 
-/// One live plane.
+/// How one live plane changes on a write.
 #[derive(Debug, Default)]
 struct Plane {
     /// Weight of each code.
     weights: Vec<u32>,
-    /// The cells whose count a write changes, as runs of consecutive padded indices:
-    /// `(first delta, length)`, the deltas being `-(dy * pitch + dx)` for every offset.
-    runs: Vec<(isize, usize)>,
-    /// The padded counts.
-    data: Vec<u32>,
+    /// The cells whose count a write changes: padded index deltas `-(dy * pitch + dx)`,
+    /// shifted by `-lowest` so that they are all `>= 0`.
+    deltas: Vec<usize>,
+    /// The smallest delta.
+    lowest: isize,
 }
 
 /// The live planes of the current region pass (buffers reused across passes).
@@ -41,6 +41,10 @@ struct Plane {
 pub struct LivePlanes {
     /// Planes; the first `active` are in use.
     planes: Vec<Plane>,
+    /// The padded counts of every plane, one after the other (`len` each).
+    data: Vec<u32>,
+    /// Cells per plane in `data`.
+    len: usize,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
     /// Whether writes update the planes (false in buffered passes).
@@ -74,10 +78,16 @@ impl LivePlanes {
         self.origin + (y - self.region.y as usize) * self.pitch + (x - self.region.x as usize)
     }
 
+    /// Row pitch of the padded layout.
+    #[inline]
+    pub fn pitch(&self) -> usize {
+        self.pitch
+    }
+
     /// Count of plane `k` at padded index `i`.
     #[inline]
     pub fn get(&self, k: usize, i: usize) -> u32 {
-        self.planes[k].data[i]
+        self.data[k * self.len + i]
     }
 
     /// Computes `specs` over region `r` of the front buffer; `out_w` gives, per spec, the
@@ -109,10 +119,13 @@ impl LivePlanes {
         self.origin = top * self.pitch + left;
         self.tracking = tracking;
         let len = self.pitch * (top + rh + bottom);
+        self.len = len;
         if self.planes.len() < specs.len() {
             self.planes.resize_with(specs.len(), Plane::default);
         }
-        for (s, plane) in specs.iter().zip(&mut self.planes) {
+        self.data.clear();
+        self.data.resize(len * specs.len(), 0);
+        for (k, (s, plane)) in specs.iter().zip(&mut self.planes).enumerate() {
             let n = &nbhs[s.nbh];
             count_plane(
                 canvas,
@@ -123,11 +136,9 @@ impl LivePlanes {
                 scratch,
                 &mut self.compact,
             );
-            plane.data.clear();
-            plane.data.resize(len, 0);
             for ly in 0..rh {
-                let at = self.origin + ly * self.pitch;
-                plane.data[at..at + rw].copy_from_slice(&self.compact[ly * rw..(ly + 1) * rw]);
+                let at = k * len + self.origin + ly * self.pitch;
+                self.data[at..at + rw].copy_from_slice(&self.compact[ly * rw..(ly + 1) * rw]);
             }
             plane.weights.clear();
             plane.weights.extend_from_slice(&s.weights[..]);
@@ -138,13 +149,11 @@ impl LivePlanes {
                 .map(|&(dx, dy)| -(dy as isize * pitch + dx as isize))
                 .collect();
             deltas.sort_unstable();
-            plane.runs.clear();
-            for d in deltas {
-                match plane.runs.last_mut() {
-                    Some((s, len)) if *s + *len as isize == d => *len += 1,
-                    _ => plane.runs.push((d, 1)),
-                }
-            }
+            plane.lowest = deltas.first().copied().unwrap_or(0);
+            plane.deltas.clear();
+            plane
+                .deltas
+                .extend(deltas.iter().map(|&d| (d - plane.lowest) as usize));
         }
         self.active = specs.len();
     }
@@ -159,16 +168,15 @@ impl LivePlanes {
     #[inline]
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
-        for plane in &mut self.planes[..self.active] {
+        for (k, plane) in self.planes[..self.active].iter().enumerate() {
             let dw = plane.weights[new as usize].wrapping_sub(plane.weights[old as usize]);
             if dw == 0 {
                 continue;
             }
-            for &(d, len) in &plane.runs {
-                let s = (i + d) as usize;
-                for c in &mut plane.data[s..s + len] {
-                    *c = c.wrapping_add(dw);
-                }
+            let first = k * self.len + (i + plane.lowest) as usize;
+            let data = &mut self.data[first..];
+            for &d in &plane.deltas {
+                data[d] = data[d].wrapping_add(dw);
             }
         }
     }

@@ -82,6 +82,17 @@ struct KRule {
     writes: Vec<Write>,
 }
 
+/// One candidate rule for a cell code, in a kernel whose rules are all [`Kernel::simple`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Candidate {
+    /// The rule's one plane test (unused when `always`).
+    test: PlaneTest,
+    /// The rule has no plane test: it fires.
+    always: bool,
+    /// Index of the rule.
+    rule: u32,
+}
+
 /// Most rules a kernel handles (one bit per rule in [`Kernel::by_code`]); explorers with more
 /// are interpreted.
 pub const MAX_RULES: usize = 64;
@@ -93,6 +104,14 @@ pub struct Kernel {
     /// For each code of the visited cell, the rules whose leading `self` tests and constants
     /// hold (bit `i`: rule `i`).
     by_code: Vec<u64>,
+    /// Every rule has only pure tests, at most one of them a plane test: then
+    /// `candidates[first[code]..first[code + 1]]` lists, in order, the rules a cell holding
+    /// `code` may fire and their test.
+    simple: bool,
+    /// See `simple`.
+    first: Vec<u32>,
+    /// See `simple`.
+    candidates: Vec<Candidate>,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
     /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
@@ -244,9 +263,37 @@ impl Kernel {
                 .iter()
                 .flat_map(|r| &r.conditions)
                 .any(|c| progress_est(&c.left) || progress_est(&c.right));
+        let simple = rules
+            .iter()
+            .all(|r| r.rest.is_empty() && r.planes.len() <= 1);
+        let (mut first, mut candidates) = (vec![0u32], Vec::new());
+        if simple {
+            for &mask in &by_code {
+                let mut m = mask;
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let test = rules[i as usize].planes.first().copied();
+                    candidates.push(Candidate {
+                        test: test.unwrap_or(PlaneTest {
+                            plane: 0,
+                            lo: 0,
+                            width: 0,
+                            negate: false,
+                        }),
+                        always: test.is_none(),
+                        rule: i,
+                    });
+                }
+                first.push(candidates.len() as u32);
+            }
+        }
         Some(Kernel {
             rules,
             by_code,
+            simple,
+            first,
+            candidates,
             planes,
             progress,
         })
@@ -293,6 +340,26 @@ impl Kernel {
         } else {
             ctx.live.index(x, y)
         };
+        if self.simple {
+            for k in 0..n {
+                let code = ctx.canvas.front[cell] as usize;
+                let (s, e) = (self.first[code] as usize, self.first[code + 1] as usize);
+                for c in &self.candidates[s..e] {
+                    if c.always || c.test.holds(&ctx.live, at) {
+                        let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
+                        self.write(ctx, c.rule as usize, cx, cy);
+                        *changed += 1;
+                        if *changed >= changes {
+                            return false;
+                        }
+                        break;
+                    }
+                }
+                cell += cell_step;
+                at += plane_step;
+            }
+            return true;
+        }
         for k in 0..n {
             let code = ctx.canvas.front[cell] as usize;
             if self.by_code[code] != 0 {
@@ -316,25 +383,32 @@ impl Kernel {
     fn fire_first(&self, ctx: &mut Ctx, x: usize, y: usize, code: usize, at: usize) -> bool {
         let mut candidates = self.by_code[code];
         while candidates != 0 {
-            let rule = &self.rules[candidates.trailing_zeros() as usize];
+            let i = candidates.trailing_zeros() as usize;
+            let rule = &self.rules[i];
             candidates &= candidates - 1;
             if rule.planes.iter().all(|t| t.holds(&ctx.live, at))
                 && holds_all(&rule.rest, ctx, x, y, code, at)
             {
-                for w in &rule.writes {
-                    match w {
-                        Write::Fixed(v) => ctx.set_at(x, y, *v),
-                        Write::Choice(choices) => {
-                            let v = choices[ctx.rng.random_range(0..choices.len())];
-                            ctx.set_at(x, y, v);
-                        }
-                        Write::General(e) => e.apply(ctx, x, y),
-                    }
-                }
+                self.write(ctx, i, x, y);
                 return true;
             }
         }
         false
+    }
+
+    /// Runs the executers of rule `i` at `(x, y)`.
+    #[inline(always)]
+    fn write(&self, ctx: &mut Ctx, i: usize, x: usize, y: usize) {
+        for w in &self.rules[i].writes {
+            match w {
+                Write::Fixed(v) => ctx.set_at(x, y, *v),
+                Write::Choice(choices) => {
+                    let v = choices[ctx.rng.random_range(0..choices.len())];
+                    ctx.set_at(x, y, v);
+                }
+                Write::General(e) => e.apply(ctx, x, y),
+            }
+        }
     }
 }
 

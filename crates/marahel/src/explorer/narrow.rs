@@ -24,10 +24,30 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     if lim.changes == 0 {
         return;
     }
-    match ex.kind {
+    let vertical = matches!(ex.kind, ExplorerKind::Vertical);
+    match (&ex.kernel, &ex.kind) {
+        // Compiled rules that need no progress: whole rows (columns) at once.
+        (Some(k), ExplorerKind::Horizontal | ExplorerKind::Vertical) if !st.progress => {
+            let (mut a, mut b, along) = if vertical { (ly, lx, h) } else { (lx, ly, w) };
+            let across = if vertical { w } else { h };
+            while visited < lim.tiles {
+                let run = ((along - a) as u64).min(lim.tiles - visited) as usize;
+                let at = if vertical {
+                    (x0 + b, y0 + a)
+                } else {
+                    (x0 + a, y0 + b)
+                };
+                if !k.visit_line(ctx, at, vertical, run, &mut st.changed, lim.changes) {
+                    break;
+                }
+                visited += run as u64;
+                a = 0;
+                b = if b + 1 == across { 0 } else { b + 1 };
+            }
+        }
         // Scans run along a row (column) at a time: the same visits in the same order as
         // stepping one cell and wrapping.
-        ExplorerKind::Horizontal => {
+        (_, ExplorerKind::Horizontal) => {
             'scan: while visited < lim.tiles {
                 let run = ((w - lx) as u64).min(lim.tiles - visited) as usize;
                 for k in 0..run {
@@ -40,7 +60,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
                 ly = if ly + 1 == h { 0 } else { ly + 1 };
             }
         }
-        ExplorerKind::Vertical => {
+        (_, ExplorerKind::Vertical) => {
             'scan: while visited < lim.tiles {
                 let run = ((h - ly) as u64).min(lim.tiles - visited) as usize;
                 for k in 0..run {

@@ -54,9 +54,10 @@ struct PlaneTest {
 }
 
 impl PlaneTest {
+    /// Whether the test holds for `count`.
     #[inline(always)]
-    fn holds(self, live: &crate::live::LivePlanes, at: usize) -> bool {
-        (live.get(self.plane as usize, at).wrapping_sub(self.lo) <= self.width) != self.negate
+    fn holds(self, count: u32) -> bool {
+        (count.wrapping_sub(self.lo) <= self.width) != self.negate
     }
 }
 
@@ -307,10 +308,10 @@ impl Kernel {
         if self.by_code[code] == 0 {
             return false;
         }
-        let at = if self.planes.is_empty() {
-            0
-        } else {
+        let at = if ctx.live.is_active() {
             ctx.live.index(x, y)
+        } else {
+            0
         };
         self.fire_first(ctx, x, y, code, at)
     }
@@ -345,7 +346,7 @@ impl Kernel {
                 let code = ctx.canvas.front[cell] as usize;
                 let (s, e) = (self.first[code] as usize, self.first[code + 1] as usize);
                 for c in &self.candidates[s..e] {
-                    if c.always || c.test.holds(&ctx.live, at) {
+                    if c.always || c.test.holds(ctx.live.get(c.test.plane as usize, at)) {
                         let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
                         self.write(ctx, c.rule as usize, cx, cy);
                         *changed += 1;
@@ -386,14 +387,35 @@ impl Kernel {
             let i = candidates.trailing_zeros() as usize;
             let rule = &self.rules[i];
             candidates &= candidates - 1;
-            if rule.planes.iter().all(|t| t.holds(&ctx.live, at))
-                && holds_all(&rule.rest, ctx, x, y, code, at)
+            if rule
+                .planes
+                .iter()
+                .all(|t| t.holds(self.count(ctx, t.plane as usize, x, y, at)))
+                && holds_all(self, &rule.rest, ctx, x, y, code, at)
             {
                 self.write(ctx, i, x, y);
                 return true;
             }
         }
         false
+    }
+
+    /// Count `plane` at `(x, y)`: read from the live planes when the pass keeps them (padded
+    /// index `at`), else counted afresh (passes that visit few cells).
+    #[inline(always)]
+    fn count(&self, ctx: &Ctx, plane: usize, x: usize, y: usize, at: usize) -> u32 {
+        if ctx.live.is_active() {
+            ctx.live.get(plane, at)
+        } else {
+            self.count_afresh(ctx, plane, x, y)
+        }
+    }
+
+    /// Count `plane` at `(x, y)`, counted from the map.
+    #[inline(never)]
+    fn count_afresh(&self, ctx: &Ctx, plane: usize, x: usize, y: usize) -> u32 {
+        let spec = &self.planes[plane];
+        ctx.count_nbh(spec.nbh, &spec.weights, x, y)
     }
 
     /// Runs the executers of rule `i` at `(x, y)`.
@@ -415,7 +437,16 @@ impl Kernel {
 /// Whether every test of `tests` holds at `(x, y)` (code `code`, padded plane index `at`),
 /// evaluated in order with short-circuit.
 #[inline(always)]
-fn holds_all(tests: &[Test], ctx: &mut Ctx, x: usize, y: usize, code: usize, at: usize) -> bool {
+#[allow(clippy::too_many_arguments)]
+fn holds_all(
+    kernel: &Kernel,
+    tests: &[Test],
+    ctx: &mut Ctx,
+    x: usize,
+    y: usize,
+    code: usize,
+    at: usize,
+) -> bool {
     for t in tests {
         let holds = match t {
             Test::Plane {
@@ -423,9 +454,20 @@ fn holds_all(tests: &[Test], ctx: &mut Ctx, x: usize, y: usize, code: usize, at:
                 lo,
                 width,
                 negate,
-            } => (ctx.live.get(*plane, at).wrapping_sub(*lo) <= *width) != *negate,
+            } => {
+                let count = kernel.count(ctx, *plane, x, y, at);
+                (count.wrapping_sub(*lo) <= *width) != *negate
+            }
             Test::Cell(bits) => bits[code / 64] >> (code % 64) & 1 != 0,
             Test::Const(b) => *b,
+            Test::Draw { t, op, random_left } => {
+                let v = ctx.rng.random::<f64>();
+                if *random_left {
+                    op.holds(v, *t)
+                } else {
+                    op.holds(*t, v)
+                }
+            }
             _ => slow_test(t, ctx, x, y),
         };
         if !holds {
@@ -435,23 +477,13 @@ fn holds_all(tests: &[Test], ctx: &mut Ctx, x: usize, y: usize, code: usize, at:
     true
 }
 
-/// [`holds_all`]'s tests that draw or evaluate estimators.
+/// [`holds_all`]'s tests that evaluate estimators.
 #[inline(never)]
 fn slow_test(t: &Test, ctx: &mut Ctx, x: usize, y: usize) -> bool {
-    match t {
-        Test::Draw { t, op, random_left } => {
-            let v = ctx.rng.random::<f64>();
-            if *random_left {
-                op.holds(v, *t)
-            } else {
-                op.holds(*t, v)
-            }
-        }
-        Test::General(c) => {
-            let a = c.left.eval(ctx, x, y);
-            let b = c.right.eval(ctx, x, y);
-            c.op.holds(a, b)
-        }
-        _ => unreachable!("holds_all handles the pure tests"),
-    }
+    let Test::General(c) = t else {
+        unreachable!("holds_all handles the other tests")
+    };
+    let a = c.left.eval(ctx, x, y);
+    let b = c.right.eval(ctx, x, y);
+    c.op.holds(a, b)
 }

@@ -121,8 +121,24 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 tiles: ex.tiles.map_or(area, |t| draw(t, ctx.rng)),
                 changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
             };
+            // Live planes pay off when the pass visits a good share of the region: scans, wide
+            // explorers, random cells without a small firing limit. Walkers and connect count
+            // afresh at the few cells they stand on.
+            let visits_most = match ex.kind {
+                ExplorerKind::Horizontal | ExplorerKind::Vertical => true,
+                ExplorerKind::RandomNarrow
+                | ExplorerKind::WideHeur { .. }
+                | ExplorerKind::WideRand => {
+                    limits
+                        .tiles
+                        .min(limits.changes.saturating_mul(8))
+                        .saturating_mul(4)
+                        >= area
+                }
+                _ => false,
+            };
             let planes = match &ex.kernel {
-                Some(k) if !ex.bulk && !k.planes.is_empty() => Some(&k.planes),
+                Some(k) if !ex.bulk && visits_most && !k.planes.is_empty() => Some(&k.planes),
                 _ => None,
             };
             if let Some(specs) = planes {

@@ -326,7 +326,7 @@ impl Ctx<'_> {
 /// written into `sum`: the region's weights are laid into a plane padded with `out_w` on every
 /// side (`pad`, reused), then each offset adds one shifted row slice per row, with no bounds
 /// tests in the inner loop. Offsets that reach past the region in every case add `out_w`.
-pub(crate) fn count_plane(
+fn count_plane(
     canvas: &Canvas,
     r: Rect,
     n: &FlatNbh,

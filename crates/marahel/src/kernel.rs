@@ -162,10 +162,7 @@ impl Kernel {
                 return match pred {
                     Pred::Always(b) => Test::Const(b),
                     Pred::Range { lo, hi, negate } => {
-                        let spec = PlaneSpec {
-                            nbh,
-                            weights: Box::new(*weights),
-                        };
+                        let spec = PlaneSpec::new(nbh, weights);
                         let plane = match planes.iter().position(|p| *p == spec) {
                             Some(k) => k,
                             None => {

@@ -1,8 +1,8 @@
 //! Live count planes: the weighted neighbourhood count (`all(solid)`, `plus(empty|water)`, ...)
 //! of every cell of the current region, kept exact while a pass rewrites the map.
 //!
-//! A plane is computed once when a region pass starts ([`LivePlanes::begin`], the vectorised
-//! whole-region count of [`crate::engine::count_plane`]); from then on every write of a cell
+//! A plane is computed once when a region pass starts ([`LivePlanes::begin`]: the weights laid
+//! into a padded plane, then one shifted whole-plane slice added per offset); from then on every write of a cell
 //! adds the change of its weight to the counts of the cells whose neighbourhood contains it
 //! ([`LivePlanes::update`]: one addition per offset), so reading a count is one load instead of
 //! one load per offset. Counts use wrapping `u32` arithmetic, exactly as counting afresh does.
@@ -12,7 +12,7 @@
 //! farthest offset, so updates near the region's edge need no bounds tests (cells in the margin
 //! are updated but never read).
 
-use crate::engine::{Canvas, FlatNbh, PlaneScratch, count_plane};
+use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
 
 /// What one plane counts: a neighbourhood and the weight of each cell code.
@@ -22,6 +22,27 @@ pub struct PlaneSpec {
     pub nbh: usize,
     /// Weight of each code.
     pub weights: Box<[u32; 256]>,
+    /// An upper bound of every weight (an OR of them all).
+    bound: u32,
+    /// The code and weight of the only code with a weight, if there is one.
+    single: Option<(u8, u32)>,
+}
+
+impl PlaneSpec {
+    /// The plane of `nbh` with these weights.
+    pub fn new(nbh: usize, weights: &[u32; 256]) -> PlaneSpec {
+        let mut hot = weights.iter().enumerate().filter(|(_, w)| **w != 0);
+        let single = match (hot.next(), hot.next()) {
+            (Some((code, &w)), None) => Some((code as u8, w)),
+            _ => None,
+        };
+        PlaneSpec {
+            nbh,
+            weights: Box::new(*weights),
+            bound: weights.iter().fold(0, |a, &b| a | b),
+            single,
+        }
+    }
 }
 
 /// How one live plane changes on a write.
@@ -55,8 +76,37 @@ pub struct LivePlanes {
     pitch: usize,
     /// Padded index of the region's top-left cell.
     origin: usize,
-    /// Region-local counts of [`count_plane`] (scratch).
-    compact: Vec<u32>,
+    /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
+    pad8: Vec<u8>,
+    /// Byte sums (scratch).
+    acc8: Vec<u8>,
+    /// Weight plane when counts may not fit a byte (scratch).
+    pad32: Vec<u32>,
+}
+
+/// Lays the weights of region `r`'s cells into `pad` (margins `mx`, `my`, pitch `pitch`), every
+/// cell outside the region weighing `out`.
+fn fill_weights<T: Copy>(
+    pad: &mut Vec<T>,
+    canvas: &Canvas,
+    r: Rect,
+    (mx, my, pitch): (usize, usize, usize),
+    out: T,
+    weight: impl Fn(u8) -> T,
+) {
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    pad.clear();
+    pad.resize(pitch * (my + rh + my), out);
+    for ly in 0..rh {
+        let src = (r.y as usize + ly) * canvas.w + r.x as usize;
+        let dst = (my + ly) * pitch + mx;
+        for (p, &c) in pad[dst..dst + rw]
+            .iter_mut()
+            .zip(&canvas.front[src..src + rw])
+        {
+            *p = weight(c);
+        }
+    }
 }
 
 impl LivePlanes {
@@ -92,7 +142,6 @@ impl LivePlanes {
 
     /// Computes `specs` over region `r` of the front buffer; `out_w` gives, per spec, the
     /// weight of a cell outside the region. `tracking`: whether writes will update them.
-    #[allow(clippy::too_many_arguments)]
     pub fn begin(
         &mut self,
         specs: &[PlaneSpec],
@@ -101,59 +150,96 @@ impl LivePlanes {
         r: Rect,
         out_w: impl Fn(&[u32; 256]) -> u32,
         tracking: bool,
-        scratch: &mut PlaneScratch,
     ) {
         let (rw, rh) = (r.w as usize, r.h as usize);
-        // One margin for all planes: the farthest offset on each side.
-        let (mut left, mut right, mut top, mut bottom) = (0usize, 0usize, 0usize, 0usize);
+        // One symmetric margin for all planes, as wide as the farthest offset: the counts are
+        // summed over a weight plane of this layout, and writes update cells up to that far
+        // outside the region.
+        let (mut mx, mut my) = (0usize, 0usize);
         for s in specs {
             for &(dx, dy) in &nbhs[s.nbh].offsets {
-                left = left.max(dx.max(0) as usize);
-                right = right.max((-dx).max(0) as usize);
-                top = top.max(dy.max(0) as usize);
-                bottom = bottom.max((-dy).max(0) as usize);
+                mx = mx.max(dx.unsigned_abs() as usize);
+                my = my.max(dy.unsigned_abs() as usize);
             }
         }
         self.region = r;
-        self.pitch = left + rw + right;
-        self.origin = top * self.pitch + left;
+        self.pitch = mx + rw + mx;
+        self.origin = my * self.pitch + mx;
         self.tracking = tracking;
-        let len = self.pitch * (top + rh + bottom);
+        let len = self.pitch * (my + rh + my);
         self.len = len;
         if self.planes.len() < specs.len() {
             self.planes.resize_with(specs.len(), Plane::default);
         }
         self.data.clear();
         self.data.resize(len * specs.len(), 0);
+        // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
+        // (the padding columns between rows are summed too and never read).
+        let span = (rh - 1) * self.pitch + rw;
         for (k, (s, plane)) in specs.iter().zip(&mut self.planes).enumerate() {
             let n = &nbhs[s.nbh];
-            count_plane(
-                canvas,
-                r,
-                n,
-                &s.weights,
-                out_w(&s.weights),
-                scratch,
-                &mut self.compact,
-            );
-            for ly in 0..rh {
-                let at = k * len + self.origin + ly * self.pitch;
-                self.data[at..at + rw].copy_from_slice(&self.compact[ly * rw..(ly + 1) * rw]);
+            let pitch = self.pitch as isize;
+            let reads = n
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| dy as isize * pitch + dx as isize);
+            let out = out_w(&s.weights);
+            let sum = &mut self.data[k * len + self.origin..k * len + self.origin + span];
+            let max_w = (s.bound | out) as u64;
+            if max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
+                // Every count fits a byte: sum bytes, four times as many lanes per instruction.
+                // With one weighted code (the usual `all(solid)`), a compare replaces the table
+                // look-up and vectorises.
+                let geometry = (mx, my, self.pitch);
+                match s.single {
+                    Some((code, w)) => {
+                        let w = w as u8;
+                        fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
+                            (c == code) as u8 * w
+                        })
+                    }
+                    _ => fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
+                        s.weights[c as usize] as u8
+                    }),
+                }
+                self.acc8.clear();
+                self.acc8.resize(span, 0);
+                for d in reads {
+                    let from = (self.origin as isize + d) as usize;
+                    for (a, &v) in self.acc8.iter_mut().zip(&self.pad8[from..from + span]) {
+                        *a += v;
+                    }
+                }
+                for (t, &a) in sum.iter_mut().zip(&self.acc8) {
+                    *t = a as u32;
+                }
+            } else {
+                fill_weights(&mut self.pad32, canvas, r, (mx, my, self.pitch), out, |c| {
+                    s.weights[c as usize]
+                });
+                for d in reads {
+                    let from = (self.origin as isize + d) as usize;
+                    for (a, &v) in sum.iter_mut().zip(&self.pad32[from..from + span]) {
+                        *a = a.wrapping_add(v);
+                    }
+                }
             }
             plane.weights.clear();
             plane.weights.extend_from_slice(&s.weights[..]);
-            let pitch = self.pitch as isize;
-            let mut deltas: Vec<isize> = n
+            // A write at padded index i changes the counts at i - read delta.
+            plane.deltas.clear();
+            plane.lowest = n
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| -(dy as isize * pitch + dx as isize))
-                .collect();
-            deltas.sort_unstable();
-            plane.lowest = deltas.first().copied().unwrap_or(0);
-            plane.deltas.clear();
-            plane
-                .deltas
-                .extend(deltas.iter().map(|&d| (d - plane.lowest) as usize));
+                .min()
+                .unwrap_or(0);
+            let lowest = plane.lowest;
+            plane.deltas.extend(
+                n.offsets
+                    .iter()
+                    .map(|&(dx, dy)| (-(dy as isize * pitch + dx as isize) - lowest) as usize),
+            );
         }
         self.active = specs.len();
     }

@@ -145,15 +145,8 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
                 let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
                 let tracking = !ex.buffer;
-                ctx.live.begin(
-                    specs,
-                    ctx.canvas,
-                    ctx.nbhs,
-                    r,
-                    out_w,
-                    tracking,
-                    &mut ctx.scratch,
-                );
+                ctx.live
+                    .begin(specs, ctx.canvas, ctx.nbhs, r, out_w, tracking);
             }
             match &ex.kind {
                 ExplorerKind::Horizontal | ExplorerKind::Vertical if ex.bulk => bulk::pass(ex, ctx),

@@ -76,6 +76,10 @@ pub struct LivePlanes {
     pitch: usize,
     /// Padded index of the region's top-left cell.
     origin: usize,
+    /// Whether the current pass keeps its planes (see [`LivePlanes::begin`]).
+    keep: bool,
+    /// Kept planes by region.
+    kept: Vec<(Rect, Vec<u32>)>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
     pad8: Vec<u8>,
     /// Byte sums (scratch).
@@ -142,6 +146,11 @@ impl LivePlanes {
 
     /// Computes `specs` over region `r` of the front buffer; `out_w` gives, per spec, the
     /// weight of a cell outside the region. `tracking`: whether writes will update them.
+    /// `keep`: the planes are kept when the pass ends, and a later pass of the same explorer
+    /// over the same region takes them up again instead of counting afresh; the caller
+    /// guarantees that nothing else writes that region in between (the explorer's other
+    /// regions are disjoint from it), so the kept planes are still exact.
+    #[allow(clippy::too_many_arguments)]
     pub fn begin(
         &mut self,
         specs: &[PlaneSpec],
@@ -150,6 +159,7 @@ impl LivePlanes {
         r: Rect,
         out_w: impl Fn(&[u32; 256]) -> u32,
         tracking: bool,
+        keep: bool,
     ) {
         let (rw, rh) = (r.w as usize, r.h as usize);
         // One symmetric margin for all planes, as wide as the farthest offset: the counts are
@@ -171,8 +181,18 @@ impl LivePlanes {
         if self.planes.len() < specs.len() {
             self.planes.resize_with(specs.len(), Plane::default);
         }
-        self.data.clear();
-        self.data.resize(len * specs.len(), 0);
+        let keep = keep && tracking;
+        self.keep = keep;
+        let kept = keep
+            .then(|| self.kept.iter().position(|(kr, _)| *kr == r))
+            .flatten();
+        match kept {
+            Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
+            None => {
+                self.data.clear();
+                self.data.resize(len * specs.len(), 0);
+            }
+        }
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
         // (the padding columns between rows are summed too and never read).
         let span = (rh - 1) * self.pitch + rw;
@@ -183,6 +203,25 @@ impl LivePlanes {
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| dy as isize * pitch + dx as isize);
+            plane.weights.clear();
+            plane.weights.extend_from_slice(&s.weights[..]);
+            // A write at padded index i changes the counts at i - read delta.
+            plane.deltas.clear();
+            plane.lowest = n
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| -(dy as isize * pitch + dx as isize))
+                .min()
+                .unwrap_or(0);
+            let lowest = plane.lowest;
+            plane.deltas.extend(
+                n.offsets
+                    .iter()
+                    .map(|&(dx, dy)| (-(dy as isize * pitch + dx as isize) - lowest) as usize),
+            );
+            if kept.is_some() {
+                continue;
+            }
             let out = out_w(&s.weights);
             let sum = &mut self.data[k * len + self.origin..k * len + self.origin + span];
             let max_w = (s.bound | out) as u64;
@@ -224,30 +263,22 @@ impl LivePlanes {
                     }
                 }
             }
-            plane.weights.clear();
-            plane.weights.extend_from_slice(&s.weights[..]);
-            // A write at padded index i changes the counts at i - read delta.
-            plane.deltas.clear();
-            plane.lowest = n
-                .offsets
-                .iter()
-                .map(|&(dx, dy)| -(dy as isize * pitch + dx as isize))
-                .min()
-                .unwrap_or(0);
-            let lowest = plane.lowest;
-            plane.deltas.extend(
-                n.offsets
-                    .iter()
-                    .map(|&(dx, dy)| (-(dy as isize * pitch + dx as isize) - lowest) as usize),
-            );
         }
         self.active = specs.len();
     }
 
     /// Ends the pass: writes no longer update anything.
     pub fn end(&mut self) {
+        if self.keep && self.active != 0 {
+            let r = self.region;
+            match self.kept.iter().position(|(kr, _)| *kr == r) {
+                Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
+                None => self.kept.push((r, std::mem::take(&mut self.data))),
+            }
+        }
         self.active = 0;
         self.tracking = false;
+        self.keep = false;
     }
 
     /// Cell `(x, y)` of the region changed from `old` to `new`.

@@ -96,6 +96,13 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
             },
         }
     }
+    // Live planes may be kept from one repeat to the next when no other region of the list
+    // overlaps a region (then only that region's own passes write its cells).
+    let disjoint = list
+        .iter()
+        .enumerate()
+        .all(|(i, a)| list[..i].iter().all(|b| a == b || !a.intersects(b)));
+    let keep_planes = disjoint && ex.border.is_none();
     let repeats = draw(ex.repeats, ctx.rng);
     for rep in 0..repeats {
         ctx.rpercent = rep as f64 / repeats as f64;
@@ -146,7 +153,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
                 let tracking = !ex.buffer;
                 ctx.live
-                    .begin(specs, ctx.canvas, ctx.nbhs, r, out_w, tracking);
+                    .begin(specs, ctx.canvas, ctx.nbhs, r, out_w, tracking, keep_planes);
             }
             match &ex.kind {
                 ExplorerKind::Horizontal | ExplorerKind::Vertical if ex.bulk => bulk::pass(ex, ctx),

@@ -113,6 +113,12 @@ pub struct Kernel {
     first: Vec<u32>,
     /// See `simple`.
     candidates: Vec<Candidate>,
+    /// When the kernel is simple, reads live planes, and every code has at most one candidate
+    /// rule (the usual cellular automaton, whose rules start with `self(x)` for different
+    /// `x`): each code's one test, as a test of a live plane (a code without a rule reads the
+    /// all-zero plane with a test that never holds; a rule without a test, one that always
+    /// holds). Else empty.
+    one: Vec<Candidate>,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
     /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
@@ -286,12 +292,45 @@ impl Kernel {
                 first.push(candidates.len() as u32);
             }
         }
+        let one = if simple && !planes.is_empty() && first.windows(2).all(|w| w[1] - w[0] <= 1) {
+            let zero = planes.len() as u32;
+            (0..256)
+                .map(|code| match candidates.get(first[code] as usize) {
+                    Some(c) if first[code + 1] > first[code] => match c.always {
+                        false => *c,
+                        true => Candidate {
+                            test: PlaneTest {
+                                plane: zero,
+                                lo: 0,
+                                width: u32::MAX,
+                                negate: false,
+                            },
+                            always: false,
+                            rule: c.rule,
+                        },
+                    },
+                    _ => Candidate {
+                        test: PlaneTest {
+                            plane: zero,
+                            lo: 1,
+                            width: 0,
+                            negate: false,
+                        },
+                        always: false,
+                        rule: 0,
+                    },
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Some(Kernel {
             rules,
             by_code,
             simple,
             first,
             candidates,
+            one,
             planes,
             progress,
         })
@@ -338,6 +377,24 @@ impl Kernel {
         } else {
             ctx.live.index(x, y)
         };
+        if !self.one.is_empty() {
+            // One test per code: a code load, a plane load and a compare per cell.
+            let len = ctx.live.plane_len();
+            for k in 0..n {
+                let c = self.one[ctx.canvas.front[cell] as usize];
+                if c.test.holds(ctx.live.at(c.test.plane as usize * len + at)) {
+                    let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
+                    self.write(ctx, c.rule as usize, cx, cy);
+                    *changed += 1;
+                    if *changed >= changes {
+                        return false;
+                    }
+                }
+                cell += cell_step;
+                at += plane_step;
+            }
+            return true;
+        }
         if self.simple {
             for k in 0..n {
                 let code = ctx.canvas.front[cell] as usize;

@@ -138,6 +138,19 @@ impl LivePlanes {
         self.pitch
     }
 
+    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::at`]`(k * len
+    /// + i)`. Plane `specs.len()` is all zeros.
+    #[inline]
+    pub fn plane_len(&self) -> usize {
+        self.len
+    }
+
+    /// The count at flat index `i` of all planes (see [`LivePlanes::plane_len`]).
+    #[inline]
+    pub fn at(&self, i: usize) -> u32 {
+        self.data[i]
+    }
+
     /// Count of plane `k` at padded index `i`.
     #[inline]
     pub fn get(&self, k: usize, i: usize) -> u32 {
@@ -190,7 +203,8 @@ impl LivePlanes {
             Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
             None => {
                 self.data.clear();
-                self.data.resize(len * specs.len(), 0);
+                // One more plane, all zeros and never updated: the compiled rules' "no test".
+                self.data.resize(len * (specs.len() + 1), 0);
             }
         }
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`

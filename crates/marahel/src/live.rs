@@ -46,15 +46,25 @@ impl PlaneSpec {
 }
 
 /// How one live plane changes on a write.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Plane {
     /// Weight of each code.
-    weights: Vec<u32>,
+    weights: Box<[u32; 256]>,
     /// The cells whose count a write changes: padded index deltas `-(dy * pitch + dx)`,
     /// shifted by `-lowest` so that they are all `>= 0`.
     deltas: Vec<usize>,
     /// The smallest delta.
     lowest: isize,
+}
+
+impl Default for Plane {
+    fn default() -> Self {
+        Plane {
+            weights: Box::new([0; 256]),
+            deltas: Vec::new(),
+            lowest: 0,
+        }
+    }
 }
 
 /// The live planes of the current region pass (buffers reused across passes).
@@ -217,8 +227,7 @@ impl LivePlanes {
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| dy as isize * pitch + dx as isize);
-            plane.weights.clear();
-            plane.weights.extend_from_slice(&s.weights[..]);
+            plane.weights.copy_from_slice(&s.weights[..]);
             // A write at padded index i changes the counts at i - read delta.
             plane.deltas.clear();
             plane.lowest = n
@@ -306,8 +315,20 @@ impl LivePlanes {
             }
             let first = k * self.len + (i + plane.lowest) as usize;
             let data = &mut self.data[first..];
-            for &d in &plane.deltas {
-                data[d] = data[d].wrapping_add(dw);
+            match plane.deltas.len() {
+                // The usual 3x3 and plus shapes, unrolled.
+                9 => {
+                    let d: [usize; 9] = plane.deltas[..9].try_into().expect("nine deltas");
+                    d.iter().for_each(|&d| data[d] = data[d].wrapping_add(dw));
+                }
+                5 => {
+                    let d: [usize; 5] = plane.deltas[..5].try_into().expect("five deltas");
+                    d.iter().for_each(|&d| data[d] = data[d].wrapping_add(dw));
+                }
+                _ => plane
+                    .deltas
+                    .iter()
+                    .for_each(|&d| data[d] = data[d].wrapping_add(dw)),
             }
         }
     }

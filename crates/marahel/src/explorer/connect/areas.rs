@@ -1,0 +1,487 @@
+//! Stages 1 and 2 of `turtle_connect`: the areas of the chosen entities and their centres.
+//!
+//! With the 4-neighbourhood, areas are horizontal runs joined by union-find, and the centres
+//! are computed from the runs (no per-area cell list); other direction sets use a flood fill
+//! and [`centre`] over the area's cells. Both give the same areas, numbered by their first
+//! cell in scan order, and the same centres.
+
+use super::rank_index;
+use crate::engine::Ctx;
+
+/// Scratch buffers shared by the areas of one pass.
+#[derive(Default)]
+struct Scratch {
+    /// An area's cells `(x, y)` (region-local).
+    members: Vec<(u32, u32)>,
+    /// `(distance bits, region-local index)` of the candidate centres.
+    keys: Vec<(u64, u32)>,
+    /// Cells per integer part of the distance (as differences in [`centre_of_runs`]).
+    hist: Vec<i64>,
+    /// `|x - cx|` per column (and, for [`centre`], `|y - cy|` per row after them).
+    axy: Vec<f64>,
+}
+
+/// The centre of every area of `entities` in the current region (global coordinates), in the
+/// order of the areas' first cells in scan order. `adj` are the symmetric non-zero steps that
+/// join cells into areas.
+pub fn centres(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx) -> Vec<(i64, i64)> {
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let four = adj.len() == 4
+        && [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .iter()
+            .all(|o| adj.contains(o));
+    let mut s = Scratch::default();
+    let local = if four && rw > 1 && rh > 1 {
+        by_runs(entities, ctx, &mut s)
+    } else {
+        by_fill(adj, entities, ctx, &mut s)
+    };
+    local
+        .into_iter()
+        .map(|c| (r.x + (c % rw) as i64, r.y + (c / rw) as i64))
+        .collect()
+}
+
+/// Bit `i` set iff byte `i` of `word` equals the byte repeated in `pat` (exact: no carries
+/// between bytes), for `i` in `0..8`.
+#[inline(always)]
+fn eq_bits(word: u64, pat: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = word ^ pat;
+    // 0x80 in each byte of x that is zero.
+    let z = !(((x & LOW7) + LOW7) | x | LOW7);
+    // Bits 7, 15, ..., 63 to bits 56..64 (the products land on distinct bits: no carries).
+    (z >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Appends the runs of cells `cells[x]` with `hit(cells[x])` as `(y, x0, x1 exclusive)`;
+/// `bits8` gives the hits of eight cells read as a little-endian word, as bits 0..8.
+#[inline(always)]
+fn row_runs(
+    cells: &[u8],
+    y: u32,
+    bits8: impl Fn(u64) -> u64,
+    hit: impl Fn(u8) -> bool,
+    runs: &mut Vec<(u32, u32, u32)>,
+) {
+    let mut open = false;
+    let mut start = 0;
+    let mut carry = 0; // the previous word's last bit
+    for (wi, chunk) in cells.chunks(64).enumerate() {
+        let mut word = 0u64;
+        let mut eights = chunk.chunks_exact(8);
+        for (i, c8) in (&mut eights).enumerate() {
+            let v = u64::from_le_bytes(c8.try_into().expect("eight cells"));
+            word |= bits8(v) << (8 * i);
+        }
+        let done = chunk.len() & !7;
+        for (i, &c) in eights.remainder().iter().enumerate() {
+            word |= u64::from(hit(c)) << (done + i);
+        }
+        // Bits where a run starts or ends.
+        let mut edges = word ^ ((word << 1) | carry);
+        carry = word >> 63;
+        while edges != 0 {
+            let x = (wi * 64) as u32 + edges.trailing_zeros();
+            if open {
+                runs.push((y, start, x));
+            } else {
+                start = x;
+            }
+            open = !open;
+            edges &= edges - 1;
+        }
+    }
+    if open {
+        runs.push((y, start, cells.len() as u32));
+    }
+}
+
+/// Areas of the 4-neighbourhood: horizontal runs joined by union-find where they overlap the
+/// previous row's, no per-cell queue. A run's root is the component's first run in scan
+/// order, so the areas get the same numbers as the flood fill's (the first cell in scan
+/// order), and the same cells. Returns the region-local centres.
+fn by_runs(entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let w = ctx.canvas.w;
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x0, x1 exclusive)
+    let mut row_start = Vec::with_capacity(rh + 1);
+    let codes: Vec<u8> = (0..entities.len().min(256))
+        .filter(|&c| entities[c])
+        .map(|c| c as u8)
+        .collect();
+    let hit = |c: u8| entities.get(c as usize).copied().unwrap_or(false);
+    let splat = |c: u8| u64::from(c) * 0x0101_0101_0101_0101;
+    for ly in 0..rh {
+        row_start.push(runs.len());
+        let row = (r.y as usize + ly) * w + r.x as usize;
+        let cells = &ctx.canvas.front[row..row + rw];
+        let y = ly as u32;
+        match codes[..] {
+            [] => {}
+            [a] => row_runs(cells, y, |v| eq_bits(v, splat(a)), hit, &mut runs),
+            [a, b] => {
+                let (pa, pb) = (splat(a), splat(b));
+                row_runs(
+                    cells,
+                    y,
+                    |v| eq_bits(v, pa) | eq_bits(v, pb),
+                    hit,
+                    &mut runs,
+                )
+            }
+            _ => {
+                let bits8 = |v: u64| {
+                    v.to_le_bytes()
+                        .iter()
+                        .enumerate()
+                        .fold(0, |m, (i, &c)| m | u64::from(hit(c)) << i)
+                };
+                row_runs(cells, y, bits8, hit, &mut runs)
+            }
+        }
+    }
+    row_start.push(runs.len());
+    let mut up: Vec<u32> = (0..runs.len() as u32).collect();
+    let root = |up: &mut [u32], mut a: u32| {
+        while up[a as usize] != a {
+            up[a as usize] = up[up[a as usize] as usize];
+            a = up[a as usize];
+        }
+        a
+    };
+    for ly in 1..rh {
+        let (mut i, mut j) = (row_start[ly - 1], row_start[ly]);
+        let (ie, je) = (row_start[ly], row_start[ly + 1]);
+        while i < ie && j < je {
+            let (a, b) = (runs[i], runs[j]);
+            if a.1 < b.2 && b.1 < a.2 {
+                let (ra, rb) = (root(&mut up, i as u32), root(&mut up, j as u32));
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                up[hi as usize] = lo;
+            }
+            if a.2 <= b.2 {
+                i += 1;
+            }
+            if b.2 <= a.2 {
+                j += 1;
+            }
+        }
+    }
+    // Area of each run (roots come first), then the runs grouped by area.
+    let mut area = vec![0u32; runs.len()];
+    let mut n_areas = 0u32;
+    for i in 0..runs.len() {
+        let ri = root(&mut up, i as u32) as usize;
+        if ri == i {
+            area[i] = n_areas;
+            n_areas += 1;
+        } else {
+            area[i] = area[ri];
+        }
+    }
+    let mut start = vec![0u32; n_areas as usize + 1];
+    for &a in &area {
+        start[a as usize + 1] += 1;
+    }
+    for a in 0..n_areas as usize {
+        start[a + 1] += start[a];
+    }
+    let mut fillp = start.clone();
+    let mut grouped = vec![(0, 0, 0); runs.len()];
+    for (&run, &a) in runs.iter().zip(&area) {
+        grouped[fillp[a as usize] as usize] = run;
+        fillp[a as usize] += 1;
+    }
+    (0..n_areas as usize)
+        .map(|a| {
+            let area_runs = &grouped[start[a] as usize..start[a + 1] as usize];
+            centre_of_runs(area_runs, s, (rw, rh), ctx)
+        })
+        .collect()
+}
+
+/// Areas of any other direction set (labels over the region, flood fill with an explicit
+/// queue). Areas are numbered in the order of their first cell in scan order, whatever the
+/// fill order. The label plane has a blocked border as wide as the longest step, so the fill
+/// needs no bounds tests; steps longer than the region can never land inside and are dropped.
+/// Returns the region-local centres.
+fn by_fill(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
+    const NONE: u32 = u32::MAX;
+    const BLOCKED: u32 = NONE - 1;
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let w = ctx.canvas.w;
+    let adj: Vec<(i64, i64)> = adj
+        .iter()
+        .copied()
+        .filter(|&(dx, dy)| dx.unsigned_abs() < rw as u64 && dy.unsigned_abs() < rh as u64)
+        .collect();
+    let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
+    let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
+    let pw = rw + 2 * px;
+    let mut label: Vec<u32> = vec![BLOCKED; pw * (rh + 2 * py)];
+    for ly in 0..rh {
+        let row = (r.y as usize + ly) * w + r.x as usize;
+        let dst = (ly + py) * pw + px;
+        for (l, &c) in label[dst..dst + rw]
+            .iter_mut()
+            .zip(&ctx.canvas.front[row..row + rw])
+        {
+            *l = if entities[c as usize] { NONE } else { BLOCKED };
+        }
+    }
+    let steps: Vec<(i64, i64, isize)> = adj
+        .iter()
+        .map(|&(dx, dy)| (dx, dy, (dy * pw as i64 + dx) as isize))
+        .collect();
+    let mut centres = Vec::new();
+    let mut members = std::mem::take(&mut s.members);
+    for ly in 0..rh {
+        for lx in 0..rw {
+            let start = (ly + py) * pw + px + lx;
+            if label[start] != NONE {
+                continue;
+            }
+            let id = centres.len() as u32;
+            label[start] = id;
+            members.clear();
+            members.push((lx as u32, ly as u32));
+            let mut head = 0;
+            while head < members.len() {
+                let (x, y) = members[head];
+                head += 1;
+                let i = (y as usize + py) * pw + px + x as usize;
+                for &(dx, dy, d) in &steps {
+                    let j = (i as isize + d) as usize;
+                    if label[j] == NONE {
+                        label[j] = id;
+                        members.push(((x as i64 + dx) as u32, (y as i64 + dy) as u32));
+                    }
+                }
+            }
+            centres.push(centre(&mut members, s, (rw, rh), ctx));
+        }
+    }
+    s.members = members;
+    centres
+}
+
+/// [`centre`] of the area made of `runs` (`(y, x0, x1 exclusive)`, region-local).
+///
+/// Small and huge areas list their cells and call [`centre`]. Mid-sized ones are done on
+/// the runs, with the same float operations as [`centre`] (so the same distance bits):
+/// * the sums are arithmetic series per run;
+/// * the histogram of the distances' integer parts (buckets) is kept as differences: on one
+///   row, the cells of a run on one side of `cx` are a segment whose exact distances
+///   `|x - cx| + |y - cy|` (of the float `cx`, `cy`) step by 1 from the cell nearest `cx`,
+///   so their buckets are consecutive from that cell's, as long as the computed distance
+///   has the exact one's integer part. That holds when the computation is exact (`cx` and
+///   `cy` have at most 20 fractional bits, distances are below 2^21), or when the nearest
+///   cell's exact distance is at least 2^-20 from an integer (the float rounding error is
+///   below 2^-32, and every cell of the segment has the same fractional part). The nearest
+///   cell's bucket is read from a 32.32 fixed point distance (integer operations, within
+///   2^-31 of the exact one; exact when the float one is). Other segments count cell by
+///   cell.
+/// * the cells of the chosen bucket are then one cell per such segment, found by index.
+fn centre_of_runs(
+    runs: &[(u32, u32, u32)],
+    s: &mut Scratch,
+    (rw, rh): (usize, usize),
+    ctx: &mut Ctx,
+) -> usize {
+    let len = runs
+        .iter()
+        .map(|&(_, x0, x1)| (x1 - x0) as usize)
+        .sum::<usize>();
+    if len > 1 << 20 || 4 * len < rw + rh {
+        let mut members = std::mem::take(&mut s.members);
+        members.clear();
+        for &(y, x0, x1) in runs {
+            members.extend((x0..x1).map(|x| (x, y)));
+        }
+        let c = centre(&mut members, s, (rw, rh), ctx);
+        s.members = members;
+        return c;
+    }
+    // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
+    let (mut sx, mut sy) = (0u64, 0u64);
+    let (mut xmin, mut xmax) = (u32::MAX, 0);
+    for &(y, x0, x1) in runs {
+        let l = u64::from(x1 - x0);
+        sx += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
+        sy += u64::from(y) * l;
+        xmin = xmin.min(x0);
+        xmax = xmax.max(x1);
+    }
+    let n = len as f64;
+    let (cx, cy) = (sx as f64 / n, sy as f64 / n);
+    let k = rank_index(len, ctx);
+    let dist = |x: u32, ay: f64| (x as f64 - cx).abs() + ay;
+    let frac20 = |v: f64| (v * (1u64 << 20) as f64).fract() == 0.0;
+    // Distances are below 2^20 (fixed point below 2^52), or every cell is counted alone.
+    let small = rw + rh < 1 << 20;
+    let exact = frac20(cx) && frac20(cy);
+    // 32.32 fixed point, truncated (error below 2^-32).
+    let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
+    let fcx = fix(cx);
+    // Columns up to `split` (exclusive) are at or left of cx.
+    let split = cx.floor() as u32 + 1;
+    // The side segments of a run: (cell nearest cx, cells, step away from cx), and the
+    // nearest cell's bucket when the segment's buckets are consecutive from it. The fixed
+    // point distance is within 2^-30 of the computed one: a fractional part at least 2^-20
+    // from an integer is safe.
+    let sides = |x0: u32, x1: u32, fay: i64| {
+        let (l1, r0) = (x1.min(split), x0.max(split));
+        let bucket = |fd: i64| {
+            let f = fd & 0xffff_ffff;
+            (small && (exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&f)))
+                .then_some((fd >> 32) as usize)
+        };
+        let left = (l1 > x0).then(|| bucket(fcx - (i64::from(l1 - 1) << 32) + fay));
+        let right = (x1 > r0).then(|| bucket((i64::from(r0) << 32) - fcx + fay));
+        [
+            (l1.wrapping_sub(1), l1.saturating_sub(x0), -1i64, left),
+            (r0, x1.saturating_sub(r0), 1, right),
+        ]
+    };
+    // Runs come in scan order: the rows span runs[0].0 ..= runs[last].0. cx lies within the
+    // columns and cy within the rows, and the float sum of two terms is at most the (exact)
+    // integer sum of their bounds: buckets are at most the spans' sum.
+    let (ymin, ymax) = (runs[0].0, runs[runs.len() - 1].0);
+    let diff = &mut s.hist;
+    diff.clear();
+    diff.resize((xmax - xmin + ymax - ymin) as usize + 2, 0);
+    for &(y, x0, x1) in runs {
+        let ay = (y as f64 - cy).abs();
+        let fay = if small { fix(ay) } else { 0 };
+        for (near, cells, step, b) in sides(x0, x1, fay) {
+            match b {
+                None => {}
+                Some(Some(b)) => {
+                    diff[b] += 1;
+                    diff[b + cells as usize] -= 1;
+                }
+                Some(None) => {
+                    for i in 0..i64::from(cells) {
+                        let b = dist((i64::from(near) + step * i) as u32, ay) as usize;
+                        diff[b] += 1;
+                        diff[b + 1] -= 1;
+                    }
+                }
+            }
+        }
+    }
+    let (mut bucket, mut before, mut here) = (0, 0, 0i64);
+    loop {
+        here += diff[bucket];
+        if before + here as usize > k {
+            break;
+        }
+        before += here as usize;
+        bucket += 1;
+    }
+    // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
+    let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
+    let keys = &mut s.keys;
+    keys.clear();
+    for &(y, x0, x1) in runs {
+        let ay = (y as f64 - cy).abs();
+        let fay = if small { fix(ay) } else { 0 };
+        let mut key = |x: u32| {
+            let dm = dist(x, ay);
+            if lo <= dm && dm < hi {
+                keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
+            }
+        };
+        for (near, cells, step, b) in sides(x0, x1, fay) {
+            match b {
+                Some(Some(b)) if (b..b + cells as usize).contains(&bucket) => {
+                    key((i64::from(near) + step * (bucket - b) as i64) as u32);
+                }
+                None | Some(Some(_)) => {}
+                Some(None) => {
+                    (0..i64::from(cells)).for_each(|i| key((i64::from(near) + step * i) as u32))
+                }
+            }
+        }
+    }
+    keys.select_nth_unstable(k - before);
+    keys[k - before].1 as usize
+}
+
+/// Stage 2 for one area: a cell near its centroid, by rank selection over (distance, index);
+/// returns its region-local index. The order of `members` does not matter (the sums are exact,
+/// the keys unique).
+fn centre(
+    members: &mut [(u32, u32)],
+    s: &mut Scratch,
+    (rw, rh): (usize, usize),
+    ctx: &mut Ctx,
+) -> usize {
+    // Areas up to a million cells precompute the keys (distances are >= 0: their bits sort
+    // like the values); huge ones (over a million cells) compare in place, to keep memory at
+    // 8 bytes per cell.
+    // Integer sums are exact and equal the f64 sums (every partial sum is an integer below
+    // 2^53).
+    let n = members.len() as f64;
+    let cx = members.iter().map(|m| u64::from(m.0)).sum::<u64>() as f64 / n;
+    let cy = members.iter().map(|m| u64::from(m.1)).sum::<u64>() as f64 / n;
+    let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
+    let k = rank_index(members.len(), ctx);
+    let keys = &mut s.keys;
+    if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
+        // Small areas: key every cell.
+        keys.clear();
+        keys.extend(
+            members
+                .iter()
+                .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
+        );
+        keys.select_nth_unstable(k);
+        keys[k].1 as usize
+    } else if members.len() <= 1 << 20 {
+        // Only the cells whose distance has the k-th smallest integer part are keyed:
+        // the integer part is monotone in the distance, so the k-th key overall is the
+        // (k - cells in lower buckets)-th of that bucket (distances are < rw + rh; the
+        // histogram costs at most 4 steps per cell of the area).
+        // The two terms of a distance come from per-column and per-row tables (the same
+        // float operations, so the same bits; at most rw + rh <= 4n entries).
+        let axy = &mut s.axy;
+        axy.clear();
+        axy.extend((0..rw).map(|x| (x as f64 - cx).abs()));
+        axy.extend((0..rh).map(|y| (y as f64 - cy).abs()));
+        let (ax, ay) = axy.split_at(rw);
+        let dt = |(x, y): (u32, u32)| ax[x as usize] + ay[y as usize];
+        let hist = &mut s.hist;
+        hist.clear();
+        hist.resize(rw + rh + 1, 0);
+        for &m in &*members {
+            hist[dt(m) as usize] += 1;
+        }
+        let (mut bucket, mut before) = (0, 0);
+        while before + hist[bucket] as usize <= k {
+            before += hist[bucket] as usize;
+            bucket += 1;
+        }
+        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
+        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
+        keys.clear();
+        for &m in &*members {
+            let dm = dt(m);
+            if lo <= dm && dm < hi {
+                keys.push((dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32));
+            }
+        }
+        keys.select_nth_unstable(k - before);
+        keys[k - before].1 as usize
+    } else {
+        // Index order is row-major: (y, x).
+        let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {
+            d(a).total_cmp(&d(b)).then((a.1, a.0).cmp(&(b.1, b.0)))
+        });
+        y as usize * rw + x as usize
+    }
+}

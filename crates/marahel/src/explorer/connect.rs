@@ -121,7 +121,10 @@ impl Steer {
         Steer { cx, cy, table }
     }
 
-    /// [`best_step`] from `p` towards `t`.
+    /// [`best_step`] from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
+    /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
+    /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
+    /// offset is not zero).
     #[inline]
     fn step(
         &self,
@@ -129,12 +132,14 @@ impl Steer {
         r: Rect,
         p: (i64, i64),
         t: (i64, i64),
-    ) -> Option<(i64, i64)> {
+    ) -> Option<((i64, i64), u64)> {
+        let single = |q: Option<(i64, i64)>| q.map(|(nx, ny)| ((nx - p.0, ny - p.1), 1));
         if self.table.is_empty() {
-            return best_step(dirs, r, p, t);
+            return single(best_step(dirs, r, p, t));
         }
-        let tx = (t.0 - p.0).clamp(-self.cx, self.cx) + self.cx;
-        let ty = (t.1 - p.1).clamp(-self.cy, self.cy) + self.cy;
+        let (ox, oy) = (t.0 - p.0, t.1 - p.1);
+        let tx = ox.clamp(-self.cx, self.cx) + self.cx;
+        let ty = oy.clamp(-self.cy, self.cy) + self.cy;
         let i = self.table[(ty * (2 * self.cx + 1) + tx) as usize];
         if i == Steer::STUCK {
             return None;
@@ -142,9 +147,34 @@ impl Steer {
         let (dx, dy) = dirs[i as usize];
         let (nx, ny) = (p.0 + dx, p.1 + dy);
         if nx < r.x || ny < r.y || nx >= r.x + r.w || ny >= r.y + r.h {
-            return best_step(dirs, r, p, t);
+            return single(best_step(dirs, r, p, t));
         }
-        Some((nx, ny))
+        // Steps along one axis: offset `o` (clamped at `c`), step `d`, position `at` within
+        // `lo..=hi`.
+        let run = |o: i64, c: i64, d: i64, at: i64, lo: i64, hi: i64| {
+            let keep = match d {
+                0 => i64::MAX,
+                _ if o.abs() < c => 1,
+                // Moving away from the target (or along) keeps the offset clamped.
+                _ if (o > 0) != (d > 0) => i64::MAX,
+                _ => (o.abs() - c) / d.abs() + 1,
+            };
+            let room = match d {
+                0 => i64::MAX,
+                _ if d > 0 => (hi - at) / d,
+                _ => (at - lo) / -d,
+            };
+            keep.min(room)
+        };
+        let k = run(ox, self.cx, dx, p.0, r.x, r.x + r.w - 1).min(run(
+            oy,
+            self.cy,
+            dy,
+            p.1,
+            r.y,
+            r.y + r.h - 1,
+        ));
+        Some(((dx, dy), k as u64))
     }
 }
 
@@ -206,6 +236,8 @@ pub fn pass(
     let mut wi = 0;
     let mut changed = 0;
     let mut stuck = 0;
+    // The current straight run: its step and the steps left after the one taken.
+    let (mut step, mut left) = ((0, 0), 0);
     loop {
         if progress {
             ctx.percent = wi as f64 / total;
@@ -217,6 +249,12 @@ pub fn pass(
                 break;
             }
         }
+        if left > 0 {
+            // Inside a straight run: the target is not here and the step is the same.
+            (x, y) = (x + step.0, y + step.1);
+            left -= 1;
+            continue;
+        }
         while wi < waypoints.len() && waypoints[wi] == (x, y) {
             wi += 1;
         }
@@ -224,7 +262,10 @@ pub fn pass(
             break;
         }
         match steer.step(dirs, r, (x, y), waypoints[wi]) {
-            Some(p) => (x, y) = p,
+            Some((d, k)) => {
+                (x, y) = (x + d.0, y + d.1);
+                (step, left) = (d, k - 1);
+            }
             None => {
                 stuck += 1;
                 wi += 1;

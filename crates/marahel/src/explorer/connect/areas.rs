@@ -105,6 +105,22 @@ fn row_runs(
 fn by_runs(entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
     let r = ctx.region;
     let (rw, rh) = (r.w as usize, r.h as usize);
+    let (runs, row_start) = find_runs(entities, ctx);
+    let (grouped, start) = group(&runs, &row_start);
+    (0..start.len() - 1)
+        .map(|a| {
+            let area_runs = &grouped[start[a] as usize..start[a + 1] as usize];
+            centre_of_runs(area_runs, s, (rw, rh), ctx)
+        })
+        .collect()
+}
+
+/// The runs of entity cells of each row of the region, `(y, x0, x1 exclusive)`
+/// (region-local), in scan order, and where each row's runs start (one more entry at the end).
+#[inline(never)]
+fn find_runs(entities: &[bool], ctx: &Ctx) -> (Vec<(u32, u32, u32)>, Vec<usize>) {
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
     let w = ctx.canvas.w;
     let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x0, x1 exclusive)
     let mut row_start = Vec::with_capacity(rh + 1);
@@ -144,6 +160,14 @@ fn by_runs(entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
         }
     }
     row_start.push(runs.len());
+    (runs, row_start)
+}
+
+/// The runs grouped by area (areas numbered by their first run in scan order, each area's
+/// runs in scan order), and where each area's runs start (one more entry at the end).
+#[inline(never)]
+fn group(runs: &[(u32, u32, u32)], row_start: &[usize]) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
+    let rh = row_start.len() - 1;
     let mut up: Vec<u32> = (0..runs.len() as u32).collect();
     let root = |up: &mut [u32], mut a: u32| {
         while up[a as usize] != a {
@@ -195,12 +219,7 @@ fn by_runs(entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
         grouped[fillp[a as usize] as usize] = run;
         fillp[a as usize] += 1;
     }
-    (0..n_areas as usize)
-        .map(|a| {
-            let area_runs = &grouped[start[a] as usize..start[a + 1] as usize];
-            centre_of_runs(area_runs, s, (rw, rh), ctx)
-        })
-        .collect()
+    (grouped, start)
 }
 
 /// Areas of any other direction set (labels over the region, flood fill with an explicit
@@ -286,17 +305,27 @@ fn by_fill(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx, s: &mut Scratch
 ///   2^-31 of the exact one; exact when the float one is). Other segments count cell by
 ///   cell.
 /// * the cells of the chosen bucket are then one cell per such segment, found by index.
+#[inline(never)]
 fn centre_of_runs(
     runs: &[(u32, u32, u32)],
     s: &mut Scratch,
     (rw, rh): (usize, usize),
     ctx: &mut Ctx,
 ) -> usize {
-    let len = runs
-        .iter()
-        .map(|&(_, x0, x1)| (x1 - x0) as usize)
-        .sum::<usize>();
-    if len > 1 << 20 || 4 * len < rw + rh {
+    // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
+    let (mut len, mut sx, mut sy) = (0u64, 0u64, 0u64);
+    let (mut xmin, mut xmax) = (u32::MAX, 0);
+    for &(y, x0, x1) in runs {
+        let l = u64::from(x1 - x0);
+        len += l;
+        sx += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
+        sy += u64::from(y) * l;
+        xmin = xmin.min(x0);
+        xmax = xmax.max(x1);
+    }
+    let len = len as usize;
+    // Distances below 2^20 keep the fixed point below 2^52.
+    if len > 1 << 20 || 4 * len < rw + rh || rw + rh >= 1 << 20 {
         let mut members = std::mem::take(&mut s.members);
         members.clear();
         for &(y, x0, x1) in runs {
@@ -306,47 +335,23 @@ fn centre_of_runs(
         s.members = members;
         return c;
     }
-    // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
-    let (mut sx, mut sy) = (0u64, 0u64);
-    let (mut xmin, mut xmax) = (u32::MAX, 0);
-    for &(y, x0, x1) in runs {
-        let l = u64::from(x1 - x0);
-        sx += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
-        sy += u64::from(y) * l;
-        xmin = xmin.min(x0);
-        xmax = xmax.max(x1);
-    }
     let n = len as f64;
     let (cx, cy) = (sx as f64 / n, sy as f64 / n);
     let k = rank_index(len, ctx);
     let dist = |x: u32, ay: f64| (x as f64 - cx).abs() + ay;
     let frac20 = |v: f64| (v * (1u64 << 20) as f64).fract() == 0.0;
-    // Distances are below 2^20 (fixed point below 2^52), or every cell is counted alone.
-    let small = rw + rh < 1 << 20;
     let exact = frac20(cx) && frac20(cy);
     // 32.32 fixed point, truncated (error below 2^-32).
     let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
     let fcx = fix(cx);
-    // Columns up to `split` (exclusive) are at or left of cx.
+    // The bucket of a segment's nearest cell, from its fixed point distance, when the
+    // segment's buckets are consecutive from it. The fixed point distance is within 2^-30 of
+    // the computed one: a fractional part at least 2^-20 from an integer is safe.
+    let consecutive =
+        |fd: i64| exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff));
+    // Columns below `split` are at or left of cx: a run's left segment is x0..min(x1, split)
+    // (nearest cell last), its right segment max(x0, split)..x1 (nearest cell first).
     let split = cx.floor() as u32 + 1;
-    // The side segments of a run: (cell nearest cx, cells, step away from cx), and the
-    // nearest cell's bucket when the segment's buckets are consecutive from it. The fixed
-    // point distance is within 2^-30 of the computed one: a fractional part at least 2^-20
-    // from an integer is safe.
-    let sides = |x0: u32, x1: u32, fay: i64| {
-        let (l1, r0) = (x1.min(split), x0.max(split));
-        let bucket = |fd: i64| {
-            let f = fd & 0xffff_ffff;
-            (small && (exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&f)))
-                .then_some((fd >> 32) as usize)
-        };
-        let left = (l1 > x0).then(|| bucket(fcx - (i64::from(l1 - 1) << 32) + fay));
-        let right = (x1 > r0).then(|| bucket((i64::from(r0) << 32) - fcx + fay));
-        [
-            (l1.wrapping_sub(1), l1.saturating_sub(x0), -1i64, left),
-            (r0, x1.saturating_sub(r0), 1, right),
-        ]
-    };
     // Runs come in scan order: the rows span runs[0].0 ..= runs[last].0. cx lies within the
     // columns and cy within the rows, and the float sum of two terms is at most the (exact)
     // integer sum of their bounds: buckets are at most the spans' sum.
@@ -354,23 +359,37 @@ fn centre_of_runs(
     let diff = &mut s.hist;
     diff.clear();
     diff.resize((xmax - xmin + ymax - ymin) as usize + 2, 0);
+    // Counts cell by cell.
+    let count = |diff: &mut [i64], xs: std::ops::Range<u32>, ay: f64| {
+        for x in xs {
+            let b = dist(x, ay) as usize;
+            diff[b] += 1;
+            diff[b + 1] -= 1;
+        }
+    };
     for &(y, x0, x1) in runs {
         let ay = (y as f64 - cy).abs();
-        let fay = if small { fix(ay) } else { 0 };
-        for (near, cells, step, b) in sides(x0, x1, fay) {
-            match b {
-                None => {}
-                Some(Some(b)) => {
-                    diff[b] += 1;
-                    diff[b + cells as usize] -= 1;
-                }
-                Some(None) => {
-                    for i in 0..i64::from(cells) {
-                        let b = dist((i64::from(near) + step * i) as u32, ay) as usize;
-                        diff[b] += 1;
-                        diff[b + 1] -= 1;
-                    }
-                }
+        let fay = fix(ay);
+        if x0 < split {
+            let l1 = x1.min(split);
+            let fd = fcx - (i64::from(l1 - 1) << 32) + fay;
+            if consecutive(fd) {
+                let b = (fd >> 32) as usize;
+                diff[b] += 1;
+                diff[b + (l1 - x0) as usize] -= 1;
+            } else {
+                count(diff, x0..l1, ay);
+            }
+        }
+        if x1 > split {
+            let r0 = x0.max(split);
+            let fd = (i64::from(r0) << 32) - fcx + fay;
+            if consecutive(fd) {
+                let b = (fd >> 32) as usize;
+                diff[b] += 1;
+                diff[b + (x1 - r0) as usize] -= 1;
+            } else {
+                count(diff, r0..x1, ay);
             }
         }
     }
@@ -389,22 +408,37 @@ fn centre_of_runs(
     keys.clear();
     for &(y, x0, x1) in runs {
         let ay = (y as f64 - cy).abs();
-        let fay = if small { fix(ay) } else { 0 };
+        let fay = fix(ay);
         let mut key = |x: u32| {
             let dm = dist(x, ay);
             if lo <= dm && dm < hi {
                 keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
             }
         };
-        for (near, cells, step, b) in sides(x0, x1, fay) {
-            match b {
-                Some(Some(b)) if (b..b + cells as usize).contains(&bucket) => {
-                    key((i64::from(near) + step * (bucket - b) as i64) as u32);
+        if x0 < split {
+            let l1 = x1.min(split);
+            let fd = fcx - (i64::from(l1 - 1) << 32) + fay;
+            if consecutive(fd) {
+                // The cell (l1 - 1) - i has bucket b + i.
+                let i = bucket.wrapping_sub((fd >> 32) as usize);
+                if i < (l1 - x0) as usize {
+                    key(l1 - 1 - i as u32);
                 }
-                None | Some(Some(_)) => {}
-                Some(None) => {
-                    (0..i64::from(cells)).for_each(|i| key((i64::from(near) + step * i) as u32))
+            } else {
+                (x0..l1).for_each(&mut key);
+            }
+        }
+        if x1 > split {
+            let r0 = x0.max(split);
+            let fd = (i64::from(r0) << 32) - fcx + fay;
+            if consecutive(fd) {
+                // The cell r0 + i has bucket b + i.
+                let i = bucket.wrapping_sub((fd >> 32) as usize);
+                if i < (x1 - r0) as usize {
+                    key(r0 + i as u32);
                 }
+            } else {
+                (r0..x1).for_each(&mut key);
             }
         }
     }

@@ -28,15 +28,24 @@ pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
         return 0;
     }
     let total = (n as u64) * (n as u64 + 1) / 2;
-    let r = ctx.rng.random_range(0..total);
-    // Smallest i with S(i) = (i+1)n - i(i+1)/2 > r.
+    rank_of(n, ctx.rng.random_range(0..total))
+}
+
+/// The smallest `i` with `S(i) = (i+1)n - i(i+1)/2 > r`, for `n >= 1` and `r < S(n-1)`
+/// (`S` increases up to `S(n-1) = n(n+1)/2`). With `j = i + 1`, `S = j(2n + 1 - j)/2`: the
+/// real root of `S = r` gives a guess, and exact integer steps settle it.
+fn rank_of(n: usize, r: u64) -> usize {
     let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
-    let (mut lo, mut hi) = (0u64, n as u64 - 1);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if s(mid) > r { hi = mid } else { lo = mid + 1 }
+    let a = (2 * n + 1) as f64;
+    let root = (a - (a * a - 8.0 * r as f64).max(0.0).sqrt()) / 2.0;
+    let mut i = (root as u64).min(n as u64 - 1);
+    while i > 0 && s(i - 1) > r {
+        i -= 1;
     }
-    lo as usize
+    while s(i) <= r {
+        i += 1;
+    }
+    i as usize
 }
 
 /// Whether a rule reads `percent` or `cpercent` (else the walk does not keep them).
@@ -280,5 +289,39 @@ pub fn pass(
             "{}: connect could not approach {stuck} waypoint(s) with its directions; skipped them",
             ex.path
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_of;
+
+    /// [`rank_of`] is the binary search it replaced.
+    #[test]
+    fn rank_of_is_the_binary_search() {
+        for n in 1..400usize {
+            let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
+            for r in 0..(n as u64) * (n as u64 + 1) / 2 {
+                let (mut lo, mut hi) = (0u64, n as u64 - 1);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if s(mid) > r { hi = mid } else { lo = mid + 1 }
+                }
+                assert_eq!(rank_of(n, r), lo as usize, "n {n} r {r}");
+            }
+        }
+        let n = 3_000_000usize;
+        for r in [
+            0,
+            1,
+            2_999_999,
+            3_000_000,
+            4_499_998_500_000,
+            4_500_001_499_999,
+        ] {
+            let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
+            let i = rank_of(n, r) as u64;
+            assert!(s(i) > r && (i == 0 || s(i - 1) <= r), "r {r}");
+        }
     }
 }

@@ -110,7 +110,7 @@ fn by_runs(entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
     (0..start.len() - 1)
         .map(|a| {
             let area_runs = &grouped[start[a] as usize..start[a + 1] as usize];
-            centre_of_runs(area_runs, s, (rw, rh), ctx)
+            centre_of_runs(area_runs, s, (rw, rh), |n| rank_index(n, ctx))
         })
         .collect()
 }
@@ -194,17 +194,19 @@ fn group(runs: &[(u32, u32, u32)], row_start: &[usize]) -> (Vec<(u32, u32, u32)>
             }
         }
     }
-    // Area of each run (roots come first), then the runs grouped by area.
+    // Area of each run (roots come first), then the runs grouped by area. Links only go
+    // to lower runs, so in scan order a run's parent already holds its root.
     let mut area = vec![0u32; runs.len()];
     let mut n_areas = 0u32;
     for i in 0..runs.len() {
-        let ri = root(&mut up, i as u32) as usize;
-        if ri == i {
-            area[i] = n_areas;
+        let ri = up[up[i] as usize];
+        up[i] = ri;
+        area[i] = if ri as usize == i {
             n_areas += 1;
+            n_areas - 1
         } else {
-            area[i] = area[ri];
-        }
+            area[ri as usize]
+        };
     }
     let mut start = vec![0u32; n_areas as usize + 1];
     for &a in &area {
@@ -281,7 +283,7 @@ fn by_fill(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx, s: &mut Scratch
                     }
                 }
             }
-            centres.push(centre(&mut members, s, (rw, rh), ctx));
+            centres.push(centre(&mut members, s, (rw, rh), |n| rank_index(n, ctx)));
         }
     }
     s.members = members;
@@ -310,7 +312,7 @@ fn centre_of_runs(
     runs: &[(u32, u32, u32)],
     s: &mut Scratch,
     (rw, rh): (usize, usize),
-    ctx: &mut Ctx,
+    rank: impl FnOnce(usize) -> usize,
 ) -> usize {
     // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
     let (mut len, mut sx, mut sy) = (0u64, 0u64, 0u64);
@@ -331,15 +333,19 @@ fn centre_of_runs(
         for &(y, x0, x1) in runs {
             members.extend((x0..x1).map(|x| (x, y)));
         }
-        let c = centre(&mut members, s, (rw, rh), ctx);
+        let c = centre(&mut members, s, (rw, rh), rank);
         s.members = members;
         return c;
     }
     let n = len as f64;
     let (cx, cy) = (sx as f64 / n, sy as f64 / n);
-    let k = rank_index(len, ctx);
+    let k = rank(len);
     let dist = |x: u32, ay: f64| (x as f64 - cx).abs() + ay;
-    let frac20 = |v: f64| (v * (1u64 << 20) as f64).fract() == 0.0;
+    // At most 20 fractional bits (v * 2^20 is below 2^40: the u64 round trip is exact).
+    let frac20 = |v: f64| {
+        let t = v * (1u64 << 20) as f64;
+        t == (t as u64) as f64
+    };
     let exact = frac20(cx) && frac20(cy);
     // 32.32 fixed point, truncated (error below 2^-32).
     let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
@@ -351,7 +357,7 @@ fn centre_of_runs(
         |fd: i64| exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff));
     // Columns below `split` are at or left of cx: a run's left segment is x0..min(x1, split)
     // (nearest cell last), its right segment max(x0, split)..x1 (nearest cell first).
-    let split = cx.floor() as u32 + 1;
+    let split = cx as u32 + 1;
     // Runs come in scan order: the rows span runs[0].0 ..= runs[last].0. cx lies within the
     // columns and cy within the rows, and the float sum of two terms is at most the (exact)
     // integer sum of their bounds: buckets are at most the spans' sum.
@@ -442,8 +448,18 @@ fn centre_of_runs(
             }
         }
     }
-    keys.select_nth_unstable(k - before);
-    keys[k - before].1 as usize
+    kth(keys, k - before)
+}
+
+/// The index of the `k`-th smallest key (keys are unique, so any order of `keys` and any
+/// selection method give the same one): a sort for a few keys, else a selection.
+fn kth(keys: &mut [(u64, u32)], k: usize) -> usize {
+    if keys.len() <= 16 {
+        keys.sort_unstable();
+    } else {
+        keys.select_nth_unstable(k);
+    }
+    keys[k].1 as usize
 }
 
 /// Stage 2 for one area: a cell near its centroid, by rank selection over (distance, index);
@@ -453,7 +469,7 @@ fn centre(
     members: &mut [(u32, u32)],
     s: &mut Scratch,
     (rw, rh): (usize, usize),
-    ctx: &mut Ctx,
+    rank: impl FnOnce(usize) -> usize,
 ) -> usize {
     // Areas up to a million cells precompute the keys (distances are >= 0: their bits sort
     // like the values); huge ones (over a million cells) compare in place, to keep memory at
@@ -464,7 +480,7 @@ fn centre(
     let cx = members.iter().map(|m| u64::from(m.0)).sum::<u64>() as f64 / n;
     let cy = members.iter().map(|m| u64::from(m.1)).sum::<u64>() as f64 / n;
     let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
-    let k = rank_index(members.len(), ctx);
+    let k = rank(members.len());
     let keys = &mut s.keys;
     if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
         // Small areas: key every cell.
@@ -474,8 +490,7 @@ fn centre(
                 .iter()
                 .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
         );
-        keys.select_nth_unstable(k);
-        keys[k].1 as usize
+        kth(keys, k)
     } else if members.len() <= 1 << 20 {
         // Only the cells whose distance has the k-th smallest integer part are keyed:
         // the integer part is monotone in the distance, so the k-th key overall is the
@@ -509,13 +524,68 @@ fn centre(
                 keys.push((dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32));
             }
         }
-        keys.select_nth_unstable(k - before);
-        keys[k - before].1 as usize
+        kth(keys, k - before)
     } else {
         // Index order is row-major: (y, x).
         let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {
             d(a).total_cmp(&d(b)).then((a.1, a.0).cmp(&(b.1, b.0)))
         });
         y as usize * rw + x as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Scratch, centre, centre_of_runs};
+
+    /// A small xorshift stream for the test shapes.
+    struct Xs(u64);
+    impl Xs {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// [`centre_of_runs`] picks the cell [`centre`] picks from the same cells, for every rank,
+    /// on random run sets (uneven centroids, so distances near integers, included).
+    #[test]
+    fn centre_of_runs_is_centre() {
+        let mut g = Xs(0x9e37_79b9_7f4a_7c15);
+        let mut s = Scratch::default();
+        for case in 0..3000 {
+            let (rw, rh) = (2 + g.below(90) as u32, 2 + g.below(90) as u32);
+            let mut runs = Vec::new();
+            let dense = 1 + g.below(6);
+            for y in 0..rh {
+                let mut x = g.below(4) as u32;
+                while x < rw {
+                    if g.below(dense + 1) == 0 {
+                        x += 1 + g.below(5) as u32;
+                        continue;
+                    }
+                    let x1 = (x + 1 + g.below(rw as u64) as u32).min(rw);
+                    runs.push((y, x, x1));
+                    x = x1 + 1;
+                }
+            }
+            if runs.is_empty() {
+                continue;
+            }
+            let members: Vec<(u32, u32)> = runs
+                .iter()
+                .flat_map(|&(y, x0, x1)| (x0..x1).map(move |x| (x, y)))
+                .collect();
+            let n = members.len();
+            let dims = (rw as usize, rh as usize);
+            let ks = [0, n / 3, n / 2, n - 1, g.below(n as u64) as usize];
+            for k in ks {
+                let want = centre(&mut members.clone(), &mut s, dims, |_| k);
+                let got = centre_of_runs(&runs, &mut s, dims, |_| k);
+                assert_eq!(got, want, "case {case} k {k} runs {runs:?}");
+            }
+        }
     }
 }

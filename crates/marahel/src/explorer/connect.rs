@@ -1,13 +1,27 @@
 //! `turtle_connect`: join every area of the chosen entities with corridors.
 //!
 //! 1. Areas are the connected components of cells holding `entities`, adjacency by the
-//!    `directions` offsets (made symmetric), found with an iterative BFS.
-//! 2. Each area gets a centre: a cell near its centroid, by rank selection.
+//!    `directions` offsets (made symmetric), numbered by their first cell in scan order
+//!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs, found
+//!    from per-row bitmasks (eight cells per word compare), joined by union-find where they
+//!    overlap the previous row's; other direction sets use a flood fill over a padded label
+//!    plane.
+//! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
+//!    distance to the float centroid, index). Only the cells whose distance has the chosen
+//!    rank's integer part are keyed, found from a histogram of integer parts. On runs, the
+//!    sums are arithmetic series and the histogram is kept as differences per run side:
+//!    along a run on one side of the centroid the integer parts are consecutive, checked in
+//!    fixed point (cells that could round across an integer are counted one by one), so the
+//!    result is the one of the per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
 //!    (rank selection by Manhattan distance); with probability 1/4 the tour branches from the
 //!    previous centre, and with probability 1/2 it ends with a loop back to an earlier one.
-//! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint, and
-//!    applies the rules at every cell it stands on (the idiom is `self(solid) -> self(empty)`).
+//! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint (the
+//!    first such direction), and applies the rules at every cell it stands on (the idiom is
+//!    `self(solid) -> self(empty)`). The choice is tabulated by the offset to the waypoint,
+//!    clamped just beyond the longest step (past it only the offset's signs matter), and is
+//!    then taken as a straight run for as long as the clamped offset and the region allow;
+//!    `percent`/`cpercent` are only kept when a rule reads them.
 //!
 //! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
 //! directions cannot approach is skipped with a warning.

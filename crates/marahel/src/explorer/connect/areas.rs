@@ -17,7 +17,7 @@ struct Scratch {
     keys: Vec<(u64, u32)>,
     /// Cells per integer part of the distance (as differences in [`centre_of_runs`]).
     hist: Vec<i64>,
-    /// `|x - cx|` per column (and, for [`centre`], `|y - cy|` per row after them).
+    /// `|x - cx|` per column, then `|y - cy|` per row (for [`centre`]).
     axy: Vec<f64>,
 }
 
@@ -292,7 +292,8 @@ fn by_fill(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx, s: &mut Scratch
 
 /// [`centre`] of the area made of `runs` (`(y, x0, x1 exclusive)`, region-local).
 ///
-/// Small and huge areas list their cells and call [`centre`]. Mid-sized ones are done on
+/// Small and huge areas (and regions whose sides add up to 2^20 or more) list their cells
+/// and call [`centre`]. Mid-sized ones are done on
 /// the runs, with the same float operations as [`centre`] (so the same distance bits):
 /// * the sums are arithmetic series per run;
 /// * the histogram of the distances' integer parts (buckets) is kept as differences: on one

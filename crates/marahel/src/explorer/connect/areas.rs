@@ -69,13 +69,16 @@ fn row_runs(
     let mut start = 0;
     let mut carry = 0; // the previous word's last bit
     for (wi, chunk) in cells.chunks(64).enumerate() {
+        // Each group of eight cells enters at the top (a shift recurrence, which the
+        // compiler keeps scalar: its vector form of the 64-bit multiply costs more).
         let mut word = 0u64;
         let mut eights = chunk.chunks_exact(8);
-        for (i, c8) in (&mut eights).enumerate() {
+        for c8 in &mut eights {
             let v = u64::from_le_bytes(c8.try_into().expect("eight cells"));
-            word |= bits8(v) << (8 * i);
+            word = (word >> 8) | (bits8(v) << 56);
         }
         let done = chunk.len() & !7;
+        word = word.checked_shr(64 - done as u32).unwrap_or(0);
         for (i, &c) in eights.remainder().iter().enumerate() {
             word |= u64::from(hit(c)) << (done + i);
         }

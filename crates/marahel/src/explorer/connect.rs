@@ -108,13 +108,28 @@ struct Steer {
     /// Clamp bounds `mx + 1`, `my + 1`.
     cx: i64,
     cy: i64,
-    /// Direction index per clamped offset, [`Steer::STUCK`] when none gets closer; empty for
-    /// direction sets with very long steps (then every step runs [`best_step`]).
+    /// Direction index per clamped offset, [`Steer::STUCK`] when none gets closer,
+    /// [`Steer::UNKNOWN`] until first needed; empty for direction sets with very long steps
+    /// (then every step runs [`best_step`]).
     table: Vec<u8>,
 }
 
 impl Steer {
     const STUCK: u8 = u8::MAX;
+    /// A table entry not computed yet (a walk meets few offsets).
+    const UNKNOWN: u8 = u8::MAX - 1;
+
+    /// The table entry for the clamped offset `(tx, ty)`.
+    fn entry(dirs: &[(i64, i64)], tx: i64, ty: i64) -> u8 {
+        let mut best = (Steer::STUCK, tx.abs() + ty.abs());
+        for (i, &(dx, dy)) in dirs.iter().enumerate() {
+            let d = (tx - dx).abs() + (ty - dy).abs();
+            if d < best.1 {
+                best = (i as u8, d);
+            }
+        }
+        best.0
+    }
 
     fn new(dirs: &[(i64, i64)]) -> Steer {
         let reach = |f: fn(&(i64, i64)) -> i64| {
@@ -125,22 +140,11 @@ impl Steer {
                 + 1
         };
         let (cx, cy) = (reach(|d| d.0), reach(|d| d.1));
-        let mut table = Vec::new();
-        if dirs.len() < Steer::STUCK as usize && cx <= 32 && cy <= 32 {
-            for ty in -cy..=cy {
-                for tx in -cx..=cx {
-                    let here = tx.abs() + ty.abs();
-                    let mut best = (Steer::STUCK, here);
-                    for (i, &(dx, dy)) in dirs.iter().enumerate() {
-                        let d = (tx - dx).abs() + (ty - dy).abs();
-                        if d < best.1 {
-                            best = (i as u8, d);
-                        }
-                    }
-                    table.push(best.0);
-                }
-            }
-        }
+        let table = if dirs.len() < Steer::UNKNOWN as usize && cx <= 32 && cy <= 32 {
+            vec![Steer::UNKNOWN; ((2 * cx + 1) * (2 * cy + 1)) as usize]
+        } else {
+            Vec::new()
+        };
         Steer { cx, cy, table }
     }
 
@@ -150,7 +154,7 @@ impl Steer {
     /// offset is not zero).
     #[inline]
     fn step(
-        &self,
+        &mut self,
         dirs: &[(i64, i64)],
         r: Rect,
         p: (i64, i64),
@@ -161,9 +165,13 @@ impl Steer {
             return single(best_step(dirs, r, p, t));
         }
         let (ox, oy) = (t.0 - p.0, t.1 - p.1);
-        let tx = ox.clamp(-self.cx, self.cx) + self.cx;
-        let ty = oy.clamp(-self.cy, self.cy) + self.cy;
-        let i = self.table[(ty * (2 * self.cx + 1) + tx) as usize];
+        let (tx, ty) = (ox.clamp(-self.cx, self.cx), oy.clamp(-self.cy, self.cy));
+        let slot = ((ty + self.cy) * (2 * self.cx + 1) + tx + self.cx) as usize;
+        let mut i = self.table[slot];
+        if i == Steer::UNKNOWN {
+            i = Steer::entry(dirs, tx, ty);
+            self.table[slot] = i;
+        }
         if i == Steer::STUCK {
             return None;
         }
@@ -253,7 +261,7 @@ pub fn pass(
     }
     // 4. Walk.
     let progress = reads_progress(ex);
-    let steer = Steer::new(dirs);
+    let mut steer = Steer::new(dirs);
     let total = waypoints.len() as f64;
     let (mut x, mut y) = waypoints[0];
     let mut wi = 0;

@@ -418,6 +418,10 @@ fn centre_of_runs(
     keys.clear();
     for &(y, x0, x1) in runs {
         let ay = (y as f64 - cy).abs();
+        if ay >= hi {
+            // Every distance on this row is at least ay (a float sum is monotone).
+            continue;
+        }
         let fay = fix(ay);
         let mut key = |x: u32| {
             let dm = dist(x, ay);

@@ -122,45 +122,55 @@ fn by_runs(entities: &[bool], ctx: &mut Ctx, s: &mut Scratch) -> Vec<usize> {
 /// (region-local), in scan order, and where each row's runs start (one more entry at the end).
 #[inline(never)]
 fn find_runs(entities: &[bool], ctx: &Ctx) -> (Vec<(u32, u32, u32)>, Vec<usize>) {
-    let r = ctx.region;
-    let (rw, rh) = (r.w as usize, r.h as usize);
-    let w = ctx.canvas.w;
-    let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x0, x1 exclusive)
-    let mut row_start = Vec::with_capacity(rh + 1);
     let codes: Vec<u8> = (0..entities.len().min(256))
         .filter(|&c| entities[c])
         .map(|c| c as u8)
         .collect();
     let hit = |c: u8| entities.get(c as usize).copied().unwrap_or(false);
     let splat = |c: u8| u64::from(c) * 0x0101_0101_0101_0101;
-    for ly in 0..rh {
-        row_start.push(runs.len());
-        let row = (r.y as usize + ly) * w + r.x as usize;
-        let cells = &ctx.canvas.front[row..row + rw];
-        let y = ly as u32;
-        match codes[..] {
-            [] => {}
-            [a] => row_runs(cells, y, |v| eq_bits(v, splat(a)), hit, &mut runs),
-            [a, b] => {
-                let (pa, pb) = (splat(a), splat(b));
-                row_runs(
-                    cells,
-                    y,
-                    |v| eq_bits(v, pa) | eq_bits(v, pb),
-                    hit,
-                    &mut runs,
-                )
-            }
-            _ => {
-                let bits8 = |v: u64| {
-                    v.to_le_bytes()
-                        .iter()
-                        .enumerate()
-                        .fold(0, |m, (i, &c)| m | u64::from(hit(c)) << i)
-                };
-                row_runs(cells, y, bits8, hit, &mut runs)
-            }
+    // One row loop per way of matching eight cells at once.
+    match codes[..] {
+        [a] => {
+            let pa = splat(a);
+            scan_rows(ctx, |v| eq_bits(v, pa), hit)
         }
+        [a, b] => {
+            let (pa, pb) = (splat(a), splat(b));
+            scan_rows(ctx, |v| eq_bits(v, pa) | eq_bits(v, pb), hit)
+        }
+        _ => {
+            let bits8 = |v: u64| {
+                v.to_le_bytes()
+                    .iter()
+                    .enumerate()
+                    .fold(0, |m, (i, &c)| m | u64::from(hit(c)) << i)
+            };
+            scan_rows(ctx, bits8, hit)
+        }
+    }
+}
+
+/// [`find_runs`] with a given way of matching cells (see [`row_runs`]).
+#[inline(always)]
+fn scan_rows(
+    ctx: &Ctx,
+    bits8: impl Fn(u64) -> u64 + Copy,
+    hit: impl Fn(u8) -> bool + Copy,
+) -> (Vec<(u32, u32, u32)>, Vec<usize>) {
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let w = ctx.canvas.w;
+    let mut runs: Vec<(u32, u32, u32)> = Vec::with_capacity(rh * 2); // (y, x0, x1 exclusive)
+    let mut row_start = Vec::with_capacity(rh + 1);
+    let first = r.y as usize * w + r.x as usize;
+    for (ly, cells) in ctx.canvas.front[first..]
+        .chunks(w)
+        .take(rh)
+        .map(|row| &row[..rw])
+        .enumerate()
+    {
+        row_start.push(runs.len());
+        row_runs(cells, ly as u32, bits8, hit, &mut runs);
     }
     row_start.push(runs.len());
     (runs, row_start)

@@ -361,9 +361,11 @@ fn centre_of_runs(
         t == (t as u64) as f64
     };
     let exact = frac20(cx) && frac20(cy);
-    // 32.32 fixed point, truncated (error below 2^-32).
+    // 32.32 fixed point, truncated (error below 2^-32): |x - cx| and |y - cy| from integer
+    // operations are within 2^-32 of the exact ones of the float cx, cy.
     let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
-    let fcx = fix(cx);
+    let (fcx, fcy) = (fix(cx), fix(cy));
+    let fixed_ay = |y: u32| ((i64::from(y) << 32) - fcy).abs();
     // The bucket of a segment's nearest cell, from its fixed point distance, when the
     // segment's buckets are consecutive from it. The fixed point distance is within 2^-30 of
     // the computed one: a fractional part at least 2^-20 from an integer is safe.
@@ -388,8 +390,8 @@ fn centre_of_runs(
         }
     };
     for &(y, x0, x1) in runs {
-        let ay = (y as f64 - cy).abs();
-        let fay = fix(ay);
+        let ay = || (y as f64 - cy).abs();
+        let fay = fixed_ay(y);
         if x0 < split {
             let l1 = x1.min(split);
             let fd = fcx - (i64::from(l1 - 1) << 32) + fay;
@@ -398,7 +400,7 @@ fn centre_of_runs(
                 diff[b] += 1;
                 diff[b + (l1 - x0) as usize] -= 1;
             } else {
-                count(diff, x0..l1, ay);
+                count(diff, x0..l1, ay());
             }
         }
         if x1 > split {
@@ -409,7 +411,7 @@ fn centre_of_runs(
                 diff[b] += 1;
                 diff[b + (x1 - r0) as usize] -= 1;
             } else {
-                count(diff, r0..x1, ay);
+                count(diff, r0..x1, ay());
             }
         }
     }
@@ -426,15 +428,16 @@ fn centre_of_runs(
     let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
     let keys = &mut s.keys;
     keys.clear();
+    let far = ((bucket as i64 + 1) << 32) + 2;
     for &(y, x0, x1) in runs {
-        let ay = (y as f64 - cy).abs();
-        if ay >= hi {
-            // Every distance on this row is at least ay (a float sum is monotone).
+        let fay = fixed_ay(y);
+        if fay >= far {
+            // |y - cy| > bucket + 1, and every distance on this row is at least the float
+            // |y - cy| (a float sum is monotone), so at least bucket + 1.
             continue;
         }
-        let fay = fix(ay);
         let mut key = |x: u32| {
-            let dm = dist(x, ay);
+            let dm = dist(x, (y as f64 - cy).abs());
             if lo <= dm && dm < hi {
                 keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
             }

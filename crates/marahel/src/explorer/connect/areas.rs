@@ -306,8 +306,8 @@ fn by_fill(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx, s: &mut Scratch
 /// [`centre`] of the area made of `runs` (`(y, x0, x1 exclusive)`, region-local).
 ///
 /// Small and huge areas (and regions whose sides add up to 2^20 or more) list their cells
-/// and call [`centre`]. Mid-sized ones are done on
-/// the runs, with the same float operations as [`centre`] (so the same distance bits):
+/// and call [`centre`]. Mid-sized ones are done on the runs, with the same float operations
+/// as [`centre`] where a distance is computed (so the same distance bits):
 /// * the sums are arithmetic series per run;
 /// * the histogram of the distances' integer parts (buckets) is kept as differences: on one
 ///   row, the cells of a run on one side of `cx` are a segment whose exact distances
@@ -320,7 +320,9 @@ fn by_fill(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx, s: &mut Scratch
 ///   cell's bucket is read from a 32.32 fixed point distance (integer operations, within
 ///   2^-31 of the exact one; exact when the float one is). Other segments count cell by
 ///   cell.
-/// * the cells of the chosen bucket are then one cell per such segment, found by index.
+/// * the cells of the chosen bucket are then one cell per such segment, found by index
+///   (rows whose `|y - cy|` alone reaches past the bucket are skipped), and keyed as in
+///   [`centre`].
 #[inline(never)]
 fn centre_of_runs(
     runs: &[(u32, u32, u32)],

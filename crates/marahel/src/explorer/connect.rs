@@ -1,21 +1,38 @@
 //! `turtle_connect`: join every area of the chosen entities with corridors.
 //!
 //! 1. Areas are the connected components of cells holding `entities`, adjacency by the
-//!    `directions` offsets (made symmetric), found with an iterative BFS.
-//! 2. Each area gets a centre: a cell near its centroid, by rank selection.
+//!    `directions` offsets (made symmetric), numbered by their first cell in scan order
+//!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs, found
+//!    from per-row bitmasks (eight cells per word compare), joined by union-find where they
+//!    overlap the previous row's; other direction sets use a flood fill over a padded label
+//!    plane.
+//! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
+//!    distance to the float centroid, index). Only the cells whose distance has the chosen
+//!    rank's integer part are keyed, found from a histogram of integer parts. On runs, the
+//!    sums are arithmetic series and the histogram is kept as differences per run side:
+//!    along a run on one side of the centroid the integer parts are consecutive, checked in
+//!    fixed point (cells that could round across an integer are counted one by one), so the
+//!    result is the one of the per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
 //!    (rank selection by Manhattan distance); with probability 1/4 the tour branches from the
 //!    previous centre, and with probability 1/2 it ends with a loop back to an earlier one.
-//! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint, and
-//!    applies the rules at every cell it stands on (the idiom is `self(solid) -> self(empty)`).
+//! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint (the
+//!    first such direction), and applies the rules at every cell it stands on (the idiom is
+//!    `self(solid) -> self(empty)`). The choice is tabulated by the offset to the waypoint,
+//!    clamped just beyond the longest step (past it only the offset's signs matter), and is
+//!    then taken as a straight run for as long as the clamped offset and the region allow;
+//!    `percent`/`cpercent` are only kept when a rule reads them.
 //!
 //! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
 //! directions cannot approach is skipped with a warning.
 
-use super::{Limits, visit};
+mod areas;
+
+use super::{Limits, reads_progress, visit};
 use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::program::Explorer;
+use grid_core::Rect;
 use grid_core::rand::RngExt;
 
 /// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw.
@@ -24,87 +41,161 @@ pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
         return 0;
     }
     let total = (n as u64) * (n as u64 + 1) / 2;
-    let r = ctx.rng.random_range(0..total);
-    // Smallest i with S(i) = (i+1)n - i(i+1)/2 > r.
-    let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
-    let (mut lo, mut hi) = (0u64, n as u64 - 1);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if s(mid) > r { hi = mid } else { lo = mid + 1 }
-    }
-    lo as usize
+    rank_of(n, ctx.rng.random_range(0..total))
 }
 
-/// Stage 2 for one area: a cell near its centroid, by rank selection over (distance, index);
-/// returns its region-local index. The order of `members` does not matter (the sums are exact,
-/// the keys unique).
-fn centre(
-    members: &mut [(u32, u32)],
-    keys: &mut Vec<(u64, u32)>,
-    hist: &mut Vec<usize>,
-    axy: &mut Vec<f64>,
-    (rw, rh): (usize, usize),
-    ctx: &mut Ctx,
-) -> usize {
-    // Areas up to a million cells precompute the keys (distances are >= 0: their bits sort like the
-    //    values); huge ones (over a million cells) compare in place, to keep memory at
-    //    8 bytes per cell.
-    // Integer sums are exact and equal the f64 sums (every partial sum is an integer below
-    // 2^53).
-    let n = members.len() as f64;
-    let cx = members.iter().map(|m| u64::from(m.0)).sum::<u64>() as f64 / n;
-    let cy = members.iter().map(|m| u64::from(m.1)).sum::<u64>() as f64 / n;
-    let d = |(x, y): (u32, u32)| (x as f64 - cx).abs() + (y as f64 - cy).abs();
-    let k = rank_index(members.len(), ctx);
-    if members.len() <= 1 << 20 && 4 * members.len() < rw + rh {
-        // Small areas: key every cell.
-        keys.clear();
-        keys.extend(
-            members
-                .iter()
-                .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
-        );
-        keys.select_nth_unstable(k);
-        keys[k].1 as usize
-    } else if members.len() <= 1 << 20 {
-        // Only the cells whose distance has the k-th smallest integer part are keyed:
-        // the integer part is monotone in the distance, so the k-th key overall is the
-        // (k - cells in lower buckets)-th of that bucket (distances are < rw + rh; the
-        // histogram costs at most 4 steps per cell of the area).
-        // The two terms of a distance come from per-column and per-row tables (the same
-        // float operations, so the same bits; at most rw + rh <= 4n entries).
-        axy.clear();
-        axy.extend((0..rw).map(|x| (x as f64 - cx).abs()));
-        axy.extend((0..rh).map(|y| (y as f64 - cy).abs()));
-        let (ax, ay) = axy.split_at(rw);
-        let dt = |(x, y): (u32, u32)| ax[x as usize] + ay[y as usize];
-        hist.clear();
-        hist.resize(rw + rh + 1, 0);
-        for &m in &*members {
-            hist[dt(m) as usize] += 1;
+/// The smallest `i` with `S(i) = (i+1)n - i(i+1)/2 > r`, for `n >= 1` and `r < S(n-1)`
+/// (`S` increases up to `S(n-1) = n(n+1)/2`). With `j = i + 1`, `S = j(2n + 1 - j)/2`: the
+/// real root of `S = r` gives a guess, and exact integer steps settle it.
+fn rank_of(n: usize, r: u64) -> usize {
+    let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
+    let a = (2 * n + 1) as f64;
+    let root = (a - (a * a - 8.0 * r as f64).max(0.0).sqrt()) / 2.0;
+    let mut i = (root as u64).min(n as u64 - 1);
+    while i > 0 && s(i - 1) > r {
+        i -= 1;
+    }
+    while s(i) <= r {
+        i += 1;
+    }
+    i as usize
+}
+
+/// The walker's step rule: among the directions whose step stays in the region, the first
+/// that gets closest (Manhattan) to the target; `None` (stuck) unless it gets strictly closer
+/// than the walker is.
+fn best_step(
+    dirs: &[(i64, i64)],
+    r: Rect,
+    (x, y): (i64, i64),
+    t: (i64, i64),
+) -> Option<(i64, i64)> {
+    let here = (t.0 - x).abs() + (t.1 - y).abs();
+    let mut best = (x, y);
+    let mut bd = here;
+    for &(dx, dy) in dirs {
+        let (nx, ny) = (x + dx, y + dy);
+        if nx < r.x || ny < r.y || nx >= r.x + r.w || ny >= r.y + r.h {
+            continue;
         }
-        let (mut bucket, mut before) = (0, 0);
-        while before + hist[bucket] <= k {
-            before += hist[bucket];
-            bucket += 1;
+        let d = (t.0 - nx).abs() + (t.1 - ny).abs();
+        if d < bd {
+            best = (nx, ny);
+            bd = d;
         }
-        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
-        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
-        keys.clear();
-        for &m in &*members {
-            let dm = dt(m);
-            if lo <= dm && dm < hi {
-                keys.push((dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32));
+    }
+    (bd < here).then_some(best)
+}
+
+/// [`best_step`] tabulated by the offset to the target, ignoring the region.
+///
+/// Once `|t.0 - x|` exceeds every step's `|dx|`, each step's distance is the walker's minus
+/// `sign(t.0 - x) * dx` on that axis: the choice depends only on the sign, so the offset is
+/// clamped to `±(mx + 1)` (likewise for y) and the table is small. The choice of all
+/// directions, when it stays in the region, is also the choice among the directions that
+/// stay in the region (it is the first closest of a superset); otherwise [`best_step`] runs.
+struct Steer {
+    /// Clamp bounds `mx + 1`, `my + 1`.
+    cx: i64,
+    cy: i64,
+    /// Direction index per clamped offset, [`Steer::STUCK`] when none gets closer,
+    /// [`Steer::UNKNOWN`] until first needed; empty for direction sets with very long steps
+    /// (then every step runs [`best_step`]).
+    table: Vec<u8>,
+}
+
+impl Steer {
+    const STUCK: u8 = u8::MAX;
+    /// A table entry not computed yet (a walk meets few offsets).
+    const UNKNOWN: u8 = u8::MAX - 1;
+
+    /// The table entry for the clamped offset `(tx, ty)`.
+    fn entry(dirs: &[(i64, i64)], tx: i64, ty: i64) -> u8 {
+        let mut best = (Steer::STUCK, tx.abs() + ty.abs());
+        for (i, &(dx, dy)) in dirs.iter().enumerate() {
+            let d = (tx - dx).abs() + (ty - dy).abs();
+            if d < best.1 {
+                best = (i as u8, d);
             }
         }
-        keys.select_nth_unstable(k - before);
-        keys[k - before].1 as usize
-    } else {
-        // Index order is row-major: (y, x).
-        let (_, &mut (x, y), _) = members.select_nth_unstable_by(k, |&a, &b| {
-            d(a).total_cmp(&d(b)).then((a.1, a.0).cmp(&(b.1, b.0)))
-        });
-        y as usize * rw + x as usize
+        best.0
+    }
+
+    fn new(dirs: &[(i64, i64)]) -> Steer {
+        let reach = |f: fn(&(i64, i64)) -> i64| {
+            dirs.iter()
+                .map(|d| f(d).unsigned_abs().min(64))
+                .max()
+                .unwrap_or(0) as i64
+                + 1
+        };
+        let (cx, cy) = (reach(|d| d.0), reach(|d| d.1));
+        let table = if dirs.len() < Steer::UNKNOWN as usize && cx <= 32 && cy <= 32 {
+            vec![Steer::UNKNOWN; ((2 * cx + 1) * (2 * cy + 1)) as usize]
+        } else {
+            Vec::new()
+        };
+        Steer { cx, cy, table }
+    }
+
+    /// [`best_step`] from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
+    /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
+    /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
+    /// offset is not zero).
+    #[inline]
+    fn step(
+        &mut self,
+        dirs: &[(i64, i64)],
+        r: Rect,
+        p: (i64, i64),
+        t: (i64, i64),
+    ) -> Option<((i64, i64), u64)> {
+        let single = |q: Option<(i64, i64)>| q.map(|(nx, ny)| ((nx - p.0, ny - p.1), 1));
+        if self.table.is_empty() {
+            return single(best_step(dirs, r, p, t));
+        }
+        let (ox, oy) = (t.0 - p.0, t.1 - p.1);
+        let (tx, ty) = (ox.clamp(-self.cx, self.cx), oy.clamp(-self.cy, self.cy));
+        let slot = ((ty + self.cy) * (2 * self.cx + 1) + tx + self.cx) as usize;
+        let mut i = self.table[slot];
+        if i == Steer::UNKNOWN {
+            i = Steer::entry(dirs, tx, ty);
+            self.table[slot] = i;
+        }
+        if i == Steer::STUCK {
+            return None;
+        }
+        let (dx, dy) = dirs[i as usize];
+        let (nx, ny) = (p.0 + dx, p.1 + dy);
+        if nx < r.x || ny < r.y || nx >= r.x + r.w || ny >= r.y + r.h {
+            return single(best_step(dirs, r, p, t));
+        }
+        // Steps along one axis: offset `o` (clamped at `c`), step `d`, position `at` within
+        // `lo..=hi`.
+        let run = |o: i64, c: i64, d: i64, at: i64, lo: i64, hi: i64| {
+            let keep = match d {
+                0 => i64::MAX,
+                _ if o.abs() < c => 1,
+                // Moving away from the target (or along) keeps the offset clamped.
+                _ if (o > 0) != (d > 0) => i64::MAX,
+                _ => (o.abs() - c) / d.abs() + 1,
+            };
+            let room = match d {
+                0 => i64::MAX,
+                _ if d > 0 => (hi - at) / d,
+                _ => (at - lo) / -d,
+            };
+            keep.min(room)
+        };
+        let k = run(ox, self.cx, dx, p.0, r.x, r.x + r.w - 1).min(run(
+            oy,
+            self.cy,
+            dy,
+            p.1,
+            r.y,
+            r.y + r.h - 1,
+        ));
+        Some(((dx, dy), k as u64))
     }
 }
 
@@ -117,8 +208,6 @@ pub fn pass(
     warnings: &mut Vec<String>,
 ) {
     let r = ctx.region;
-    let (rw, rh) = (r.w as usize, r.h as usize);
-    let w = ctx.canvas.w;
     let nbhs = ctx.nbhs;
     let dirs = &nbhs[ex.directions].offsets;
     let mut adj: Vec<(i64, i64)> = Vec::new();
@@ -129,158 +218,7 @@ pub fn pass(
             }
         }
     }
-    let mut centres: Vec<(i64, i64)> = Vec::new();
-    // An area's cells `(x, y)` (in fill order for the flood fill, also its queue).
-    let mut members: Vec<(u32, u32)> = Vec::new();
-    let mut keys: Vec<(u64, u32)> = Vec::new();
-    let mut hist: Vec<usize> = Vec::new();
-    let mut axy: Vec<f64> = Vec::new();
-    let four = adj.len() == 4
-        && [(1, 0), (-1, 0), (0, 1), (0, -1)]
-            .iter()
-            .all(|o| adj.contains(o));
-    if four && rw > 1 && rh > 1 {
-        // 1. Areas of the 4-neighbourhood (the usual `plus`): horizontal runs joined by
-        //    union-find where they overlap the previous row's, no per-cell queue. A run's
-        //    root is the component's first run in scan order, so the areas get the same
-        //    numbers as the flood fill's (the first cell in scan order), and the same cells.
-        let mut runs: Vec<(u32, u32, u32)> = Vec::new(); // (y, x0, x1 exclusive)
-        let mut row_start = Vec::with_capacity(rh + 1);
-        for ly in 0..rh {
-            row_start.push(runs.len());
-            let row = (r.y as usize + ly) * w + r.x as usize;
-            let cells = &ctx.canvas.front[row..row + rw];
-            let mut x = 0;
-            while x < rw {
-                if entities[cells[x] as usize] {
-                    let x0 = x;
-                    while x < rw && entities[cells[x] as usize] {
-                        x += 1;
-                    }
-                    runs.push((ly as u32, x0 as u32, x as u32));
-                } else {
-                    x += 1;
-                }
-            }
-        }
-        row_start.push(runs.len());
-        let mut up: Vec<u32> = (0..runs.len() as u32).collect();
-        let root = |up: &mut [u32], mut a: u32| {
-            while up[a as usize] != a {
-                up[a as usize] = up[up[a as usize] as usize];
-                a = up[a as usize];
-            }
-            a
-        };
-        for ly in 1..rh {
-            let (mut i, mut j) = (row_start[ly - 1], row_start[ly]);
-            let (ie, je) = (row_start[ly], row_start[ly + 1]);
-            while i < ie && j < je {
-                let (a, b) = (runs[i], runs[j]);
-                if a.1 < b.2 && b.1 < a.2 {
-                    let (ra, rb) = (root(&mut up, i as u32), root(&mut up, j as u32));
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    up[hi as usize] = lo;
-                }
-                if a.2 <= b.2 {
-                    i += 1;
-                }
-                if b.2 <= a.2 {
-                    j += 1;
-                }
-            }
-        }
-        // Area of each run (roots come first), then the runs grouped by area.
-        let mut area = vec![0u32; runs.len()];
-        let mut n_areas = 0u32;
-        for i in 0..runs.len() {
-            let ri = root(&mut up, i as u32) as usize;
-            if ri == i {
-                area[i] = n_areas;
-                n_areas += 1;
-            } else {
-                area[i] = area[ri];
-            }
-        }
-        let mut start = vec![0u32; n_areas as usize + 1];
-        for &a in &area {
-            start[a as usize + 1] += 1;
-        }
-        for a in 0..n_areas as usize {
-            start[a + 1] += start[a];
-        }
-        let mut fillp = start.clone();
-        let mut grouped = vec![0u32; runs.len()];
-        for (i, &a) in area.iter().enumerate() {
-            grouped[fillp[a as usize] as usize] = i as u32;
-            fillp[a as usize] += 1;
-        }
-        for a in 0..n_areas as usize {
-            members.clear();
-            for &ri in &grouped[start[a] as usize..start[a + 1] as usize] {
-                let (y, x0, x1) = runs[ri as usize];
-                members.extend((x0..x1).map(|x| (x, y)));
-            }
-            let c = centre(&mut members, &mut keys, &mut hist, &mut axy, (rw, rh), ctx);
-            centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
-        }
-    } else {
-        // 1. Areas (labels over the region, flood fill with an explicit stack). Areas are
-        //    numbered in the order of their first cell in scan order, whatever the fill order.
-        //    The label plane has a blocked border as wide as the longest step, so the fill needs
-        //    no bounds tests; steps longer than the region can never land inside and are dropped.
-        const NONE: u32 = u32::MAX;
-        const BLOCKED: u32 = NONE - 1;
-        let adj: Vec<(i64, i64)> = adj
-            .into_iter()
-            .filter(|&(dx, dy)| dx.unsigned_abs() < rw as u64 && dy.unsigned_abs() < rh as u64)
-            .collect();
-        let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
-        let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
-        let pw = rw + 2 * px;
-        let mut label: Vec<u32> = vec![BLOCKED; pw * (rh + 2 * py)];
-        for ly in 0..rh {
-            let row = (r.y as usize + ly) * w + r.x as usize;
-            let dst = (ly + py) * pw + px;
-            for (l, &c) in label[dst..dst + rw]
-                .iter_mut()
-                .zip(&ctx.canvas.front[row..row + rw])
-            {
-                *l = if entities[c as usize] { NONE } else { BLOCKED };
-            }
-        }
-        let steps: Vec<(i64, i64, isize)> = adj
-            .iter()
-            .map(|&(dx, dy)| (dx, dy, (dy * pw as i64 + dx) as isize))
-            .collect();
-        for ly in 0..rh {
-            for lx in 0..rw {
-                let start = (ly + py) * pw + px + lx;
-                if label[start] != NONE {
-                    continue;
-                }
-                let id = centres.len() as u32;
-                label[start] = id;
-                members.clear();
-                members.push((lx as u32, ly as u32));
-                let mut head = 0;
-                while head < members.len() {
-                    let (x, y) = members[head];
-                    head += 1;
-                    let i = (y as usize + py) * pw + px + x as usize;
-                    for &(dx, dy, d) in &steps {
-                        let j = (i as isize + d) as usize;
-                        if label[j] == NONE {
-                            label[j] = id;
-                            members.push(((x as i64 + dx) as u32, (y as i64 + dy) as u32));
-                        }
-                    }
-                }
-                let c = centre(&mut members, &mut keys, &mut hist, &mut axy, (rw, rh), ctx);
-                centres.push((r.x + (c % rw) as i64, r.y + (c / rw) as i64));
-            }
-        }
-    }
+    let mut centres = areas::centres(&adj, entities, ctx);
     if centres.is_empty() {
         return;
     }
@@ -312,19 +250,31 @@ pub fn pass(
         waypoints.push(back);
     }
     // 4. Walk.
+    let progress = reads_progress(ex);
+    let mut steer = Steer::new(dirs);
     let total = waypoints.len() as f64;
     let (mut x, mut y) = waypoints[0];
     let mut wi = 0;
     let mut changed = 0;
     let mut stuck = 0;
+    // The current straight run: its step and the steps left after the one taken.
+    let (mut step, mut left) = ((0, 0), 0);
     loop {
-        ctx.percent = wi as f64 / total;
-        ctx.cpercent = changed as f64 / lim.changes as f64;
+        if progress {
+            ctx.percent = wi as f64 / total;
+            ctx.cpercent = changed as f64 / lim.changes as f64;
+        }
         if visit(ex, ctx, x as usize, y as usize) {
             changed += 1;
             if changed >= lim.changes {
                 break;
             }
+        }
+        if left > 0 {
+            // Inside a straight run: the target is not here and the step is the same.
+            (x, y) = (x + step.0, y + step.1);
+            left -= 1;
+            continue;
         }
         while wi < waypoints.len() && waypoints[wi] == (x, y) {
             wi += 1;
@@ -332,22 +282,12 @@ pub fn pass(
         if wi == waypoints.len() {
             break;
         }
-        let t = waypoints[wi];
-        let here = (t.0 - x).abs() + (t.1 - y).abs();
-        let mut best: Option<((i64, i64), i64)> = None;
-        for &(dx, dy) in dirs {
-            let (nx, ny) = (x + dx, y + dy);
-            if !ctx.inside(nx, ny) {
-                continue;
+        match steer.step(dirs, r, (x, y), waypoints[wi]) {
+            Some((d, k)) => {
+                (x, y) = (x + d.0, y + d.1);
+                (step, left) = (d, k - 1);
             }
-            let d = (t.0 - nx).abs() + (t.1 - ny).abs();
-            if best.is_none_or(|(_, bd)| d < bd) {
-                best = Some(((nx, ny), d));
-            }
-        }
-        match best {
-            Some((p, d)) if d < here => (x, y) = p,
-            _ => {
+            None => {
                 stuck += 1;
                 wi += 1;
                 if wi == waypoints.len() {
@@ -361,5 +301,39 @@ pub fn pass(
             "{}: connect could not approach {stuck} waypoint(s) with its directions; skipped them",
             ex.path
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_of;
+
+    /// [`rank_of`] is the binary search it replaced.
+    #[test]
+    fn rank_of_is_the_binary_search() {
+        for n in 1..400usize {
+            let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
+            for r in 0..(n as u64) * (n as u64 + 1) / 2 {
+                let (mut lo, mut hi) = (0u64, n as u64 - 1);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    if s(mid) > r { hi = mid } else { lo = mid + 1 }
+                }
+                assert_eq!(rank_of(n, r), lo as usize, "n {n} r {r}");
+            }
+        }
+        let n = 3_000_000usize;
+        for r in [
+            0,
+            1,
+            2_999_999,
+            3_000_000,
+            4_499_998_500_000,
+            4_500_001_499_999,
+        ] {
+            let s = |i: u64| (i + 1) * n as u64 - i * (i + 1) / 2;
+            let i = rank_of(n, r) as u64;
+            assert!(s(i) > r && (i == 0 || s(i - 1) <= r), "r {r}");
+        }
     }
 }

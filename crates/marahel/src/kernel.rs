@@ -378,20 +378,30 @@ impl Kernel {
             ctx.live.index(x, y)
         };
         if !self.one.is_empty() {
-            // One test per code: a code load, a plane load and a compare per cell.
+            // One test per code: a code load, a plane load and a compare per cell. The scan
+            // for the next cell that fires borrows the map and the planes only to read them,
+            // so they stay in registers; the firing itself then takes the context.
             let len = ctx.live.plane_len();
-            for k in 0..n {
-                let c = self.one[ctx.canvas.front[cell] as usize];
-                if c.test.holds(ctx.live.at(c.test.plane as usize * len + at)) {
-                    let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
-                    self.write(ctx, c.rule as usize, cx, cy);
-                    *changed += 1;
-                    if *changed >= changes {
-                        return false;
-                    }
+            let one: &[Candidate; 256] = self.one[..].try_into().expect("a test per code");
+            let mut k = 0;
+            while k < n {
+                let (front, planes) = (&ctx.canvas.front[..], ctx.live.planes());
+                let hit = (k..n).find(|&j| {
+                    let c = one[front[cell + j * cell_step] as usize];
+                    c.test
+                        .holds(planes[c.test.plane as usize * len + at + j * plane_step])
+                });
+                let Some(j) = hit else {
+                    break;
+                };
+                let rule = one[front[cell + j * cell_step] as usize].rule;
+                let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
+                self.write(ctx, rule as usize, cx, cy);
+                *changed += 1;
+                if *changed >= changes {
+                    return false;
                 }
-                cell += cell_step;
-                at += plane_step;
+                k = j + 1;
             }
             return true;
         }

@@ -148,17 +148,17 @@ impl LivePlanes {
         self.pitch
     }
 
-    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::at`]`(k * len
-    /// + i)`. Plane `specs.len()` is all zeros.
+    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::planes`]`[k * len
+    /// + i]`. Plane `specs.len()` is all zeros.
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len
     }
 
-    /// The count at flat index `i` of all planes (see [`LivePlanes::plane_len`]).
+    /// The counts of all planes, one after the other (see [`LivePlanes::plane_len`]).
     #[inline]
-    pub fn at(&self, i: usize) -> u32 {
-        self.data[i]
+    pub fn planes(&self) -> &[u32] {
+        &self.data
     }
 
     /// Count of plane `k` at padded index `i`.
@@ -212,9 +212,12 @@ impl LivePlanes {
         match kept {
             Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
             None => {
-                self.data.clear();
-                // One more plane, all zeros and never updated: the compiled rules' "no test".
-                self.data.resize(len * (specs.len() + 1), 0);
+                // Only the region's cells are read, and they are all summed below: the
+                // margins keep whatever they held. One more plane, all zeros and never
+                // updated, is the compiled rules' "no test".
+                let planes = len * specs.len();
+                self.data.truncate(planes);
+                self.data.resize(planes + len, 0);
             }
         }
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`

@@ -266,6 +266,51 @@ fn heroes_rows_have_area_error_and_reachable_objects() {
 }
 
 #[test]
+fn heroes_takes_a_config_and_its_map_size() {
+    let dir = tmp("heroes_config_file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("small.json");
+    std::fs::write(&config, r#"{"mapSize": 32, "addRoads": false}"#).unwrap();
+    let rows = analyze_few(
+        "heroes",
+        "examples/heroes/duel.json",
+        &["--config", config.to_str().unwrap()],
+        "heroes_config",
+    );
+    // No --size: the config's mapSize.
+    assert_eq!(column(&rows, "width"), vec![32.0; 4]);
+    // A bad config is an input error naming the file; other generators take none.
+    for (generator, input, text) in [
+        ("heroes", "examples/heroes/duel.json", r#"{"mapSize": 33}"#),
+        (
+            "heroes",
+            "examples/heroes/duel.json",
+            r#"{"mapSize": "big"}"#,
+        ),
+        (
+            "marahel",
+            "examples/marahel/cave.json",
+            r#"{"mapSize": 32}"#,
+        ),
+    ] {
+        std::fs::write(&config, text).unwrap();
+        let o = bin()
+            .args([
+                "analyze", generator, input, "--count", "2", "-q", "--config",
+            ])
+            .arg(&config)
+            .arg("--out")
+            .arg(dir.join("er-bad"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{generator}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("small.json"), "{generator} {text}: {err}");
+    }
+}
+
+#[test]
 fn mario_rows_have_gaps_enemies_and_jumps() {
     let rows = analyze_few("mario", "builtin", &[], "mario");
     assert!(rows[0].ends_with("gaps,gap_columns,enemies,jumps,playable,difficulty,attempts"));

@@ -1,6 +1,7 @@
 //! The Heroes-zones adapter: the input is a template JSON; map `seed` is
-//! `heroes_zones::generate(template, Config::default(), size, seed)` with `size` from
-//! `--size` (32, 64, 128 or 256; default [`DEFAULT_SIZE`]).
+//! `heroes_zones::generate(template, config, size, seed)` with `config` from `--config` (a
+//! config JSON; default: the crate's built-in config) and `size` from `--size` (32, 64, 128 or
+//! 256; default: the config's `mapSize` when `--config` is given, else [`DEFAULT_SIZE`]).
 //!
 //! Empty tiles default to the walkable cells: `free`, `approach`, `road`, `passage`, `guard`
 //! and `treasure` (guards and treasures are walked onto), so regions counts the walkable areas
@@ -38,17 +39,25 @@ pub struct HeroesSubject {
 pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, AnalyzeError> {
     let text = read_input(path)?;
     let template = Template::from_json(&text).map_err(|e| AnalyzeError::input(path, e))?;
-    let size = options.size.unwrap_or(DEFAULT_SIZE);
+    let config = match &options.config {
+        Some(p) => Config::from_json(&read_input(p)?).map_err(|e| AnalyzeError::input(p, e))?,
+        None => Config::default(),
+    };
+    let (size, from) = match (options.size, &options.config) {
+        (Some(size), _) => (size, (path, "--size")),
+        (None, Some(p)) => (config.map_size, (p.as_path(), "config.mapSize")),
+        (None, None) => (DEFAULT_SIZE, (path, "--size")),
+    };
     if ![32, 64, 128, 256].contains(&size) {
         return Err(AnalyzeError::input(
-            path,
-            format!("--size {size}: a Heroes map side is 32, 64, 128 or 256"),
+            from.0,
+            format!("{} {size}: a Heroes map side is 32, 64, 128 or 256", from.1),
         ));
     }
     Ok(Box::new(HeroesSubject {
         label: label_of(path),
         template,
-        config: Config::default(),
+        config,
         size,
     }))
 }

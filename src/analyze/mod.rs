@@ -263,11 +263,14 @@ pub trait Subject: Send + Sync {
 }
 
 /// How to open an input, beyond the file itself.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OpenOptions {
     /// Map size for generators that take one (Heroes: side 32/64/128/256; zones: window
     /// side in zones). `None`: the adapter's default.
     pub size: Option<u32>,
+    /// The Heroes generation config (JSON file); `None`: the crate's built-in config. Other
+    /// generators take none.
+    pub config: Option<std::path::PathBuf>,
 }
 
 /// Opens `input` for `generator` (one of [`GENERATORS`]; `heroes-zones`, `mario-rooms` and
@@ -277,6 +280,14 @@ pub fn open(
     input: &Path,
     options: &OpenOptions,
 ) -> Result<Box<dyn Subject>, AnalyzeError> {
+    if let Some(config) = &options.config
+        && !matches!(generator, "heroes" | "heroes-zones")
+    {
+        return Err(AnalyzeError::input(
+            config,
+            format!("--config: only the heroes generator takes a config, not {generator}"),
+        ));
+    }
     match generator {
         "marahel" => Ok(Box::new(marahel::MarahelSubject::open(input)?)),
         "heroes" | "heroes-zones" => heroes::open(input, options),

@@ -187,7 +187,13 @@ mod tests {
 
     #[test]
     fn batch_histogram_counts_every_zone() {
-        let subject = match open(Path::new("default"), &OpenOptions { size: Some(5) }) {
+        let subject = match open(
+            Path::new("default"),
+            &OpenOptions {
+                size: Some(5),
+                ..OpenOptions::default()
+            },
+        ) {
             Ok(s) => s,
             Err(e) => panic!("{e}"),
         };
@@ -215,7 +221,13 @@ mod tests {
 
     #[test]
     fn seamless_windows_never_mismatch() {
-        let subject = match open(Path::new("seamless"), &OpenOptions { size: Some(6) }) {
+        let subject = match open(
+            Path::new("seamless"),
+            &OpenOptions {
+                size: Some(6),
+                ..OpenOptions::default()
+            },
+        ) {
             Ok(s) => s,
             Err(e) => panic!("{e}"),
         };

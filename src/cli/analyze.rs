@@ -56,6 +56,10 @@ pub struct Args {
     /// (the script sets its size) and mario (the rooms do).
     #[arg(long)]
     pub size: Option<u32>,
+    /// The Heroes generation config JSON (as `levelgen heroes --config`; default: the
+    /// built-in config). Only for the heroes generator.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -108,7 +112,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             args.seed_range()
         )));
     }
-    let options = analyze::OpenOptions { size: args.size };
+    let options = analyze::OpenOptions {
+        size: args.size,
+        config: args.config.clone(),
+    };
     let subjects = args
         .inputs
         .iter()

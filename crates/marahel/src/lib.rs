@@ -115,6 +115,7 @@ pub mod explorer;
 pub mod legacy;
 pub mod map;
 pub mod noise;
+pub mod plane;
 pub mod program;
 pub mod rule;
 pub mod script;

@@ -1,0 +1,300 @@
+//! A row-batched pass over the whole region at once: one byte mask per rule for the region,
+//! narrowed condition by condition, then written in one sweep.
+//!
+//! Masks use a padded [`Layout`] (pitch `rw + 2 kx`, padding columns 0), so every test runs
+//! over one contiguous span. How each condition narrows the mask:
+//!
+//! - a constant comparison: nothing, or clear;
+//! - a `self(..)` count of a buffered pass: a code test on the pass's code plane (one compare
+//!   when one code passes or one fails, a table otherwise);
+//! - another count of a buffered pass whose counts fit a byte: byte sums over the code plane
+//!   ([`plane::test_count`]; separable for a rectangular neighbourhood such as `all`), else
+//!   the `u32` plane of [`Ctx::count_plane`];
+//! - a count of a same-mode pass (only counts that depend on the region's shape are allowed
+//!   there, e.g. `left(out)`): [`plane::test_shape`], the interior once and the frame cells;
+//! - `random` against a number: one draw per candidate, in row-major order.
+
+use super::{Kind, Pred, kind};
+use crate::engine::Ctx;
+use crate::estimator::Estimator;
+use crate::plane::{self, ByteCount, Layout, PAD_CODE, PlaneScratch};
+use crate::program::Explorer;
+use crate::rule::Rule;
+use grid_core::rand::RngExt;
+
+/// The weight of a cell outside the region (`out`, and the explorer's `out` entity).
+fn out_weight(weights: &[u32; 256], ctx: &Ctx) -> u32 {
+    weights[ctx.out_code as usize]
+        + if ctx.out != ctx.out_code {
+            weights[ctx.out as usize]
+        } else {
+            0
+        }
+}
+
+/// Whether a buffered pass can test this count on the byte code plane: the padding code is
+/// free and (unless it is `self`) every count fits a byte.
+fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> bool {
+    if ctx.out_code >= PAD_CODE {
+        return false;
+    }
+    let max = weights[..=ctx.out_code as usize]
+        .iter()
+        .fold(out_weight(weights, ctx), |a, &b| a.max(b)) as u64;
+    n.is_self || max * n.offsets.len() as u64 <= u8::MAX as u64
+}
+
+/// `any` over a mask.
+fn any(mask: &[u8]) -> bool {
+    mask.iter().fold(0u8, |a, &m| a | m) != 0
+}
+
+/// One region pass with whole-region masks (see the module docs).
+pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
+    let r = ctx.region;
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    // The padding the byte counts of this pass need, and whether they need the code plane.
+    let (mut kx, mut ky, mut cells) = (0usize, 0usize, false);
+    if ctx.buffer {
+        for c in ex.rules.iter().flat_map(|rule| &rule.conditions) {
+            if let Kind::Count(Estimator::Neighborhood { nbh, weights, .. }, ..) = kind(c, ctx) {
+                let n = &ctx.nbhs[*nbh];
+                if bytes_fit(n, weights, ctx) {
+                    cells = true;
+                    for &(dx, dy) in &n.offsets {
+                        let (ax, ay) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
+                        if ax < rw && ay < rh {
+                            kx = kx.max(ax);
+                            ky = ky.max(ay);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let lay = Layout::new(rw, rh, kx, ky);
+    let mut s = std::mem::take(&mut ctx.scratch);
+    if cells {
+        plane::fill_cells(ctx.canvas, r, lay, &mut s.cells);
+    }
+    // `fresh`: no rule has fired yet, every region cell is undecided.
+    let mut fresh = true;
+    for (i, rule) in ex.rules.iter().enumerate() {
+        if fresh {
+            lay.ones(&mut s.cand);
+        } else {
+            s.cand.clear();
+            s.cand.extend_from_slice(&s.alive);
+        }
+        // `full`: the mask still holds every region cell.
+        let mut full = fresh;
+        for c in &rule.conditions {
+            full &= narrow(c, ctx, lay, &mut s);
+        }
+        if !full && !any(&s.cand) {
+            continue;
+        }
+        write(rule, ctx, lay, &s.cand, full);
+        if full || i + 1 == ex.rules.len() {
+            break;
+        }
+        if fresh {
+            lay.ones(&mut s.alive);
+            fresh = false;
+        }
+        for (a, &m) in s.alive.iter_mut().zip(&s.cand) {
+            *a &= m ^ 1;
+        }
+        if !any(&s.alive) {
+            break;
+        }
+    }
+    ctx.scratch = s;
+}
+
+/// Narrows `s.cand` to the cells where `c` holds; returns whether it surely left it as it was.
+fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneScratch) -> bool {
+    let (est, op, t) = match kind(c, ctx) {
+        Kind::Const(true) => return true,
+        Kind::Const(false) => {
+            s.cand.fill(0);
+            return false;
+        }
+        Kind::Draw { t, random_left } => {
+            let rng = &mut *ctx.rng;
+            for m in s.cand.iter_mut() {
+                if *m != 0 {
+                    let v = rng.random::<f64>();
+                    let (a, b) = if random_left { (v, t) } else { (t, v) };
+                    *m = c.op.holds(a, b) as u8;
+                }
+            }
+            return false;
+        }
+        Kind::Count(est, op, t) => (est, op, t),
+        Kind::General => unreachable!("whole-region passes have no per-cell conditions"),
+    };
+    let Estimator::Neighborhood {
+        nbh, weights, slot, ..
+    } = est
+    else {
+        unreachable!("only plane counts are Count")
+    };
+    let (lo, hi, negate) = match Pred::new(op, t) {
+        Pred::Always(true) => return true,
+        Pred::Always(false) => {
+            s.cand.fill(0);
+            return false;
+        }
+        Pred::Range { lo, hi, negate } => (lo, hi, negate),
+    };
+    let keep = |v: u32| (v.wrapping_sub(lo) <= hi - lo) ^ negate;
+    let n = &ctx.nbhs[*nbh];
+    let out_w = out_weight(weights, ctx);
+    if !ctx.buffer {
+        // A same-mode pass reads only counts that depend on the region's shape: every code a
+        // region cell can hold weighs the same (`weights[0]`), and no cell holds `out`.
+        plane::test_shape(lay, &n.offsets, weights[0], out_w, keep, &mut s.cand);
+        return false;
+    }
+    if !bytes_fit(n, weights, ctx) {
+        // Wide counts: the `u32` plane, tested row by row.
+        let r = ctx.region;
+        ctx.count_plane(*slot, *nbh, weights, r.x as usize, r.y as usize, false);
+        let counts = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
+        for (ly, row) in counts.chunks_exact(lay.rw).enumerate() {
+            let mask = &mut s.cand[ly * lay.pitch..ly * lay.pitch + lay.rw];
+            for (m, &v) in mask.iter_mut().zip(row) {
+                *m &= keep(v) as u8;
+            }
+        }
+        return false;
+    }
+    let codes = ctx.out_code as usize + 1;
+    let (origin, span) = (lay.origin(), lay.span());
+    if n.is_self {
+        // The count is the cell's own weight: a test of its code.
+        let passing = weights[..codes].iter().filter(|&&w| keep(w)).count();
+        let first = |want: bool| weights[..codes].iter().position(|&w| keep(w) == want);
+        let cells = &s.cells[origin..origin + span];
+        let cand = &mut s.cand[..span];
+        if passing == codes {
+            return true;
+        } else if passing == 0 {
+            cand.fill(0);
+        } else if passing == 1 {
+            let code = first(true).expect("one passes") as u8;
+            for (m, &c) in cand.iter_mut().zip(cells) {
+                *m &= (c == code) as u8;
+            }
+        } else if passing == codes - 1 {
+            let code = first(false).expect("one fails") as u8;
+            for (m, &c) in cand.iter_mut().zip(cells) {
+                *m &= (c != code) as u8;
+            }
+        } else {
+            let mut lut = [0u8; 256];
+            for (l, &w) in lut.iter_mut().zip(&weights[..codes]) {
+                *l = keep(w) as u8;
+            }
+            for (m, &c) in cand.iter_mut().zip(cells) {
+                *m &= lut[c as usize];
+            }
+        }
+        return false;
+    }
+    // Byte counts: every count fits a byte, so a range starting above 255 never holds.
+    if lo > u8::MAX as u32 {
+        if !negate {
+            s.cand.fill(0);
+        }
+        return negate;
+    }
+    let (rw, rh) = (lay.rw as u64, lay.rh as u64);
+    let mut lut = [0u8; 256];
+    for (l, &w) in lut.iter_mut().zip(&weights[..codes]) {
+        *l = w as u8;
+    }
+    lut[PAD_CODE as usize] = out_w as u8;
+    let mut hot = (0..codes).filter(|&c| lut[c] != 0);
+    let single = match (hot.next(), hot.next()) {
+        (None, _) => Some((0, 0)),
+        (Some(c), None) => Some((c as u8, lut[c])),
+        _ => None,
+    };
+    s.offsets.clear();
+    let mut always = 0u8;
+    for &(dx, dy) in &n.offsets {
+        if dx.unsigned_abs() < rw && dy.unsigned_abs() < rh {
+            s.offsets.push((dx, dy));
+        } else {
+            always = always.wrapping_add(out_w as u8);
+        }
+    }
+    let hi = hi.min(u8::MAX as u32);
+    let bc = ByteCount {
+        offsets: &s.offsets,
+        lut: &lut,
+        single,
+        always,
+        lo: lo as u8,
+        width: (hi - lo) as u8,
+        neg: negate as u8,
+    };
+    plane::test_count(&s.cells, lay, &bc, &mut s.cand, &mut s.weights8, &mut s.rows8);
+    false
+}
+
+/// Writes the rule's executers over the cells of `cand` (`full`: every region cell).
+fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cand: &[u8], full: bool) {
+    let r = ctx.region;
+    let (w, x0, y0) = (ctx.canvas.w, r.x as usize, r.y as usize);
+    let target = if ctx.buffer {
+        &mut ctx.canvas.back
+    } else {
+        // Any front change invalidates the distance caches; one bump covers the pass.
+        ctx.version += 1;
+        &mut ctx.canvas.front
+    };
+    let execs = &rule.executers;
+    if execs.iter().all(|e| e.choices.len() == 1) {
+        // One fixed value (the last executer's): masked stores, one long one when the rows are
+        // contiguous in both the mask and the map.
+        let value = execs.last().expect("a rule has executers").choices[0];
+        let row_len = if lay.pitch == w && lay.rw == w {
+            lay.span()
+        } else {
+            lay.rw
+        };
+        for ly in (0..lay.rh).step_by(row_len / lay.rw) {
+            let start = (y0 + ly) * w + x0;
+            let dst = &mut target[start..start + row_len];
+            if full {
+                dst.fill(value);
+            } else {
+                let mask = &cand[ly * lay.pitch..ly * lay.pitch + row_len];
+                for (t, &m) in dst.iter_mut().zip(mask) {
+                    *t ^= (*t ^ value) & m.wrapping_neg();
+                }
+            }
+        }
+        return;
+    }
+    // Drawn values: the draws of every executer, cell by cell in row-major order; the last
+    // executer's value stays.
+    let rng = &mut *ctx.rng;
+    for ly in 0..lay.rh {
+        let start = (y0 + ly) * w + x0;
+        let mask = &cand[ly * lay.pitch..ly * lay.pitch + lay.rw];
+        for (t, &m) in target[start..start + lay.rw].iter_mut().zip(mask) {
+            if m != 0 {
+                for e in execs {
+                    *t = match e.choices.len() {
+                        1 => e.choices[0],
+                        len => e.choices[rng.random_range(0..len)],
+                    };
+                }
+            }
+        }
+    }
+}

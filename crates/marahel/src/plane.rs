@@ -1,0 +1,428 @@
+//! Count planes: the weighted neighbourhood count of every cell of a region at once.
+//!
+//! Two forms:
+//!
+//! - [`count_plane`]: `u32` counts in region order (`rw x rh`), for [`crate::engine::Ctx::count_plane`]
+//!   (the per-cell interpreter of buffered passes, and the row-at-a-time fallback of
+//!   [`crate::explorer::bulk`]). The region's weights are laid into a plane padded with the
+//!   `out` weight on every side, then each offset adds one contiguous shifted slice (no edge
+//!   tests); counts that fit a byte are summed in bytes. A `self` count is a table look-up.
+//! - Byte planes for [`crate::explorer::bulk`]'s whole-region passes, in a padded [`Layout`]:
+//!   the region's cell codes are copied once per pass into a plane padded with [`PAD_CODE`]
+//!   ([`fill_cells`]); a count condition then maps codes to byte weights, sums them (a
+//!   rectangular neighbourhood such as the 3x3 `all` separably: row sums, then column sums) and
+//!   tests the range straight into the candidate mask ([`test_count`]). Masks share the
+//!   layout's pitch, so every loop runs over one long contiguous span even for narrow regions.
+//! - [`test_shape`]: a count that depends only on the region's shape (`left(out)`): the
+//!   interior value is tested once, then only the frame cells within the neighbourhood's reach
+//!   of the region's edge are counted.
+
+use crate::engine::{Canvas, FlatNbh};
+use grid_core::Rect;
+
+/// Reusable buffers of the count planes and of the whole-region passes (one set per explorer).
+#[derive(Debug, Default)]
+pub struct PlaneScratch {
+    /// Padded weights (`u32`).
+    pad: Vec<u32>,
+    /// Padded weights when every count fits a byte.
+    pad8: Vec<u8>,
+    /// Byte sums.
+    acc8: Vec<u8>,
+    /// Region codes in a padded [`Layout`].
+    pub(crate) cells: Vec<u8>,
+    /// Cells still undecided by the pass's earlier rules (layout pitch, padding columns 0).
+    pub(crate) alive: Vec<u8>,
+    /// Candidates of the current rule (layout pitch, padding columns 0).
+    pub(crate) cand: Vec<u8>,
+    /// Byte weights in the layout.
+    pub(crate) weights8: Vec<u8>,
+    /// Row sums of a rectangular neighbourhood.
+    pub(crate) rows8: Vec<u8>,
+    /// The offsets of one count that reach into the region.
+    pub(crate) offsets: Vec<(i64, i64)>,
+}
+
+/// The code that pads a [`Layout`]'s cell plane (never a map code when the program has fewer
+/// than 254 entities; bigger programs use the `u32` planes).
+pub const PAD_CODE: u8 = u8::MAX;
+
+/// A region laid out in a padded byte plane: `kx` columns on each side, `ky` rows above and
+/// below, so every offset with `|dx| <= kx`, `|dy| <= ky` is one shifted slice. Region cell
+/// `(lx, ly)` has mask index `ly * pitch + lx` and plane index `origin() + ly * pitch + lx`.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Region width.
+    pub rw: usize,
+    /// Region height.
+    pub rh: usize,
+    /// Padding columns on each side.
+    pub kx: usize,
+    /// Padding rows above and below.
+    pub ky: usize,
+    /// Row pitch (`rw + 2 kx`).
+    pub pitch: usize,
+}
+
+impl Layout {
+    /// The layout of a `rw x rh` region padded by `kx`, `ky`.
+    pub fn new(rw: usize, rh: usize, kx: usize, ky: usize) -> Layout {
+        Layout {
+            rw,
+            rh,
+            kx,
+            ky,
+            pitch: rw + 2 * kx,
+        }
+    }
+    /// Length of a mask: from the first region cell to the last.
+    pub fn span(&self) -> usize {
+        (self.rh - 1) * self.pitch + self.rw
+    }
+    /// Length of a padded plane.
+    pub fn len(&self) -> usize {
+        (self.rh + 2 * self.ky) * self.pitch
+    }
+    /// Plane index of the region's first cell.
+    pub fn origin(&self) -> usize {
+        self.ky * self.pitch + self.kx
+    }
+    /// Sets `mask` to 1 on the region's cells and 0 on the padding columns.
+    pub fn ones(&self, mask: &mut Vec<u8>) {
+        mask.clear();
+        mask.resize(self.span(), 1);
+        if self.pitch != self.rw {
+            for row in mask[self.rw..].chunks_mut(self.pitch) {
+                row[..self.pitch - self.rw].fill(0);
+            }
+        }
+    }
+}
+
+/// Copies the region's codes from the front buffer into `cells`, padded with [`PAD_CODE`].
+pub fn fill_cells(canvas: &Canvas, r: Rect, lay: Layout, cells: &mut Vec<u8>) {
+    cells.clear();
+    cells.resize(lay.len(), PAD_CODE);
+    let (w, x0, y0) = (canvas.w, r.x as usize, r.y as usize);
+    for ly in 0..lay.rh {
+        let src = (y0 + ly) * w + x0;
+        let dst = lay.origin() + ly * lay.pitch;
+        cells[dst..dst + lay.rw].copy_from_slice(&canvas.front[src..src + lay.rw]);
+    }
+}
+
+/// `cand &= (lo <= v <= hi) != negate` over a mask, as one unsigned compare.
+#[inline]
+fn and_range(cand: &mut [u8], vals: &[u8], lo: u8, width: u8, neg: u8) {
+    for (m, &v) in cand.iter_mut().zip(vals) {
+        *m &= (v.wrapping_sub(lo) <= width) as u8 ^ neg;
+    }
+}
+
+/// A byte count condition: the offsets of one neighbourhood that reach into the region, the
+/// per-code weights, and the range the count must (or, with `neg`, must not) fall in.
+#[derive(Debug)]
+pub struct ByteCount<'a> {
+    /// Offsets within the layout's padding (the others always read outside).
+    pub offsets: &'a [(i64, i64)],
+    /// Weight of each code (`PAD_CODE` weighs `out`).
+    pub lut: &'a [u8; 256],
+    /// `Some((code, weight))` when only `code` (and maybe the padding) weighs anything.
+    pub single: Option<(u8, u8)>,
+    /// Added to every count: offsets that always read outside.
+    pub always: u8,
+    /// Lowest count in the range.
+    pub lo: u8,
+    /// `hi - lo`.
+    pub width: u8,
+    /// 1 to keep the cells outside the range instead.
+    pub neg: u8,
+}
+
+/// Narrows `cand` to the cells whose count satisfies `bc`. `cells` is the pass's code plane
+/// (see [`fill_cells`]); `wp` and `rows` are scratch.
+pub fn test_count(
+    cells: &[u8],
+    lay: Layout,
+    bc: &ByteCount,
+    cand: &mut [u8],
+    wp: &mut Vec<u8>,
+    rows: &mut Vec<u8>,
+) {
+    // Byte weights of every plane cell.
+    let pad_w = bc.lut[PAD_CODE as usize];
+    wp.clear();
+    wp.resize(cells.len(), 0);
+    match bc.single {
+        Some((code, wt)) if pad_w == 0 => {
+            for (d, &c) in wp.iter_mut().zip(cells) {
+                *d = (c == code) as u8 * wt;
+            }
+        }
+        Some((code, wt)) => {
+            for (d, &c) in wp.iter_mut().zip(cells) {
+                *d = ((c == code) as u8 * wt) | ((c == PAD_CODE) as u8 * pad_w);
+            }
+        }
+        None => {
+            for (d, &c) in wp.iter_mut().zip(cells) {
+                *d = bc.lut[c as usize];
+            }
+        }
+    }
+    let span = lay.span();
+    let (pitch, origin) = (lay.pitch as i64, lay.origin() as i64);
+    let at = |dx: i64, dy: i64| (origin + dy * pitch + dx) as usize;
+    let cand = &mut cand[..span];
+    // A full rectangle of offsets sums separably: row sums, then column sums.
+    let (x0, x1, y0, y1) = bc.offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
+        (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
+    });
+    let (nx, ny) = ((x1 - x0 + 1) as usize, (y1 - y0 + 1) as usize);
+    // Distinct offsets filling the rectangle (a bit per position; larger boxes sum offset by
+    // offset).
+    let is_box = nx > 1 && ny > 1 && nx * ny <= 64 && bc.offsets.len() == nx * ny && {
+        let bits = bc.offsets.iter().fold(0u64, |b, &(x, y)| {
+            b | 1 << ((y - y0) as usize * nx + (x - x0) as usize)
+        });
+        bits.count_ones() as usize == nx * ny
+    };
+    if is_box {
+        // Row sums for the rows from `y0` above the region to `y1` below it.
+        let (hs, n) = (at(x0, y0), span + (ny - 1) * lay.pitch);
+        rows.clear();
+        rows.resize(n, 0);
+        if nx == 3 {
+            let (a, b, c) = (&wp[hs..], &wp[hs + 1..], &wp[hs + 2..]);
+            for (((d, &p), &q), &s) in rows.iter_mut().zip(a).zip(b).zip(c) {
+                *d = d.wrapping_add(p).wrapping_add(q).wrapping_add(s);
+            }
+        } else {
+            for dx in 0..nx {
+                let src = &wp[hs + dx..];
+                for (d, &v) in rows.iter_mut().zip(src) {
+                    *d = d.wrapping_add(v);
+                }
+            }
+        }
+        if ny == 3 {
+            let p = lay.pitch;
+            let (a, b, c) = (&rows[..span], &rows[p..p + span], &rows[2 * p..2 * p + span]);
+            let (lo, width, neg, always) = (bc.lo, bc.width, bc.neg, bc.always);
+            for (((m, &u), &v), &s) in cand.iter_mut().zip(a).zip(b).zip(c) {
+                let t = always.wrapping_add(u).wrapping_add(v).wrapping_add(s);
+                *m &= (t.wrapping_sub(lo) <= width) as u8 ^ neg;
+            }
+            return;
+        }
+        // Column sums into the start of `wp` (no longer needed).
+        wp.clear();
+        wp.resize(span, bc.always);
+        for k in 0..ny {
+            let src = &rows[k * lay.pitch..];
+            for (d, &v) in wp.iter_mut().zip(src) {
+                *d = d.wrapping_add(v);
+            }
+        }
+        and_range(cand, wp, bc.lo, bc.width, bc.neg);
+        return;
+    }
+    rows.clear();
+    rows.resize(span, bc.always);
+    for &(dx, dy) in bc.offsets {
+        let src = &wp[at(dx, dy)..at(dx, dy) + span];
+        for (d, &v) in rows.iter_mut().zip(src) {
+            *d = d.wrapping_add(v);
+        }
+    }
+    and_range(cand, rows, bc.lo, bc.width, bc.neg);
+}
+
+/// Narrows `cand` to the cells whose shape-only count (every cell inside the region weighs
+/// `w_in`, every cell outside `out_w`) satisfies `keep`: the interior (where the whole
+/// neighbourhood lies inside) has one value; only the frame cells are counted one by one.
+pub fn test_shape(
+    lay: Layout,
+    offsets: &[(i64, i64)],
+    w_in: u32,
+    out_w: u32,
+    keep: impl Fn(u32) -> bool,
+    cand: &mut [u8],
+) {
+    let (rw, rh) = (lay.rw, lay.rh);
+    let reach = |f: fn(&(i64, i64)) -> i64, size: usize| {
+        (offsets.iter().map(f).max().unwrap_or(0).max(0) as usize).min(size)
+    };
+    let (rx0, rx1) = (reach(|o| -o.0, rw), reach(|o| o.0, rw));
+    let (ry0, ry1) = (reach(|o| -o.1, rh), reach(|o| o.1, rh));
+    let interior = offsets
+        .iter()
+        .fold(0u32, |s, _| s.wrapping_add(w_in));
+    let keep_interior = keep(interior);
+    let count = |lx: usize, ly: usize| {
+        offsets.iter().fold(0u32, |s, &(dx, dy)| {
+            let (x, y) = (lx as i64 + dx, ly as i64 + dy);
+            let inside = x >= 0 && y >= 0 && x < rw as i64 && y < rh as i64;
+            s.wrapping_add(if inside { w_in } else { out_w })
+        })
+    };
+    // Interior columns `a..b` of the rows that are not frame rows.
+    let (a, b) = (rx0, rw.saturating_sub(rx1).max(rx0));
+    for ly in 0..rh {
+        let row = &mut cand[ly * lay.pitch..ly * lay.pitch + rw];
+        let (a, b) = if ly < ry0 || ly + ry1 >= rh {
+            (0, 0)
+        } else {
+            (a, b)
+        };
+        for lx in (0..a).chain(b..rw) {
+            if row[lx] != 0 && !keep(count(lx, ly)) {
+                row[lx] = 0;
+            }
+        }
+        if !keep_interior {
+            row[a..b].fill(0);
+        }
+    }
+}
+
+/// The weighted neighbourhood count of every cell of `r` (cells outside `r` weigh `out_w`),
+/// written into `sum` (region order): the region's weights are laid into a plane padded with
+/// `out_w` on every side (scratch, reused), then each offset adds one shifted row slice per
+/// row, with no bounds tests in the inner loop. Offsets that reach past the region in every
+/// case add `out_w`. A `self` count is the weight of each cell.
+pub fn count_plane(
+    canvas: &Canvas,
+    r: Rect,
+    n: &FlatNbh,
+    weights: &[u32; 256],
+    out_w: u32,
+    scratch: &mut PlaneScratch,
+    sum: &mut Vec<u32>,
+) {
+    let (front, w) = (&canvas.front, canvas.w);
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    if n.is_self {
+        sum.clear();
+        for ly in 0..rh {
+            let src = (r.y as usize + ly) * w + r.x as usize;
+            sum.extend(front[src..src + rw].iter().map(|&c| weights[c as usize]));
+        }
+        return;
+    }
+    // Offsets at or beyond the region's size always read outside: they add `out_w` to
+    // every cell, and the padding need not reach that far.
+    let reach = |d: i64, size: usize| d.unsigned_abs() as usize >= size;
+    let mut always_out = 0u32;
+    let (mut px0, mut px1, mut py0, mut py1) = (0usize, 0usize, 0usize, 0usize);
+    for &(dx, dy) in &n.offsets {
+        if reach(dx, rw) || reach(dy, rh) {
+            always_out = always_out.wrapping_add(out_w);
+            continue;
+        }
+        px0 = px0.max((-dx).max(0) as usize);
+        px1 = px1.max(dx.max(0) as usize);
+        py0 = py0.max((-dy).max(0) as usize);
+        py1 = py1.max(dy.max(0) as usize);
+    }
+    let pw = px0 + rw + px1;
+    let span = (rh - 1) * pw + rw;
+    let base = py0 * pw + px0;
+    // An upper bound of the largest weight (an OR of all weights vectorises; a max may not).
+    let max_w = weights.iter().fold(out_w, |a, &b| a | b) as u64;
+    if n.offsets.len() >= 6 && max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
+        // Every count fits a byte: sum bytes (four times as many lanes per instruction; worth
+        // the final widening only for neighbourhoods with several offsets).
+        let (pad, acc) = (&mut scratch.pad8, &mut scratch.acc8);
+        pad.clear();
+        pad.resize(pw * (py0 + rh + py1), out_w as u8);
+        // With one weighted code (the usual `nbh(solid)`), a compare replaces the table
+        // look-up and vectorises.
+        let hot = weights.iter().fold(0u32, |n, &w| n + (w != 0) as u32);
+        let single = (hot == 1)
+            .then(|| weights.iter().position(|&w| w != 0))
+            .flatten()
+            .map(|code| (code as u8, weights[code] as u8));
+        for ly in 0..rh {
+            let src = (r.y as usize + ly) * w + r.x as usize;
+            let dst = (py0 + ly) * pw + px0;
+            let (row, cells) = (&mut pad[dst..dst + rw], &front[src..src + rw]);
+            match single {
+                Some((code, wt)) => {
+                    for (d, &c) in row.iter_mut().zip(cells) {
+                        *d = (c == code) as u8 * wt;
+                    }
+                }
+                None => {
+                    for (d, &c) in row.iter_mut().zip(cells) {
+                        *d = weights[c as usize] as u8;
+                    }
+                }
+            }
+        }
+        acc.clear();
+        acc.resize(span, always_out as u8);
+        for &(dx, dy) in &n.offsets {
+            if reach(dx, rw) || reach(dy, rh) {
+                continue;
+            }
+            let start = (base as i64 + dy * pw as i64 + dx) as usize;
+            for (s, &v) in acc.iter_mut().zip(&pad[start..start + span]) {
+                *s += v;
+            }
+        }
+        sum.clear();
+        for ly in 0..rh {
+            sum.extend(acc[ly * pw..ly * pw + rw].iter().map(|&v| v as u32));
+        }
+        return;
+    }
+    let pad = &mut scratch.pad;
+    pad.clear();
+    pad.resize(pw * (py0 + rh + py1), out_w);
+    for ly in 0..rh {
+        let src = (r.y as usize + ly) * w + r.x as usize;
+        let dst = (py0 + ly) * pw + px0;
+        for (d, &c) in pad[dst..dst + rw].iter_mut().zip(&front[src..src + rw]) {
+            *d = weights[c as usize];
+        }
+    }
+    // Sum in padded coordinates (pitch `pw`) so each offset is one contiguous slice addition
+    // over the region's rows, then copy the region's columns out.
+    pad_sum_into(pad, n, base, pw, span, always_out, rw, rh, sum);
+}
+
+/// Adds, for every in-reach offset of `n`, the slice of `pad` shifted by it to `sum` (an
+/// accumulator for the padded cells from `base`, length `span`, pitch `pw`), then closes up
+/// the rows so that `sum` holds the `rw x rh` region.
+#[allow(clippy::too_many_arguments)]
+fn pad_sum_into(
+    pad: &[u32],
+    n: &FlatNbh,
+    base: usize,
+    pw: usize,
+    span: usize,
+    always_out: u32,
+    rw: usize,
+    rh: usize,
+    sum: &mut Vec<u32>,
+) {
+    sum.clear();
+    sum.resize(span, always_out);
+    for &(dx, dy) in &n.offsets {
+        if dx.unsigned_abs() as usize >= rw || dy.unsigned_abs() as usize >= rh {
+            continue;
+        }
+        let start = (base as i64 + dy * pw as i64 + dx) as usize;
+        for (s, &v) in sum.iter_mut().zip(&pad[start..start + span]) {
+            *s = s.wrapping_add(v);
+        }
+    }
+    // Close up the padding columns in place (rows only move towards the front).
+    if pw != rw {
+        for ly in 1..rh {
+            sum.copy_within(ly * pw..ly * pw + rw, ly * rw);
+        }
+    }
+    sum.truncate(rw * rh);
+}

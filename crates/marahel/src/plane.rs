@@ -91,31 +91,78 @@ impl Layout {
     pub fn ones(&self, mask: &mut Vec<u8>) {
         mask.clear();
         mask.resize(self.span(), 1);
-        if self.pitch != self.rw {
+        self.clear_padding(mask);
+    }
+    /// Sets the padding columns of a mask (between the region's rows) to 0.
+    pub fn clear_padding(&self, mask: &mut [u8]) {
+        let gap = self.pitch - self.rw;
+        if gap > 0 {
             for row in mask[self.rw..].chunks_mut(self.pitch) {
-                row[..self.pitch - self.rw].fill(0);
+                fill_short(&mut row[..gap], 0);
             }
         }
     }
 }
 
-/// Copies the region's codes from the front buffer into `cells`, padded with [`PAD_CODE`].
-pub fn fill_cells(canvas: &Canvas, r: Rect, lay: Layout, cells: &mut Vec<u8>) {
-    cells.clear();
-    cells.resize(lay.len(), PAD_CODE);
-    let (w, x0, y0) = (canvas.w, r.x as usize, r.y as usize);
-    for ly in 0..lay.rh {
-        let src = (y0 + ly) * w + x0;
-        let dst = lay.origin() + ly * lay.pitch;
-        cells[dst..dst + lay.rw].copy_from_slice(&canvas.front[src..src + lay.rw]);
+/// `s.fill(v)` for the short gaps between rows (a store or two, not a `memset` call).
+#[inline]
+fn fill_short(s: &mut [u8], v: u8) {
+    match s {
+        [a, b] => (*a, *b) = (v, v),
+        _ => s.fill(v),
     }
 }
 
-/// `cand &= (lo <= v <= hi) != negate` over a mask, as one unsigned compare.
-#[inline]
-fn and_range(cand: &mut [u8], vals: &[u8], lo: u8, width: u8, neg: u8) {
-    for (m, &v) in cand.iter_mut().zip(vals) {
-        *m &= (v.wrapping_sub(lo) <= width) as u8 ^ neg;
+/// Copies the region's codes from the front buffer into `cells`, padded with [`PAD_CODE`]
+/// (only the padding is written besides the rows, so a plane of the same length is reused
+/// without clearing it first).
+pub fn fill_cells(canvas: &Canvas, r: Rect, lay: Layout, cells: &mut Vec<u8>) {
+    let len = lay.len();
+    if cells.len() != len {
+        cells.clear();
+        cells.resize(len, PAD_CODE);
+    }
+    let (w, x0, y0) = (canvas.w, r.x as usize, r.y as usize);
+    let origin = lay.origin();
+    cells[..origin].fill(PAD_CODE);
+    for ly in 0..lay.rh {
+        let src = (y0 + ly) * w + x0;
+        let dst = origin + ly * lay.pitch;
+        cells[dst..dst + lay.rw].copy_from_slice(&canvas.front[src..src + lay.rw]);
+        let end = if ly + 1 == lay.rh {
+            len
+        } else {
+            dst + lay.pitch
+        };
+        fill_short(&mut cells[dst + lay.rw..end], PAD_CODE);
+    }
+}
+
+/// How a test's result combines with the candidate mask.
+#[derive(Clone, Copy, Debug)]
+pub enum Mode<'a> {
+    /// `cand &= test`.
+    And,
+    /// `cand = test` (the mask held every region cell; it is rebuilt without a copy).
+    Set,
+    /// `cand = src & test` (`src` has its padding columns at 0).
+    From(&'a [u8]),
+}
+
+/// Combines one test result per mask cell (`tests`, `span` of them) into `cand`.
+#[inline(always)]
+pub fn combine(cand: &mut Vec<u8>, mode: Mode, lay: Layout, tests: impl Iterator<Item = u8>) {
+    match mode {
+        Mode::And => cand.iter_mut().zip(tests).for_each(|(m, t)| *m &= t),
+        Mode::Set => {
+            cand.clear();
+            cand.extend(tests);
+            lay.clear_padding(cand);
+        }
+        Mode::From(src) => {
+            cand.clear();
+            cand.extend(src.iter().zip(tests).map(|(&a, t)| a & t));
+        }
     }
 }
 
@@ -139,41 +186,33 @@ pub struct ByteCount<'a> {
     pub neg: u8,
 }
 
-/// Narrows `cand` to the cells whose count satisfies `bc`. `cells` is the pass's code plane
-/// (see [`fill_cells`]); `wp` and `rows` are scratch.
+/// Narrows `cand` (as `mode` says) to the cells whose count satisfies `bc`. `cells` is the
+/// pass's code plane (see [`fill_cells`]); `wp` and `rows` are scratch.
 pub fn test_count(
     cells: &[u8],
     lay: Layout,
     bc: &ByteCount,
-    cand: &mut [u8],
+    (cand, mode): (&mut Vec<u8>, Mode),
     wp: &mut Vec<u8>,
     rows: &mut Vec<u8>,
 ) {
     // Byte weights of every plane cell.
     let pad_w = bc.lut[PAD_CODE as usize];
     wp.clear();
-    wp.resize(cells.len(), 0);
     match bc.single {
-        Some((code, wt)) if pad_w == 0 => {
-            for (d, &c) in wp.iter_mut().zip(cells) {
-                *d = (c == code) as u8 * wt;
-            }
-        }
-        Some((code, wt)) => {
-            for (d, &c) in wp.iter_mut().zip(cells) {
-                *d = ((c == code) as u8 * wt) | ((c == PAD_CODE) as u8 * pad_w);
-            }
-        }
-        None => {
-            for (d, &c) in wp.iter_mut().zip(cells) {
-                *d = bc.lut[c as usize];
-            }
-        }
+        Some((code, wt)) if pad_w == 0 => wp.extend(cells.iter().map(|&c| (c == code) as u8 * wt)),
+        Some((code, wt)) => wp.extend(
+            cells
+                .iter()
+                .map(|&c| ((c == code) as u8 * wt) | ((c == PAD_CODE) as u8 * pad_w)),
+        ),
+        None => wp.extend(cells.iter().map(|&c| bc.lut[c as usize])),
     }
     let span = lay.span();
     let (pitch, origin) = (lay.pitch as i64, lay.origin() as i64);
     let at = |dx: i64, dy: i64| (origin + dy * pitch + dx) as usize;
-    let cand = &mut cand[..span];
+    let (lo, width, neg, always) = (bc.lo, bc.width, bc.neg, bc.always);
+    let test = move |v: u8| (v.wrapping_sub(lo) <= width) as u8 ^ neg;
     // A full rectangle of offsets sums separably: row sums, then column sums.
     let (x0, x1, y0, y1) = bc.offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
         (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
@@ -187,60 +226,67 @@ pub fn test_count(
         });
         bits.count_ones() as usize == nx * ny
     };
+    rows.clear();
     if is_box {
         // Row sums for the rows from `y0` above the region to `y1` below it.
         let (hs, n) = (at(x0, y0), span + (ny - 1) * lay.pitch);
-        rows.clear();
-        rows.resize(n, 0);
         if nx == 3 {
-            let (a, b, c) = (&wp[hs..], &wp[hs + 1..], &wp[hs + 2..]);
-            for (((d, &p), &q), &s) in rows.iter_mut().zip(a).zip(b).zip(c) {
-                *d = d.wrapping_add(p).wrapping_add(q).wrapping_add(s);
-            }
+            let (a, b, c) = (&wp[hs..hs + n], &wp[hs + 1..hs + 1 + n], &wp[hs + 2..hs + 2 + n]);
+            rows.extend(
+                a.iter()
+                    .zip(b)
+                    .zip(c)
+                    .map(|((&p, &q), &s)| p.wrapping_add(q).wrapping_add(s)),
+            );
         } else {
-            for dx in 0..nx {
-                let src = &wp[hs + dx..];
-                for (d, &v) in rows.iter_mut().zip(src) {
-                    *d = d.wrapping_add(v);
-                }
+            rows.extend_from_slice(&wp[hs..hs + n]);
+            for dx in 1..nx {
+                add_into(rows, &wp[hs + dx..hs + dx + n]);
             }
         }
+        let p = lay.pitch;
         if ny == 3 {
-            let p = lay.pitch;
             let (a, b, c) = (&rows[..span], &rows[p..p + span], &rows[2 * p..2 * p + span]);
-            let (lo, width, neg, always) = (bc.lo, bc.width, bc.neg, bc.always);
-            for (((m, &u), &v), &s) in cand.iter_mut().zip(a).zip(b).zip(c) {
-                let t = always.wrapping_add(u).wrapping_add(v).wrapping_add(s);
-                *m &= (t.wrapping_sub(lo) <= width) as u8 ^ neg;
-            }
+            let sums = a.iter().zip(b).zip(c).map(|((&u, &v), &s)| {
+                test(always.wrapping_add(u).wrapping_add(v).wrapping_add(s))
+            });
+            combine(cand, mode, lay, sums);
             return;
         }
         // Column sums into the start of `wp` (no longer needed).
         wp.clear();
-        wp.resize(span, bc.always);
-        for k in 0..ny {
-            let src = &rows[k * lay.pitch..];
-            for (d, &v) in wp.iter_mut().zip(src) {
-                *d = d.wrapping_add(v);
-            }
+        wp.extend(rows[..span].iter().map(|&v| v.wrapping_add(always)));
+        for k in 1..ny {
+            add_into(wp, &rows[k * p..k * p + span]);
         }
-        and_range(cand, wp, bc.lo, bc.width, bc.neg);
+        combine(cand, mode, lay, wp.iter().map(|&v| test(v)));
         return;
     }
-    rows.clear();
-    rows.resize(span, bc.always);
-    for &(dx, dy) in bc.offsets {
-        let src = &wp[at(dx, dy)..at(dx, dy) + span];
-        for (d, &v) in rows.iter_mut().zip(src) {
-            *d = d.wrapping_add(v);
-        }
+    let mut offsets = bc.offsets.iter().map(|&(dx, dy)| at(dx, dy));
+    match offsets.next() {
+        Some(first) => rows.extend(wp[first..first + span].iter().map(|&v| v.wrapping_add(always))),
+        None => rows.resize(span, always),
     }
-    and_range(cand, rows, bc.lo, bc.width, bc.neg);
+    for start in offsets {
+        add_into(rows, &wp[start..start + span]);
+    }
+    combine(cand, mode, lay, rows.iter().map(|&v| test(v)));
+}
+
+/// `acc += src`, element by element (wrapping).
+#[inline]
+fn add_into(acc: &mut [u8], src: &[u8]) {
+    for (d, &v) in acc.iter_mut().zip(src) {
+        *d = d.wrapping_add(v);
+    }
 }
 
 /// Narrows `cand` to the cells whose shape-only count (every cell inside the region weighs
-/// `w_in`, every cell outside `out_w`) satisfies `keep`: the interior (where the whole
-/// neighbourhood lies inside) has one value; only the frame cells are counted one by one.
+/// `w_in`, every cell outside `out_w`) satisfies `keep`. The count depends only on whether
+/// each offset lands inside, so on the cell's distance to the edges up to the
+/// neighbourhood's reach: the interior has one value, the rows in reach of the top or bottom
+/// edge are counted column class by column class, and the columns in reach of the left or
+/// right edge have the same counts on every other row.
 pub fn test_shape(
     lay: Layout,
     offsets: &[(i64, i64)],
@@ -255,10 +301,6 @@ pub fn test_shape(
     };
     let (rx0, rx1) = (reach(|o| -o.0, rw), reach(|o| o.0, rw));
     let (ry0, ry1) = (reach(|o| -o.1, rh), reach(|o| o.1, rh));
-    let interior = offsets
-        .iter()
-        .fold(0u32, |s, _| s.wrapping_add(w_in));
-    let keep_interior = keep(interior);
     let count = |lx: usize, ly: usize| {
         offsets.iter().fold(0u32, |s, &(dx, dy)| {
             let (x, y) = (lx as i64 + dx, ly as i64 + dy);
@@ -266,24 +308,61 @@ pub fn test_shape(
             s.wrapping_add(if inside { w_in } else { out_w })
         })
     };
-    // Interior columns `a..b` of the rows that are not frame rows.
+    // Interior columns `a..b`; rows `ry0..rh - ry1` are the middle rows.
     let (a, b) = (rx0, rw.saturating_sub(rx1).max(rx0));
+    let middle = ry0..rh.saturating_sub(ry1).max(ry0);
+    // The edge columns of the middle rows, as bits (when they fit).
+    let bits = |cols: std::ops::Range<usize>| {
+        (cols.len() <= 64).then(|| {
+            cols.enumerate().fold(0u64, |m, (i, lx)| {
+                m | (keep(count(lx, middle.start)) as u64) << i
+            })
+        })
+    };
+    let edges = if middle.is_empty() {
+        None
+    } else {
+        bits(0..a).zip(bits(b..rw))
+    };
+    let keep_interior = middle.is_empty() || keep(count(a.min(rw - 1), middle.start));
     for ly in 0..rh {
         let row = &mut cand[ly * lay.pitch..ly * lay.pitch + rw];
-        let (a, b) = if ly < ry0 || ly + ry1 >= rh {
-            (0, 0)
-        } else {
-            (a, b)
-        };
-        for lx in (0..a).chain(b..rw) {
-            if row[lx] != 0 && !keep(count(lx, ly)) {
-                row[lx] = 0;
+        match edges {
+            Some((left, right)) if middle.contains(&ly) => {
+                if left == low_bits(a) && right == low_bits(rw - b) && keep_interior {
+                    continue;
+                }
+                for (lx, m) in row[..a].iter_mut().enumerate() {
+                    *m &= (left >> lx) as u8 & 1;
+                }
+                for (i, m) in row[b..].iter_mut().enumerate() {
+                    *m &= (right >> i) as u8 & 1;
+                }
+                if !keep_interior {
+                    row[a..b].fill(0);
+                }
+            }
+            _ if middle.contains(&ly) || a >= b => {
+                for (lx, m) in row.iter_mut().enumerate() {
+                    *m &= keep(count(lx, ly)) as u8;
+                }
+            }
+            _ => {
+                // A frame row: its interior columns share one count.
+                for lx in (0..a).chain(b..rw) {
+                    row[lx] &= keep(count(lx, ly)) as u8;
+                }
+                if !keep(count(a, ly)) {
+                    row[a..b].fill(0);
+                }
             }
         }
-        if !keep_interior {
-            row[a..b].fill(0);
-        }
     }
+}
+
+/// A `u64` with its `n` lowest bits set.
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
 }
 
 /// The weighted neighbourhood count of every cell of `r` (cells outside `r` weigh `out_w`),

@@ -17,7 +17,7 @@
 use super::{Kind, Pred, kind};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::plane::{self, ByteCount, Layout, PAD_CODE, PlaneScratch};
+use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
 use crate::program::Explorer;
 use crate::rule::Rule;
 use grid_core::rand::RngExt;
@@ -80,30 +80,30 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     // `fresh`: no rule has fired yet, every region cell is undecided.
     let mut fresh = true;
     for (i, rule) in ex.rules.iter().enumerate() {
-        if fresh {
-            lay.ones(&mut s.cand);
-        } else {
-            s.cand.clear();
-            s.cand.extend_from_slice(&s.alive);
-        }
-        // `full`: the mask still holds every region cell.
-        let mut full = fresh;
+        let mut src = if fresh { Src::Ones } else { Src::Alive };
         for c in &rule.conditions {
-            full &= narrow(c, ctx, lay, &mut s);
+            narrow(c, ctx, lay, &mut s, &mut src);
         }
-        if !full && !any(&s.cand) {
-            continue;
-        }
-        write(rule, ctx, lay, &s.cand, full);
-        if full || i + 1 == ex.rules.len() {
+        let mask = match src {
+            Src::Ones => None,
+            Src::Alive => Some(&s.alive[..]),
+            Src::Cand if any(&s.cand) => Some(&s.cand[..]),
+            Src::Cand => continue,
+        };
+        write(rule, ctx, lay, mask);
+        // The rule took every undecided cell, or it is the last one.
+        if src != Src::Cand || i + 1 == ex.rules.len() {
             break;
         }
         if fresh {
-            lay.ones(&mut s.alive);
+            s.alive.clear();
+            s.alive.extend(s.cand.iter().map(|&m| m ^ 1));
+            lay.clear_padding(&mut s.alive);
             fresh = false;
-        }
-        for (a, &m) in s.alive.iter_mut().zip(&s.cand) {
-            *a &= m ^ 1;
+        } else {
+            for (a, &m) in s.alive.iter_mut().zip(&s.cand) {
+                *a &= m ^ 1;
+            }
         }
         if !any(&s.alive) {
             break;
@@ -112,15 +112,48 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     ctx.scratch = s;
 }
 
-/// Narrows `s.cand` to the cells where `c` holds; returns whether it surely left it as it was.
-fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneScratch) -> bool {
+/// What the current rule's candidate mask is: every region cell (not built), the undecided
+/// cells (`alive`, not copied), or `cand`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Src {
+    /// Every region cell.
+    Ones,
+    /// `s.alive`.
+    Alive,
+    /// `s.cand`.
+    Cand,
+}
+
+/// Builds `s.cand` from `src`, for tests that narrow it in place.
+fn materialize(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
+    match *src {
+        Src::Ones => lay.ones(&mut s.cand),
+        Src::Alive => s.cand.clone_from(&s.alive),
+        Src::Cand => {}
+    }
+    *src = Src::Cand;
+}
+
+/// Clears the candidates.
+fn clear(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
+    s.cand.clear();
+    s.cand.resize(lay.span(), 0);
+    *src = Src::Cand;
+}
+
+/// Narrows the candidates (`src`) to the cells where `c` holds.
+fn narrow(
+    c: &crate::rule::Condition,
+    ctx: &mut Ctx,
+    lay: Layout,
+    s: &mut PlaneScratch,
+    src: &mut Src,
+) {
     let (est, op, t) = match kind(c, ctx) {
-        Kind::Const(true) => return true,
-        Kind::Const(false) => {
-            s.cand.fill(0);
-            return false;
-        }
+        Kind::Const(true) => return,
+        Kind::Const(false) => return clear(s, lay, src),
         Kind::Draw { t, random_left } => {
+            materialize(s, lay, src);
             let rng = &mut *ctx.rng;
             for m in s.cand.iter_mut() {
                 if *m != 0 {
@@ -129,7 +162,7 @@ fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneS
                     *m = c.op.holds(a, b) as u8;
                 }
             }
-            return false;
+            return;
         }
         Kind::Count(est, op, t) => (est, op, t),
         Kind::General => unreachable!("whole-region passes have no per-cell conditions"),
@@ -141,11 +174,8 @@ fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneS
         unreachable!("only plane counts are Count")
     };
     let (lo, hi, negate) = match Pred::new(op, t) {
-        Pred::Always(true) => return true,
-        Pred::Always(false) => {
-            s.cand.fill(0);
-            return false;
-        }
+        Pred::Always(true) => return,
+        Pred::Always(false) => return clear(s, lay, src),
         Pred::Range { lo, hi, negate } => (lo, hi, negate),
     };
     let keep = |v: u32| (v.wrapping_sub(lo) <= hi - lo) ^ negate;
@@ -154,11 +184,19 @@ fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneS
     if !ctx.buffer {
         // A same-mode pass reads only counts that depend on the region's shape: every code a
         // region cell can hold weighs the same (`weights[0]`), and no cell holds `out`.
+        if n.is_self {
+            return if keep(weights[0]) {
+            } else {
+                clear(s, lay, src)
+            };
+        }
+        materialize(s, lay, src);
         plane::test_shape(lay, &n.offsets, weights[0], out_w, keep, &mut s.cand);
-        return false;
+        return;
     }
     if !bytes_fit(n, weights, ctx) {
         // Wide counts: the `u32` plane, tested row by row.
+        materialize(s, lay, src);
         let r = ctx.region;
         ctx.count_plane(*slot, *nbh, weights, r.x as usize, r.y as usize, false);
         let counts = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
@@ -168,47 +206,47 @@ fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneS
                 *m &= keep(v) as u8;
             }
         }
-        return false;
+        return;
     }
+    let mode = match *src {
+        Src::Ones => Mode::Set,
+        Src::Alive => Mode::From(&s.alive),
+        Src::Cand => Mode::And,
+    };
+    let cand = &mut s.cand;
     let codes = ctx.out_code as usize + 1;
     let (origin, span) = (lay.origin(), lay.span());
     if n.is_self {
         // The count is the cell's own weight: a test of its code.
         let passing = weights[..codes].iter().filter(|&&w| keep(w)).count();
         let first = |want: bool| weights[..codes].iter().position(|&w| keep(w) == want);
-        let cells = &s.cells[origin..origin + span];
-        let cand = &mut s.cand[..span];
+        let cells = s.cells[origin..origin + span].iter();
         if passing == codes {
-            return true;
+            return;
         } else if passing == 0 {
-            cand.fill(0);
+            return clear(s, lay, src);
         } else if passing == 1 {
             let code = first(true).expect("one passes") as u8;
-            for (m, &c) in cand.iter_mut().zip(cells) {
-                *m &= (c == code) as u8;
-            }
+            plane::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
         } else if passing == codes - 1 {
             let code = first(false).expect("one fails") as u8;
-            for (m, &c) in cand.iter_mut().zip(cells) {
-                *m &= (c != code) as u8;
-            }
+            plane::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
         } else {
             let mut lut = [0u8; 256];
             for (l, &w) in lut.iter_mut().zip(&weights[..codes]) {
                 *l = keep(w) as u8;
             }
-            for (m, &c) in cand.iter_mut().zip(cells) {
-                *m &= lut[c as usize];
-            }
+            plane::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
         }
-        return false;
+        *src = Src::Cand;
+        return;
     }
     // Byte counts: every count fits a byte, so a range starting above 255 never holds.
     if lo > u8::MAX as u32 {
-        if !negate {
-            s.cand.fill(0);
-        }
-        return negate;
+        return if negate {
+        } else {
+            clear(s, lay, src)
+        };
     }
     let (rw, rh) = (lay.rw as u64, lay.rh as u64);
     let mut lut = [0u8; 256];
@@ -241,12 +279,12 @@ fn narrow(c: &crate::rule::Condition, ctx: &mut Ctx, lay: Layout, s: &mut PlaneS
         width: (hi - lo) as u8,
         neg: negate as u8,
     };
-    plane::test_count(&s.cells, lay, &bc, &mut s.cand, &mut s.weights8, &mut s.rows8);
-    false
+    plane::test_count(&s.cells, lay, &bc, (cand, mode), &mut s.weights8, &mut s.rows8);
+    *src = Src::Cand;
 }
 
-/// Writes the rule's executers over the cells of `cand` (`full`: every region cell).
-fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cand: &[u8], full: bool) {
+/// Writes the rule's executers over the cells of `mask` (`None`: every region cell).
+fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, mask: Option<&[u8]>) {
     let r = ctx.region;
     let (w, x0, y0) = (ctx.canvas.w, r.x as usize, r.y as usize);
     let target = if ctx.buffer {
@@ -269,12 +307,13 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cand: &[u8], full: bool) {
         for ly in (0..lay.rh).step_by(row_len / lay.rw) {
             let start = (y0 + ly) * w + x0;
             let dst = &mut target[start..start + row_len];
-            if full {
-                dst.fill(value);
-            } else {
-                let mask = &cand[ly * lay.pitch..ly * lay.pitch + row_len];
-                for (t, &m) in dst.iter_mut().zip(mask) {
-                    *t ^= (*t ^ value) & m.wrapping_neg();
+            match mask {
+                None => dst.fill(value),
+                Some(mask) => {
+                    let mask = &mask[ly * lay.pitch..ly * lay.pitch + row_len];
+                    for (t, &m) in dst.iter_mut().zip(mask) {
+                        *t ^= (*t ^ value) & m.wrapping_neg();
+                    }
                 }
             }
         }
@@ -285,9 +324,9 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cand: &[u8], full: bool) {
     let rng = &mut *ctx.rng;
     for ly in 0..lay.rh {
         let start = (y0 + ly) * w + x0;
-        let mask = &cand[ly * lay.pitch..ly * lay.pitch + lay.rw];
-        for (t, &m) in target[start..start + lay.rw].iter_mut().zip(mask) {
-            if m != 0 {
+        let row = mask.map(|m| &m[ly * lay.pitch..ly * lay.pitch + lay.rw]);
+        for (lx, t) in target[start..start + lay.rw].iter_mut().enumerate() {
+            if row.is_none_or(|m| m[lx] != 0) {
                 for e in execs {
                     *t = match e.choices.len() {
                         1 => e.choices[0],

@@ -138,6 +138,22 @@ pub fn fill_cells(canvas: &Canvas, r: Rect, lay: Layout, cells: &mut Vec<u8>) {
     }
 }
 
+/// `dst[i] = value` where `mask[i]` is 1 (masks hold 0 or 1), sixteen bytes at a time.
+pub fn masked_store(dst: &mut [u8], mask: &[u8], value: u8) {
+    let store = |d: &mut u8, m: u8| *d ^= (*d ^ value) & m.wrapping_neg();
+    let mut ds = dst.chunks_exact_mut(16);
+    let mut ms = mask.chunks_exact(16);
+    for (d, m) in (&mut ds).zip(&mut ms) {
+        let (d, m): (&mut [u8; 16], &[u8; 16]) = (d.try_into().expect("16"), m.try_into().expect("16"));
+        for i in 0..16 {
+            store(&mut d[i], m[i]);
+        }
+    }
+    for (d, &m) in ds.into_remainder().iter_mut().zip(ms.remainder()) {
+        store(d, m);
+    }
+}
+
 /// How a test's result combines with the candidate mask.
 #[derive(Clone, Copy, Debug)]
 pub enum Mode<'a> {
@@ -281,6 +297,91 @@ fn add_into(acc: &mut [u8], src: &[u8]) {
     }
 }
 
+/// The frame of a shape-only count: interior columns `a..b` and middle rows (the rows
+/// whose neighbourhoods lie inside vertically), from the neighbourhood's reach.
+fn frame(lay: Layout, offsets: &[(i64, i64)]) -> (usize, usize, std::ops::Range<usize>) {
+    let (rw, rh) = (lay.rw, lay.rh);
+    let reach = |f: fn(&(i64, i64)) -> i64, size: usize| {
+        (offsets.iter().map(f).max().unwrap_or(0).max(0) as usize).min(size)
+    };
+    let (rx0, rx1) = (reach(|o| -o.0, rw), reach(|o| o.0, rw));
+    let (ry0, ry1) = (reach(|o| -o.1, rh), reach(|o| o.1, rh));
+    (
+        rx0,
+        rw.saturating_sub(rx1).max(rx0),
+        ry0..rh.saturating_sub(ry1).max(ry0),
+    )
+}
+
+/// The shape-only count at `(lx, ly)`: `w_in` per offset inside the region, `out_w` outside.
+fn shape_count(lay: Layout, offsets: &[(i64, i64)], w_in: u32, out_w: u32, lx: usize, ly: usize) -> u32 {
+    let (rw, rh) = (lay.rw as i64, lay.rh as i64);
+    offsets.iter().fold(0u32, |s, &(dx, dy)| {
+        let (x, y) = (lx as i64 + dx, ly as i64 + dy);
+        let inside = x >= 0 && y >= 0 && x < rw && y < rh;
+        s.wrapping_add(if inside { w_in } else { out_w })
+    })
+}
+
+/// The cells where a shape-only count passes, when they are simple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Every region cell.
+    All,
+    /// The cells `x0..x1` x `y0..y1` (region coordinates; maybe empty).
+    Rect(usize, usize, usize, usize),
+    /// Another set: narrow cell by cell with [`test_shape`].
+    Mixed,
+}
+
+/// Classifies a shape-only count test (see [`test_shape`]): every cell passes, or only the
+/// interior (every frame cell fails, e.g. `left(out) == 0`), or something else. Visits the
+/// frame's column classes only.
+pub fn shape_of(
+    lay: Layout,
+    offsets: &[(i64, i64)],
+    w_in: u32,
+    out_w: u32,
+    keep: impl Fn(u32) -> bool,
+) -> Shape {
+    let (rw, rh) = (lay.rw, lay.rh);
+    let (a, b, middle) = frame(lay, offsets);
+    if a + (rw - b) > 64 {
+        return Shape::Mixed;
+    }
+    let pass = |lx: usize, ly: usize| keep(shape_count(lay, offsets, w_in, out_w, lx, ly));
+    let (mut passes, mut fails) = (false, false);
+    // Frame rows (their interior columns share one count), then the edge columns of the
+    // middle rows (the same on every middle row).
+    let rows = (0..middle.start).chain(middle.end..rh);
+    let edge_rows = rows.map(|ly| (ly, true)).chain(
+        (!middle.is_empty())
+            .then_some((middle.start, false))
+            .into_iter(),
+    );
+    for (ly, frame_row) in edge_rows {
+        for lx in (0..a).chain(b..rw) {
+            let p = pass(lx, ly);
+            (passes, fails) = (passes | p, fails | !p);
+        }
+        if frame_row && a < b {
+            let p = pass(a, ly);
+            (passes, fails) = (passes | p, fails | !p);
+        }
+        if passes && fails {
+            return Shape::Mixed;
+        }
+    }
+    let interior = !middle.is_empty() && a < b;
+    let keep_interior = interior && pass(a, middle.start);
+    match (passes, fails) {
+        (_, false) if !interior || keep_interior => Shape::All,
+        (false, _) if keep_interior => Shape::Rect(a, b, middle.start, middle.end),
+        (false, _) => Shape::Rect(0, 0, 0, 0),
+        _ => Shape::Mixed,
+    }
+}
+
 /// Narrows `cand` to the cells whose shape-only count (every cell inside the region weighs
 /// `w_in`, every cell outside `out_w`) satisfies `keep`. The count depends only on whether
 /// each offset lands inside, so on the cell's distance to the edges up to the
@@ -296,21 +397,8 @@ pub fn test_shape(
     cand: &mut [u8],
 ) {
     let (rw, rh) = (lay.rw, lay.rh);
-    let reach = |f: fn(&(i64, i64)) -> i64, size: usize| {
-        (offsets.iter().map(f).max().unwrap_or(0).max(0) as usize).min(size)
-    };
-    let (rx0, rx1) = (reach(|o| -o.0, rw), reach(|o| o.0, rw));
-    let (ry0, ry1) = (reach(|o| -o.1, rh), reach(|o| o.1, rh));
-    let count = |lx: usize, ly: usize| {
-        offsets.iter().fold(0u32, |s, &(dx, dy)| {
-            let (x, y) = (lx as i64 + dx, ly as i64 + dy);
-            let inside = x >= 0 && y >= 0 && x < rw as i64 && y < rh as i64;
-            s.wrapping_add(if inside { w_in } else { out_w })
-        })
-    };
-    // Interior columns `a..b`; rows `ry0..rh - ry1` are the middle rows.
-    let (a, b) = (rx0, rw.saturating_sub(rx1).max(rx0));
-    let middle = ry0..rh.saturating_sub(ry1).max(ry0);
+    let (a, b, middle) = frame(lay, offsets);
+    let count = |lx: usize, ly: usize| shape_count(lay, offsets, w_in, out_w, lx, ly);
     // The edge columns of the middle rows, as bits (when they fit).
     let bits = |cols: std::ops::Range<usize>| {
         (cols.len() <= 64).then(|| {

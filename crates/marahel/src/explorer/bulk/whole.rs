@@ -17,7 +17,7 @@
 use super::{Kind, Pred, kind};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
+use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch, Shape};
 use crate::program::Explorer;
 use crate::rule::Rule;
 use grid_core::rand::RngExt;
@@ -44,9 +44,10 @@ fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> boo
     n.is_self || max * n.offsets.len() as u64 <= u8::MAX as u64
 }
 
-/// `any` over a mask.
+/// `any` over a mask (a block at a time, stopping at the first non-empty block).
 fn any(mask: &[u8]) -> bool {
-    mask.iter().fold(0u8, |a, &m| a | m) != 0
+    mask.chunks(32)
+        .any(|c| c.iter().fold(0u8, |a, &m| a | m) != 0)
 }
 
 /// One region pass with whole-region masks (see the module docs).
@@ -84,17 +85,19 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
         for c in &rule.conditions {
             narrow(c, ctx, lay, &mut s, &mut src);
         }
-        let mask = match src {
-            Src::Ones => None,
-            Src::Alive => Some(&s.alive[..]),
-            Src::Cand if any(&s.cand) => Some(&s.cand[..]),
-            Src::Cand => continue,
+        let cells = match src {
+            Src::Ones => Cells::All,
+            Src::Alive => Cells::Mask(&s.alive),
+            Src::Cand if any(&s.cand) => Cells::Mask(&s.cand),
+            Src::Rect(x0, x1, y0, y1) if x0 < x1 && y0 < y1 => Cells::Rect(x0, x1, y0, y1),
+            Src::Cand | Src::Rect(..) => continue,
         };
-        write(rule, ctx, lay, mask);
+        write(rule, ctx, lay, cells);
         // The rule took every undecided cell, or it is the last one.
-        if src != Src::Cand || i + 1 == ex.rules.len() {
+        if matches!(src, Src::Ones | Src::Alive) || i + 1 == ex.rules.len() {
             break;
         }
+        materialize(&mut s, lay, &mut src);
         if fresh {
             s.alive.clear();
             s.alive.extend(s.cand.iter().map(|&m| m ^ 1));
@@ -112,8 +115,9 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     ctx.scratch = s;
 }
 
-/// What the current rule's candidate mask is: every region cell (not built), the undecided
-/// cells (`alive`, not copied), or `cand`.
+/// What the current rule's candidates are: every region cell, the undecided cells
+/// (`alive`, not copied), `cand`, or a rectangle of a fresh rule (region coordinates `x0..x1`
+/// x `y0..y1`); only `cand` is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Src {
     /// Every region cell.
@@ -122,6 +126,19 @@ enum Src {
     Alive,
     /// `s.cand`.
     Cand,
+    /// The cells of a rectangle.
+    Rect(usize, usize, usize, usize),
+}
+
+/// The cells a rule writes.
+#[derive(Clone, Copy, Debug)]
+enum Cells<'a> {
+    /// Every region cell.
+    All,
+    /// A rectangle `x0..x1` x `y0..y1` (region coordinates).
+    Rect(usize, usize, usize, usize),
+    /// A mask in the layout.
+    Mask(&'a [u8]),
 }
 
 /// Builds `s.cand` from `src`, for tests that narrow it in place.
@@ -130,6 +147,13 @@ fn materialize(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
         Src::Ones => lay.ones(&mut s.cand),
         Src::Alive => s.cand.clone_from(&s.alive),
         Src::Cand => {}
+        Src::Rect(x0, x1, y0, y1) => {
+            s.cand.clear();
+            s.cand.resize(lay.span(), 0);
+            for ly in y0..y1 {
+                s.cand[ly * lay.pitch + x0..ly * lay.pitch + x1].fill(1);
+            }
+        }
     }
     *src = Src::Cand;
 }
@@ -184,14 +208,18 @@ fn narrow(
     if !ctx.buffer {
         // A same-mode pass reads only counts that depend on the region's shape: every code a
         // region cell can hold weighs the same (`weights[0]`), and no cell holds `out`.
-        if n.is_self {
-            return if keep(weights[0]) {
-            } else {
-                clear(s, lay, src)
-            };
+        let (w_in, offsets) = (weights[0], &n.offsets[..]);
+        match (plane::shape_of(lay, offsets, w_in, out_w, keep), *src) {
+            (Shape::All, _) => {}
+            (Shape::Rect(x0, x1, y0, y1), Src::Ones) => *src = Src::Rect(x0, x1, y0, y1),
+            (Shape::Rect(x0, x1, y0, y1), Src::Rect(a0, a1, b0, b1)) => {
+                *src = Src::Rect(x0.max(a0), x1.min(a1), y0.max(b0), y1.min(b1));
+            }
+            _ => {
+                materialize(s, lay, src);
+                plane::test_shape(lay, offsets, w_in, out_w, keep, &mut s.cand);
+            }
         }
-        materialize(s, lay, src);
-        plane::test_shape(lay, &n.offsets, weights[0], out_w, keep, &mut s.cand);
         return;
     }
     if !bytes_fit(n, weights, ctx) {
@@ -208,10 +236,13 @@ fn narrow(
         }
         return;
     }
+    if let Src::Rect(..) = src {
+        materialize(s, lay, src);
+    }
     let mode = match *src {
         Src::Ones => Mode::Set,
         Src::Alive => Mode::From(&s.alive),
-        Src::Cand => Mode::And,
+        Src::Cand | Src::Rect(..) => Mode::And,
     };
     let cand = &mut s.cand;
     let codes = ctx.out_code as usize + 1;
@@ -283,8 +314,8 @@ fn narrow(
     *src = Src::Cand;
 }
 
-/// Writes the rule's executers over the cells of `mask` (`None`: every region cell).
-fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, mask: Option<&[u8]>) {
+/// Writes the rule's executers over `cells`.
+fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
     let r = ctx.region;
     let (w, x0, y0) = (ctx.canvas.w, r.x as usize, r.y as usize);
     let target = if ctx.buffer {
@@ -295,26 +326,30 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, mask: Option<&[u8]>) {
         &mut ctx.canvas.front
     };
     let execs = &rule.executers;
+    // The rows and columns to visit (region coordinates).
+    let (xs, ys) = match cells {
+        Cells::Rect(a, b, c, d) => (a..b, c..d),
+        _ => (0..lay.rw, 0..lay.rh),
+    };
     if execs.iter().all(|e| e.choices.len() == 1) {
-        // One fixed value (the last executer's): masked stores, one long one when the rows are
-        // contiguous in both the mask and the map.
+        // One fixed value (the last executer's): stores, masked by the candidates; one long
+        // one when the rows are contiguous in both the mask and the map.
         let value = execs.last().expect("a rule has executers").choices[0];
-        let row_len = if lay.pitch == w && lay.rw == w {
-            lay.span()
+        let whole_rows = lay.pitch == w && lay.rw == w && !matches!(cells, Cells::Rect(..));
+        let (row_len, step) = if whole_rows {
+            (lay.span(), lay.rh)
         } else {
-            lay.rw
+            (xs.len(), 1)
         };
-        for ly in (0..lay.rh).step_by(row_len / lay.rw) {
-            let start = (y0 + ly) * w + x0;
+        for ly in ys.step_by(step) {
+            let start = (y0 + ly) * w + x0 + xs.start;
             let dst = &mut target[start..start + row_len];
-            match mask {
-                None => dst.fill(value),
-                Some(mask) => {
-                    let mask = &mask[ly * lay.pitch..ly * lay.pitch + row_len];
-                    for (t, &m) in dst.iter_mut().zip(mask) {
-                        *t ^= (*t ^ value) & m.wrapping_neg();
-                    }
+            match cells {
+                Cells::Mask(mask) => {
+                    let m0 = ly * lay.pitch + xs.start;
+                    plane::masked_store(dst, &mask[m0..m0 + row_len], value);
                 }
+                _ => dst.fill(value),
             }
         }
         return;
@@ -322,18 +357,30 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, mask: Option<&[u8]>) {
     // Drawn values: the draws of every executer, cell by cell in row-major order; the last
     // executer's value stays.
     let rng = &mut *ctx.rng;
-    for ly in 0..lay.rh {
+    let mut draw = |t: &mut u8| match &execs[..] {
+        [e] => *t = e.choices[rng.random_range(0..e.choices.len())],
+        _ => {
+            for e in execs {
+                *t = match e.choices.len() {
+                    1 => e.choices[0],
+                    len => e.choices[rng.random_range(0..len)],
+                };
+            }
+        }
+    };
+    for ly in ys {
         let start = (y0 + ly) * w + x0;
-        let row = mask.map(|m| &m[ly * lay.pitch..ly * lay.pitch + lay.rw]);
-        for (lx, t) in target[start..start + lay.rw].iter_mut().enumerate() {
-            if row.is_none_or(|m| m[lx] != 0) {
-                for e in execs {
-                    *t = match e.choices.len() {
-                        1 => e.choices[0],
-                        len => e.choices[rng.random_range(0..len)],
-                    };
+        let dst = &mut target[start + xs.start..start + xs.end];
+        match cells {
+            Cells::Mask(mask) => {
+                let m0 = ly * lay.pitch + xs.start;
+                for (t, &m) in dst.iter_mut().zip(&mask[m0..m0 + xs.len()]) {
+                    if m != 0 {
+                        draw(t);
+                    }
                 }
             }
+            _ => dst.iter_mut().for_each(&mut draw),
         }
     }
 }

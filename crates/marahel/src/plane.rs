@@ -39,6 +39,8 @@ pub struct PlaneScratch {
     pub(crate) weights8: Vec<u8>,
     /// Row sums of a rectangular neighbourhood.
     pub(crate) rows8: Vec<u8>,
+    /// The values a buffered pass writes, in the layout.
+    pub(crate) vals: Vec<u8>,
     /// The offsets of one count that reach into the region.
     pub(crate) offsets: Vec<(i64, i64)>,
 }

@@ -19,7 +19,9 @@ use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch, Shape};
 use crate::program::Explorer;
+use crate::executer::Executer;
 use crate::rule::Rule;
+use grid_core::LevelRng;
 use grid_core::rand::RngExt;
 
 /// The weight of a cell outside the region (`out`, and the explorer's `out` entity).
@@ -78,6 +80,10 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     if cells {
         plane::fill_cells(ctx.canvas, r, lay, &mut s.cells);
     }
+    // A buffered pass with a code plane writes into `s.vals` (the region in the layout, long
+    // contiguous stores) and copies it to the back buffer once at the end.
+    let staged = cells;
+    let mut wrote = false;
     // `fresh`: no rule has fired yet, every region cell is undecided.
     let mut fresh = true;
     for (i, rule) in ex.rules.iter().enumerate() {
@@ -92,7 +98,13 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             Src::Rect(x0, x1, y0, y1) if x0 < x1 && y0 < y1 => Cells::Rect(x0, x1, y0, y1),
             Src::Cand | Src::Rect(..) => continue,
         };
-        write(rule, ctx, lay, cells);
+        if staged {
+            let region = &s.cells[lay.origin()..lay.origin() + lay.span()];
+            stage(rule, ctx.rng, lay, (region, &mut s.vals), cells, !wrote);
+            wrote = true;
+        } else {
+            write(rule, ctx, lay, cells);
+        }
         // The rule took every undecided cell, or it is the last one.
         if matches!(src, Src::Ones | Src::Alive) || i + 1 == ex.rules.len() {
             break;
@@ -110,6 +122,18 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
         }
         if !any(&s.alive) {
             break;
+        }
+    }
+    if wrote {
+        let (w, x0, y0) = (ctx.canvas.w, r.x as usize, r.y as usize);
+        let back = &mut ctx.canvas.back;
+        if lay.pitch == w && rw == w {
+            back[y0 * w..y0 * w + lay.span()].copy_from_slice(&s.vals);
+        } else {
+            for (ly, row) in s.vals.chunks(lay.pitch).enumerate() {
+                let start = (y0 + ly) * w + x0;
+                back[start..start + rw].copy_from_slice(&row[..rw]);
+            }
         }
     }
     ctx.scratch = s;
@@ -354,10 +378,23 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
         }
         return;
     }
-    // Drawn values: the draws of every executer, cell by cell in row-major order; the last
-    // executer's value stays.
     let rng = &mut *ctx.rng;
-    let mut draw = |t: &mut u8| match &execs[..] {
+    for ly in ys {
+        let start = (y0 + ly) * w + x0;
+        let dst = &mut target[start + xs.start..start + xs.end];
+        let mask = match cells {
+            Cells::Mask(mask) => Some(&mask[ly * lay.pitch + xs.start..][..xs.len()]),
+            _ => None,
+        };
+        draw_row(execs, rng, dst, mask);
+    }
+}
+
+/// Drawn values: the draws of every executer, cell by cell in row-major order (the cells of
+/// `mask`, or all); the last executer's value stays.
+#[inline]
+fn draw_row(execs: &[Executer], rng: &mut LevelRng, dst: &mut [u8], mask: Option<&[u8]>) {
+    let mut draw = |t: &mut u8| match execs {
         [e] => *t = e.choices[rng.random_range(0..e.choices.len())],
         _ => {
             for e in execs {
@@ -368,19 +405,71 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
             }
         }
     };
-    for ly in ys {
-        let start = (y0 + ly) * w + x0;
-        let dst = &mut target[start + xs.start..start + xs.end];
-        match cells {
-            Cells::Mask(mask) => {
-                let m0 = ly * lay.pitch + xs.start;
-                for (t, &m) in dst.iter_mut().zip(&mask[m0..m0 + xs.len()]) {
-                    if m != 0 {
-                        draw(t);
-                    }
+    match mask {
+        Some(mask) => {
+            for (t, &m) in dst.iter_mut().zip(mask) {
+                if m != 0 {
+                    draw(t);
                 }
             }
-            _ => dst.iter_mut().for_each(&mut draw),
+        }
+        None => dst.iter_mut().for_each(draw),
+    }
+}
+
+/// [`write`] for a buffered pass with a code plane: writes into `vals` (the region's values in
+/// the layout; `first`: not yet made, start from `region`, the region's codes).
+fn stage(
+    rule: &Rule,
+    rng: &mut LevelRng,
+    lay: Layout,
+    (region, vals): (&[u8], &mut Vec<u8>),
+    cells: Cells,
+    first: bool,
+) {
+    let execs = &rule.executers[..];
+    let fixed = execs.iter().all(|e| e.choices.len() == 1);
+    let value = execs.last().expect("a rule has executers").choices[0];
+    match (cells, fixed) {
+        (Cells::All, true) => {
+            vals.clear();
+            vals.resize(region.len(), value);
+            return;
+        }
+        (Cells::Mask(mask), true) if first => {
+            // Select in one sweep: no copy first.
+            vals.clear();
+            let pick = |(&c, &m): (&u8, &u8)| c ^ ((c ^ value) & m.wrapping_neg());
+            vals.extend(region.iter().zip(mask).map(pick));
+            return;
+        }
+        _ => {}
+    }
+    if first {
+        vals.clear();
+        vals.extend_from_slice(region);
+    }
+    let p = lay.pitch;
+    match (cells, fixed) {
+        (Cells::Mask(mask), true) => plane::masked_store(vals, mask, value),
+        (Cells::Rect(x0, x1, y0, y1), true) => {
+            for ly in y0..y1 {
+                vals[ly * p + x0..ly * p + x1].fill(value);
+            }
+        }
+        _ => {
+            let (xs, ys) = match cells {
+                Cells::Rect(a, b, c, d) => (a..b, c..d),
+                _ => (0..lay.rw, 0..lay.rh),
+            };
+            for ly in ys {
+                let dst = &mut vals[ly * p + xs.start..ly * p + xs.end];
+                let mask = match cells {
+                    Cells::Mask(mask) => Some(&mask[ly * p + xs.start..][..xs.len()]),
+                    _ => None,
+                };
+                draw_row(execs, rng, dst, mask);
+            }
         }
     }
 }

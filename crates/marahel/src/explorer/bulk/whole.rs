@@ -46,6 +46,21 @@ fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> boo
     n.is_self || max * n.offsets.len() as u64 <= u8::MAX as u64
 }
 
+/// The largest `|dx|` and `|dy|` of the offsets of `n` that can land inside a `rw x rh`
+/// region (the others always read outside).
+fn in_reach(n: &crate::engine::FlatNbh, rw: usize, rh: usize) -> (usize, usize) {
+    let (x0, x1, y0, y1) = n.bbox;
+    let (kx, ky) = (x0.unsigned_abs().max(x1.unsigned_abs()), y0.unsigned_abs().max(y1.unsigned_abs()));
+    if (kx as usize) < rw && (ky as usize) < rh {
+        return (kx as usize, ky as usize);
+    }
+    n.offsets
+        .iter()
+        .map(|&(dx, dy)| (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize))
+        .filter(|&(ax, ay)| ax < rw && ay < rh)
+        .fold((0, 0), |(kx, ky), (ax, ay)| (kx.max(ax), ky.max(ay)))
+}
+
 /// `any` over a mask (a block at a time, stopping at the first non-empty block).
 fn any(mask: &[u8]) -> bool {
     mask.chunks(32)
@@ -59,18 +74,16 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     // The padding the byte counts of this pass need, and whether they need the code plane.
     let (mut kx, mut ky, mut cells) = (0usize, 0usize, false);
     if ctx.buffer {
-        for c in ex.rules.iter().flat_map(|rule| &rule.conditions) {
-            if let Kind::Count(Estimator::Neighborhood { nbh, weights, .. }, ..) = kind(c, ctx) {
+        // Every neighbourhood count of the pass (a count not compared with a number reads the
+        // plane too, through `Ctx::count_plane`; padding for it is harmless).
+        let ests = ex.rules.iter().flat_map(|rule| &rule.conditions);
+        for est in ests.flat_map(|c| [&c.left, &c.right]) {
+            if let Estimator::Neighborhood { nbh, weights, .. } = est {
                 let n = &ctx.nbhs[*nbh];
                 if bytes_fit(n, weights, ctx) {
                     cells = true;
-                    for &(dx, dy) in &n.offsets {
-                        let (ax, ay) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
-                        if ax < rw && ay < rh {
-                            kx = kx.max(ax);
-                            ky = ky.max(ay);
-                        }
-                    }
+                    let (x, y) = in_reach(n, rw, rh);
+                    (kx, ky) = (kx.max(x), ky.max(y));
                 }
             }
         }
@@ -315,18 +328,24 @@ fn narrow(
         (Some(c), None) => Some((c as u8, lut[c])),
         _ => None,
     };
-    s.offsets.clear();
+    // The offsets that can land inside; the others always read outside.
+    let (x0, x1, y0, y1) = n.bbox;
+    let all_in = x0.unsigned_abs().max(x1.unsigned_abs()) < rw
+        && y0.unsigned_abs().max(y1.unsigned_abs()) < rh;
     let mut always = 0u8;
-    for &(dx, dy) in &n.offsets {
-        if dx.unsigned_abs() < rw && dy.unsigned_abs() < rh {
-            s.offsets.push((dx, dy));
-        } else {
-            always = always.wrapping_add(out_w as u8);
+    if !all_in {
+        s.offsets.clear();
+        for &(dx, dy) in &n.offsets {
+            if dx.unsigned_abs() < rw && dy.unsigned_abs() < rh {
+                s.offsets.push((dx, dy));
+            } else {
+                always = always.wrapping_add(out_w as u8);
+            }
         }
     }
     let hi = hi.min(u8::MAX as u32);
     let bc = ByteCount {
-        offsets: &s.offsets,
+        offsets: if all_in { &n.offsets } else { &s.offsets },
         lut: &lut,
         single,
         always,

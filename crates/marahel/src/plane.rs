@@ -167,11 +167,24 @@ pub enum Mode<'a> {
     From(&'a [u8]),
 }
 
-/// Combines one test result per mask cell (`tests`, `span` of them) into `cand`.
+/// Combines one test result per mask cell (`tests`, `span` of them) into `cand`; returns
+/// whether `cand` now holds a cell when that comes for free (`cand &= test`).
 #[inline(always)]
-pub fn combine(cand: &mut Vec<u8>, mode: Mode, lay: Layout, tests: impl Iterator<Item = u8>) {
+pub fn combine(
+    cand: &mut Vec<u8>,
+    mode: Mode,
+    lay: Layout,
+    tests: impl Iterator<Item = u8>,
+) -> Option<bool> {
     match mode {
-        Mode::And => cand.iter_mut().zip(tests).for_each(|(m, t)| *m &= t),
+        Mode::And => {
+            let mut or = 0u8;
+            for (m, t) in cand.iter_mut().zip(tests) {
+                *m &= t;
+                or |= *m;
+            }
+            return Some(or != 0);
+        }
         Mode::Set => {
             cand.clear();
             cand.extend(tests);
@@ -182,6 +195,7 @@ pub fn combine(cand: &mut Vec<u8>, mode: Mode, lay: Layout, tests: impl Iterator
             cand.extend(src.iter().zip(tests).map(|(&a, t)| a & t));
         }
     }
+    None
 }
 
 /// A byte count condition: the offsets of one neighbourhood that reach into the region, the
@@ -205,7 +219,8 @@ pub struct ByteCount<'a> {
 }
 
 /// Narrows `cand` (as `mode` says) to the cells whose count satisfies `bc`. `cells` is the
-/// pass's code plane (see [`fill_cells`]); `wp` and `rows` are scratch.
+/// pass's code plane (see [`fill_cells`]); `wp` and `rows` are scratch. Returns what
+/// [`combine`] returns.
 pub fn test_count(
     cells: &[u8],
     lay: Layout,
@@ -213,7 +228,7 @@ pub fn test_count(
     (cand, mode): (&mut Vec<u8>, Mode),
     wp: &mut Vec<u8>,
     rows: &mut Vec<u8>,
-) {
+) -> Option<bool> {
     // Byte weights of every plane cell.
     let pad_w = bc.lut[PAD_CODE as usize];
     wp.clear();
@@ -268,8 +283,7 @@ pub fn test_count(
             let sums = a.iter().zip(b).zip(c).map(|((&u, &v), &s)| {
                 test(always.wrapping_add(u).wrapping_add(v).wrapping_add(s))
             });
-            combine(cand, mode, lay, sums);
-            return;
+            return combine(cand, mode, lay, sums);
         }
         // Column sums into the start of `wp` (no longer needed).
         wp.clear();
@@ -277,8 +291,7 @@ pub fn test_count(
         for k in 1..ny {
             add_into(wp, &rows[k * p..k * p + span]);
         }
-        combine(cand, mode, lay, wp.iter().map(|&v| test(v)));
-        return;
+        return combine(cand, mode, lay, wp.iter().map(|&v| test(v)));
     }
     let mut offsets = bc.offsets.iter().map(|&(dx, dy)| at(dx, dy));
     match offsets.next() {
@@ -288,7 +301,7 @@ pub fn test_count(
     for start in offsets {
         add_into(rows, &wp[start..start + span]);
     }
-    combine(cand, mode, lay, rows.iter().map(|&v| test(v)));
+    combine(cand, mode, lay, rows.iter().map(|&v| test(v)))
 }
 
 /// `acc += src`, element by element (wrapping).

@@ -76,14 +76,15 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     if ctx.buffer {
         // Every neighbourhood count of the pass (a count not compared with a number reads the
         // plane too, through `Ctx::count_plane`; padding for it is harmless).
-        let ests = ex.rules.iter().flat_map(|rule| &rule.conditions);
-        for est in ests.flat_map(|c| [&c.left, &c.right]) {
-            if let Estimator::Neighborhood { nbh, weights, .. } = est {
-                let n = &ctx.nbhs[*nbh];
-                if bytes_fit(n, weights, ctx) {
-                    cells = true;
-                    let (x, y) = in_reach(n, rw, rh);
-                    (kx, ky) = (kx.max(x), ky.max(y));
+        for c in ex.rules.iter().flat_map(|rule| &rule.conditions) {
+            for est in [&c.left, &c.right] {
+                if let Estimator::Neighborhood { nbh, weights, .. } = est {
+                    let n = &ctx.nbhs[*nbh];
+                    if bytes_fit(n, weights, ctx) {
+                        cells = true;
+                        let (x, y) = in_reach(n, rw, rh);
+                        (kx, ky) = (kx.max(x), ky.max(y));
+                    }
                 }
             }
         }
@@ -101,13 +102,15 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     let mut fresh = true;
     for (i, rule) in ex.rules.iter().enumerate() {
         let mut src = if fresh { Src::Ones } else { Src::Alive };
+        // Whether `s.cand` holds a cell, when a test said so on the way.
+        let mut known = None;
         for c in &rule.conditions {
-            narrow(c, ctx, lay, &mut s, &mut src);
+            narrow(c, ctx, lay, &mut s, (&mut src, &mut known));
         }
         let cells = match src {
             Src::Ones => Cells::All,
             Src::Alive => Cells::Mask(&s.alive),
-            Src::Cand if any(&s.cand) => Cells::Mask(&s.cand),
+            Src::Cand if known.unwrap_or_else(|| any(&s.cand)) => Cells::Mask(&s.cand),
             Src::Rect(x0, x1, y0, y1) if x0 < x1 && y0 < y1 => Cells::Rect(x0, x1, y0, y1),
             Src::Cand | Src::Rect(..) => continue,
         };
@@ -203,13 +206,16 @@ fn clear(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
 }
 
 /// Narrows the candidates (`src`) to the cells where `c` holds.
+/// `known` is set to whether the candidates hold a cell when a test learns it, to `None` when
+/// a test changes them without learning it.
 fn narrow(
     c: &crate::rule::Condition,
     ctx: &mut Ctx,
     lay: Layout,
     s: &mut PlaneScratch,
-    src: &mut Src,
+    (src, known): (&mut Src, &mut Option<bool>),
 ) {
+    *known = None;
     let (est, op, t) = match kind(c, ctx) {
         Kind::Const(true) => return,
         Kind::Const(false) => return clear(s, lay, src),
@@ -295,16 +301,16 @@ fn narrow(
             return clear(s, lay, src);
         } else if passing == 1 {
             let code = first(true).expect("one passes") as u8;
-            plane::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
+            *known = plane::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
         } else if passing == codes - 1 {
             let code = first(false).expect("one fails") as u8;
-            plane::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
+            *known = plane::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
         } else {
             let mut lut = [0u8; 256];
             for (l, &w) in lut.iter_mut().zip(&weights[..codes]) {
                 *l = keep(w) as u8;
             }
-            plane::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
+            *known = plane::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
         }
         *src = Src::Cand;
         return;
@@ -353,7 +359,7 @@ fn narrow(
         width: (hi - lo) as u8,
         neg: negate as u8,
     };
-    plane::test_count(&s.cells, lay, &bc, (cand, mode), &mut s.weights8, &mut s.rows8);
+    *known = plane::test_count(&s.cells, lay, &bc, (cand, mode), &mut s.weights8, &mut s.rows8);
     *src = Src::Cand;
 }
 

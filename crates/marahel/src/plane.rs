@@ -204,6 +204,8 @@ pub fn combine(
 pub struct ByteCount<'a> {
     /// Offsets within the layout's padding (the others always read outside).
     pub offsets: &'a [(i64, i64)],
+    /// Their bounding box (min dx, max dx, min dy, max dy), including `(0, 0)`.
+    pub bbox: (i64, i64, i64, i64),
     /// Weight of each code (`PAD_CODE` weighs `out`).
     pub lut: &'a [u8; 256],
     /// `Some((code, weight))` when only `code` (and maybe the padding) weighs anything.
@@ -247,9 +249,7 @@ pub fn test_count(
     let (lo, width, neg, always) = (bc.lo, bc.width, bc.neg, bc.always);
     let test = move |v: u8| (v.wrapping_sub(lo) <= width) as u8 ^ neg;
     // A full rectangle of offsets sums separably: row sums, then column sums.
-    let (x0, x1, y0, y1) = bc.offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
-        (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
-    });
+    let (x0, x1, y0, y1) = bc.bbox;
     let (nx, ny) = ((x1 - x0 + 1) as usize, (y1 - y0 + 1) as usize);
     // Distinct offsets filling the rectangle (a bit per position; larger boxes sum offset by
     // offset).

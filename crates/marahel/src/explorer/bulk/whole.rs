@@ -350,8 +350,17 @@ fn narrow(
         }
     }
     let hi = hi.min(u8::MAX as u32);
+    let offsets = if all_in { &n.offsets[..] } else { &s.offsets[..] };
+    let bbox = if all_in {
+        n.bbox
+    } else {
+        offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
+            (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
+        })
+    };
     let bc = ByteCount {
-        offsets: if all_in { &n.offsets } else { &s.offsets },
+        offsets,
+        bbox,
         lut: &lut,
         single,
         always,

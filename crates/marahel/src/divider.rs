@@ -163,7 +163,10 @@ fn sampling(
             // A small random gap keeps the packing loose, as sampled regions are in the reference.
             let g = pick(rng, 0, gap) as i64;
             let (rw_, rh_) = (rw as i64, rh as i64);
-            let spots = |list: &mut Vec<(i64, u64)>, size: i64, total: usize, side: fn(&Rect) -> (i64, i64)| {
+            let spots = |list: &mut Vec<(i64, u64)>,
+                         size: i64,
+                         total: usize,
+                         side: fn(&Rect) -> (i64, i64)| {
                 list.clear();
                 let mut push = |p: i64| {
                     // Off the map: never a candidate.

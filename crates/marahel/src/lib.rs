@@ -26,7 +26,7 @@
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
-//! | per map: size, regions | [`engine`], [`divider`] |
+//! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
 //! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!

@@ -1,12 +1,20 @@
-//! Row-at-a-time execution of full narrow scans whose result does not depend on the order in
-//! which cells are visited: every cell is visited once, executers write only the visited cell
+//! Batched execution of full narrow scans whose result does not depend on the order in which
+//! cells are visited: every cell is visited once, executers write only the visited cell
 //! (`self`), and rules read the map only when the pass is buffered (the front buffer is then
-//! frozen). Such a pass is a pure per-cell function, so it runs one rule and one condition at a
-//! time over a whole row, with one `match` per row instead of one per cell. Random draws are
-//! made row by row, in column order, only for the cells that reach that estimator, exactly as
-//! the per-cell short-circuit would.
+//! frozen) or through counts that depend only on the region's shape. Such a pass is a pure
+//! per-cell function, so it runs one rule and one condition at a time over many cells.
+//!
+//! [`pass`] picks one of two forms:
+//!
+//! - the whole region at once ([`whole`]) when the pass has at most one source of random draws
+//!   (one `random` condition, or one rule whose executers draw) and every condition is a
+//!   constant comparison, a neighbourhood count against a number, or `random` against a
+//!   number: the draws then come out in row-major order, as in the row form;
+//! - otherwise row by row (`rows`), with one `match` per row instead of one per cell: random
+//!   draws are made row by row, in column order, only for the cells that reach that estimator,
+//!   then the rule's executers draw for its cells in column order.
 
-mod whole;
+pub mod whole;
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
@@ -321,7 +329,7 @@ fn keep_where(
 /// One region pass. With at most one source of random draws (one `random` condition, or one
 /// rule whose executers draw) and no condition evaluated per cell, the draws come out in the
 /// same row-major order whether the region is processed a row at a time or all at once: then
-/// the whole region is one mask ([`whole`]); otherwise it runs row by row ([`rows`]).
+/// the whole region is one mask ([`whole`]); otherwise it runs row by row (`rows`).
 pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     let mut sources = 0;
     for rule in &ex.rules {

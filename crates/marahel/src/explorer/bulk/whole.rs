@@ -1,8 +1,11 @@
-//! A row-batched pass over the whole region at once: one byte mask per rule for the region,
-//! narrowed condition by condition, then written in one sweep.
+//! A batched pass over the whole region at once: per rule, the candidate cells of the region
+//! are narrowed condition by condition, then written in one sweep.
 //!
 //! Masks use a padded [`Layout`] (pitch `rw + 2 kx`, padding columns 0), so every test runs
-//! over one contiguous span. How each condition narrows the mask:
+//! over one contiguous span. A rule's candidates are kept unbuilt while they are every
+//! undecided cell (all of them, or the `alive` mask of the earlier rules) or a rectangle, and
+//! the first test that narrows them writes them from that source (no copy first). How each
+//! condition narrows them:
 //!
 //! - a constant comparison: nothing, or clear;
 //! - a `self(..)` count of a buffered pass: a code test on the pass's code plane (one compare
@@ -11,15 +14,22 @@
 //!   ([`plane::test_count`]; separable for a rectangular neighbourhood such as `all`), else
 //!   the `u32` plane of [`Ctx::count_plane`];
 //! - a count of a same-mode pass (only counts that depend on the region's shape are allowed
-//!   there, e.g. `left(out)`): [`plane::test_shape`], the interior once and the frame cells;
+//!   there, e.g. `left(out)`): [`shape::shape_of`] classifies it from the frame cells; "only
+//!   the interior" is a rectangle (so `left(out)==0, right(out)==0, ...` never builds a mask),
+//!   anything else is [`shape::test_shape`];
 //! - `random` against a number: one draw per candidate, in row-major order.
+//!
+//! Fixed values are masked stores; drawn values draw cell by cell in row-major order. A
+//! buffered pass with a code plane stages its writes in the layout (long contiguous stores)
+//! and copies them to the back buffer once.
 
 use super::{Kind, Pred, kind};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch, Shape};
-use crate::program::Explorer;
 use crate::executer::Executer;
+use crate::plane::shape::{self, Shape};
+use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
+use crate::program::Explorer;
 use crate::rule::Rule;
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
@@ -37,7 +47,7 @@ fn out_weight(weights: &[u32; 256], ctx: &Ctx) -> u32 {
 /// Whether a buffered pass can test this count on the byte code plane: the padding code is
 /// free and (unless it is `self`) every count fits a byte.
 fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> bool {
-    if ctx.out_code >= PAD_CODE {
+    if ctx.out_code == PAD_CODE {
         return false;
     }
     let max = weights[..=ctx.out_code as usize]
@@ -50,7 +60,10 @@ fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> boo
 /// region (the others always read outside).
 fn in_reach(n: &crate::engine::FlatNbh, rw: usize, rh: usize) -> (usize, usize) {
     let (x0, x1, y0, y1) = n.bbox;
-    let (kx, ky) = (x0.unsigned_abs().max(x1.unsigned_abs()), y0.unsigned_abs().max(y1.unsigned_abs()));
+    let (kx, ky) = (
+        x0.unsigned_abs().max(x1.unsigned_abs()),
+        y0.unsigned_abs().max(y1.unsigned_abs()),
+    );
     if (kx as usize) < rw && (ky as usize) < rh {
         return (kx as usize, ky as usize);
     }
@@ -252,7 +265,7 @@ fn narrow(
         // A same-mode pass reads only counts that depend on the region's shape: every code a
         // region cell can hold weighs the same (`weights[0]`), and no cell holds `out`.
         let (w_in, offsets) = (weights[0], &n.offsets[..]);
-        match (plane::shape_of(lay, offsets, w_in, out_w, keep), *src) {
+        match (shape::shape_of(lay, offsets, w_in, out_w, keep), *src) {
             (Shape::All, _) => {}
             (Shape::Rect(x0, x1, y0, y1), Src::Ones) => *src = Src::Rect(x0, x1, y0, y1),
             (Shape::Rect(x0, x1, y0, y1), Src::Rect(a0, a1, b0, b1)) => {
@@ -260,7 +273,7 @@ fn narrow(
             }
             _ => {
                 materialize(s, lay, src);
-                plane::test_shape(lay, offsets, w_in, out_w, keep, &mut s.cand);
+                shape::test_shape(lay, offsets, w_in, out_w, keep, &mut s.cand);
             }
         }
         return;
@@ -350,7 +363,11 @@ fn narrow(
         }
     }
     let hi = hi.min(u8::MAX as u32);
-    let offsets = if all_in { &n.offsets[..] } else { &s.offsets[..] };
+    let offsets = if all_in {
+        &n.offsets[..]
+    } else {
+        &s.offsets[..]
+    };
     let bbox = if all_in {
         n.bbox
     } else {
@@ -368,7 +385,14 @@ fn narrow(
         width: (hi - lo) as u8,
         neg: negate as u8,
     };
-    *known = plane::test_count(&s.cells, lay, &bc, (cand, mode), &mut s.weights8, &mut s.rows8);
+    *known = plane::test_count(
+        &s.cells,
+        lay,
+        &bc,
+        (cand, mode),
+        &mut s.weights8,
+        &mut s.rows8,
+    );
     *src = Src::Cand;
 }
 
@@ -451,7 +475,7 @@ fn draw_row(execs: &[Executer], rng: &mut LevelRng, dst: &mut [u8], mask: Option
     }
 }
 
-/// [`write`] for a buffered pass with a code plane: writes into `vals` (the region's values in
+/// [`write()`] for a buffered pass with a code plane: writes into `vals` (the region's values in
 /// the layout; `first`: not yet made, start from `region`, the region's codes).
 fn stage(
     rule: &Rule,

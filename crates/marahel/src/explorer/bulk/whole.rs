@@ -452,15 +452,21 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
 /// `mask`, or all); the last executer's value stays.
 #[inline]
 fn draw_row(execs: &[Executer], rng: &mut LevelRng, dst: &mut [u8], mask: Option<&[u8]>) {
-    let mut draw = |t: &mut u8| match execs {
-        [e] => *t = e.choices[rng.random_range(0..e.choices.len())],
-        _ => {
-            for e in execs {
-                *t = match e.choices.len() {
-                    1 => e.choices[0],
-                    len => e.choices[rng.random_range(0..len)],
-                };
-            }
+    if let ([e], None) = (execs, mask) {
+        // The common case (one drawing executer, every cell): the choices in registers.
+        let choices = &e.choices[..];
+        let len = choices.len();
+        for t in dst {
+            *t = choices[rng.random_range(0..len)];
+        }
+        return;
+    }
+    let mut draw = |t: &mut u8| {
+        for e in execs {
+            *t = match e.choices.len() {
+                1 => e.choices[0],
+                len => e.choices[rng.random_range(0..len)],
+            };
         }
     };
     match mask {

@@ -39,20 +39,40 @@ fn shape_count(
     })
 }
 
+/// The cells of a region inside a rectangle, or outside it (region coordinates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    /// Columns `x0..x1` of the rectangle.
+    pub x: (usize, usize),
+    /// Rows `y0..y1` of the rectangle.
+    pub y: (usize, usize),
+    /// The cells inside the rectangle, or (false) the cells outside it.
+    pub inside: bool,
+}
+
+impl Area {
+    /// Whether it holds no cell of a `rw x rh` region.
+    pub fn is_empty(&self, rw: usize, rh: usize) -> bool {
+        let none = self.x.0 >= self.x.1 || self.y.0 >= self.y.1;
+        let all = self.x == (0, rw) && self.y == (0, rh);
+        if self.inside { none } else { all }
+    }
+}
+
 /// The cells where a shape-only count passes, when they are simple.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
     /// Every region cell.
     All,
-    /// The cells `x0..x1` x `y0..y1` (region coordinates; maybe empty).
-    Rect(usize, usize, usize, usize),
+    /// Only the interior (every frame cell fails, e.g. `left(out) == 0`), or only the frame
+    /// (e.g. `plus(out) > 0`).
+    Area(Area),
     /// Another set: narrow cell by cell with [`test_shape`].
     Mixed,
 }
 
 /// Classifies a shape-only count test (see [`test_shape`]): every cell passes, or only the
-/// interior (every frame cell fails, e.g. `left(out) == 0`), or something else. Visits the
-/// frame's column classes only.
+/// interior, or only the frame, or something else. Visits the frame's column classes only.
 pub fn shape_of(
     lay: Layout,
     offsets: &[(i64, i64)],
@@ -88,10 +108,23 @@ pub fn shape_of(
     }
     let interior = !middle.is_empty() && a < b;
     let keep_interior = interior && pass(a, middle.start);
+    let area = |inside: bool| {
+        Shape::Area(Area {
+            x: (a, b),
+            y: (middle.start, middle.end),
+            inside,
+        })
+    };
     match (passes, fails) {
         (_, false) if !interior || keep_interior => Shape::All,
-        (false, _) if keep_interior => Shape::Rect(a, b, middle.start, middle.end),
-        (false, _) => Shape::Rect(0, 0, 0, 0),
+        (false, _) if keep_interior => area(true),
+        (false, _) => Shape::Area(Area {
+            x: (0, 0),
+            y: (0, 0),
+            inside: true,
+        }),
+        // Every frame cell passes, the interior fails.
+        (true, false) => area(false),
         _ => Shape::Mixed,
     }
 }

@@ -27,7 +27,7 @@ use super::{Kind, Pred, kind};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
-use crate::plane::shape::{self, Shape};
+use crate::plane::shape::{self, Area, Shape};
 use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
 use crate::program::Explorer;
 use crate::rule::Rule;
@@ -124,8 +124,8 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             Src::Ones => Cells::All,
             Src::Alive => Cells::Mask(&s.alive),
             Src::Cand if known.unwrap_or_else(|| any(&s.cand)) => Cells::Mask(&s.cand),
-            Src::Rect(x0, x1, y0, y1) if x0 < x1 && y0 < y1 => Cells::Rect(x0, x1, y0, y1),
-            Src::Cand | Src::Rect(..) => continue,
+            Src::Area(a) if !a.is_empty(rw, rh) => Cells::Area(a),
+            Src::Cand | Src::Area(..) => continue,
         };
         if staged {
             let region = &s.cells[lay.origin()..lay.origin() + lay.span()];
@@ -169,8 +169,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
 }
 
 /// What the current rule's candidates are: every region cell, the undecided cells
-/// (`alive`, not copied), `cand`, or a rectangle of a fresh rule (region coordinates `x0..x1`
-/// x `y0..y1`); only `cand` is built.
+/// (`alive`, not copied), `cand`, or an [`Area`] of a fresh rule; only `cand` is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Src {
     /// Every region cell.
@@ -179,8 +178,8 @@ enum Src {
     Alive,
     /// `s.cand`.
     Cand,
-    /// The cells of a rectangle.
-    Rect(usize, usize, usize, usize),
+    /// The cells inside (or outside) a rectangle.
+    Area(Area),
 }
 
 /// The cells a rule writes.
@@ -188,10 +187,48 @@ enum Src {
 enum Cells<'a> {
     /// Every region cell.
     All,
-    /// A rectangle `x0..x1` x `y0..y1` (region coordinates).
-    Rect(usize, usize, usize, usize),
+    /// The cells inside (or outside) a rectangle.
+    Area(Area),
     /// A mask in the layout.
     Mask(&'a [u8]),
+}
+
+impl Cells<'_> {
+    /// Calls `f(ly, columns, mask)` for the cells of each row, in row-major order (`mask`
+    /// over those columns, `None`: all of them); skips empty runs.
+    #[inline]
+    fn for_each_run(
+        &self,
+        lay: Layout,
+        mut f: impl FnMut(usize, std::ops::Range<usize>, Option<&[u8]>),
+    ) {
+        let (rw, p) = (lay.rw, lay.pitch);
+        match self {
+            Cells::All => (0..lay.rh).for_each(|ly| f(ly, 0..rw, None)),
+            Cells::Mask(m) => {
+                (0..lay.rh).for_each(|ly| f(ly, 0..rw, Some(&m[ly * p..ly * p + rw])))
+            }
+            Cells::Area(a) if a.inside => {
+                if a.x.0 < a.x.1 {
+                    (a.y.0..a.y.1).for_each(|ly| f(ly, a.x.0..a.x.1, None));
+                }
+            }
+            Cells::Area(a) => {
+                for ly in 0..lay.rh {
+                    if (a.y.0..a.y.1).contains(&ly) {
+                        if a.x.0 > 0 {
+                            f(ly, 0..a.x.0, None);
+                        }
+                        if a.x.1 < rw {
+                            f(ly, a.x.1..rw, None);
+                        }
+                    } else {
+                        f(ly, 0..rw, None);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Builds `s.cand` from `src`, for tests that narrow it in place.
@@ -200,12 +237,13 @@ fn materialize(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
         Src::Ones => lay.ones(&mut s.cand),
         Src::Alive => s.cand.clone_from(&s.alive),
         Src::Cand => {}
-        Src::Rect(x0, x1, y0, y1) => {
+        Src::Area(a) => {
             s.cand.clear();
             s.cand.resize(lay.span(), 0);
-            for ly in y0..y1 {
-                s.cand[ly * lay.pitch + x0..ly * lay.pitch + x1].fill(1);
-            }
+            let cand = &mut s.cand;
+            Cells::Area(a).for_each_run(lay, |ly, cols, _| {
+                cand[ly * lay.pitch + cols.start..ly * lay.pitch + cols.end].fill(1);
+            });
         }
     }
     *src = Src::Cand;
@@ -267,9 +305,13 @@ fn narrow(
         let (w_in, offsets) = (weights[0], &n.offsets[..]);
         match (shape::shape_of(lay, offsets, w_in, out_w, keep), *src) {
             (Shape::All, _) => {}
-            (Shape::Rect(x0, x1, y0, y1), Src::Ones) => *src = Src::Rect(x0, x1, y0, y1),
-            (Shape::Rect(x0, x1, y0, y1), Src::Rect(a0, a1, b0, b1)) => {
-                *src = Src::Rect(x0.max(a0), x1.min(a1), y0.max(b0), y1.min(b1));
+            (Shape::Area(a), Src::Ones) => *src = Src::Area(a),
+            (Shape::Area(a), Src::Area(b)) if a.inside && b.inside => {
+                *src = Src::Area(Area {
+                    x: (a.x.0.max(b.x.0), a.x.1.min(b.x.1)),
+                    y: (a.y.0.max(b.y.0), a.y.1.min(b.y.1)),
+                    inside: true,
+                });
             }
             _ => {
                 materialize(s, lay, src);
@@ -292,13 +334,13 @@ fn narrow(
         }
         return;
     }
-    if let Src::Rect(..) = src {
+    if let Src::Area(..) = src {
         materialize(s, lay, src);
     }
     let mode = match *src {
         Src::Ones => Mode::Set,
         Src::Alive => Mode::From(&s.alive),
-        Src::Cand | Src::Rect(..) => Mode::And,
+        Src::Cand | Src::Area(..) => Mode::And,
     };
     let cand = &mut s.cand;
     let codes = ctx.out_code as usize + 1;
@@ -408,44 +450,27 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
         &mut ctx.canvas.front
     };
     let execs = &rule.executers;
-    // The rows and columns to visit (region coordinates).
-    let (xs, ys) = match cells {
-        Cells::Rect(a, b, c, d) => (a..b, c..d),
-        _ => (0..lay.rw, 0..lay.rh),
-    };
-    if execs.iter().all(|e| e.choices.len() == 1) {
-        // One fixed value (the last executer's): stores, masked by the candidates; one long
-        // one when the rows are contiguous in both the mask and the map.
-        let value = execs.last().expect("a rule has executers").choices[0];
-        let whole_rows = lay.pitch == w && lay.rw == w && !matches!(cells, Cells::Rect(..));
-        let (row_len, step) = if whole_rows {
-            (lay.span(), lay.rh)
-        } else {
-            (xs.len(), 1)
-        };
-        for ly in ys.step_by(step) {
-            let start = (y0 + ly) * w + x0 + xs.start;
-            let dst = &mut target[start..start + row_len];
-            match cells {
-                Cells::Mask(mask) => {
-                    let m0 = ly * lay.pitch + xs.start;
-                    plane::masked_store(dst, &mask[m0..m0 + row_len], value);
-                }
-                _ => dst.fill(value),
-            }
+    let fixed = execs.iter().all(|e| e.choices.len() == 1);
+    let value = execs.last().expect("a rule has executers").choices[0];
+    // Rows as wide as the canvas are contiguous in both the mask and the map: one long store.
+    if fixed && lay.pitch == w && lay.rw == w && !matches!(cells, Cells::Area(..)) {
+        let dst = &mut target[y0 * w..y0 * w + lay.span()];
+        match cells {
+            Cells::Mask(mask) => plane::masked_store(dst, mask, value),
+            _ => dst.fill(value),
         }
         return;
     }
     let rng = &mut *ctx.rng;
-    for ly in ys {
+    cells.for_each_run(lay, |ly, cols, mask| {
         let start = (y0 + ly) * w + x0;
-        let dst = &mut target[start + xs.start..start + xs.end];
-        let mask = match cells {
-            Cells::Mask(mask) => Some(&mask[ly * lay.pitch + xs.start..][..xs.len()]),
-            _ => None,
-        };
-        draw_row(execs, rng, dst, mask);
-    }
+        let dst = &mut target[start + cols.start..start + cols.end];
+        match (fixed, mask) {
+            (true, Some(mask)) => plane::masked_store(dst, mask, value),
+            (true, None) => dst.fill(value),
+            (false, mask) => draw_row(execs, rng, dst, mask),
+        }
+    });
 }
 
 /// Drawn values: the draws of every executer, cell by cell in row-major order (the cells of
@@ -513,27 +538,16 @@ fn stage(
         vals.clear();
         vals.extend_from_slice(region);
     }
-    let p = lay.pitch;
-    match (cells, fixed) {
-        (Cells::Mask(mask), true) => plane::masked_store(vals, mask, value),
-        (Cells::Rect(x0, x1, y0, y1), true) => {
-            for ly in y0..y1 {
-                vals[ly * p + x0..ly * p + x1].fill(value);
-            }
-        }
-        _ => {
-            let (xs, ys) = match cells {
-                Cells::Rect(a, b, c, d) => (a..b, c..d),
-                _ => (0..lay.rw, 0..lay.rh),
-            };
-            for ly in ys {
-                let dst = &mut vals[ly * p + xs.start..ly * p + xs.end];
-                let mask = match cells {
-                    Cells::Mask(mask) => Some(&mask[ly * p + xs.start..][..xs.len()]),
-                    _ => None,
-                };
-                draw_row(execs, rng, dst, mask);
-            }
-        }
+    if let (Cells::Mask(mask), true) = (cells, fixed) {
+        return plane::masked_store(vals, mask, value);
     }
+    let p = lay.pitch;
+    cells.for_each_run(lay, |ly, cols, mask| {
+        let dst = &mut vals[ly * p + cols.start..ly * p + cols.end];
+        match (fixed, mask) {
+            (true, Some(mask)) => plane::masked_store(dst, mask, value),
+            (true, None) => dst.fill(value),
+            (false, mask) => draw_row(execs, rng, dst, mask),
+        }
+    });
 }

@@ -3,7 +3,8 @@
 //!
 //! Masks use a padded [`Layout`] (pitch `rw + 2 kx`, padding columns 0), so every test runs
 //! over one contiguous span. A rule's candidates are kept unbuilt while they are every
-//! undecided cell (all of them, or the `alive` mask of the earlier rules) or a rectangle, and
+//! undecided cell (all of them, or the `alive` mask of the earlier rules) or the cells inside
+//! or outside a rectangle, and
 //! the first test that narrows them writes them from that source (no copy first). How each
 //! condition narrows them:
 //!
@@ -15,8 +16,8 @@
 //!   the `u32` plane of [`Ctx::count_plane`];
 //! - a count of a same-mode pass (only counts that depend on the region's shape are allowed
 //!   there, e.g. `left(out)`): [`shape::shape_of`] classifies it from the frame cells; "only
-//!   the interior" is a rectangle (so `left(out)==0, right(out)==0, ...` never builds a mask),
-//!   anything else is [`shape::test_shape`];
+//!   the interior" and "only the frame" are an [`Area`] (so `left(out)==0, right(out)==0, ...`
+//!   and `plus(out) > 0` never build a mask), anything else is [`shape::test_shape`];
 //! - `random` against a number: one draw per candidate, in row-major order.
 //!
 //! Fixed values are masked stores; drawn values draw cell by cell in row-major order. A

@@ -72,43 +72,65 @@ fn equal(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
 fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
     let (minw, minh) = (d.min.0 as i64, d.min.1 as i64);
     let (maxw, maxh) = (d.max.0.min(1 << 40) as i64, d.max.1.min(1 << 40) as i64);
-    let mut rooms = vec![Rect::new(0, 0, w as i64, h as i64)];
+    let mut rooms = Vec::with_capacity(2 * d.number.min(1 << 10) + 2);
+    rooms.push(Rect::new(0, 0, w as i64, h as i64));
     let can_w = |r: &Rect| r.w >= 2 * minw;
     let can_h = |r: &Rect| r.h >= 2 * minh;
+    let too_big = |r: &Rect| (r.w > maxw && can_w(r)) || (r.h > maxh && can_h(r));
+    let divisible = |r: &Rect| can_w(r) || can_h(r);
+    // How many rooms are too big and how many divisible, kept up to date split by split.
+    let (mut big, mut div) = (too_big(&rooms[0]) as usize, divisible(&rooms[0]) as usize);
     // Each split adds a room of at least min size, so this bound is never the reason to stop.
     let bound = (w * h) / (d.min.0 * d.min.1).max(1) + 1;
     for _ in 0..bound {
-        let too_big = |r: &Rect| (r.w > maxw && can_w(r)) || (r.h > maxh && can_h(r));
-        if rooms.len() >= d.number && !rooms.iter().any(too_big) {
+        if rooms.len() >= d.number && big == 0 {
             break;
         }
         // Like the reference: split a random divisible room (not only oversized ones), so
         // rooms keep shrinking until none is too big; `divide` then keeps `number` of them.
-        let divisible: Vec<usize> = (0..rooms.len())
-            .filter(|&i| can_w(&rooms[i]) || can_h(&rooms[i]))
-            .collect();
-        if divisible.is_empty() {
+        // The k-th divisible room, k drawn among them (counted, not listed).
+        if div == 0 {
             break;
         }
-        let i = divisible[rng.random_range(0..divisible.len())];
+        let k = rng.random_range(0..div);
+        let i = (0..rooms.len())
+            .filter(|&i| divisible(&rooms[i]))
+            .nth(k)
+            .expect("k < div");
         let r = rooms.swap_remove(i);
         let vertical = match (can_w(&r), can_h(&r)) {
             (true, true) => rng.random_bool(0.5),
             (cw, _) => cw,
         };
-        if vertical {
+        let (a, b) = if vertical {
             let cut = minw + pick(rng, 0, (r.w - 2 * minw) as usize) as i64;
-            rooms.push(Rect::new(r.x, r.y, cut, r.h));
-            rooms.push(Rect::new(r.x + cut, r.y, r.w - cut, r.h));
+            (
+                Rect::new(r.x, r.y, cut, r.h),
+                Rect::new(r.x + cut, r.y, r.w - cut, r.h),
+            )
         } else {
             let cut = minh + pick(rng, 0, (r.h - 2 * minh) as usize) as i64;
-            rooms.push(Rect::new(r.x, r.y, r.w, cut));
-            rooms.push(Rect::new(r.x, r.y + cut, r.w, r.h - cut));
-        }
+            (
+                Rect::new(r.x, r.y, r.w, cut),
+                Rect::new(r.x, r.y + cut, r.w, r.h - cut),
+            )
+        };
+        rooms.extend([a, b]);
+        big = big + too_big(&a) as usize + too_big(&b) as usize - too_big(&r) as usize;
+        div = div + divisible(&a) as usize + divisible(&b) as usize - 1;
     }
     rooms
 }
 
+/// Random non-overlapping rooms: for each room, a size, then trials of a random gap `g`
+/// (0..=3) each; a trial's candidate spots are every pair of a column from `xs` and a row from
+/// `ys` (the map edges and the placed rooms' sides, `g` away) that fits the map and overlaps no
+/// placed room; one of them is drawn. When none fits, one side shrinks towards the minimum.
+///
+/// The candidates are not listed: a spot is free when no placed room overlaps it both in
+/// columns and in rows, so each column and each row gets a bit mask of the rooms it overlaps
+/// (one AND per spot); the candidates are counted, then the drawn one is found again in the
+/// same column-major order.
 fn sampling(
     d: &Divider,
     trials: Option<usize>,
@@ -124,7 +146,10 @@ fn sampling(
     let (minw, minh) = (d.min.0.min(w), d.min.1.min(h));
     let (maxw, maxh) = (d.max.0.min(w), d.max.1.min(h));
     let mut out: Vec<Rect> = Vec::with_capacity(d.number);
-    let mut candidates = Vec::new();
+    // Candidate columns and rows with the placed rooms they overlap (bit i: room i), when at
+    // most 64 rooms are placed; `None` beyond (then spots are tested room by room).
+    let mut xs: Vec<(i64, u64)> = Vec::new();
+    let mut ys: Vec<(i64, u64)> = Vec::new();
     // Gap 0..=3 tiles: calibrated so the fill matches the reference's loose packing
     // (fixtures/marahel reference_test: empty fraction 0.553).
     let gap = 3;
@@ -133,33 +158,68 @@ fn sampling(
         let mut rh = pick(rng, minh, maxh);
         let mut placed = false;
         for _ in 0..trials {
-            let free = |r: &Rect| out.iter().all(|o| !o.intersects(r));
             // A random free spot packed against the map edges and the placed regions (the
             // reference moves overlapping regions apart instead, and may leave them overlapping).
             // A small random gap keeps the packing loose, as sampled regions are in the reference.
             let g = pick(rng, 0, gap) as i64;
-            let mut xs = vec![g, w as i64 - rw as i64 - g];
-            let mut ys = vec![g, h as i64 - rh as i64 - g];
-            for o in &out {
-                xs.extend([o.right() + g, o.x - rw as i64 - g]);
-                ys.extend([o.bottom() + g, o.y - rh as i64 - g]);
-            }
-            candidates.clear();
-            for &x in &xs {
-                for &y in &ys {
-                    let r = Rect::new(x, y, rw as i64, rh as i64);
-                    if x >= 0
-                        && y >= 0
-                        && r.right() <= w as i64
-                        && r.bottom() <= h as i64
-                        && free(&r)
-                    {
-                        candidates.push(r);
+            let (rw_, rh_) = (rw as i64, rh as i64);
+            let spots = |list: &mut Vec<(i64, u64)>,
+                         size: i64,
+                         total: usize,
+                         side: fn(&Rect) -> (i64, i64)| {
+                list.clear();
+                let mut push = |p: i64| {
+                    // Off the map: never a candidate.
+                    if p >= 0 && p + size <= total as i64 {
+                        let mask = out.iter().enumerate().fold(0u64, |m, (i, o)| {
+                            let (lo, hi) = side(o);
+                            let overlap = p.max(lo) < (p + size).min(hi);
+                            m | ((overlap as u64) << (i % 64))
+                        });
+                        list.push((p, mask));
+                    }
+                };
+                push(g);
+                push(total as i64 - size - g);
+                for o in &out {
+                    let (lo, hi) = side(o);
+                    push(hi + g);
+                    push(lo - size - g);
+                }
+            };
+            spots(&mut xs, rw_, w, |o| (o.x, o.right()));
+            spots(&mut ys, rh_, h, |o| (o.y, o.bottom()));
+            let masks = out.len() <= 64;
+            let free = |x: i64, mx: u64, y: i64, my: u64| {
+                if masks {
+                    mx & my == 0
+                } else {
+                    let r = Rect::new(x, y, rw_, rh_);
+                    out.iter().all(|o| !o.intersects(&r))
+                }
+            };
+            let count: usize = if masks {
+                xs.iter()
+                    .map(|&(_, mx)| ys.iter().filter(|&&(_, my)| mx & my == 0).count())
+                    .sum()
+            } else {
+                xs.iter()
+                    .map(|&(x, mx)| ys.iter().filter(|&&(y, my)| free(x, mx, y, my)).count())
+                    .sum()
+            };
+            if count > 0 {
+                let mut k = rng.random_range(0..count);
+                'find: for &(x, mx) in &xs {
+                    for &(y, my) in &ys {
+                        if free(x, mx, y, my) {
+                            if k == 0 {
+                                out.push(Rect::new(x, y, rw_, rh_));
+                                break 'find;
+                            }
+                            k -= 1;
+                        }
                     }
                 }
-            }
-            if !candidates.is_empty() {
-                out.push(candidates[rng.random_range(0..candidates.len())]);
                 placed = true;
                 break;
             }

@@ -9,6 +9,7 @@ use crate::explorer;
 use crate::live::LivePlanes;
 use crate::map::MarahelMap;
 use crate::noise::NoiseField;
+pub use crate::plane::PlaneScratch;
 use crate::program::{Program, Range};
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect, Seed};
@@ -25,17 +26,6 @@ pub struct FlatNbh {
     pub bbox: (i64, i64, i64, i64),
     /// Whether this is just the centre cell (`self`).
     pub is_self: bool,
-}
-
-/// Scratch buffers of the count planes: the padded weight plane, wide or narrow.
-#[derive(Debug, Default)]
-pub struct PlaneScratch {
-    /// Padded weights (`u32`).
-    pad: Vec<u32>,
-    /// Padded weights when every count fits a byte.
-    pad8: Vec<u8>,
-    /// Byte sums.
-    acc8: Vec<u8>,
 }
 
 /// The two buffers of a map.
@@ -267,7 +257,7 @@ impl Ctx<'_> {
                 Some((_, _, v)) => v,
                 None => Vec::new(),
             };
-            count_plane(
+            crate::plane::count_plane(
                 self.canvas,
                 r,
                 &self.nbhs[nbh],
@@ -320,138 +310,6 @@ impl Ctx<'_> {
             }
         }
     }
-}
-
-/// The weighted neighbourhood count of every cell of `r` (cells outside `r` weigh `out_w`),
-/// written into `sum`: the region's weights are laid into a plane padded with `out_w` on every
-/// side (`pad`, reused), then each offset adds one shifted row slice per row, with no bounds
-/// tests in the inner loop. Offsets that reach past the region in every case add `out_w`.
-fn count_plane(
-    canvas: &Canvas,
-    r: Rect,
-    n: &FlatNbh,
-    weights: &[u32; 256],
-    out_w: u32,
-    scratch: &mut PlaneScratch,
-    sum: &mut Vec<u32>,
-) {
-    let (front, w) = (&canvas.front, canvas.w);
-    let (rw, rh) = (r.w as usize, r.h as usize);
-    // Offsets at or beyond the region's size always read outside: they add `out_w` to
-    // every cell, and the padding need not reach that far.
-    let reach = |d: i64, size: usize| d.unsigned_abs() as usize >= size;
-    let mut always_out = 0u32;
-    let (mut px0, mut px1, mut py0, mut py1) = (0usize, 0usize, 0usize, 0usize);
-    for &(dx, dy) in &n.offsets {
-        if reach(dx, rw) || reach(dy, rh) {
-            always_out = always_out.wrapping_add(out_w);
-            continue;
-        }
-        px0 = px0.max((-dx).max(0) as usize);
-        px1 = px1.max(dx.max(0) as usize);
-        py0 = py0.max((-dy).max(0) as usize);
-        py1 = py1.max(dy.max(0) as usize);
-    }
-    let pw = px0 + rw + px1;
-    let span = (rh - 1) * pw + rw;
-    let base = py0 * pw + px0;
-    // An upper bound of the largest weight (an OR of all weights vectorises; a max may not).
-    let max_w = weights.iter().fold(out_w, |a, &b| a | b) as u64;
-    if n.offsets.len() >= 6 && max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
-        // Every count fits a byte: sum bytes (four times as many lanes per instruction; worth
-        // the final widening only for neighbourhoods with several offsets).
-        let (pad, acc) = (&mut scratch.pad8, &mut scratch.acc8);
-        pad.clear();
-        pad.resize(pw * (py0 + rh + py1), out_w as u8);
-        // With one weighted code (the usual `nbh(solid)`), a compare replaces the table
-        // look-up and vectorises.
-        let hot = weights.iter().fold(0u32, |n, &w| n + (w != 0) as u32);
-        let single = (hot == 1)
-            .then(|| weights.iter().position(|&w| w != 0))
-            .flatten()
-            .map(|code| (code as u8, weights[code] as u8));
-        for ly in 0..rh {
-            let src = (r.y as usize + ly) * w + r.x as usize;
-            let dst = (py0 + ly) * pw + px0;
-            let (row, cells) = (&mut pad[dst..dst + rw], &front[src..src + rw]);
-            match single {
-                Some((code, wt)) => {
-                    for (d, &c) in row.iter_mut().zip(cells) {
-                        *d = (c == code) as u8 * wt;
-                    }
-                }
-                None => {
-                    for (d, &c) in row.iter_mut().zip(cells) {
-                        *d = weights[c as usize] as u8;
-                    }
-                }
-            }
-        }
-        acc.clear();
-        acc.resize(span, always_out as u8);
-        for &(dx, dy) in &n.offsets {
-            if reach(dx, rw) || reach(dy, rh) {
-                continue;
-            }
-            let start = (base as i64 + dy * pw as i64 + dx) as usize;
-            for (s, &v) in acc.iter_mut().zip(&pad[start..start + span]) {
-                *s += v;
-            }
-        }
-        sum.clear();
-        for ly in 0..rh {
-            sum.extend(acc[ly * pw..ly * pw + rw].iter().map(|&v| v as u32));
-        }
-        return;
-    }
-    let pad = &mut scratch.pad;
-    pad.clear();
-    pad.resize(pw * (py0 + rh + py1), out_w);
-    for ly in 0..rh {
-        let src = (r.y as usize + ly) * w + r.x as usize;
-        let dst = (py0 + ly) * pw + px0;
-        for (d, &c) in pad[dst..dst + rw].iter_mut().zip(&front[src..src + rw]) {
-            *d = weights[c as usize];
-        }
-    }
-    // Sum in padded coordinates (pitch `pw`) so each offset is one contiguous slice addition
-    // over the region's rows, then copy the region's columns out.
-    pad_sum_into(pad, n, base, pw, span, always_out, rw, rh, sum);
-}
-
-/// Adds, for every in-reach offset of `n`, the slice of `pad` shifted by it to `sum` (an
-/// accumulator for the padded cells from `base`, length `span`, pitch `pw`), then closes up
-/// the rows so that `sum` holds the `rw x rh` region.
-#[allow(clippy::too_many_arguments)]
-fn pad_sum_into(
-    pad: &[u32],
-    n: &FlatNbh,
-    base: usize,
-    pw: usize,
-    span: usize,
-    always_out: u32,
-    rw: usize,
-    rh: usize,
-    sum: &mut Vec<u32>,
-) {
-    sum.clear();
-    sum.resize(span, always_out);
-    for &(dx, dy) in &n.offsets {
-        if dx.unsigned_abs() as usize >= rw || dy.unsigned_abs() as usize >= rh {
-            continue;
-        }
-        let start = (base as i64 + dy * pw as i64 + dx) as usize;
-        for (s, &v) in sum.iter_mut().zip(&pad[start..start + span]) {
-            *s = s.wrapping_add(v);
-        }
-    }
-    // Close up the padding columns in place (rows only move towards the front).
-    if pw != rw {
-        for ly in 1..rh {
-            sum.copy_within(ly * pw..ly * pw + rw, ly * rw);
-        }
-    }
-    sum.truncate(rw * rh);
 }
 
 /// Manhattan distance from every cell of `r` to the nearest target cell of `r` (two passes).

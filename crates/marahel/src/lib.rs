@@ -26,8 +26,8 @@
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
-//! | per map: size, regions | [`engine`], [`divider`] |
-//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row at a time: [`explorer::bulk`]) |
+//! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
+//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
 //! | rules at a cell: compiled tests, live neighbourhood counts | [`kernel`], [`live`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
@@ -118,6 +118,7 @@ pub mod legacy;
 pub mod live;
 pub mod map;
 pub mod noise;
+pub mod plane;
 pub mod program;
 pub mod rule;
 pub mod script;

@@ -1,15 +1,25 @@
-//! Row-at-a-time execution of full narrow scans whose result does not depend on the order in
-//! which cells are visited: every cell is visited once, executers write only the visited cell
+//! Batched execution of full narrow scans whose result does not depend on the order in which
+//! cells are visited: every cell is visited once, executers write only the visited cell
 //! (`self`), and rules read the map only when the pass is buffered (the front buffer is then
-//! frozen). Such a pass is a pure per-cell function, so it runs one rule and one condition at a
-//! time over a whole row, with one `match` per row instead of one per cell. Random draws are
-//! made row by row, in column order, only for the cells that reach that estimator, exactly as
-//! the per-cell short-circuit would.
+//! frozen) or through counts that depend only on the region's shape. Such a pass is a pure
+//! per-cell function, so it runs one rule and one condition at a time over many cells.
+//!
+//! [`pass`] picks one of two forms:
+//!
+//! - the whole region at once ([`whole`]) when the pass has at most one source of random draws
+//!   (one `random` condition, or one rule whose executers draw) and every condition is a
+//!   constant comparison, a neighbourhood count against a number, or `random` against a
+//!   number: the draws then come out in row-major order, as in the row form;
+//! - otherwise row by row (`rows`), with one `match` per row instead of one per cell: random
+//!   draws are made row by row, in column order, only for the cells that reach that estimator,
+//!   then the rule's executers draw for its cells in column order.
+
+pub mod whole;
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::{Explorer, ExplorerKind, Nbh};
-use crate::rule::{Op, Pred};
+use crate::rule::{Condition, Op, Pred};
 use grid_core::rand::RngExt;
 
 /// Whether `ex` can run row by row with the same meaning as the per-cell scan.
@@ -79,7 +89,52 @@ fn plane_slot(est: &Estimator, ctx: &Ctx) -> Option<usize> {
     }
 }
 
-/// How one condition narrows the candidate mask, decided once per pass.
+/// What a condition compares, decided without filling any plane.
+#[derive(Clone, Copy, Debug)]
+enum Kind<'a> {
+    /// A comparison of constants.
+    Const(bool),
+    /// A plane count (this neighbourhood estimator) `op` a number.
+    Count(&'a Estimator, Op, f64),
+    /// `random` against a number (`t`), the draw on the left or the right.
+    Draw { t: f64, random_left: bool },
+    /// Anything else: evaluated per candidate cell.
+    General,
+}
+
+/// A constant side of a condition.
+fn number(e: &Estimator, ctx: &Ctx) -> Option<f64> {
+    match e {
+        Estimator::Number(v) => Some(*v),
+        Estimator::RPercent => Some(ctx.rpercent),
+        _ => None,
+    }
+}
+
+/// What condition `c` compares in this pass.
+fn kind<'a>(c: &'a Condition, ctx: &Ctx) -> Kind<'a> {
+    let (l, r) = (&c.left, &c.right);
+    match (number(l, ctx), number(r, ctx)) {
+        (Some(a), Some(b)) => return Kind::Const(c.op.holds(a, b)),
+        (None, Some(t)) if plane_slot(l, ctx).is_some() => return Kind::Count(l, c.op, t),
+        (Some(t), None) if plane_slot(r, ctx).is_some() => return Kind::Count(r, c.op.flip(), t),
+        _ => {}
+    }
+    match (l, r) {
+        (Estimator::Random, _) => number(r, ctx).map(|t| Kind::Draw {
+            t,
+            random_left: true,
+        }),
+        (_, Estimator::Random) => number(l, ctx).map(|t| Kind::Draw {
+            t,
+            random_left: false,
+        }),
+        _ => None,
+    }
+    .unwrap_or(Kind::General)
+}
+
+/// How one condition narrows the candidate mask of a row, decided once per pass.
 #[derive(Clone, Copy, Debug)]
 enum Plan {
     /// A comparison of constants.
@@ -97,62 +152,44 @@ enum Plan {
     General,
 }
 
-/// Plans condition `c` for this pass; fills the plane it reads (frozen front buffer, or a
-/// count that depends only on the region's shape, so filling it now is the same as later).
-fn plan(c: &crate::rule::Condition, ctx: &mut Ctx) -> Plan {
-    let number = |e: &Estimator, ctx: &Ctx| match e {
-        Estimator::Number(v) => Some(*v),
-        Estimator::RPercent => Some(ctx.rpercent),
-        _ => None,
-    };
-    let (l, r) = (&c.left, &c.right);
-    let range = |est: &Estimator, op: Op, t: f64, ctx: &mut Ctx| {
-        let Estimator::Neighborhood {
-            nbh, weights, slot, ..
-        } = est
-        else {
-            unreachable!("only plane counts get here")
-        };
-        match Pred::new(op, t) {
-            Pred::Always(b) => Plan::Always(b),
-            Pred::Range { lo, hi, negate } => {
-                let reg = ctx.region;
-                let invariant = !ctx.buffer;
-                ctx.count_plane(
-                    *slot,
-                    *nbh,
-                    weights,
-                    reg.x as usize,
-                    reg.y as usize,
-                    invariant,
-                );
-                Plan::Range {
-                    slot: *slot,
-                    lo,
-                    hi,
-                    negate,
+/// Plans condition `c` for a row-at-a-time pass; fills the plane it reads (frozen front
+/// buffer, or a count that depends only on the region's shape, so filling it now is the same
+/// as later).
+fn plan(c: &Condition, ctx: &mut Ctx) -> Plan {
+    match kind(c, ctx) {
+        Kind::Const(b) => Plan::Always(b),
+        Kind::Count(est, op, t) => {
+            let Estimator::Neighborhood {
+                nbh, weights, slot, ..
+            } = est
+            else {
+                unreachable!("only plane counts are Count")
+            };
+            match Pred::new(op, t) {
+                Pred::Always(b) => Plan::Always(b),
+                Pred::Range { lo, hi, negate } => {
+                    let reg = ctx.region;
+                    let invariant = !ctx.buffer;
+                    ctx.count_plane(
+                        *slot,
+                        *nbh,
+                        weights,
+                        reg.x as usize,
+                        reg.y as usize,
+                        invariant,
+                    );
+                    Plan::Range {
+                        slot: *slot,
+                        lo,
+                        hi,
+                        negate,
+                    }
                 }
             }
         }
-    };
-    match (number(l, ctx), number(r, ctx)) {
-        (Some(a), Some(b)) => return Plan::Always(c.op.holds(a, b)),
-        (None, Some(t)) if plane_slot(l, ctx).is_some() => return range(l, c.op, t, ctx),
-        (Some(t), None) if plane_slot(r, ctx).is_some() => return range(r, c.op.flip(), t, ctx),
-        _ => {}
+        Kind::Draw { t, random_left } => Plan::Draw { t, random_left },
+        Kind::General => Plan::General,
     }
-    match (l, r) {
-        (Estimator::Random, _) => number(r, ctx).map(|t| Plan::Draw {
-            t,
-            random_left: true,
-        }),
-        (_, Estimator::Random) => number(l, ctx).map(|t| Plan::Draw {
-            t,
-            random_left: false,
-        }),
-        _ => None,
-    }
-    .unwrap_or(Plan::General)
 }
 
 /// Keeps (in `cand`, one byte per column of the region row `y`) the cells where condition `c`
@@ -161,7 +198,7 @@ fn plan(c: &crate::rule::Condition, ctx: &mut Ctx) -> Plan {
 /// else is evaluated per candidate cell, left side for all of them, then right side.
 #[allow(clippy::too_many_arguments)]
 fn keep_where(
-    c: &crate::rule::Condition,
+    c: &Condition,
     plan: Plan,
     ctx: &mut Ctx,
     (y, first): (usize, usize),
@@ -224,9 +261,32 @@ fn keep_where(
     }
 }
 
+/// One region pass. With at most one source of random draws (one `random` condition, or one
+/// rule whose executers draw) and no condition evaluated per cell, the draws come out in the
+/// same row-major order whether the region is processed a row at a time or all at once: then
+/// the whole region is one mask ([`whole`]); otherwise it runs row by row (`rows`).
+pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
+    let mut sources = 0;
+    for rule in &ex.rules {
+        sources += rule.executers.iter().any(|e| e.choices.len() > 1) as usize;
+        for c in &rule.conditions {
+            match kind(c, ctx) {
+                Kind::Draw { .. } => sources += 1,
+                Kind::General => return rows(ex, ctx),
+                _ => {}
+            }
+        }
+    }
+    if sources > 1 || ctx.track_counts {
+        rows(ex, ctx)
+    } else {
+        whole::pass(ex, ctx)
+    }
+}
+
 /// One region pass, row by row: per row, each rule narrows a byte mask of the still
 /// undecided cells condition by condition, then writes the cells left in it.
-pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
+fn rows(ex: &Explorer, ctx: &mut Ctx) {
     let r = ctx.region;
     let (rw, rh) = (r.w as usize, r.h as usize);
     // A rule whose executers all write one fixed value (the last one wins) needs no draws.
@@ -245,28 +305,14 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
         .iter()
         .map(|rule| rule.conditions.iter().map(|c| plan(c, ctx)).collect())
         .collect();
-    // With at most one source of random draws (a single `random` condition), every plan a
-    // whole-row mask test and fixed executers, the draws are made for the cells reaching that
-    // condition in row-major order whether the region is processed a row at a time or all at
-    // once: then process it all at once (one long mask instead of `rh` short ones).
-    let all_plans = || plans.iter().flatten();
-    let whole = !ctx.track_counts
-        && fixed.iter().all(Option::is_some)
-        && all_plans().all(|p| !matches!(p, Plan::General))
-        && all_plans()
-            .filter(|p| matches!(p, Plan::Draw { .. }))
-            .count()
-            <= 1;
-    let (chunk, chunks) = if whole { (rw * rh, 1) } else { (rw, rh) };
-    let mut alive = vec![1u8; chunk];
-    let mut cand = vec![0u8; chunk];
+    let mut alive = vec![1u8; rw];
+    let mut cand = vec![0u8; rw];
     let mut xs: Vec<u32> = Vec::with_capacity(rw);
     let (mut left, mut right) = (Vec::new(), Vec::new());
     let w = ctx.canvas.w;
-    for k in 0..chunks {
-        // In row mode, chunk k is row `r.y + k`; in whole mode the single chunk is the region.
+    for k in 0..rh {
         let y = r.y as usize + k;
-        let first = k * chunk;
+        let first = k * rw;
         alive.iter_mut().for_each(|m| *m = 1);
         for ((rule, fixed), plans) in ex.rules.iter().zip(&fixed).zip(&plans) {
             cand.copy_from_slice(&alive);
@@ -286,18 +332,12 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
                         ctx.version += 1;
                         &mut ctx.canvas.front
                     };
-                    // Rows as wide as the canvas are contiguous: one long masked store.
-                    let row_len = if r.x == 0 && rw == w { cand.len() } else { rw };
-                    for (j, mask) in cand.chunks_exact(row_len).enumerate() {
-                        let ly = first / rw + j * (row_len / rw);
-                        let start = (r.y as usize + ly) * w + r.x as usize;
-                        for (t, &m) in target[start..start + row_len].iter_mut().zip(mask) {
-                            *t ^= (*t ^ *value) & m.wrapping_neg();
-                        }
+                    let start = y * w + r.x as usize;
+                    for (t, &m) in target[start..start + rw].iter_mut().zip(&cand) {
+                        *t ^= (*t ^ *value) & m.wrapping_neg();
                     }
                 }
                 _ => {
-                    // Row mode only (`whole` requires fixed executers).
                     let start = y * w + r.x as usize;
                     for (i, &m) in cand.iter().enumerate() {
                         if m == 0 {

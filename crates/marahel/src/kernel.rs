@@ -94,7 +94,7 @@ struct Candidate {
     rule: u32,
 }
 
-/// Most rules a kernel handles (one bit per rule in [`Kernel::by_code`]); explorers with more
+/// Most rules a kernel handles (one bit per rule in its per-code rule masks); explorers with more
 /// are interpreted.
 pub const MAX_RULES: usize = 64;
 

@@ -58,7 +58,7 @@ pub use grid::Grid;
 pub use metrics::{BlockGrid, EmptySet, MapMetrics, MetricsScratch};
 pub use neighborhood::{Neighborhood, NeighborhoodError};
 pub use path::{Path, astar};
-pub use rng::{LevelRng, Seed};
+pub use rng::{LevelRng, Seed, below};
 pub use tile::{Legend, Rgb, TileGrid, TileId, TileKind, TileMap};
 
 /// Re-export of `rand`, so generator crates and users share one version of its traits.

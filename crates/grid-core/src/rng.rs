@@ -11,8 +11,10 @@
 //! is a pure function of `(config, seed, i)`, and adding a stage does not reshuffle the others.
 //!
 //! Use the helpers of [`rand::RngExt`] (`random_range`, `random_bool`, ...) on a `LevelRng`.
+//! [`below`] is `random_range(0..n)` for the per-cell hot loops: the same values from the same
+//! draws, inlined.
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 
 /// The one PRNG of levelgen: Xoshiro256++, portable and reproducible.
 pub type LevelRng = rand_xoshiro::Xoshiro256PlusPlus;
@@ -67,6 +69,35 @@ impl From<u64> for Seed {
     }
 }
 
+/// A uniform index in `0..n`: exactly the value of `rng.random_range(0..n)` (rand 0.10, `n` a
+/// `usize` or `u32`), from exactly the same draws, but inlined into the caller's loop (the
+/// generic `random_range` is an out-of-line call of about 45 instructions per draw).
+///
+/// The method is rand's single-sample one for 32-bit ranges: the high half of a 32-bit draw
+/// times `n`, and, when the low half falls in the top `n` values, a second draw decides whether
+/// to carry one. `tests::below_is_random_range` pins the equivalence (values and stream
+/// positions), so a rand upgrade that changed its method would be caught, and the maps
+/// pinned by the generators' golden tests would stay what they are. For `n` above
+/// `u32::MAX` it defers to `random_range`.
+#[inline(always)]
+pub fn below(rng: &mut LevelRng, n: usize) -> usize {
+    use rand::RngExt;
+    debug_assert!(n > 0, "below(0)");
+    let Ok(range) = u32::try_from(n) else {
+        return rng.random_range(0..n);
+    };
+    let wide = |x: u32| u64::from(x) * u64::from(range);
+    let m = wide(rng.next_u32());
+    let (mut hi, lo) = ((m >> 32) as u32, m as u32);
+    if lo > range.wrapping_neg() {
+        let new_hi = (wide(rng.next_u32()) >> 32) as u32;
+        if lo.checked_add(new_hi).is_none() {
+            hi += 1;
+        }
+    }
+    hi as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +122,45 @@ mod tests {
         assert_eq!(ints, vec![5, 17, 71, 42, 96]);
         let f: f64 = Seed(7).rng().random();
         assert_eq!(f, 0.055_360_436_478_333_11);
+    }
+
+    #[test]
+    fn below_is_random_range() {
+        // Small ranges, ranges where the second draw is frequent (just above powers of two
+        // and near u32::MAX), and a 64-bit one.
+        let ranges = [
+            1usize,
+            2,
+            3,
+            7,
+            10,
+            100,
+            1000,
+            65_537,
+            (1 << 31) + 1,
+            3_000_000_000,
+            u32::MAX as usize,
+            u32::MAX as usize + 7,
+        ];
+        let mut seconds = 0;
+        for seed in 0..40 {
+            for &n in &ranges {
+                let (mut a, mut b) = (Seed(seed).rng(), Seed(seed).rng());
+                for _ in 0..500 {
+                    let before = b.clone();
+                    let x = below(&mut a, n);
+                    assert_eq!(x, b.random_range(0..n), "seed {seed}, n {n}");
+                    assert!(x < n);
+                    // The same draws: the streams are at the same place.
+                    assert_eq!(a, b, "seed {seed}, n {n}");
+                    let mut one = before;
+                    one.next_u32();
+                    seconds += usize::from(one != b);
+                }
+            }
+        }
+        // The rare second draw was exercised.
+        assert!(seconds > 100, "{seconds}");
     }
 
     #[test]

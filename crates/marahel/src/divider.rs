@@ -5,6 +5,7 @@
 //! reference deletes BSP regions and then crashes, and lets sampled regions overlap).
 
 use crate::program::{Divider, DividerKind};
+use grid_core::below;
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect};
 
@@ -36,7 +37,8 @@ pub fn divide(
 /// Fisher-Yates shuffle.
 pub fn shuffle<T>(v: &mut [T], rng: &mut LevelRng) {
     for i in (1..v.len()).rev() {
-        let j = rng.random_range(0..=i);
+        // `random_range(0..=i)`, inlined.
+        let j = below(rng, i + 1);
         v.swap(i, j);
     }
 }

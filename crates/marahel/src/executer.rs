@@ -1,7 +1,7 @@
 //! Executers `nbh(a:2|b)`: pick one entity (weighted) and write it over a neighbourhood.
 
 use crate::engine::Ctx;
-use grid_core::rand::RngExt;
+use grid_core::below;
 
 /// A compiled executer.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,7 +20,7 @@ impl Executer {
         let value = if self.choices.len() == 1 {
             self.choices[0]
         } else {
-            self.choices[ctx.rng.random_range(0..self.choices.len())]
+            self.choices[below(ctx.rng, self.choices.len())]
         };
         ctx.write_nbh(self.nbh, x, y, value);
     }

@@ -20,6 +20,7 @@ use crate::executer::Executer;
 use crate::live::PlaneSpec;
 use crate::program::{Explorer, ExplorerKind, Nbh};
 use crate::rule::{Condition, Op, Pred};
+use grid_core::below;
 use grid_core::rand::RngExt;
 
 /// One compiled condition (`repr(u8)`: a plain tag, cheap to dispatch on).
@@ -489,7 +490,7 @@ impl Kernel {
             match w {
                 Write::Fixed(v) => ctx.set_at(x, y, *v),
                 Write::Choice(choices) => {
-                    let v = choices[ctx.rng.random_range(0..choices.len())];
+                    let v = choices[below(ctx.rng, choices.len())];
                     ctx.set_at(x, y, v);
                 }
                 Write::General(e) => e.apply(ctx, x, y),

@@ -20,6 +20,7 @@ use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::{Explorer, ExplorerKind, Nbh};
 use crate::rule::{Condition, Op, Pred};
+use grid_core::below;
 use grid_core::rand::RngExt;
 
 /// Whether `ex` can run row by row with the same meaning as the per-cell scan.
@@ -347,7 +348,7 @@ fn rows(ex: &Explorer, ctx: &mut Ctx) {
                             let value = if e.choices.len() == 1 {
                                 e.choices[0]
                             } else {
-                                e.choices[ctx.rng.random_range(0..e.choices.len())]
+                                e.choices[below(ctx.rng, e.choices.len())]
                             };
                             ctx.set(start + i, value);
                         }

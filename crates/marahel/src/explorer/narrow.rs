@@ -4,15 +4,15 @@
 use super::{Limits, reads_progress, visit};
 use crate::engine::Ctx;
 use crate::program::{Explorer, ExplorerKind};
-use grid_core::rand::RngExt;
+use grid_core::below;
 
 /// One region pass: `lim.tiles` visits (wrapping around the region as often as needed), or
 /// fewer once `lim.changes` rules have fired.
 pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     let r = ctx.region;
     let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
-    let mut lx = ctx.rng.random_range(0..w);
-    let mut ly = ctx.rng.random_range(0..h);
+    let mut lx = below(ctx.rng, w);
+    let mut ly = below(ctx.rng, h);
     let mut st = Step {
         progress: reads_progress(ex),
         inv_tiles: 1.0 / lim.tiles as f64,
@@ -78,8 +78,8 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
                 let go_on = st.visit(ex, ctx, x0 + lx, y0 + ly, visited);
                 // The next cell is drawn even after the last firing (the stream continues
                 // into the next region pass).
-                lx = ctx.rng.random_range(0..w);
-                ly = ctx.rng.random_range(0..h);
+                lx = below(ctx.rng, w);
+                ly = below(ctx.rng, h);
                 visited += 1;
                 if !go_on {
                     break;

@@ -6,6 +6,7 @@ use super::{Limits, set_progress, visit};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::Explorer;
+use grid_core::below;
 use grid_core::rand::RngExt;
 use std::cmp::Ordering;
 
@@ -20,7 +21,7 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     let nbhs = ctx.nbhs;
     let dirs = &nbhs[ex.directions].offsets;
-    let mut dir = dirs[ctx.rng.random_range(0..dirs.len())];
+    let mut dir = dirs[below(ctx.rng, dirs.len())];
     let (mut x, mut y) = start(ctx);
     let mut changed = 0;
     for visited in 0..lim.tiles {
@@ -33,7 +34,7 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
         }
         let turn = ctx.rng.random::<f64>() < dirprob;
         if turn || !ctx.inside(x + dir.0, y + dir.1) {
-            dir = dirs[ctx.rng.random_range(0..dirs.len())];
+            dir = dirs[below(ctx.rng, dirs.len())];
         }
         if ctx.inside(x + dir.0, y + dir.1) {
             x += dir.0;
@@ -91,7 +92,7 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
                 Ordering::Equal => {
                     // Uniform choice among equals (reservoir sampling).
                     ties += 1;
-                    if ctx.rng.random_range(0..ties) == 0 {
+                    if below(ctx.rng, ties as usize) == 0 {
                         chosen = Some((nx, ny));
                     }
                 }

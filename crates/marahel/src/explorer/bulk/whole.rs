@@ -34,6 +34,7 @@ use crate::program::Explorer;
 use crate::rule::Pred;
 use crate::rule::Rule;
 use grid_core::LevelRng;
+use grid_core::below;
 use grid_core::rand::RngExt;
 
 /// The weight of a cell outside the region (`out`, and the explorer's `out` entity).
@@ -484,7 +485,7 @@ fn draw_row(execs: &[Executer], rng: &mut LevelRng, dst: &mut [u8], mask: Option
         let choices = &e.choices[..];
         let len = choices.len();
         for t in dst {
-            *t = choices[rng.random_range(0..len)];
+            *t = choices[below(rng, len)];
         }
         return;
     }
@@ -492,7 +493,7 @@ fn draw_row(execs: &[Executer], rng: &mut LevelRng, dst: &mut [u8], mask: Option
         for e in execs {
             *t = match e.choices.len() {
                 1 => e.choices[0],
-                len => e.choices[rng.random_range(0..len)],
+                len => e.choices[below(rng, len)],
             };
         }
     };

@@ -162,32 +162,42 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if !self.track_counts && !self.live.tracking() && self.interior(n.bbox, xi, yi) {
-            // Every cell is inside the region and nothing is counted: plain stores (all write
-            // the same value, so their order does not matter).
-            let base = (y * self.canvas.w + x) as isize;
-            if self.buffer {
-                for &d in &n.flat {
-                    self.canvas.back[(base + d) as usize] = value;
-                }
-            } else {
-                let mut changed = false;
-                for &d in &n.flat {
-                    let cell = &mut self.canvas.front[(base + d) as usize];
-                    changed |= *cell != value;
-                    *cell = value;
-                }
-                if changed {
-                    self.version += 1;
+        if self.track_counts || self.live.tracking() {
+            for &(dx, dy) in &n.offsets {
+                let (nx, ny) = (xi + dx, yi + dy);
+                if self.inside(nx, ny) {
+                    self.set_at(nx as usize, ny as usize, value);
                 }
             }
             return;
         }
-        for &(dx, dy) in &n.offsets {
-            let (nx, ny) = (xi + dx, yi + dy);
-            if self.inside(nx, ny) {
-                self.set_at(nx as usize, ny as usize, value);
+        // Nothing is counted: plain stores (all write the same value, so their order does not
+        // matter), one version bump if anything changed.
+        let (w, interior) = (self.canvas.w, self.interior(n.bbox, xi, yi));
+        let r = self.region;
+        let target = if self.buffer {
+            &mut self.canvas.back
+        } else {
+            &mut self.canvas.front
+        };
+        let mut changed = false;
+        let mut store = |i: usize| {
+            changed |= target[i] != value;
+            target[i] = value;
+        };
+        if interior {
+            let base = (y * w + x) as isize;
+            n.flat.iter().for_each(|&d| store((base + d) as usize));
+        } else {
+            for &(dx, dy) in &n.offsets {
+                let (nx, ny) = (xi + dx, yi + dy);
+                if nx >= r.x && ny >= r.y && nx < r.x + r.w && ny < r.y + r.h {
+                    store(ny as usize * w + nx as usize);
+                }
             }
+        }
+        if changed && !self.buffer {
+            self.version += 1;
         }
     }
 

@@ -204,7 +204,20 @@ impl Ctx<'_> {
     /// Writes cell `(x, y)` (inside the region), keeping the live planes exact.
     #[inline]
     pub fn set_at(&mut self, x: usize, y: usize, value: u8) {
-        let i = y * self.canvas.w + x;
+        self.store(y * self.canvas.w + x, value, || (x, y));
+    }
+
+    /// Writes one cell (flat index, inside the region).
+    #[inline]
+    pub fn set(&mut self, i: usize, value: u8) {
+        let w = self.canvas.w;
+        self.store(i, value, || (i % w, i / w));
+    }
+
+    /// Writes cell `i` (at `at()`): to the back buffer in a buffered pass, else to the front
+    /// buffer, bumping the version and keeping the counts and live planes exact.
+    #[inline(always)]
+    fn store(&mut self, i: usize, value: u8, at: impl FnOnce() -> (usize, usize)) {
         if self.buffer {
             self.canvas.back[i] = value;
             return;
@@ -218,25 +231,8 @@ impl Ctx<'_> {
                 self.counts[value as usize] += 1;
             }
             if self.live.tracking() {
+                let (x, y) = at();
                 self.live.update(x, y, old, value);
-            }
-        }
-    }
-
-    /// Writes one cell (flat index, inside the region); for passes without live planes.
-    #[inline]
-    pub fn set(&mut self, i: usize, value: u8) {
-        if self.buffer {
-            self.canvas.back[i] = value;
-        } else {
-            let old = self.canvas.front[i];
-            if old != value {
-                self.canvas.front[i] = value;
-                self.version += 1;
-                if self.track_counts {
-                    self.counts[old as usize] -= 1;
-                    self.counts[value as usize] += 1;
-                }
             }
         }
     }

@@ -5,6 +5,16 @@ use grid_core::TileMap;
 use marahel::MarahelMap;
 use std::path::PathBuf;
 
+/// The six example scripts shipped in `examples/marahel/`.
+pub const EXAMPLES: [&str; 6] = [
+    include_str!("../../../examples/marahel/cave.json"),
+    include_str!("../../../examples/marahel/uniform.json"),
+    include_str!("../../../examples/marahel/nonuniform.json"),
+    include_str!("../../../examples/marahel/digger.json"),
+    include_str!("../../../examples/marahel/mine.json"),
+    include_str!("../../../examples/marahel/roguelike.json"),
+];
+
 /// `../shared/fixtures/marahel` from the workspace root, if present.
 pub fn fixtures() -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/marahel");

@@ -5,14 +5,9 @@ use marahel::Script;
 use proptest::prelude::*;
 use serde_json::Value;
 
-const SEEDS: [&str; 6] = [
-    include_str!("../../../examples/marahel/cave.json"),
-    include_str!("../../../examples/marahel/uniform.json"),
-    include_str!("../../../examples/marahel/nonuniform.json"),
-    include_str!("../../../examples/marahel/digger.json"),
-    include_str!("../../../examples/marahel/mine.json"),
-    include_str!("../../../examples/marahel/roguelike.json"),
-];
+mod common;
+
+use common::EXAMPLES as SEEDS;
 
 /// Pieces of the language that mutations splice in.
 const WORDS: [&str; 40] = [

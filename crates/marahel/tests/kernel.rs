@@ -8,15 +8,6 @@ mod common;
 use marahel::Script;
 use proptest::prelude::*;
 
-const EXAMPLES: [&str; 6] = [
-    include_str!("../../../examples/marahel/cave.json"),
-    include_str!("../../../examples/marahel/uniform.json"),
-    include_str!("../../../examples/marahel/nonuniform.json"),
-    include_str!("../../../examples/marahel/digger.json"),
-    include_str!("../../../examples/marahel/mine.json"),
-    include_str!("../../../examples/marahel/roguelike.json"),
-];
-
 /// Asserts that `text` gives the same maps compiled and interpreted, for `seeds`, at the
 /// script's own size or at `size`.
 fn same_maps(text: &str, seeds: std::ops::Range<u64>, size: Option<(usize, usize)>) {
@@ -47,7 +38,7 @@ fn same_maps(text: &str, seeds: std::ops::Range<u64>, size: Option<(usize, usize
 
 #[test]
 fn examples_are_the_same_compiled_and_interpreted() {
-    for text in EXAMPLES {
+    for text in common::EXAMPLES {
         same_maps(text, 0..12, None);
         same_maps(text, 0..4, Some((23, 17)));
     }

@@ -26,51 +26,43 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     }
     let vertical = matches!(ex.kind, ExplorerKind::Vertical);
     match (&ex.kernel, &ex.kind) {
-        // Compiled rules that need no progress: whole rows (columns) at once.
-        (Some(k), ExplorerKind::Horizontal | ExplorerKind::Vertical) if !st.progress => {
-            let (mut a, mut b, along) = if vertical { (ly, lx, h) } else { (lx, ly, w) };
-            let across = if vertical { w } else { h };
-            while visited < lim.tiles {
-                let run = ((along - a) as u64).min(lim.tiles - visited) as usize;
-                let at = if vertical {
+        // Scans run along a row (column) at a time: the same visits in the same order as
+        // stepping one cell and wrapping. `a` is the position along the line, `b` the line.
+        (kernel, ExplorerKind::Horizontal | ExplorerKind::Vertical) => {
+            let (mut a, mut b, along, across) = if vertical {
+                (ly, lx, h, w)
+            } else {
+                (lx, ly, w, h)
+            };
+            let cell = |a: usize, b: usize| {
+                if vertical {
                     (x0 + b, y0 + a)
                 } else {
                     (x0 + a, y0 + b)
-                };
-                if !k.visit_line(ctx, at, vertical, run, &mut st.changed, lim.changes) {
-                    break;
+                }
+            };
+            'scan: while visited < lim.tiles {
+                let run = ((along - a) as u64).min(lim.tiles - visited) as usize;
+                match kernel {
+                    // Compiled rules that need no progress: the whole line at once.
+                    Some(k) if !st.progress => {
+                        let at = cell(a, b);
+                        if !k.visit_line(ctx, at, vertical, run, &mut st.changed, lim.changes) {
+                            break 'scan;
+                        }
+                    }
+                    _ => {
+                        for i in 0..run {
+                            let (x, y) = cell(a + i, b);
+                            if !st.visit(ex, ctx, x, y, visited + i as u64) {
+                                break 'scan;
+                            }
+                        }
+                    }
                 }
                 visited += run as u64;
                 a = 0;
                 b = if b + 1 == across { 0 } else { b + 1 };
-            }
-        }
-        // Scans run along a row (column) at a time: the same visits in the same order as
-        // stepping one cell and wrapping.
-        (_, ExplorerKind::Horizontal) => {
-            'scan: while visited < lim.tiles {
-                let run = ((w - lx) as u64).min(lim.tiles - visited) as usize;
-                for k in 0..run {
-                    if !st.visit(ex, ctx, x0 + lx + k, y0 + ly, visited + k as u64) {
-                        break 'scan;
-                    }
-                }
-                visited += run as u64;
-                lx = 0;
-                ly = if ly + 1 == h { 0 } else { ly + 1 };
-            }
-        }
-        (_, ExplorerKind::Vertical) => {
-            'scan: while visited < lim.tiles {
-                let run = ((h - ly) as u64).min(lim.tiles - visited) as usize;
-                for k in 0..run {
-                    if !st.visit(ex, ctx, x0 + lx, y0 + ly + k, visited + k as u64) {
-                        break 'scan;
-                    }
-                }
-                visited += run as u64;
-                ly = 0;
-                lx = if lx + 1 == w { 0 } else { lx + 1 };
             }
         }
         _ => {

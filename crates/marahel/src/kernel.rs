@@ -116,9 +116,9 @@ pub struct Kernel {
     candidates: Vec<Candidate>,
     /// When the kernel is simple, reads live planes, and every code has at most one candidate
     /// rule (the usual cellular automaton, whose rules start with `self(x)` for different
-    /// `x`): each code's one test, as a test of a live plane (a code without a rule reads the
-    /// all-zero plane with a test that never holds; a rule without a test, one that always
-    /// holds). Else empty.
+    /// `x`): each code's one test, as a test of a live plane (a code without a rule, or a
+    /// rule without a test, reads plane 0 with a range of every count, negated or not: a test
+    /// that never or always holds). Else empty.
     one: Vec<Candidate>,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
@@ -294,14 +294,13 @@ impl Kernel {
             }
         }
         let one = if simple && !planes.is_empty() && first.windows(2).all(|w| w[1] - w[0] <= 1) {
-            let zero = planes.len() as u32;
             (0..256)
                 .map(|code| match candidates.get(first[code] as usize) {
                     Some(c) if first[code + 1] > first[code] => match c.always {
                         false => *c,
                         true => Candidate {
                             test: PlaneTest {
-                                plane: zero,
+                                plane: 0,
                                 lo: 0,
                                 width: u32::MAX,
                                 negate: false,
@@ -312,10 +311,10 @@ impl Kernel {
                     },
                     _ => Candidate {
                         test: PlaneTest {
-                            plane: zero,
-                            lo: 1,
-                            width: 0,
-                            negate: false,
+                            plane: 0,
+                            lo: 0,
+                            width: u32::MAX,
+                            negate: true,
                         },
                         always: false,
                         rule: 0,

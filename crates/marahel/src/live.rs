@@ -94,6 +94,8 @@ pub struct LivePlanes {
     pad8: Vec<u8>,
     /// Byte sums (scratch).
     acc8: Vec<u8>,
+    /// Sums when counts may not fit a byte (scratch).
+    acc32: Vec<u32>,
     /// Weight plane when counts may not fit a byte (scratch).
     pad32: Vec<u32>,
 }
@@ -149,7 +151,7 @@ impl LivePlanes {
     }
 
     /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::planes`]`[k * len
-    /// + i]`. Plane `specs.len()` is all zeros.
+    /// + i]`.
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len
@@ -211,19 +213,12 @@ impl LivePlanes {
             .flatten();
         match kept {
             Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
-            None => {
-                // Only the region's cells are read, and they are all summed below: the
-                // margins keep whatever they held. One more plane, all zeros and never
-                // updated, is the compiled rules' "no test".
-                let planes = len * specs.len();
-                self.data.truncate(planes);
-                self.data.resize(planes + len, 0);
-            }
+            None => self.data.clear(),
         }
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
         // (the padding columns between rows are summed too and never read).
         let span = (rh - 1) * self.pitch + rw;
-        for (k, (s, plane)) in specs.iter().zip(&mut self.planes).enumerate() {
+        for (s, plane) in specs.iter().zip(&mut self.planes) {
             let n = &nbhs[s.nbh];
             let pitch = self.pitch as isize;
             let reads = n
@@ -249,8 +244,11 @@ impl LivePlanes {
                 continue;
             }
             let out = out_w(&s.weights);
-            let sum = &mut self.data[k * len + self.origin..k * len + self.origin + span];
             let max_w = (s.bound | out) as u64;
+            // The plane is appended whole: margin, the region's sums, margin (only the
+            // region's cells are ever read; margins only take updates).
+            let tail = len - self.origin - span;
+            self.data.extend(std::iter::repeat_n(0, self.origin));
             if max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
                 // Every count fits a byte: sum bytes, four times as many lanes per instruction.
                 // With one weighted code (the usual `all(solid)`), a compare replaces the table
@@ -275,20 +273,22 @@ impl LivePlanes {
                         *a += v;
                     }
                 }
-                for (t, &a) in sum.iter_mut().zip(&self.acc8) {
-                    *t = a as u32;
-                }
+                self.data.extend(self.acc8.iter().map(|&a| a as u32));
             } else {
                 fill_weights(&mut self.pad32, canvas, r, (mx, my, self.pitch), out, |c| {
                     s.weights[c as usize]
                 });
+                self.acc32.clear();
+                self.acc32.resize(span, 0);
                 for d in reads {
                     let from = (self.origin as isize + d) as usize;
-                    for (a, &v) in sum.iter_mut().zip(&self.pad32[from..from + span]) {
+                    for (a, &v) in self.acc32.iter_mut().zip(&self.pad32[from..from + span]) {
                         *a = a.wrapping_add(v);
                     }
                 }
+                self.data.extend_from_slice(&self.acc32);
             }
+            self.data.extend(std::iter::repeat_n(0, tail));
         }
         self.active = specs.len();
     }

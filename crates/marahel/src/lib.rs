@@ -99,12 +99,17 @@
 //! ## Speed and memory
 //!
 //! Measured with `cargo bench -p marahel --bench marahel -- --warm-up-time 1
-//! --measurement-time 3` on a shared 2 vCPU Intel Xeon (full table, before/after and method in
-//! `crates/marahel/README.md`): the cave example at 50x50 in 64 µs and at 500x500 in 6.7 ms
-//! (195x faster than the reference); the fixture scripts at their native 50x50 in 49-235 µs
-//! (10-30x the reference's node medians); the wide explorers over 1000x faster (O(A log A)
-//! instead of A² log A); a 2000x2000 cave generated in about 0.3 s with 55 MB peak memory. The
-//! issue's 100x / 30 µs throughput target is **not** met (the README says what remains).
+//! --measurement-time 3` on an idle 2 vCPU Intel Xeon, against the reference run under node on
+//! the same machine (full table, method and history in `crates/marahel/README.md`): the cave
+//! example at 50x50 in 28 µs (168x the reference; the target was about 30 µs) and at 500x500
+//! in 2.4 ms (85x the 50x50 time: linear); paper_cave 170x, paper_mine 112x, paper_uniform
+//! 125x, paper_nonuniform 121x; the wide explorers over 1800x (O(A log A) instead of
+//! A² log A); a 2000x2000 cave in about 0.1 s with a 41 MB peak. Below the 100x target:
+//! roguelike (92x), reference_test (70x), readme_example (47x) and paper_digger (40x), whose
+//! time goes to order-dependent cell-by-cell passes and walkers (the README says what
+//! remains). Every map is the same as before the speed work: the compiled rules
+//! ([`kernel`], [`live`]) are checked against the interpreter
+//! ([`Script::without_compiled_rules`]) by `tests/kernel.rs`.
 
 pub mod compile;
 pub mod divider;

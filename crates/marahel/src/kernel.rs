@@ -1,18 +1,25 @@
 //! An explorer's rules compiled for visiting cells one at a time (narrow scans, walkers, wide
 //! explorers, connect): each condition becomes the cheapest test that gives the same answer.
 //!
-//! * `self(list) op number` is a look-up in a bit table over the visited cell's code.
-//! * `nbh(list) op number` reads the cell's count from a live plane ([`crate::live`]) and tests
-//!   it against an integer range ([`Pred`]), exact since a count converts to `f64` exactly.
+//! * `self(list) op number` is a look-up in a bit table over the visited cell's code; the
+//!   leading ones of each rule are folded into a per-code mask of the rules that may fire.
+//! * `nbh(list) op number` reads the cell's count from a live plane ([`crate::live`]; passes
+//!   that visit few cells count it afresh) and tests it against an integer range ([`Pred`]),
+//!   exact since a count converts to `f64` exactly.
 //! * `random op number` draws once, like the estimator; constants are folded.
 //! * Anything else (`dist`, entity counts, `noise`, progress, two dynamic sides) is evaluated
 //!   by the estimators as before.
 //!
 //! Executers writing one value to the visited cell store it; weighted ones draw first, with
 //! the same draw as [`crate::executer::Executer::apply`]; others go through it. Conditions are
-//! evaluated left to right with short-circuit and executers in order, so the random draws and
-//! the map are exactly those of the interpreter ([`crate::explorer::visit`]); tests compare
-//! the two on every example and on random scripts.
+//! evaluated left to right with short-circuit (tests without side effects before the first
+//! draw may run in any order) and executers in order, so the random draws and the map are
+//! exactly those of the interpreter (`Script::without_compiled_rules`); `tests/kernel.rs`
+//! compares the two on every example and fixture script and on random scripts.
+//!
+//! Scans run a line at a time ([`Kernel::visit_line`]); when every cell code has at most one
+//! candidate rule with at most one count test (a cellular automaton), a visit is a code load,
+//! a count load and a compare.
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;

@@ -204,3 +204,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn explorers_with_more_rules_than_a_kernel_holds_are_interpreted() {
+    // 70 rules: more than the kernel's 64 rule masks.
+    let mut rules: Vec<String> = (0..69)
+        .map(|i| format!("random < {} -> self(water)", i as f64 / 1000.0))
+        .collect();
+    rules.push("-> self(empty)".into());
+    let text = format!(
+        r#"{{"metadata": {{"min": "9x7", "max": "9x7"}}, "entities": ["empty", "water"],
+            "explorers": [{{"type": "narrow_rand", "rules": {}}}]}}"#,
+        serde_json::to_string(&rules).unwrap()
+    );
+    let script = Script::parse(&text).unwrap();
+    assert!(script.program().explorers[0].kernel.is_none());
+    let a = script.generate(3).unwrap();
+    let b = script.clone().without_compiled_rules().generate(3).unwrap();
+    assert_eq!(a.cells, b.cells);
+    assert!(a.count("water") > 0 && a.count("empty") > 0);
+}

@@ -308,7 +308,7 @@ impl LivePlanes {
     }
 
     /// Cell `(x, y)` of the region changed from `old` to `new`.
-    #[inline]
+    #[inline(always)]
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
         for (k, plane) in self.planes[..self.active].iter().enumerate() {

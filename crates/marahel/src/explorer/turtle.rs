@@ -227,7 +227,13 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
     // Whether local cell `(x, y)` lies in the region.
     let (rw, rh) = (r.w as u64, r.h as u64);
     let inside = |x: i64, y: i64| (x as u64) < rw && (y as u64) < rh;
-    let turn = Span::draw(Op::Lt, dirprob);
+    // `random < dirprob` is `bits < dirprob * 2^53` (exact), so `bits < turn`.
+    let scaled = dirprob * (1u64 << 53) as f64;
+    let turn = if scaled > 0.0 {
+        scaled.ceil().min((1u64 << 53) as f64) as u64
+    } else {
+        0
+    };
     let mut changed = 0;
     for _ in 0..lim.tiles {
         if changed >= lim.changes {
@@ -282,7 +288,7 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
             changed += 1;
             break;
         }
-        let turning = turn.holds(rng.next_u64() >> 11);
+        let turning = rng.next_u64() >> 11 < turn;
         let (mut dx, mut dy, mut d) = moves[k];
         let mut ok = inside(lx + dx, ly + dy);
         if turning || !ok {

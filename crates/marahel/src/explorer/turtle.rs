@@ -218,7 +218,7 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
         .map(|(&(dx, dy), &d)| (dx, dy, d))
         .collect();
     let n = moves.len();
-    let mut k = below(&mut rng, n);
+    let mut dir = moves[below(&mut rng, n)];
     let r = ctx.region;
     let (mut lx, mut ly) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
     let w = ctx.canvas.w;
@@ -289,17 +289,15 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
             break;
         }
         let turning = rng.next_u64() >> 11 < turn;
-        let (mut dx, mut dy, mut d) = moves[k];
-        let mut ok = inside(lx + dx, ly + dy);
+        let mut ok = inside(lx + dir.0, ly + dir.1);
         if turning || !ok {
-            k = below(&mut rng, n);
-            (dx, dy, d) = moves[k];
-            ok = inside(lx + dx, ly + dy);
+            dir = moves[below(&mut rng, n)];
+            ok = inside(lx + dir.0, ly + dir.1);
         }
         if ok {
-            lx += dx;
-            ly += dy;
-            i = i.wrapping_add_signed(d);
+            lx += dir.0;
+            ly += dir.1;
+            i = i.wrapping_add_signed(dir.2);
         }
     }
     // Only caches read the version, and only as "unchanged since": one bump per firing

@@ -131,6 +131,9 @@ impl Span {
 enum Write<'a> {
     /// This value to the visited cell.
     Cell(u8),
+    /// This value to the neighbourhood around the visited cell, the 3x3 square of offsets
+    /// `-1..=1` in row-major order (written a row at a time away from the region's edge).
+    Square(&'a FlatNbh, u8),
     /// This value to the neighbourhood around the visited cell.
     Nbh(&'a FlatNbh, u8),
     /// A value drawn from the list to the neighbourhood.
@@ -167,6 +170,7 @@ fn steps<'a>(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<Vec<Step<'a>>> {
             draw: None,
             write: match (nbhs[e.nbh].is_self, &e.choices[..]) {
                 (true, &[v]) => Write::Cell(v),
+                (false, &[v]) if is_square(&nbhs[e.nbh]) => Write::Square(&nbhs[e.nbh], v),
                 (false, &[v]) => Write::Nbh(&nbhs[e.nbh], v),
                 (_, list) => Write::Choice(&nbhs[e.nbh], list),
             },
@@ -257,7 +261,14 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
                     changed += 1;
                     break;
                 }
-                Write::Nbh(nbh, v) => (nbh, v),
+                Write::Square(_, v) if lx >= 1 && ly >= 1 && inside(lx + 1, ly + 1) => {
+                    for row in [i - w - 1, i - 1, i + w - 1] {
+                        front[row..row + 3].copy_from_slice(&[v; 3]);
+                    }
+                    changed += 1;
+                    break;
+                }
+                Write::Square(nbh, v) | Write::Nbh(nbh, v) => (nbh, v),
                 Write::Choice(nbh, list) => (nbh, list[below(&mut rng, list.len())]),
             };
             let mut store = |j: usize| front[j] = value;
@@ -304,6 +315,13 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
     // covers every change.
     ctx.version += changed;
     *ctx.rng = rng;
+}
+
+/// Whether the offsets of `nbh` are the 3x3 square around the centre, in row-major order.
+fn is_square(nbh: &FlatNbh) -> bool {
+    (nbh.offsets.iter().enumerate())
+        .all(|(k, &(dx, dy))| (dx, dy) == (k as i64 % 3 - 1, k as i64 / 3 - 1))
+        && nbh.offsets.len() == 9
 }
 
 /// Lexicographic comparison of heuristic keys.

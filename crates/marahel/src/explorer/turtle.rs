@@ -238,9 +238,10 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
     } else {
         0
     };
-    let mut changed = 0;
+    // Firings left; the walk stops when none are.
+    let mut left = lim.changes;
     for _ in 0..lim.tiles {
-        if changed >= lim.changes {
+        if left == 0 {
             break;
         }
         let code = front[i] as usize;
@@ -258,14 +259,14 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
             let (nbh, value) = match s.write {
                 Write::Cell(v) => {
                     front[i] = v;
-                    changed += 1;
+                    left -= 1;
                     break;
                 }
                 Write::Square(_, v) if lx >= 1 && ly >= 1 && inside(lx + 1, ly + 1) => {
                     for row in [i - w - 1, i - 1, i + w - 1] {
                         front[row..row + 3].copy_from_slice(&[v; 3]);
                     }
-                    changed += 1;
+                    left -= 1;
                     break;
                 }
                 Write::Square(nbh, v) | Write::Nbh(nbh, v) => (nbh, v),
@@ -296,7 +297,7 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
                     }
                 }
             }
-            changed += 1;
+            left -= 1;
             break;
         }
         let turning = rng.next_u64() >> 11 < turn;
@@ -313,7 +314,7 @@ fn drunk_steps(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim:
     }
     // Only caches read the version, and only as "unchanged since": one bump per firing
     // covers every change.
-    ctx.version += changed;
+    ctx.version += lim.changes - left;
     *ctx.rng = rng;
 }
 

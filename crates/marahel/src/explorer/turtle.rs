@@ -342,6 +342,15 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
     let mut changed = 0;
     let mut best = vec![0.0; heuristics.len()];
     let mut key = vec![0.0; heuristics.len()];
+    // A `noise` heuristic depends only on the cell (and draws nothing): its values are kept
+    // for the pass (NaN: not yet evaluated), as the walker keeps evaluating the same cells.
+    let nh = heuristics.len();
+    let noisy = |h: &Estimator| matches!(h, Estimator::Noise { .. });
+    let r = ctx.region;
+    let mut memo = match heuristics.iter().any(noisy) {
+        true => vec![f64::NAN; r.area() as usize * nh],
+        false => Vec::new(),
+    };
     for visited in 0..lim.tiles {
         if changed >= lim.changes {
             break;
@@ -357,8 +366,17 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
             if !ctx.inside(nx, ny) {
                 continue;
             }
-            for (k, h) in key.iter_mut().zip(heuristics) {
-                *k = h.eval(ctx, nx as usize, ny as usize);
+            let cell = ((ny - r.y) * r.w + nx - r.x) as usize * nh;
+            for (j, (k, h)) in key.iter_mut().zip(heuristics).enumerate() {
+                *k = if noisy(h) {
+                    let slot = &mut memo[cell + j];
+                    if slot.is_nan() {
+                        *slot = h.eval(ctx, nx as usize, ny as usize);
+                    }
+                    *slot
+                } else {
+                    h.eval(ctx, nx as usize, ny as usize)
+                };
             }
             let ord = if chosen.is_none() {
                 Ordering::Less

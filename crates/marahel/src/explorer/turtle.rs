@@ -368,14 +368,17 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
             }
             let cell = ((ny - r.y) * r.w + nx - r.x) as usize * nh;
             for (j, (k, h)) in key.iter_mut().zip(heuristics).enumerate() {
-                *k = if noisy(h) {
-                    let slot = &mut memo[cell + j];
-                    if slot.is_nan() {
-                        *slot = h.eval(ctx, nx as usize, ny as usize);
+                *k = match h {
+                    Estimator::Noise { .. } => {
+                        let slot = &mut memo[cell + j];
+                        if slot.is_nan() {
+                            *slot = h.eval(ctx, nx as usize, ny as usize);
+                        }
+                        *slot
                     }
-                    *slot
-                } else {
-                    h.eval(ctx, nx as usize, ny as usize)
+                    // The estimator's own draw, without the call.
+                    Estimator::Random => ctx.rng.random::<f64>(),
+                    _ => h.eval(ctx, nx as usize, ny as usize),
                 };
             }
             let ord = if chosen.is_none() {

@@ -1,6 +1,19 @@
 //! Turtle explorers: `turtle_drunk` (a digger that keeps a direction and changes it at
 //! random) and `turtle_heur` (a greedy walker moving to the neighbour with the smallest
 //! heuristics). Both stop after `tiles` steps or `changes` firings.
+//!
+//! A drunk walker whose rules each have the form `[self test] [, random test] -> one
+//! executer` (the usual digger), in a pass that writes the front buffer and keeps no counts
+//! nor live planes, runs a step loop of its own (`drunk_steps`): position, direction, the
+//! map slice and a copy of the RNG state in locals, `random op t` as an integer range test
+//! of the draw's 53 bits, a 3x3 write as three row stores. Other walkers visit through the
+//! compiled rules ([`super::visit`]). Both make the same draws in the same order and the
+//! same writes; `tests/kernel.rs` compares the step loop (compiled scripts) with the
+//! interpreter on random scripts.
+//!
+//! The greedy walker evaluates every heuristic at every neighbour, in order (so `random`
+//! draws as the reference does); `noise` heuristics, which depend only on the cell, are kept
+//! for the pass.
 
 use super::{Limits, set_progress, visit};
 use crate::engine::{Ctx, FlatNbh};
@@ -18,7 +31,8 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
     (x, y)
 }
 
-/// `turtle_drunk`.
+/// `turtle_drunk`: from a random direction and a random cell, visit, then turn with
+/// probability `dirprob` (or when the next cell is outside the region) and step.
 pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     let nbhs = ctx.nbhs;
     let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking();

@@ -27,21 +27,23 @@
 //! directions cannot approach is skipped with a warning.
 
 mod areas;
+mod runs;
 
 use super::{Limits, reads_progress, visit};
 use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::program::Explorer;
-use grid_core::Rect;
 use grid_core::rand::RngExt;
+use grid_core::{LevelRng, Rect};
 
-/// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw.
-pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
+/// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw (none when
+/// `n <= 1`).
+pub fn rank_index(n: usize, rng: &mut LevelRng) -> usize {
     if n <= 1 {
         return 0;
     }
     let total = (n as u64) * (n as u64 + 1) / 2;
-    rank_of(n, ctx.rng.random_range(0..total))
+    rank_of(n, rng.random_range(0..total))
 }
 
 /// The smallest `i` with `S(i) = (i+1)n - i(i+1)/2 > r`, for `n >= 1` and `r < S(n-1)`
@@ -239,7 +241,7 @@ pub fn pass(
         if remaining.is_empty() {
             break;
         }
-        let k = rank_index(remaining.len(), ctx);
+        let k = rank_index(remaining.len(), ctx.rng);
         let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
         remaining.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
         cur_i = k;

@@ -42,15 +42,17 @@ struct Run {
     x1: u32,
 }
 
-/// One area's sums.
+/// One area: its sums and its runs (a list through [`Scratch::next`], in scan order).
 #[derive(Clone, Copy, Debug, Default)]
 struct Area {
     /// Cells, sum of columns, sum of rows.
     len: u64,
     sx: u64,
     sy: u64,
-    /// Runs, then where the area's runs start in [`Scratch::grouped`].
+    /// Number of runs, first run, last run.
     runs: u32,
+    head: u32,
+    tail: u32,
 }
 
 /// Buffers of the run-based path.
@@ -60,9 +62,9 @@ pub struct Scratch {
     runs: Vec<Run>,
     /// Union-find parents, then each run's area.
     up: Vec<u32>,
+    /// The next run of the same area.
+    next: Vec<u32>,
     areas: Vec<Area>,
-    /// The runs grouped by area (each area's in scan order).
-    grouped: Vec<Run>,
     /// Cells per bucket, as differences.
     hist: Vec<i32>,
     /// `(distance bits, region-local index)` of the keyed cells.
@@ -169,6 +171,23 @@ fn row_runs(
     }
 }
 
+/// Appends the runs of the row bits `word` (row `y`), each its own parent in `up`.
+#[inline(always)]
+fn word_runs(word: u64, y: u32, runs: &mut Vec<Run>, up: &mut Vec<u32>) {
+    // First and last cell of each run.
+    let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
+    while starts != 0 {
+        up.push(runs.len() as u32);
+        runs.push(Run {
+            y,
+            x0: starts.trailing_zeros(),
+            x1: ends.trailing_zeros() + 1,
+        });
+        starts &= starts - 1;
+        ends &= ends - 1;
+    }
+}
+
 /// The root of run `a`, halving the path.
 #[inline(always)]
 fn root(up: &mut [u32], mut a: u32) -> u32 {
@@ -179,7 +198,34 @@ fn root(up: &mut [u32], mut a: u32) -> u32 {
     a
 }
 
-/// Stage 1: the runs, each run's area in `s.up`, and the areas' sums in `s.areas`.
+/// Joins each run of `cur` (a row's runs) to the runs of `prev` (the previous row's) it
+/// overlaps: the first becomes its parent, the others are united with it. Every link goes
+/// to a lower run.
+#[inline(always)]
+fn join(runs: &[Run], up: &mut [u32], prev: std::ops::Range<usize>, cur: std::ops::Range<usize>) {
+    let mut i = prev.start;
+    for j in cur {
+        let b = runs[j];
+        while i < prev.end && runs[i].x1 <= b.x0 {
+            i += 1;
+        }
+        let mut k = i;
+        while k < prev.end && runs[k].x0 < b.x1 {
+            if k == i {
+                up[j] = k as u32;
+            } else {
+                let (ra, rb) = (root(up, j as u32), root(up, k as u32));
+                up[ra.max(rb) as usize] = ra.min(rb);
+            }
+            k += 1;
+        }
+        // The last run overlapping `b` may overlap the next one too.
+        i = i.max(k.saturating_sub(1));
+    }
+}
+
+/// Stage 1: the runs, the areas (in the order of their first cells) with their sums and
+/// runs.
 fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
     let codes: Vec<u8> = (0..entities.len().min(256))
         .filter(|&c| entities[c])
@@ -209,12 +255,18 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
     }
     // Areas in the order of their first runs (roots come first). Links only go to lower
     // runs, so in scan order a run's parent already holds its area.
-    let (runs, up, areas) = (&s.runs, &mut s.up[..], &mut s.areas);
+    let (runs, up, next, areas) = (&s.runs, &mut s.up[..], &mut s.next, &mut s.areas);
     areas.clear();
+    next.clear();
+    next.resize(runs.len(), 0);
     for (i, r) in runs.iter().enumerate() {
         let p = up[i] as usize;
         let a = if p == i {
-            areas.push(Area::default());
+            areas.push(Area {
+                head: i as u32,
+                tail: i as u32,
+                ..Area::default()
+            });
             areas.len() - 1
         } else {
             up[p] as usize
@@ -227,18 +279,8 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
         ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
         ar.sy += u64::from(r.y) * l;
         ar.runs += 1;
-    }
-    // The runs grouped by area.
-    let mut at = 0;
-    for a in areas.iter_mut() {
-        (a.runs, at) = (at, at + a.runs);
-    }
-    s.grouped.clear();
-    s.grouped.resize(runs.len(), Run::default());
-    for (r, &a) in runs.iter().zip(up.iter()) {
-        let ar = &mut areas[a as usize];
-        s.grouped[ar.runs as usize] = *r;
-        ar.runs += 1;
+        next[ar.tail as usize] = i as u32;
+        ar.tail = i as u32;
     }
 }
 
@@ -254,27 +296,29 @@ fn scan_rows(
     let (runs, up) = (&mut s.runs, &mut s.up);
     runs.clear();
     up.clear();
-    let mut prev = 0; // where the previous row's runs start
+    let mut prev = 0..0; // the previous row's runs
+    let mut above = None; // the previous row's bits (one word)
     for ly in 0..g.rh {
-        let start = runs.len();
-        row_runs(g.row(ly), ly as u32, bits8, hit, runs);
-        up.extend(start as u32..runs.len() as u32);
-        let (mut i, mut j) = (prev, start);
-        while i < start && j < runs.len() {
-            let (a, b) = (runs[i], runs[j]);
-            if a.x0 < b.x1 && b.x0 < a.x1 {
-                let (ra, rb) = (root(up, i as u32), root(up, j as u32));
-                let (lo, hi) = (ra.min(rb), ra.max(rb));
-                up[hi as usize] = lo;
+        let (start, y) = (runs.len(), ly as u32);
+        if g.rw <= 64 {
+            let word = hit_bits(g.row(ly), bits8, hit);
+            if above == Some(word) {
+                // The same runs as the row above: each joins the one above it.
+                for i in prev {
+                    up.push(i as u32);
+                    runs.push(Run { y, ..runs[i] });
+                }
+            } else {
+                word_runs(word, y, runs, up);
+                join(runs, up, prev, start..runs.len());
             }
-            if a.x1 <= b.x1 {
-                i += 1;
-            }
-            if b.x1 <= a.x1 {
-                j += 1;
-            }
+            above = Some(word);
+        } else {
+            row_runs(g.row(ly), y, bits8, hit, runs);
+            up.extend(start as u32..runs.len() as u32);
+            join(runs, up, prev, start..runs.len());
         }
-        prev = start;
+        prev = start..runs.len();
     }
 }
 
@@ -290,20 +334,62 @@ pub fn centres(
 ) {
     debug_assert!(g.rw * g.rh <= MAX_CELLS);
     find_areas(g, entities, s);
-    let mut from = 0;
     for a in &s.areas {
-        let runs = &s.grouped[from..a.runs as usize];
-        from = a.runs as usize;
         let k = rank(a.len as usize);
-        let (hist, keys) = (&mut s.hist, &mut s.keys);
-        out.push(centre(runs, a, k, (g.rw, g.rh), hist, keys));
+        let list = Runs {
+            runs: &s.runs,
+            next: &s.next,
+            at: a.head as usize,
+            left: a.runs,
+        };
+        out.push(centre(list, a, k, (g.rw, g.rh), &mut s.hist, &mut s.keys));
     }
+}
+
+/// An area's runs, in scan order.
+#[derive(Clone, Copy)]
+struct Runs<'a> {
+    runs: &'a [Run],
+    next: &'a [u32],
+    at: usize,
+    left: u32,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = Run;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Run> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let r = self.runs[self.at];
+        self.at = self.next[self.at] as usize;
+        Some(r)
+    }
+}
+
+/// One row of an area with a histogram: `fay` is `|y - cy|` in 32.32 fixed point (within
+/// 2^-32 of the exact value for the float `cy`); the cells nearest `cx`, `split - 1` and
+/// `split`, have fixed point distances `fl` and `fr`. Every cell left of `split` has the
+/// fractional part of `fl`, every other that of `fr`.
+#[derive(Clone, Copy, Default)]
+struct Row {
+    y: u32,
+    fay: i64,
+    fl: i64,
+    fr: i64,
+    /// Whether the buckets of the cells left (right) of `split` are consecutive from
+    /// `fl >> 32` (`fr >> 32`).
+    cl: bool,
+    cr: bool,
 }
 
 /// The centre of the area `a` made of `runs`, for rank `k`.
 #[inline(always)]
 fn centre(
-    runs: &[Run],
+    runs: Runs,
     a: &Area,
     k: usize,
     (rw, rh): (usize, usize),
@@ -312,7 +398,8 @@ fn centre(
 ) -> usize {
     let index = |x: u32, y: u32| (y as usize * rw + x as usize) as u32;
     if a.len == 1 {
-        return index(runs[0].x0, runs[0].y) as usize;
+        let r = runs.runs[runs.at];
+        return index(r.x0, r.y) as usize;
     }
     let n = a.len as f64;
     let (cx, cy) = (a.sx as f64 / n, a.sy as f64 / n);
@@ -336,22 +423,32 @@ fn centre(
     // operations are within 2^-32 of the exact ones of the float cx, cy.
     let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
     let (fcx, fcy) = (fix(cx), fix(cy));
-    let fixed_ay = |y: u32| ((i64::from(y) << 32) - fcy).abs();
     // Whether a segment whose nearest cell has fixed point distance `fd` has consecutive
     // buckets from that cell's (`fd >> 32`): the fixed point distance is within 2^-30 of
     // the computed one, so a fractional part at least 2^-20 from an integer is safe.
     let consecutive =
         |fd: i64| exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff));
     // Columns below `split` are at or left of cx: a run's left segment is x0..min(x1, split)
-    // (nearest cell last), its right segment max(x0, split)..x1 (nearest cell first).
+    // (nearest cell last), its right segment max(x0, split)..x1 (nearest cell first). A
+    // segment's nearest cell is `d` columns further than `split - 1` (`split`), so its
+    // fixed point distance is `fl` (`fr`) plus `d << 32`: the same fractional part.
     let split = cx as u32 + 1;
-    let left = |r: &Run, fay: i64| {
-        let l1 = r.x1.min(split);
-        (fcx - (i64::from(l1 - 1) << 32) + fay, l1)
+    let row = |y: u32| {
+        let fay = ((i64::from(y) << 32) - fcy).abs();
+        let fl = fcx - (i64::from(split - 1) << 32) + fay;
+        let fr = (i64::from(split) << 32) - fcx + fay;
+        Row {
+            y,
+            fay,
+            fl,
+            fr,
+            cl: consecutive(fl),
+            cr: consecutive(fr),
+        }
     };
-    let right = |r: &Run, fay: i64| {
-        let r0 = r.x0.max(split);
-        ((i64::from(r0) << 32) - fcx + fay, r0)
+    let mut at = Row {
+        y: u32::MAX,
+        ..Row::default()
     };
     // cx lies within the columns and cy within the rows, and the float sum of two terms is
     // at most the (exact) integer sum of their bounds: buckets are below rw + rh.
@@ -359,11 +456,13 @@ fn centre(
     hist.resize(rw + rh + 1, 0);
     let diff = &mut hist[..];
     for r in runs {
-        let fay = fixed_ay(r.y);
+        if r.y != at.y {
+            at = row(r.y);
+        }
         if r.x0 < split {
-            let (fd, l1) = left(r, fay);
-            if consecutive(fd) {
-                let b = (fd >> 32) as usize;
+            let l1 = r.x1.min(split);
+            if at.cl {
+                let b = (at.fl >> 32) as usize + (split - l1) as usize;
                 diff[b] += 1;
                 diff[b + (l1 - r.x0) as usize] -= 1;
             } else {
@@ -371,9 +470,9 @@ fn centre(
             }
         }
         if r.x1 > split {
-            let (fd, r0) = right(r, fay);
-            if consecutive(fd) {
-                let b = (fd >> 32) as usize;
+            let r0 = r.x0.max(split);
+            if at.cr {
+                let b = (at.fr >> 32) as usize + (r0 - split) as usize;
                 diff[b] += 1;
                 diff[b + (r.x1 - r0) as usize] -= 1;
             } else {
@@ -394,9 +493,12 @@ fn centre(
     let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
     let far = ((bucket as i64 + 1) << 32) + 2;
     keys.reserve(here as usize);
+    at.y = u32::MAX;
     for r in runs {
-        let fay = fixed_ay(r.y);
-        if fay >= far {
+        if r.y != at.y {
+            at = row(r.y);
+        }
+        if at.fay >= far {
             // |y - cy| > bucket + 1, and every distance on this row is at least the float
             // |y - cy| (a float sum is monotone), so at least bucket + 1.
             continue;
@@ -408,10 +510,11 @@ fn centre(
             }
         };
         if r.x0 < split {
-            let (fd, l1) = left(r, fay);
-            if consecutive(fd) {
+            let l1 = r.x1.min(split);
+            if at.cl {
                 // The cell (l1 - 1) - i has bucket b + i.
-                let i = bucket.wrapping_sub((fd >> 32) as usize);
+                let b = (at.fl >> 32) as usize + (split - l1) as usize;
+                let i = bucket.wrapping_sub(b);
                 if i < (l1 - r.x0) as usize {
                     key(l1 - 1 - i as u32);
                 }
@@ -420,10 +523,11 @@ fn centre(
             }
         }
         if r.x1 > split {
-            let (fd, r0) = right(r, fay);
-            if consecutive(fd) {
+            let r0 = r.x0.max(split);
+            if at.cr {
                 // The cell r0 + i has bucket b + i.
-                let i = bucket.wrapping_sub((fd >> 32) as usize);
+                let b = (at.fr >> 32) as usize + (r0 - split) as usize;
+                let i = bucket.wrapping_sub(b);
                 if i < (r.x1 - r0) as usize {
                     key(r0 + i as u32);
                 }

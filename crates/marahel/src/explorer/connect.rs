@@ -201,6 +201,99 @@ impl Steer {
     }
 }
 
+/// The centres not visited yet by the tour.
+trait Remaining {
+    fn len(&self) -> usize;
+    /// Removes the centre at `i` (the order of the others may change).
+    fn take(&mut self, i: usize) -> (i64, i64);
+    /// Puts the `k`-th nearest centre to `from` (by Manhattan distance, then position) at `k`.
+    fn select(&mut self, k: usize, from: (i64, i64));
+}
+
+impl Remaining for Vec<(i64, i64)> {
+    fn len(&self) -> usize {
+        self.len()
+    }
+
+    fn take(&mut self, i: usize) -> (i64, i64) {
+        self.swap_remove(i)
+    }
+
+    fn select(&mut self, k: usize, from: (i64, i64)) {
+        let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
+        self.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
+    }
+}
+
+/// Centres of a map whose sides are at most [`Packed::MAX`]: `x << 20 | y` in the low 40
+/// bits, and for a selection the distance above them, so that one integer compares as
+/// (distance, x, y) do. (Centres are distinct: the keys are unique, so the selected one
+/// does not depend on the order.)
+struct Packed(Vec<u64>);
+
+impl Packed {
+    const MAX: usize = 1 << 20;
+    const POS: u64 = (1 << 40) - 1;
+
+    fn new(centres: &[(i64, i64)]) -> Packed {
+        Packed(
+            centres
+                .iter()
+                .map(|&(x, y)| (x as u64) << 20 | y as u64)
+                .collect(),
+        )
+    }
+}
+
+impl Remaining for Packed {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn take(&mut self, i: usize) -> (i64, i64) {
+        let p = self.0.swap_remove(i);
+        (((p >> 20) & 0xf_ffff) as i64, (p & 0xf_ffff) as i64)
+    }
+
+    fn select(&mut self, k: usize, (fx, fy): (i64, i64)) {
+        for v in &mut self.0 {
+            let (x, y) = (((*v >> 20) & 0xf_ffff) as i64, (*v & 0xf_ffff) as i64);
+            let d = ((x - fx).abs() + (y - fy).abs()) as u64;
+            *v = d << 40 | (*v & Packed::POS);
+        }
+        self.0.select_nth_unstable(k);
+    }
+}
+
+/// Stage 3: the tour over the (shuffled) centres `remaining`, as waypoints.
+fn tour(mut remaining: impl Remaining, ctx: &mut Ctx) -> Vec<(i64, i64)> {
+    let mut waypoints = Vec::with_capacity(remaining.len() * 2);
+    let mut cur_i = 0;
+    let mut prev = None;
+    loop {
+        let cur = remaining.take(cur_i);
+        let prev_ = *prev.get_or_insert(cur);
+        waypoints.push(cur);
+        let mut from = cur;
+        if ctx.rng.random::<f64>() < 0.25 {
+            waypoints.push(prev_);
+            from = prev_;
+        }
+        if remaining.len() == 0 {
+            break;
+        }
+        let k = rank_index(remaining.len(), ctx.rng);
+        remaining.select(k, from);
+        cur_i = k;
+        prev = Some(from);
+    }
+    if waypoints.len() > 1 && ctx.rng.random::<f64>() < 0.5 {
+        let back = waypoints[ctx.rng.random_range(0..waypoints.len() - 1)];
+        waypoints.push(back);
+    }
+    waypoints
+}
+
 /// One region pass.
 pub fn pass(
     ex: &Explorer,
@@ -226,31 +319,12 @@ pub fn pass(
     }
     // 3. The tour.
     shuffle(&mut centres, ctx.rng);
-    let mut waypoints = Vec::with_capacity(centres.len() * 2);
-    let mut remaining = centres;
-    let mut cur_i = 0;
-    let mut prev = remaining[0];
-    loop {
-        let cur = remaining.swap_remove(cur_i);
-        waypoints.push(cur);
-        let mut from = cur;
-        if ctx.rng.random::<f64>() < 0.25 {
-            waypoints.push(prev);
-            from = prev;
-        }
-        if remaining.is_empty() {
-            break;
-        }
-        let k = rank_index(remaining.len(), ctx.rng);
-        let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
-        remaining.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
-        cur_i = k;
-        prev = from;
-    }
-    if waypoints.len() > 1 && ctx.rng.random::<f64>() < 0.5 {
-        let back = waypoints[ctx.rng.random_range(0..waypoints.len() - 1)];
-        waypoints.push(back);
-    }
+    let (w, h) = (ctx.canvas.w, ctx.canvas.h);
+    let waypoints = if w <= Packed::MAX && h <= Packed::MAX {
+        tour(Packed::new(&centres), ctx)
+    } else {
+        tour(centres, ctx)
+    };
     // 4. Walk.
     let progress = reads_progress(ex);
     let mut steer = Steer::new(dirs);

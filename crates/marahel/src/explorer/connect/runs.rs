@@ -370,20 +370,165 @@ impl Iterator for Runs<'_> {
     }
 }
 
-/// One row of an area with a histogram: `fay` is `|y - cy|` in 32.32 fixed point (within
-/// 2^-32 of the exact value for the float `cy`); the cells nearest `cx`, `split - 1` and
-/// `split`, have fixed point distances `fl` and `fr`. Every cell left of `split` has the
-/// fractional part of `fl`, every other that of `fr`.
+/// The centroid of an area with a histogram and what its rows derive from it.
+#[derive(Clone, Copy)]
+struct Centroid {
+    cx: f64,
+    cy: f64,
+    /// `cy` in 32.32 fixed point (truncated: within 2^-32 of the float).
+    fcy: i64,
+    /// Columns below `split` are at or left of `cx`.
+    split: u32,
+    /// The fixed point `|x - cx|` of the columns `split - 1` and `split`.
+    fl0: i64,
+    fr0: i64,
+    /// Whether `cx` and `cy` have at most 20 fractional bits (distances are exact).
+    exact: bool,
+}
+
+/// One row of an area with a histogram: `fay` is `|y - cy|` in fixed point; the cells
+/// nearest `cx`, `split - 1` and `split`, have buckets `bl` and `br`; `cl` (`cr`) tells
+/// whether the buckets of the row's cells left (right) of `split` are consecutive from
+/// there. (Every cell left of `split` has the fractional part of the distance of
+/// `split - 1`, every other that of `split`.)
 #[derive(Clone, Copy, Default)]
 struct Row {
     y: u32,
     fay: i64,
-    fl: i64,
-    fr: i64,
-    /// Whether the buckets of the cells left (right) of `split` are consecutive from
-    /// `fl >> 32` (`fr >> 32`).
+    bl: usize,
+    br: usize,
     cl: bool,
     cr: bool,
+}
+
+impl Centroid {
+    /// Whether a segment whose nearest cell has fixed point distance `fd` has consecutive
+    /// buckets from that cell's (`fd >> 32`): the fixed point distance is within 2^-30 of
+    /// the computed one, so a fractional part at least 2^-20 from an integer is safe.
+    #[inline(always)]
+    fn consecutive(&self, fd: i64) -> bool {
+        self.exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff))
+    }
+
+    #[inline(always)]
+    fn row(&self, y: u32) -> Row {
+        let fay = ((i64::from(y) << 32) - self.fcy).abs();
+        let (fl, fr) = (self.fl0 + fay, self.fr0 + fay);
+        Row {
+            y,
+            fay,
+            bl: (fl >> 32) as usize,
+            br: (fr >> 32) as usize,
+            cl: self.consecutive(fl),
+            cr: self.consecutive(fr),
+        }
+    }
+
+    /// The computed distance of cell `(x, y)`.
+    #[inline(always)]
+    fn dist(&self, x: u32, y: u32) -> f64 {
+        (x as f64 - self.cx).abs() + (y as f64 - self.cy).abs()
+    }
+
+    /// The histogram of the buckets of the cells of `runs`, as differences.
+    #[inline(never)]
+    fn histogram(&self, runs: Runs, diff: &mut [i32]) {
+        let split = self.split;
+        let mut at = Row {
+            y: u32::MAX,
+            ..Row::default()
+        };
+        for r in runs {
+            if r.y != at.y {
+                at = self.row(r.y);
+            }
+            // The left segment x0..l1 (nearest cell last, `split - l1` columns further than
+            // `split - 1`) and the right one r0..x1 (nearest first).
+            if r.x0 < split {
+                let l1 = r.x1.min(split);
+                if at.cl {
+                    let b = at.bl + (split - l1) as usize;
+                    diff[b] += 1;
+                    diff[b + (l1 - r.x0) as usize] -= 1;
+                } else {
+                    self.count(diff, r.x0..l1, r.y);
+                }
+            }
+            if r.x1 > split {
+                let r0 = r.x0.max(split);
+                if at.cr {
+                    let b = at.br + (r0 - split) as usize;
+                    diff[b] += 1;
+                    diff[b + (r.x1 - r0) as usize] -= 1;
+                } else {
+                    self.count(diff, r0..r.x1, r.y);
+                }
+            }
+        }
+    }
+
+    /// Counts the cells `xs` of row `y` in the histogram `diff`, one by one.
+    #[inline(never)]
+    fn count(&self, diff: &mut [i32], xs: std::ops::Range<u32>, y: u32) {
+        for x in xs {
+            let b = self.dist(x, y) as usize;
+            diff[b] += 1;
+            diff[b + 1] -= 1;
+        }
+    }
+
+    /// Keys the cells of `runs` in `bucket` (`rw` wide region), see [`super::areas::centre`].
+    #[inline(never)]
+    fn keys(&self, runs: Runs, bucket: usize, rw: usize, keys: &mut Vec<(u64, u32)>) {
+        let split = self.split;
+        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
+        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
+        let mut key = |x: u32, y: u32| {
+            let dm = self.dist(x, y);
+            if lo <= dm && dm < hi {
+                keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
+            }
+        };
+        let far = ((bucket as i64 + 1) << 32) + 2;
+        let mut at = Row {
+            y: u32::MAX,
+            ..Row::default()
+        };
+        for r in runs {
+            if r.y != at.y {
+                at = self.row(r.y);
+            }
+            if at.fay >= far {
+                // |y - cy| > bucket + 1, and every distance on this row is at least the
+                // float |y - cy| (a float sum is monotone), so at least bucket + 1.
+                continue;
+            }
+            if r.x0 < split {
+                let l1 = r.x1.min(split);
+                if at.cl {
+                    // The cell (l1 - 1) - i has bucket b + i.
+                    let i = bucket.wrapping_sub(at.bl + (split - l1) as usize);
+                    if i < (l1 - r.x0) as usize {
+                        key(l1 - 1 - i as u32, r.y);
+                    }
+                } else {
+                    (r.x0..l1).for_each(|x| key(x, r.y));
+                }
+            }
+            if r.x1 > split {
+                let r0 = r.x0.max(split);
+                if at.cr {
+                    // The cell r0 + i has bucket b + i.
+                    let i = bucket.wrapping_sub(at.br + (r0 - split) as usize);
+                    if i < (r.x1 - r0) as usize {
+                        key(r0 + i as u32, r.y);
+                    }
+                } else {
+                    (r0..r.x1).for_each(|x| key(x, r.y));
+                }
+            }
+        }
+    }
 }
 
 /// The centre of the area `a` made of `runs`, for rank `k`.
@@ -418,134 +563,35 @@ fn centre(
         let t = v * (1u64 << 20) as f64;
         t == (t as u64) as f64
     };
-    let exact = frac20(cx) && frac20(cy);
     // 32.32 fixed point, truncated (error below 2^-32): |x - cx| and |y - cy| from integer
     // operations are within 2^-32 of the exact ones of the float cx, cy.
     let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
-    let (fcx, fcy) = (fix(cx), fix(cy));
-    // Whether a segment whose nearest cell has fixed point distance `fd` has consecutive
-    // buckets from that cell's (`fd >> 32`): the fixed point distance is within 2^-30 of
-    // the computed one, so a fractional part at least 2^-20 from an integer is safe.
-    let consecutive =
-        |fd: i64| exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff));
-    // Columns below `split` are at or left of cx: a run's left segment is x0..min(x1, split)
-    // (nearest cell last), its right segment max(x0, split)..x1 (nearest cell first). A
-    // segment's nearest cell is `d` columns further than `split - 1` (`split`), so its
-    // fixed point distance is `fl` (`fr`) plus `d << 32`: the same fractional part.
-    let split = cx as u32 + 1;
-    let row = |y: u32| {
-        let fay = ((i64::from(y) << 32) - fcy).abs();
-        let fl = fcx - (i64::from(split - 1) << 32) + fay;
-        let fr = (i64::from(split) << 32) - fcx + fay;
-        Row {
-            y,
-            fay,
-            fl,
-            fr,
-            cl: consecutive(fl),
-            cr: consecutive(fr),
-        }
-    };
-    let mut at = Row {
-        y: u32::MAX,
-        ..Row::default()
+    let (fcx, split) = (fix(cx), cx as u32 + 1);
+    let c = Centroid {
+        cx,
+        cy,
+        fcy: fix(cy),
+        split,
+        fl0: fcx - (i64::from(split - 1) << 32),
+        fr0: (i64::from(split) << 32) - fcx,
+        exact: frac20(cx) && frac20(cy),
     };
     // cx lies within the columns and cy within the rows, and the float sum of two terms is
     // at most the (exact) integer sum of their bounds: buckets are below rw + rh.
     hist.clear();
     hist.resize(rw + rh + 1, 0);
-    let diff = &mut hist[..];
-    for r in runs {
-        if r.y != at.y {
-            at = row(r.y);
-        }
-        if r.x0 < split {
-            let l1 = r.x1.min(split);
-            if at.cl {
-                let b = (at.fl >> 32) as usize + (split - l1) as usize;
-                diff[b] += 1;
-                diff[b + (l1 - r.x0) as usize] -= 1;
-            } else {
-                count(diff, r.x0..l1, (r.y as f64 - cy).abs(), cx);
-            }
-        }
-        if r.x1 > split {
-            let r0 = r.x0.max(split);
-            if at.cr {
-                let b = (at.fr >> 32) as usize + (r0 - split) as usize;
-                diff[b] += 1;
-                diff[b + (r.x1 - r0) as usize] -= 1;
-            } else {
-                count(diff, r0..r.x1, (r.y as f64 - cy).abs(), cx);
-            }
-        }
-    }
+    c.histogram(runs, hist);
     let (mut bucket, mut before, mut here) = (0, 0, 0i32);
     loop {
-        here += diff[bucket];
+        here += hist[bucket];
         if before + here as usize > k {
             break;
         }
         before += here as usize;
         bucket += 1;
     }
-    // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
-    let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
-    let far = ((bucket as i64 + 1) << 32) + 2;
     keys.reserve(here as usize);
-    at.y = u32::MAX;
-    for r in runs {
-        if r.y != at.y {
-            at = row(r.y);
-        }
-        if at.fay >= far {
-            // |y - cy| > bucket + 1, and every distance on this row is at least the float
-            // |y - cy| (a float sum is monotone), so at least bucket + 1.
-            continue;
-        }
-        let mut key = |x: u32| {
-            let dm = dist(x, (r.y as f64 - cy).abs());
-            if lo <= dm && dm < hi {
-                keys.push((dm.to_bits(), index(x, r.y)));
-            }
-        };
-        if r.x0 < split {
-            let l1 = r.x1.min(split);
-            if at.cl {
-                // The cell (l1 - 1) - i has bucket b + i.
-                let b = (at.fl >> 32) as usize + (split - l1) as usize;
-                let i = bucket.wrapping_sub(b);
-                if i < (l1 - r.x0) as usize {
-                    key(l1 - 1 - i as u32);
-                }
-            } else {
-                (r.x0..l1).for_each(&mut key);
-            }
-        }
-        if r.x1 > split {
-            let r0 = r.x0.max(split);
-            if at.cr {
-                // The cell r0 + i has bucket b + i.
-                let b = (at.fr >> 32) as usize + (r0 - split) as usize;
-                let i = bucket.wrapping_sub(b);
-                if i < (r.x1 - r0) as usize {
-                    key(r0 + i as u32);
-                }
-            } else {
-                (r0..r.x1).for_each(&mut key);
-            }
-        }
-    }
+    c.keys(runs, bucket, rw, keys);
     debug_assert_eq!(keys.len(), here as usize, "keys as counted");
     kth(keys, k - before)
-}
-
-/// Counts the cells `xs` of a row with `ay = |y - cy|` in the histogram `diff`, one by one.
-#[inline(never)]
-fn count(diff: &mut [i32], xs: std::ops::Range<u32>, ay: f64, cx: f64) {
-    for x in xs {
-        let b = ((x as f64 - cx).abs() + ay) as usize;
-        diff[b] += 1;
-        diff[b + 1] -= 1;
-    }
 }

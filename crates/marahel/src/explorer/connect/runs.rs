@@ -1,11 +1,13 @@
 //! Stages 1 and 2 of `turtle_connect` with the 4-neighbourhood, on horizontal runs.
 //!
 //! One scan over the rows finds each row's runs of entity cells (from per-row bitmasks,
-//! eight cells per word compare) and joins them by union-find to the previous row's runs
-//! they overlap. Links only go to lower runs, so a component's root is its first run in
+//! eight cells per word compare; for regions at least half as wide as the map, one bitset
+//! of all their rows at once) and joins them by union-find to the previous row's runs
+//! they overlap (a row with the bits of the row above copies its runs, each joined to the
+//! one above). Links only go to lower runs, so a component's root is its first run in
 //! scan order, and one more pass in scan order numbers the areas in the order of their
 //! first cells (the flood fill's numbers), sums each area's cells, columns and rows, and
-//! then the runs are grouped by area (a counting sort; each area's runs stay in scan order).
+//! chains each area's runs in scan order.
 //!
 //! Each area's centre is then found from its runs (no per-cell list), with the same float
 //! operations as [`super::areas::centre`] where a distance is computed (so the same
@@ -21,9 +23,10 @@
 //!   below 2^-32, and every cell of the segment has the same fractional part). The nearest
 //!   cell's bucket is read from a 32.32 fixed point distance (integer operations, within
 //!   2^-31 of the exact one; exact when the float one is). Other segments count cell by
-//!   cell;
-//! * the cells of the chosen bucket are then one cell per such segment, found by index
-//!   (rows whose `|y - cy|` alone reaches past the bucket are skipped), and keyed.
+//!   cell. A row's segments on one side of `cx` all have the fractional part of its cell nearest
+//!   `cx` on that side, so the test and that cell's bucket are computed once per row;
+//! * the histogram pass records the segments; the cells of the chosen bucket are then one
+//!   cell per such segment, found by index, and keyed.
 //!
 //! Regions of more than 2^20 cells use the flood fill instead (distances below 2^20 keep
 //! the fixed point below 2^52). The buffers are kept per thread from one pass to the next.
@@ -62,11 +65,15 @@ pub struct Scratch {
     runs: Vec<Run>,
     /// Union-find parents, then each run's area.
     up: Vec<u32>,
+    /// The hits of the region's rows, see [`bitset`].
+    bits: Vec<u64>,
     /// The next run of the same area.
     next: Vec<u32>,
     areas: Vec<Area>,
     /// Cells per bucket, as differences.
     hist: Vec<i32>,
+    /// The segments of an area's runs.
+    segs: Vec<Seg>,
     /// `(distance bits, region-local index)` of the keyed cells.
     keys: Vec<(u64, u32)>,
 }
@@ -128,6 +135,31 @@ fn hit_bits(chunk: &[u8], bits8: impl Fn(u64) -> u64, hit: impl Fn(u8) -> bool) 
             .enumerate()
             .fold(0, |w, (i, &c)| w | u64::from(hit(c)) << i)
     }
+}
+
+/// The hits of `cells` as a bitset (cell `i` at bit `i % 64` of word `i / 64`), and one
+/// more zero word.
+#[inline(always)]
+fn bitset(
+    cells: &[u8],
+    bits8: impl Fn(u64) -> u64 + Copy,
+    hit: impl Fn(u8) -> bool + Copy,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let mut c64 = cells.chunks_exact(64);
+    for chunk in &mut c64 {
+        let mut word = 0u64;
+        for c8 in chunk.chunks_exact(8) {
+            let v = u64::from_le_bytes(c8.try_into().expect("eight cells"));
+            word = (word >> 8) | (bits8(v) << 56);
+        }
+        out.push(word);
+    }
+    if !c64.remainder().is_empty() {
+        out.push(hit_bits(c64.remainder(), bits8, hit));
+    }
+    out.push(0);
 }
 
 /// Appends the runs of `cells` (row `y`) with `hit(cells[x])`, see [`hit_bits`].
@@ -293,15 +325,30 @@ fn scan_rows(
     hit: impl Fn(u8) -> bool + Copy,
     s: &mut Scratch,
 ) {
-    let (runs, up) = (&mut s.runs, &mut s.up);
+    let (runs, up, bits) = (&mut s.runs, &mut s.up, &mut s.bits);
     runs.clear();
     up.clear();
+    // Regions as wide as at least half their map: the bits of all their rows at once, from
+    // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
+    let span = (g.rh - 1) * g.w + g.rw;
+    let flat = g.rw <= 64 && span <= 2 * g.rw * g.rh;
+    if flat {
+        bitset(&g.cells[g.first..g.first + span], bits8, hit, bits);
+    }
+    let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
     let mut prev = 0..0; // the previous row's runs
     let mut above = None; // the previous row's bits (one word)
     for ly in 0..g.rh {
         let (start, y) = (runs.len(), ly as u32);
         if g.rw <= 64 {
-            let word = hit_bits(g.row(ly), bits8, hit);
+            let word = if flat {
+                let o = ly * g.w;
+                let (lo, hi) = (bits[o / 64], bits[o / 64 + 1]);
+                // `hi << 64 - o % 64` without the shift by 64.
+                ((lo >> (o % 64)) | ((hi << 1) << (63 - o % 64))) & mask
+            } else {
+                hit_bits(g.row(ly), bits8, hit)
+            };
             if above == Some(word) {
                 // The same runs as the row above: each joins the one above it.
                 for i in prev {
@@ -342,7 +389,15 @@ pub fn centres(
             at: a.head as usize,
             left: a.runs,
         };
-        out.push(centre(list, a, k, (g.rw, g.rh), &mut s.hist, &mut s.keys));
+        out.push(centre(
+            list,
+            a,
+            k,
+            (g.rw, g.rh),
+            &mut s.hist,
+            &mut s.segs,
+            &mut s.keys,
+        ));
     }
 }
 
@@ -386,15 +441,13 @@ struct Centroid {
     exact: bool,
 }
 
-/// One row of an area with a histogram: `fay` is `|y - cy|` in fixed point; the cells
-/// nearest `cx`, `split - 1` and `split`, have buckets `bl` and `br`; `cl` (`cr`) tells
+/// One row of an area with a histogram: the cells nearest `cx`, `split - 1` and `split`, have buckets `bl` and `br`; `cl` (`cr`) tells
 /// whether the buckets of the row's cells left (right) of `split` are consecutive from
 /// there. (Every cell left of `split` has the fractional part of the distance of
 /// `split - 1`, every other that of `split`.)
 #[derive(Clone, Copy, Default)]
 struct Row {
     y: u32,
-    fay: i64,
     bl: usize,
     br: usize,
     cl: bool,
@@ -416,7 +469,6 @@ impl Centroid {
         let (fl, fr) = (self.fl0 + fay, self.fr0 + fay);
         Row {
             y,
-            fay,
             bl: (fl >> 32) as usize,
             br: (fr >> 32) as usize,
             cl: self.consecutive(fl),
@@ -430,14 +482,16 @@ impl Centroid {
         (x as f64 - self.cx).abs() + (y as f64 - self.cy).abs()
     }
 
-    /// The histogram of the buckets of the cells of `runs`, as differences.
+    /// The histogram of the buckets of the cells of `runs`, as differences, and the runs'
+    /// segments (each left of `split` or not) in `segs`.
     #[inline(never)]
-    fn histogram(&self, runs: Runs, diff: &mut [i32]) {
+    fn histogram(&self, runs: Runs, diff: &mut [i32], segs: &mut Vec<Seg>) {
         let split = self.split;
         let mut at = Row {
             y: u32::MAX,
             ..Row::default()
         };
+        segs.clear();
         for r in runs {
             if r.y != at.y {
                 at = self.row(r.y);
@@ -446,23 +500,39 @@ impl Centroid {
             // `split - 1`) and the right one r0..x1 (nearest first).
             if r.x0 < split {
                 let l1 = r.x1.min(split);
+                let mut b = Seg::CELLS;
                 if at.cl {
-                    let b = at.bl + (split - l1) as usize;
-                    diff[b] += 1;
-                    diff[b + (l1 - r.x0) as usize] -= 1;
+                    b = (at.bl + (split - l1) as usize) as u32;
+                    diff[b as usize] += 1;
+                    diff[b as usize + (l1 - r.x0) as usize] -= 1;
                 } else {
                     self.count(diff, r.x0..l1, r.y);
                 }
+                segs.push(Seg {
+                    y: r.y,
+                    x0: r.x0,
+                    x1: l1,
+                    b,
+                    left: true,
+                });
             }
             if r.x1 > split {
                 let r0 = r.x0.max(split);
+                let mut b = Seg::CELLS;
                 if at.cr {
-                    let b = at.br + (r0 - split) as usize;
-                    diff[b] += 1;
-                    diff[b + (r.x1 - r0) as usize] -= 1;
+                    b = (at.br + (r0 - split) as usize) as u32;
+                    diff[b as usize] += 1;
+                    diff[b as usize + (r.x1 - r0) as usize] -= 1;
                 } else {
                     self.count(diff, r0..r.x1, r.y);
                 }
+                segs.push(Seg {
+                    y: r.y,
+                    x0: r0,
+                    x1: r.x1,
+                    b,
+                    left: false,
+                });
             }
         }
     }
@@ -477,10 +547,10 @@ impl Centroid {
         }
     }
 
-    /// Keys the cells of `runs` in `bucket` (`rw` wide region), see [`super::areas::centre`].
+    /// Keys the cells of `segs` in `bucket` (`rw` wide region), see
+    /// [`super::areas::centre`].
     #[inline(never)]
-    fn keys(&self, runs: Runs, bucket: usize, rw: usize, keys: &mut Vec<(u64, u32)>) {
-        let split = self.split;
+    fn keys(&self, segs: &[Seg], bucket: usize, rw: usize, keys: &mut Vec<(u64, u32)>) {
         // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
         let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
         let mut key = |x: u32, y: u32| {
@@ -489,46 +559,41 @@ impl Centroid {
                 keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
             }
         };
-        let far = ((bucket as i64 + 1) << 32) + 2;
-        let mut at = Row {
-            y: u32::MAX,
-            ..Row::default()
-        };
-        for r in runs {
-            if r.y != at.y {
-                at = self.row(r.y);
-            }
-            if at.fay >= far {
-                // |y - cy| > bucket + 1, and every distance on this row is at least the
-                // float |y - cy| (a float sum is monotone), so at least bucket + 1.
+        for s in segs {
+            if s.b == Seg::CELLS {
+                (s.x0..s.x1).for_each(|x| key(x, s.y));
                 continue;
             }
-            if r.x0 < split {
-                let l1 = r.x1.min(split);
-                if at.cl {
-                    // The cell (l1 - 1) - i has bucket b + i.
-                    let i = bucket.wrapping_sub(at.bl + (split - l1) as usize);
-                    if i < (l1 - r.x0) as usize {
-                        key(l1 - 1 - i as u32, r.y);
-                    }
-                } else {
-                    (r.x0..l1).for_each(|x| key(x, r.y));
-                }
-            }
-            if r.x1 > split {
-                let r0 = r.x0.max(split);
-                if at.cr {
-                    // The cell r0 + i has bucket b + i.
-                    let i = bucket.wrapping_sub(at.br + (r0 - split) as usize);
-                    if i < (r.x1 - r0) as usize {
-                        key(r0 + i as u32, r.y);
-                    }
-                } else {
-                    (r0..r.x1).for_each(|x| key(x, r.y));
-                }
+            // The cell `i` steps from the nearest has bucket b + i.
+            let i = bucket.wrapping_sub(s.b as usize);
+            if i < (s.x1 - s.x0) as usize {
+                key(
+                    if s.left {
+                        s.x1 - 1 - i as u32
+                    } else {
+                        s.x0 + i as u32
+                    },
+                    s.y,
+                );
             }
         }
     }
+}
+
+/// A segment of a run, cells `x0..x1` of row `y`, all left of `split` or none: `b` is the
+/// bucket of the cell nearest `cx` (the last cell if `left`, else the first), the others'
+/// are consecutive from it; or [`Seg::CELLS`], each cell has its own.
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    y: u32,
+    x0: u32,
+    x1: u32,
+    b: u32,
+    left: bool,
+}
+
+impl Seg {
+    const CELLS: u32 = u32::MAX;
 }
 
 /// The centre of the area `a` made of `runs`, for rank `k`.
@@ -539,6 +604,7 @@ fn centre(
     k: usize,
     (rw, rh): (usize, usize),
     hist: &mut Vec<i32>,
+    segs: &mut Vec<Seg>,
     keys: &mut Vec<(u64, u32)>,
 ) -> usize {
     let index = |x: u32, y: u32| (y as usize * rw + x as usize) as u32;
@@ -580,7 +646,7 @@ fn centre(
     // at most the (exact) integer sum of their bounds: buckets are below rw + rh.
     hist.clear();
     hist.resize(rw + rh + 1, 0);
-    c.histogram(runs, hist);
+    c.histogram(runs, hist, segs);
     let (mut bucket, mut before, mut here) = (0, 0, 0i32);
     loop {
         here += hist[bucket];
@@ -591,7 +657,7 @@ fn centre(
         bucket += 1;
     }
     keys.reserve(here as usize);
-    c.keys(runs, bucket, rw, keys);
+    c.keys(segs, bucket, rw, keys);
     debug_assert_eq!(keys.len(), here as usize, "keys as counted");
     kth(keys, k - before)
 }

@@ -2,10 +2,10 @@
 //!
 //! 1. Areas are the connected components of cells holding `entities`, adjacency by the
 //!    `directions` offsets (made symmetric), numbered by their first cell in scan order
-//!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs, found
-//!    from per-row bitmasks (eight cells per word compare), joined by union-find where they
-//!    overlap the previous row's; other direction sets use a flood fill over a padded label
-//!    plane.
+//!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs,
+//!    found from per-row bitmasks (eight cells per word compare) and joined by union-find to
+//!    the previous row's runs as each row is scanned (module `runs`); other direction sets
+//!    use a flood fill over a padded label plane.
 //! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
 //!    distance to the float centroid, index). Only the cells whose distance has the chosen
 //!    rank's integer part are keyed, found from a histogram of integer parts. On runs, the
@@ -14,13 +14,15 @@
 //!    fixed point (cells that could round across an integer are counted one by one), so the
 //!    result is the one of the per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
-//!    (rank selection by Manhattan distance); with probability 1/4 the tour branches from the
-//!    previous centre, and with probability 1/2 it ends with a loop back to an earlier one.
+//!    (rank selection by Manhattan distance, on keys packing distance and position); with
+//!    probability 1/4 the tour branches from the previous centre, and with probability 1/2
+//!    it ends with a loop back to an earlier one.
 //! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint (the
 //!    first such direction), and applies the rules at every cell it stands on (the idiom is
 //!    `self(solid) -> self(empty)`). The choice is tabulated by the offset to the waypoint,
-//!    clamped just beyond the longest step (past it only the offset's signs matter), and is
-//!    then taken as a straight run for as long as the clamped offset and the region allow;
+//!    clamped just beyond the longest step (past it only the offset's signs matter; the
+//!    table is kept per thread for the next pass with the same directions), and is then
+//!    taken as a straight run for as long as the clamped offset and the region allow;
 //!    `percent`/`cpercent` are only kept when a rule reads them.
 //!
 //! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
@@ -35,6 +37,7 @@ use crate::engine::Ctx;
 use crate::program::Explorer;
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect};
+use std::cell::Cell;
 
 /// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw (none when
 /// `n <= 1`).
@@ -97,6 +100,8 @@ fn best_step(
 /// directions, when it stays in the region, is also the choice among the directions that
 /// stay in the region (it is the first closest of a superset); otherwise [`best_step`] runs.
 struct Steer {
+    /// The directions (the table depends on nothing else).
+    dirs: Vec<(i64, i64)>,
     /// Clamp bounds `mx + 1`, `my + 1`.
     cx: i64,
     cy: i64,
@@ -137,7 +142,12 @@ impl Steer {
         } else {
             Vec::new()
         };
-        Steer { cx, cy, table }
+        Steer {
+            dirs: dirs.to_vec(),
+            cx,
+            cy,
+            table,
+        }
     }
 
     /// [`best_step`] from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
@@ -294,6 +304,11 @@ fn tour(mut remaining: impl Remaining, ctx: &mut Ctx) -> Vec<(i64, i64)> {
     waypoints
 }
 
+thread_local! {
+    /// The step table of the last walk on this thread.
+    static STEERS: Cell<Option<Steer>> = const { Cell::new(None) };
+}
+
 /// One region pass.
 pub fn pass(
     ex: &Explorer,
@@ -327,7 +342,11 @@ pub fn pass(
     };
     // 4. Walk.
     let progress = reads_progress(ex);
-    let mut steer = Steer::new(dirs);
+    // The step table of the last pass on this thread, if it has the same directions.
+    let mut steer = match STEERS.take() {
+        Some(steer) if steer.dirs == *dirs => steer,
+        _ => Steer::new(dirs),
+    };
     let total = waypoints.len() as f64;
     let (mut x, mut y) = waypoints[0];
     let mut wi = 0;
@@ -372,6 +391,7 @@ pub fn pass(
             }
         }
     }
+    STEERS.set(Some(steer));
     if stuck > 0 {
         warnings.push(format!(
             "{}: connect could not approach {stuck} waypoint(s) with its directions; skipped them",

@@ -29,6 +29,7 @@
 //! directions cannot approach is skipped with a warning.
 
 mod areas;
+mod bits;
 mod runs;
 
 use super::{Limits, reads_progress, visit};

@@ -2,10 +2,10 @@
 //!
 //! 1. Areas are the connected components of cells holding `entities`, adjacency by the
 //!    `directions` offsets (made symmetric), numbered by their first cell in scan order
-//!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs, found
-//!    from per-row bitmasks (eight cells per word compare), joined by union-find where they
-//!    overlap the previous row's; other direction sets use a flood fill over a padded label
-//!    plane.
+//!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs,
+//!    found from per-row bitmasks (eight cells per word compare) and joined by union-find to
+//!    the previous row's runs as each row is scanned (module `runs`); other direction sets
+//!    use a flood fill over a padded label plane.
 //! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
 //!    distance to the float centroid, index). Only the cells whose distance has the chosen
 //!    rank's integer part are keyed, found from a histogram of integer parts. On runs, the
@@ -14,34 +14,40 @@
 //!    fixed point (cells that could round across an integer are counted one by one), so the
 //!    result is the one of the per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
-//!    (rank selection by Manhattan distance); with probability 1/4 the tour branches from the
-//!    previous centre, and with probability 1/2 it ends with a loop back to an earlier one.
+//!    (rank selection by Manhattan distance, on keys packing distance and position); with
+//!    probability 1/4 the tour branches from the previous centre, and with probability 1/2
+//!    it ends with a loop back to an earlier one.
 //! 4. A walker follows the tour, stepping to the neighbour closest to the next waypoint (the
 //!    first such direction), and applies the rules at every cell it stands on (the idiom is
 //!    `self(solid) -> self(empty)`). The choice is tabulated by the offset to the waypoint,
-//!    clamped just beyond the longest step (past it only the offset's signs matter), and is
-//!    then taken as a straight run for as long as the clamped offset and the region allow;
+//!    clamped just beyond the longest step (past it only the offset's signs matter; the
+//!    table is kept per thread for the next pass with the same directions), and is then
+//!    taken as a straight run for as long as the clamped offset and the region allow;
 //!    `percent`/`cpercent` are only kept when a rule reads them.
 //!
 //! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
 //! directions cannot approach is skipped with a warning.
 
 mod areas;
+mod bits;
+mod runs;
 
 use super::{Limits, reads_progress, visit};
 use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::program::Explorer;
-use grid_core::Rect;
 use grid_core::rand::RngExt;
+use grid_core::{LevelRng, Rect};
+use std::cell::Cell;
 
-/// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw.
-pub fn rank_index(n: usize, ctx: &mut Ctx) -> usize {
+/// Index `i` of `0..n` with weight `n - i` (rank selection), from one draw (none when
+/// `n <= 1`).
+pub fn rank_index(n: usize, rng: &mut LevelRng) -> usize {
     if n <= 1 {
         return 0;
     }
     let total = (n as u64) * (n as u64 + 1) / 2;
-    rank_of(n, ctx.rng.random_range(0..total))
+    rank_of(n, rng.random_range(0..total))
 }
 
 /// The smallest `i` with `S(i) = (i+1)n - i(i+1)/2 > r`, for `n >= 1` and `r < S(n-1)`
@@ -95,6 +101,8 @@ fn best_step(
 /// directions, when it stays in the region, is also the choice among the directions that
 /// stay in the region (it is the first closest of a superset); otherwise [`best_step`] runs.
 struct Steer {
+    /// The directions (the table depends on nothing else).
+    dirs: Vec<(i64, i64)>,
     /// Clamp bounds `mx + 1`, `my + 1`.
     cx: i64,
     cy: i64,
@@ -135,7 +143,12 @@ impl Steer {
         } else {
             Vec::new()
         };
-        Steer { cx, cy, table }
+        Steer {
+            dirs: dirs.to_vec(),
+            cx,
+            cy,
+            table,
+        }
     }
 
     /// [`best_step`] from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
@@ -199,6 +212,104 @@ impl Steer {
     }
 }
 
+/// The centres not visited yet by the tour.
+trait Remaining {
+    fn len(&self) -> usize;
+    /// Removes the centre at `i` (the order of the others may change).
+    fn take(&mut self, i: usize) -> (i64, i64);
+    /// Puts the `k`-th nearest centre to `from` (by Manhattan distance, then position) at `k`.
+    fn select(&mut self, k: usize, from: (i64, i64));
+}
+
+impl Remaining for Vec<(i64, i64)> {
+    fn len(&self) -> usize {
+        self.len()
+    }
+
+    fn take(&mut self, i: usize) -> (i64, i64) {
+        self.swap_remove(i)
+    }
+
+    fn select(&mut self, k: usize, from: (i64, i64)) {
+        let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
+        self.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
+    }
+}
+
+/// Centres of a map whose sides are at most [`Packed::MAX`]: `x << 20 | y` in the low 40
+/// bits, and for a selection the distance above them, so that one integer compares as
+/// (distance, x, y) do. (Centres are distinct: the keys are unique, so the selected one
+/// does not depend on the order.)
+struct Packed(Vec<u64>);
+
+impl Packed {
+    const MAX: usize = 1 << 20;
+    const POS: u64 = (1 << 40) - 1;
+
+    fn new(centres: &[(i64, i64)]) -> Packed {
+        Packed(
+            centres
+                .iter()
+                .map(|&(x, y)| (x as u64) << 20 | y as u64)
+                .collect(),
+        )
+    }
+}
+
+impl Remaining for Packed {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn take(&mut self, i: usize) -> (i64, i64) {
+        let p = self.0.swap_remove(i);
+        (((p >> 20) & 0xf_ffff) as i64, (p & 0xf_ffff) as i64)
+    }
+
+    fn select(&mut self, k: usize, (fx, fy): (i64, i64)) {
+        for v in &mut self.0 {
+            let (x, y) = (((*v >> 20) & 0xf_ffff) as i64, (*v & 0xf_ffff) as i64);
+            let d = ((x - fx).abs() + (y - fy).abs()) as u64;
+            *v = d << 40 | (*v & Packed::POS);
+        }
+        self.0.select_nth_unstable(k);
+    }
+}
+
+/// Stage 3: the tour over the (shuffled) centres `remaining`, as waypoints.
+fn tour(mut remaining: impl Remaining, ctx: &mut Ctx) -> Vec<(i64, i64)> {
+    let mut waypoints = Vec::with_capacity(remaining.len() * 2);
+    let mut cur_i = 0;
+    let mut prev = None;
+    loop {
+        let cur = remaining.take(cur_i);
+        let prev_ = *prev.get_or_insert(cur);
+        waypoints.push(cur);
+        let mut from = cur;
+        if ctx.rng.random::<f64>() < 0.25 {
+            waypoints.push(prev_);
+            from = prev_;
+        }
+        if remaining.len() == 0 {
+            break;
+        }
+        let k = rank_index(remaining.len(), ctx.rng);
+        remaining.select(k, from);
+        cur_i = k;
+        prev = Some(from);
+    }
+    if waypoints.len() > 1 && ctx.rng.random::<f64>() < 0.5 {
+        let back = waypoints[ctx.rng.random_range(0..waypoints.len() - 1)];
+        waypoints.push(back);
+    }
+    waypoints
+}
+
+thread_local! {
+    /// The step table of the last walk on this thread.
+    static STEERS: Cell<Option<Steer>> = const { Cell::new(None) };
+}
+
 /// One region pass.
 pub fn pass(
     ex: &Explorer,
@@ -224,34 +335,19 @@ pub fn pass(
     }
     // 3. The tour.
     shuffle(&mut centres, ctx.rng);
-    let mut waypoints = Vec::with_capacity(centres.len() * 2);
-    let mut remaining = centres;
-    let mut cur_i = 0;
-    let mut prev = remaining[0];
-    loop {
-        let cur = remaining.swap_remove(cur_i);
-        waypoints.push(cur);
-        let mut from = cur;
-        if ctx.rng.random::<f64>() < 0.25 {
-            waypoints.push(prev);
-            from = prev;
-        }
-        if remaining.is_empty() {
-            break;
-        }
-        let k = rank_index(remaining.len(), ctx);
-        let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
-        remaining.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
-        cur_i = k;
-        prev = from;
-    }
-    if waypoints.len() > 1 && ctx.rng.random::<f64>() < 0.5 {
-        let back = waypoints[ctx.rng.random_range(0..waypoints.len() - 1)];
-        waypoints.push(back);
-    }
+    let (w, h) = (ctx.canvas.w, ctx.canvas.h);
+    let waypoints = if w <= Packed::MAX && h <= Packed::MAX {
+        tour(Packed::new(&centres), ctx)
+    } else {
+        tour(centres, ctx)
+    };
     // 4. Walk.
     let progress = reads_progress(ex);
-    let mut steer = Steer::new(dirs);
+    // The step table of the last pass on this thread, if it has the same directions.
+    let mut steer = match STEERS.take() {
+        Some(steer) if steer.dirs == *dirs => steer,
+        _ => Steer::new(dirs),
+    };
     let total = waypoints.len() as f64;
     let (mut x, mut y) = waypoints[0];
     let mut wi = 0;
@@ -296,6 +392,7 @@ pub fn pass(
             }
         }
     }
+    STEERS.set(Some(steer));
     if stuck > 0 {
         warnings.push(format!(
             "{}: connect could not approach {stuck} waypoint(s) with its directions; skipped them",

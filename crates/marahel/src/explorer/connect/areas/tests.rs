@@ -1,6 +1,6 @@
-//! Unit tests of the run-based centres.
+//! Unit tests of the run-based areas and centres.
 
-use super::{Scratch, centre, centre_of_runs};
+use super::{Scratch, View, by_fill, runs};
 
 /// A small xorshift stream for the test shapes.
 struct Xs(u64);
@@ -13,42 +13,56 @@ impl Xs {
     }
 }
 
-/// [`centre_of_runs`] picks the cell [`centre`] picks from the same cells, for several ranks,
-/// on random run sets (uneven centroids, so distances near integers, included).
+/// The run-based path finds the areas and centres the flood fill finds, for several ranks,
+/// on random maps (sparse and dense, one or several entity codes, regions inside wider
+/// maps; uneven centroids, so distances near integers, included).
 #[test]
-fn centre_of_runs_is_centre() {
+fn runs_are_the_fill() {
     let mut g = Xs(0x9e37_79b9_7f4a_7c15);
-    let mut s = Scratch::default();
+    let four = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let mut fill = Scratch::default();
+    let mut rs = runs::Scratch::default();
     for case in 0..3000 {
-        let (rw, rh) = (2 + g.below(90) as u32, 2 + g.below(90) as u32);
-        let mut runs = Vec::new();
-        let dense = 1 + g.below(6);
-        for y in 0..rh {
-            let mut x = g.below(4) as u32;
-            while x < rw {
-                if g.below(dense + 1) == 0 {
-                    x += 1 + g.below(5) as u32;
-                    continue;
+        let (rw, rh) = (2 + g.below(90) as usize, 2 + g.below(90) as usize);
+        let (w, h) = (rw + g.below(70) as usize, rh + g.below(3) as usize);
+        let (ox, oy) = (g.below((w - rw + 1) as u64), g.below((h - rh + 1) as u64));
+        let codes = 2 + g.below(3) as u8;
+        // Blobs: a cell copies its left or upper neighbour most of the time.
+        let stick = g.below(10);
+        let mut cells = vec![0u8; w * h];
+        for i in 0..w * h {
+            cells[i] = match g.below(10) {
+                s if s < stick && i >= w && g.below(2) == 0 => cells[i - w],
+                s if s < stick && i >= 1 => cells[i - 1],
+                _ => g.below(u64::from(codes)) as u8,
+            };
+        }
+        let entities: Vec<bool> = (0..codes).map(|c| c == 0 || g.below(3) == 0).collect();
+        let view = View {
+            cells: &cells,
+            w,
+            first: oy as usize * w + ox as usize,
+            rw,
+            rh,
+        };
+        let salt = g.below(1 << 20) as usize;
+        for pick in 0..3 {
+            // A rank per area from the area's size and order.
+            let ranks = || {
+                let mut i = 0;
+                move |n: usize| {
+                    i += 1;
+                    match pick {
+                        0 => 0,
+                        1 => n - 1,
+                        _ => (salt + i * 7919) % n,
+                    }
                 }
-                let x1 = (x + 1 + g.below(rw as u64) as u32).min(rw);
-                runs.push((y, x, x1));
-                x = x1 + 1;
-            }
-        }
-        if runs.is_empty() {
-            continue;
-        }
-        let members: Vec<(u32, u32)> = runs
-            .iter()
-            .flat_map(|&(y, x0, x1)| (x0..x1).map(move |x| (x, y)))
-            .collect();
-        let n = members.len();
-        let dims = (rw as usize, rh as usize);
-        let ks = [0, n / 3, n / 2, n - 1, g.below(n as u64) as usize];
-        for k in ks {
-            let want = centre(&mut members.clone(), &mut s, dims, |_| k);
-            let got = centre_of_runs(&runs, &mut s, dims, |_| k);
-            assert_eq!(got, want, "case {case} k {k} runs {runs:?}");
+            };
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            by_fill(&four, &view, &entities, &mut fill, ranks(), &mut want);
+            runs::centres(&view, &entities, &mut rs, ranks(), &mut got);
+            assert_eq!(got, want, "case {case} pick {pick}");
         }
     }
 }

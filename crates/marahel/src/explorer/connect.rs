@@ -212,30 +212,6 @@ impl Steer {
     }
 }
 
-/// The centres not visited yet by the tour.
-trait Remaining {
-    fn len(&self) -> usize;
-    /// Removes the centre at `i` (the order of the others may change).
-    fn take(&mut self, i: usize) -> (i64, i64);
-    /// Puts the `k`-th nearest centre to `from` (by Manhattan distance, then position) at `k`.
-    fn select(&mut self, k: usize, from: (i64, i64));
-}
-
-impl Remaining for Vec<(i64, i64)> {
-    fn len(&self) -> usize {
-        self.len()
-    }
-
-    fn take(&mut self, i: usize) -> (i64, i64) {
-        self.swap_remove(i)
-    }
-
-    fn select(&mut self, k: usize, from: (i64, i64)) {
-        let dist = |p: &(i64, i64)| (p.0 - from.0).abs() + (p.1 - from.1).abs();
-        self.select_nth_unstable_by(k, |a, b| dist(a).cmp(&dist(b)).then(a.cmp(b)));
-    }
-}
-
 /// Centres of a map whose sides are at most [`Packed::MAX`]: `x << 20 | y` in the low 40
 /// bits, and for a selection the distance above them, so that one integer compares as
 /// (distance, x, y) do. (Centres are distinct: the keys are unique, so the selected one
@@ -256,16 +232,24 @@ impl Packed {
     }
 }
 
-impl Remaining for Packed {
+// Map sides are validated to at most `MAX_SIDE`, so every map's centres pack.
+const _: () = assert!(crate::compile::MAX_SIDE <= Packed::MAX);
+
+/// The centres not visited yet by the tour.
+impl Packed {
+    /// How many are left.
     fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// Removes the centre at `i` (the order of the others may change).
     fn take(&mut self, i: usize) -> (i64, i64) {
         let p = self.0.swap_remove(i);
         (((p >> 20) & 0xf_ffff) as i64, (p & 0xf_ffff) as i64)
     }
 
+    /// Puts the `k`-th nearest centre to `(fx, fy)` (by Manhattan distance, then position)
+    /// at `k`.
     fn select(&mut self, k: usize, (fx, fy): (i64, i64)) {
         for v in &mut self.0 {
             let (x, y) = (((*v >> 20) & 0xf_ffff) as i64, (*v & 0xf_ffff) as i64);
@@ -277,7 +261,7 @@ impl Remaining for Packed {
 }
 
 /// Stage 3: the tour over the (shuffled) centres `remaining`, as waypoints.
-fn tour(mut remaining: impl Remaining, ctx: &mut Ctx) -> Vec<(i64, i64)> {
+fn tour(mut remaining: Packed, ctx: &mut Ctx) -> Vec<(i64, i64)> {
     let mut waypoints = Vec::with_capacity(remaining.len() * 2);
     let mut cur_i = 0;
     let mut prev = None;
@@ -336,11 +320,8 @@ pub fn pass(
     // 3. The tour.
     shuffle(&mut centres, ctx.rng);
     let (w, h) = (ctx.canvas.w, ctx.canvas.h);
-    let waypoints = if w <= Packed::MAX && h <= Packed::MAX {
-        tour(Packed::new(&centres), ctx)
-    } else {
-        tour(centres, ctx)
-    };
+    debug_assert!(w <= Packed::MAX && h <= Packed::MAX);
+    let waypoints = tour(Packed::new(&centres), ctx);
     // 4. Walk.
     let progress = reads_progress(ex);
     // The step table of the last pass on this thread, if it has the same directions.

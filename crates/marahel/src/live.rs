@@ -213,7 +213,11 @@ impl LivePlanes {
             .flatten();
         match kept {
             Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
-            None => self.data.clear(),
+            None => {
+                self.data.clear();
+                // One allocation (a kept buffer left with the previous region).
+                self.data.reserve(len * specs.len());
+            }
         }
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
         // (the padding columns between rows are summed too and never read).

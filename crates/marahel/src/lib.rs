@@ -101,15 +101,14 @@
 //! Measured with `cargo bench -p marahel --bench marahel -- --warm-up-time 1
 //! --measurement-time 3` on an idle 2 vCPU Intel Xeon, against the reference run under node on
 //! the same machine (full table, method and history in `crates/marahel/README.md`): the cave
-//! example at 50x50 in 28 µs (168x the reference; the target was about 30 µs) and at 500x500
-//! in 2.4 ms (85x the 50x50 time: linear); paper_cave 170x, paper_mine 112x, paper_uniform
-//! 125x, paper_nonuniform 121x; the wide explorers over 1800x (O(A log A) instead of
-//! A² log A); a 2000x2000 cave in about 0.1 s with a 41 MB peak. Below the 100x target:
-//! roguelike (92x), reference_test (70x), readme_example (47x) and paper_digger (40x), whose
-//! time goes to order-dependent cell-by-cell passes and walkers (the README says what
-//! remains). Every map is the same as before the speed work: the compiled rules
-//! ([`kernel`], [`live`]) are checked against the interpreter
-//! ([`Script::without_compiled_rules`]) by `tests/kernel.rs`.
+//! example at 50x50 in 24 µs (198x the reference; the target was about 30 µs) and at 500x500
+//! in 2.2 ms (94x the 50x50 time: linear); paper_cave 206x, paper_mine 131x, paper_uniform
+//! 151x, paper_nonuniform 130x, roguelike 105x; the wide explorers over 2500x (O(A log A)
+//! instead of A² log A); a 2000x2000 cave in about 0.14 s with a 49 MB peak. Below the 100x
+//! target: reference_test (76x), paper_digger (70x) and readme_example (51x), whose time goes
+//! to order-dependent cell-by-cell passes and walkers (the README says what remains). Every
+//! map is the same as before the speed work: the compiled rules ([`kernel`], [`live`]) are
+//! checked against the interpreter ([`Script::without_compiled_rules`]) by `tests/kernel.rs`.
 
 pub mod compile;
 pub mod divider;

@@ -78,46 +78,51 @@ pub enum Pred {
     },
 }
 
+/// The integers `v` in `0..=max` for which `v op t` holds (`max` at most 2^53, so every such
+/// `v` converts to `f64` exactly): `Ok((lo, hi, negate))` for `lo <= v <= hi` (or, with
+/// `negate`, outside it), `Err(b)` when it holds for every `v` (`b`) or for none.
+pub(crate) fn integer_range(op: Op, t: f64, max: f64) -> Result<(u64, u64, bool), bool> {
+    if t.is_nan() {
+        return Err(op == Op::Ne);
+    }
+    let range = |lo: f64, hi: f64| {
+        let (lo, hi) = (lo.max(0.0), hi.min(max));
+        if lo > hi {
+            Err(false)
+        } else {
+            Ok((lo as u64, hi as u64, false))
+        }
+    };
+    match op {
+        Op::Gt => range(t.floor() + 1.0, max),
+        Op::Ge => range(t.ceil(), max),
+        Op::Lt => range(0.0, t.ceil() - 1.0),
+        Op::Le => range(0.0, t.floor()),
+        Op::Eq | Op::Ne => {
+            let eq = if t.fract() == 0.0 {
+                range(t, t)
+            } else {
+                Err(false)
+            };
+            match (op, eq) {
+                (Op::Eq, p) => p,
+                (_, Err(b)) => Err(!b),
+                (_, Ok((lo, hi, _))) => Ok((lo, hi, true)),
+            }
+        }
+    }
+}
+
 impl Pred {
     /// `count op t`.
     pub fn new(op: Op, t: f64) -> Pred {
-        const MAX: f64 = u32::MAX as f64;
-        if t.is_nan() {
-            return Pred::Always(op == Op::Ne);
-        }
-        let range = |lo: f64, hi: f64| {
-            let (lo, hi) = (lo.max(0.0), hi.min(MAX));
-            if lo > hi {
-                Pred::Always(false)
-            } else {
-                Pred::Range {
-                    lo: lo as u32,
-                    hi: hi as u32,
-                    negate: false,
-                }
-            }
-        };
-        match op {
-            Op::Gt => range(t.floor() + 1.0, MAX),
-            Op::Ge => range(t.ceil(), MAX),
-            Op::Lt => range(0.0, t.ceil() - 1.0),
-            Op::Le => range(0.0, t.floor()),
-            Op::Eq | Op::Ne => {
-                let eq = if t.fract() == 0.0 {
-                    range(t, t)
-                } else {
-                    Pred::Always(false)
-                };
-                match (op, eq) {
-                    (Op::Eq, p) => p,
-                    (_, Pred::Always(b)) => Pred::Always(!b),
-                    (_, Pred::Range { lo, hi, .. }) => Pred::Range {
-                        lo,
-                        hi,
-                        negate: true,
-                    },
-                }
-            }
+        match integer_range(op, t, u32::MAX as f64) {
+            Err(b) => Pred::Always(b),
+            Ok((lo, hi, negate)) => Pred::Range {
+                lo: lo as u32,
+                hi: hi as u32,
+                negate,
+            },
         }
     }
 

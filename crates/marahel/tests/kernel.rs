@@ -64,7 +64,7 @@ fn fixtures_are_the_same_compiled_and_interpreted() {
 }
 
 /// Estimators a random condition may use.
-const ESTIMATORS: [&str; 22] = [
+const ESTIMATORS: [&str; 24] = [
     "self(solid)",
     "self(empty|water)",
     "self(any)",
@@ -84,6 +84,8 @@ const ESTIMATORS: [&str; 22] = [
     "solid",
     "empty|water",
     "0",
+    "0.3",
+    "0.75",
     "2",
     "4.5",
     "6",
@@ -134,7 +136,7 @@ type RawRule = (Vec<(usize, usize, usize)>, Vec<usize>);
 
 fn raw_rule() -> impl Strategy<Value = RawRule> {
     (
-        proptest::collection::vec((0usize..22, 0usize..7, 0usize..22), 0..4),
+        proptest::collection::vec((0usize..24, 0usize..7, 0usize..24), 0..4),
         proptest::collection::vec(0usize..8, 1..3),
     )
 }
@@ -223,4 +225,36 @@ fn explorers_with_more_rules_than_a_kernel_holds_are_interpreted() {
     let b = script.clone().without_compiled_rules().generate(3).unwrap();
     assert_eq!(a.cells, b.cells);
     assert!(a.count("water") > 0 && a.count("empty") > 0);
+}
+
+#[test]
+fn drunk_walkers_draw_tests_match_the_interpreter_for_every_operator_and_threshold() {
+    // The digger shape `[self test][, random test] -> one executer` runs in the walker's own
+    // step loop, where `random op t` is an integer test of the draw's bits.
+    for op in ["<", "<=", ">", ">=", "==", "!="] {
+        for t in ["-1", "0", "0.3", "0.5", "0.75", "1", "2"] {
+            for (i, cond) in [format!("random {op} {t}"), format!("{t} {op} random")]
+                .iter()
+                .enumerate()
+            {
+                let text = format!(
+                    r#"{{"metadata": {{"min": "21x15", "max": "21x15"}}, "entities": ["solid", "empty", "water"],
+                        "explorers": [
+                          {{"type": "narrow_horz", "rules": ["-> self(solid)"]}},
+                          {{"type": "turtle_drunk", "parameters": {{"repeats": "2", "tiles": "120", "dirprob": "0.3"}},
+                            "rules": ["self(solid), {cond} -> self(empty)", "{cond} -> all(water)", "-> self(solid)"]}}
+                        ]}}"#
+                );
+                let compiled = Script::parse(&text).unwrap();
+                let interpreted = compiled.clone().without_compiled_rules();
+                for seed in 0..4 {
+                    let (a, b) = (
+                        compiled.generate(seed).unwrap(),
+                        interpreted.generate(seed).unwrap(),
+                    );
+                    assert_eq!(a.cells, b.cells, "{cond} (form {i}), seed {seed}");
+                }
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ use super::{Limits, set_progress, visit};
 use crate::engine::{Ctx, FlatNbh};
 use crate::estimator::Estimator;
 use crate::program::Explorer;
-use crate::rule::{Op, Pred};
+use crate::rule::{Op, Pred, integer_range};
 use grid_core::below;
 use grid_core::rand::{Rng, RngExt};
 use std::cmp::Ordering;
@@ -107,35 +107,13 @@ impl Span {
     /// `random op t` over `bits`, the draw's 53 bits: `random::<f64>()` is
     /// `bits as f64 * 2^-53`, exact, so `random op t` is `bits op t * 2^53` (exact too).
     fn draw(op: Op, t: f64) -> Span {
-        const MAX: f64 = ((1u64 << 53) - 1) as f64;
-        let s = t * (1u64 << 53) as f64;
-        if s.is_nan() {
-            return Span::always(op == Op::Ne);
-        }
-        let range = |lo: f64, hi: f64| {
-            let (lo, hi) = (lo.max(0.0), hi.min(MAX));
-            if lo > hi {
-                Span::always(false)
-            } else {
-                Span {
-                    lo: lo as u64,
-                    width: hi as u64 - lo as u64,
-                    negate: false,
-                }
-            }
-        };
-        match op {
-            Op::Gt => range(s.floor() + 1.0, MAX),
-            Op::Ge => range(s.ceil(), MAX),
-            Op::Lt => range(0.0, s.ceil() - 1.0),
-            Op::Le => range(0.0, s.floor()),
-            Op::Eq if s.fract() == 0.0 => range(s, s),
-            Op::Eq => Span::always(false),
-            Op::Ne => {
-                let mut eq = Span::draw(Op::Eq, t);
-                eq.negate = !eq.negate;
-                eq
-            }
+        match integer_range(op, t * (1u64 << 53) as f64, ((1u64 << 53) - 1) as f64) {
+            Err(b) => Span::always(b),
+            Ok((lo, hi, negate)) => Span {
+                lo,
+                width: hi - lo,
+                negate,
+            },
         }
     }
 }

@@ -55,6 +55,9 @@ struct Plane {
     deltas: Vec<usize>,
     /// The smallest delta.
     lowest: isize,
+    /// The deltas are a full 3x3 box of the padded layout (the `all` neighbourhood): three
+    /// rows of three cells, `box3` apart.
+    box3: Option<usize>,
 }
 
 impl Default for Plane {
@@ -63,6 +66,7 @@ impl Default for Plane {
             weights: Box::new([0; 256]),
             deltas: Vec::new(),
             lowest: 0,
+            box3: None,
         }
     }
 }
@@ -244,6 +248,11 @@ impl LivePlanes {
                     .iter()
                     .map(|&(dx, dy)| (-(dy as isize * pitch + dx as isize) - lowest) as usize),
             );
+            // Nine distinct deltas, each within three rows of three cells, are the 3x3 box.
+            let p = self.pitch;
+            plane.box3 = (plane.deltas.len() == 9
+                && plane.deltas.iter().all(|&d| d / p < 3 && d % p < 3))
+            .then_some(p);
             if kept.is_some() {
                 continue;
             }
@@ -322,6 +331,16 @@ impl LivePlanes {
             }
             let first = k * self.len + (i + plane.lowest) as usize;
             let data = &mut self.data[first..];
+            if let Some(p) = plane.box3 {
+                // Three rows of three cells: one bounds check per row.
+                for r in 0..3 {
+                    let row: &mut [u32; 3] = (&mut data[r * p..r * p + 3])
+                        .try_into()
+                        .expect("three cells");
+                    row.iter_mut().for_each(|c| *c = c.wrapping_add(dw));
+                }
+                continue;
+            }
             match plane.deltas.len() {
                 // The usual 3x3 and plus shapes, unrolled.
                 9 => {

@@ -1,12 +1,10 @@
 //! The CLI frame: help lists every subcommand, bad flags exit with code 2 and no backtrace.
 
-use std::process::Command;
+mod common;
+use common::{assert_success, bin};
 
 fn levelgen(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_levelgen"))
-        .args(args)
-        .output()
-        .expect("levelgen runs")
+    bin().args(args).output().expect("levelgen runs")
 }
 
 #[test]
@@ -60,18 +58,14 @@ fn batches_are_ordered_and_independent_of_threads_and_seed_syntax() {
     ];
     for (sub, extra) in cases {
         let run = |seeds: &[&str], threads: &str| {
-            let out = Command::new(env!("CARGO_BIN_EXE_levelgen"))
+            let out = bin()
                 .arg(sub)
                 .args(&extra)
                 .args(seeds)
                 .env("RAYON_NUM_THREADS", threads)
                 .output()
                 .expect("levelgen runs");
-            assert!(
-                out.status.success(),
-                "{sub}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert_success(&out, &format!("{sub}: "));
             out.stdout
         };
         let counted = run(&["--seed", "3", "--count", "3"], "2");

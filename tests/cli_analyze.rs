@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::bin;
+use common::{assert_success, bin};
 
 fn tmp(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_analyze_{name}"));
@@ -51,7 +51,7 @@ fn writes_rows_summary_and_both_pngs() {
         .arg(&out)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_success(&o, "");
     let table = String::from_utf8_lossy(&o.stdout);
     assert!(table.contains("cave: 40/40 maps"), "{table}");
     assert!(table.contains("block_entropy"), "{table}");
@@ -109,7 +109,7 @@ fn seed_ranges_concatenate_and_threads_do_not_matter() {
             .arg(dir.join(out))
             .output()
             .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_success(&o, "");
         assert!(
             o.stdout.is_empty() && o.stderr.is_empty(),
             "quiet run printed"
@@ -141,7 +141,7 @@ fn empty_names_and_blocks_are_used() {
         .arg(&out)
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_success(&o, "");
     let solid = lines(&out.join("maps.csv"));
     let o = bin()
         .args(["analyze", "marahel"])
@@ -222,11 +222,7 @@ fn analyze_few(generator: &str, input: &str, extra: &[&str], name: &str) -> Vec<
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    assert!(
-        o.status.success(),
-        "{generator}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_success(&o, &format!("{generator}: "));
     for f in [
         "maps.csv",
         "summary.csv",

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 mod common;
-use common::{bin, temp_dir};
+use common::{assert_success, bin, temp_dir};
 
 fn example(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("examples/marahel/{name}.json"))
@@ -23,11 +23,7 @@ fn seed_is_reproducible_and_count_gives_consecutive_seeds() {
             .args(args)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out, "");
         String::from_utf8(out.stdout).unwrap()
     };
     let a = run(&["--seed", "7"]);
@@ -108,11 +104,7 @@ fn no_arguments_prints_the_cave_and_writes_its_png() {
     let dir = tmp("default");
     std::fs::create_dir_all(&dir).unwrap();
     let out = bin().current_dir(&dir).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, "");
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().count(), 40);
     assert!(text.lines().all(|l| l.chars().count() == 64));

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 mod common;
-use common::{bin, temp_dir};
+use common::{assert_success, bin, temp_dir};
 
 fn tmp(name: &str) -> PathBuf {
     temp_dir(&format!("cli-mario-{name}"))
@@ -178,11 +178,7 @@ fn reads_the_reference_data() {
         .arg(f.join("macros"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, "");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("warning: probabilities sum to 1.20"), "{err}");
     let s = String::from_utf8(out.stdout).unwrap();

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 mod common;
-use common::bin;
+use common::{assert_success, bin};
 
 /// Width and height from a PNG's IHDR chunk.
 fn png_size(path: &std::path::Path) -> (u32, u32) {
@@ -28,7 +28,7 @@ fn prints_a_cell_map_and_is_deterministic() {
             .unwrap()
     };
     let a = run();
-    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_success(&a, "");
     let text = String::from_utf8(a.stdout.clone()).unwrap();
     let map_lines: Vec<&str> = text
         .lines()
@@ -91,11 +91,7 @@ fn writes_png_json_tmx_and_atlases() {
         .arg(&png)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out, "");
     assert_eq!(png_size(&png), (240, 150));
 
     let json = dir.join("world.json");

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The `levelgen` binary under test.
 pub fn bin() -> Command {
@@ -15,4 +15,14 @@ pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("levelgen-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Asserts that a finished `levelgen` run succeeded; on failure the message is `what` (if
+/// any) and the run's stderr.
+pub fn assert_success(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -400,23 +400,17 @@ pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> Marahel
 
 fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> MarahelMap {
     let mut srng = seed.stream("size").rng();
+    let mut side = |min: usize, max: usize| {
+        let range = Range {
+            min: min as u64,
+            max: max as u64,
+        };
+        draw(range, &mut srng) as usize
+    };
+    // Width first, then height (the draw order is part of the map).
     let (w, h) = size.unwrap_or_else(|| {
-        (
-            draw(
-                Range {
-                    min: p.min.0 as u64,
-                    max: p.max.0 as u64,
-                },
-                &mut srng,
-            ) as usize,
-            draw(
-                Range {
-                    min: p.min.1 as u64,
-                    max: p.max.1 as u64,
-                },
-                &mut srng,
-            ) as usize,
-        )
+        let w = side(p.min.0, p.max.0);
+        (w, side(p.min.1, p.max.1))
     });
     let mut warnings = Vec::new();
     let regions = match &p.divider {

@@ -34,6 +34,20 @@ pub struct Nbh {
     pub offsets: Vec<(i32, i32)>,
 }
 
+impl Nbh {
+    /// The neighbourhood `n` under `name`.
+    pub fn new(name: &str, n: &grid_core::Neighborhood) -> Nbh {
+        Nbh {
+            name: name.to_string(),
+            offsets: n
+                .offsets()
+                .iter()
+                .map(|p| (p.x as i32, p.y as i32))
+                .collect(),
+        }
+    }
+}
+
 /// A region divider.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Divider {

@@ -225,28 +225,12 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
                 format!("{matrix:?} selects no cell (use 1 or 3)"),
             ));
         }
-        let offsets = n
-            .offsets()
-            .iter()
-            .map(|p| (p.x as i32, p.y as i32))
-            .collect();
-        nbhs.push(Nbh {
-            name: name.clone(),
-            offsets,
-        });
+        nbhs.push(Nbh::new(name, &n));
     }
     for name in PREDEFINED {
         if !nbhs.iter().any(|n| n.name == name) {
             let n = Neighborhood::predefined(name).expect("predefined");
-            let offsets = n
-                .offsets()
-                .iter()
-                .map(|p| (p.x as i32, p.y as i32))
-                .collect();
-            nbhs.push(Nbh {
-                name: name.to_string(),
-                offsets,
-            });
+            nbhs.push(Nbh::new(name, &n));
         }
     }
     let divider = match &raw.regions {

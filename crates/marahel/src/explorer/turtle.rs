@@ -45,24 +45,39 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     }
     let dirs = &nbhs[ex.directions].offsets;
     let mut dir = dirs[below(ctx.rng, dirs.len())];
-    let (mut x, mut y) = start(ctx);
-    let mut changed = 0;
-    for visited in 0..lim.tiles {
-        if changed >= lim.changes {
-            break;
-        }
-        set_progress(ex, ctx, visited, lim.tiles, changed, lim.changes);
-        if visit(ex, ctx, x as usize, y as usize) {
-            changed += 1;
-        }
+    let from = start(ctx);
+    walk(ex, ctx, lim, from, |ctx, (x, y)| {
         let turn = ctx.rng.random::<f64>() < dirprob;
         if turn || !ctx.inside(x + dir.0, y + dir.1) {
             dir = dirs[below(ctx.rng, dirs.len())];
         }
         if ctx.inside(x + dir.0, y + dir.1) {
-            x += dir.0;
-            y += dir.1;
+            (x + dir.0, y + dir.1)
+        } else {
+            (x, y)
         }
+    });
+}
+
+/// The loop every walker shares: from `from`, up to `lim.tiles` steps or until `lim.changes`
+/// rules have fired, apply the rules where the walker stands, then move it with `step`.
+fn walk(
+    ex: &Explorer,
+    ctx: &mut Ctx,
+    lim: Limits,
+    from: (i64, i64),
+    mut step: impl FnMut(&mut Ctx, (i64, i64)) -> (i64, i64),
+) {
+    let (mut at, mut changed) = (from, 0);
+    for visited in 0..lim.tiles {
+        if changed >= lim.changes {
+            break;
+        }
+        set_progress(ex, ctx, visited, lim.tiles, changed, lim.changes);
+        if visit(ex, ctx, at.0 as usize, at.1 as usize) {
+            changed += 1;
+        }
+        at = step(ctx, at);
     }
 }
 
@@ -330,8 +345,7 @@ pub fn cmp_keys(a: &[f64], b: &[f64]) -> Ordering {
 pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limits) {
     let nbhs = ctx.nbhs;
     let dirs = &nbhs[ex.directions].offsets;
-    let (mut x, mut y) = start(ctx);
-    let mut changed = 0;
+    let from = start(ctx);
     let mut best = vec![0.0; heuristics.len()];
     let mut key = vec![0.0; heuristics.len()];
     // A `noise` heuristic depends only on the cell (and draws nothing): its values are kept
@@ -343,14 +357,7 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
         true => vec![f64::NAN; r.area() as usize * nh],
         false => Vec::new(),
     };
-    for visited in 0..lim.tiles {
-        if changed >= lim.changes {
-            break;
-        }
-        set_progress(ex, ctx, visited, lim.tiles, changed, lim.changes);
-        if visit(ex, ctx, x as usize, y as usize) {
-            changed += 1;
-        }
+    walk(ex, ctx, lim, from, |ctx, (x, y)| {
         let mut chosen: Option<(i64, i64)> = None;
         let mut ties = 0u32;
         for &(dx, dy) in dirs {
@@ -394,9 +401,6 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
                 Ordering::Greater => {}
             }
         }
-        if let Some((nx, ny)) = chosen {
-            x = nx;
-            y = ny;
-        }
-    }
+        chosen.unwrap_or((x, y))
+    });
 }

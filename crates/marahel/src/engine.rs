@@ -418,65 +418,129 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         Some(d) => divider::divide(d, w, h, &mut seed.stream("regions").rng(), &mut warnings),
     };
     let noise = OnceLock::new();
-    let nbhs: Vec<FlatNbh> = p
-        .nbhs
-        .iter()
-        .map(|n| {
-            let offsets: Vec<(i64, i64)> = n
-                .offsets
-                .iter()
-                .map(|&(x, y)| (x as i64, y as i64))
-                .collect();
-            let flat = offsets
-                .iter()
-                .map(|&(x, y)| (y * w as i64 + x) as isize)
-                .collect();
-            let bbox = offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
-                (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
-            });
-            FlatNbh {
-                is_self: offsets == [(0, 0)],
-                offsets,
-                flat,
-                bbox,
-            }
-        })
-        .collect();
-    let unknown = p.unknown();
-    let mut canvas = Canvas {
-        w,
-        h,
-        front: vec![unknown; w * h],
-        back: vec![unknown; w * h],
-    };
-    let mut cache = vec![None; p.dist_slots];
-    for (i, ex) in p.explorers.iter().enumerate() {
-        let mut rng = seed.stream("explorers").child(i as u64).rng();
-        let mut ctx = Ctx {
-            canvas: &mut canvas,
-            rng: &mut rng,
-            noise: &noise,
-            noise_seed: seed.stream("noise"),
-            nbhs: &nbhs,
-            region: Rect::new(0, 0, w as i64, h as i64),
-            out: ex.out,
-            out_code: p.out(),
-            buffer: ex.buffer,
-            track_counts: explorer::uses_counts(ex),
-            counts: vec![0; p.entities.len() + 2],
-            version: 0,
-            dist_cache: std::mem::take(&mut cache),
-            percent: 0.0,
-            cpercent: 0.0,
-            rpercent: 0.0,
-            // Fresh per explorer, so that count planes' scratch does not outlive the passes
-            // that use it (peak memory on huge maps).
-            scratch: PlaneScratch::default(),
-            live: LivePlanes::default(),
+    with_workspace(w * h, |ws| {
+        ws.lay_out(p, w);
+        let unknown = p.unknown();
+        let mut back = std::mem::take(&mut ws.back);
+        back.clear();
+        back.resize(w * h, unknown);
+        let mut canvas = Canvas {
+            w,
+            h,
+            front: vec![unknown; w * h],
+            back,
         };
-        ctx.dist_cache.iter_mut().for_each(|c| *c = None);
-        explorer::run(ex, &regions, &mut ctx, &mut warnings);
-        cache = std::mem::take(&mut ctx.dist_cache);
+        let mut cache = vec![None; p.dist_slots];
+        for (i, ex) in p.explorers.iter().enumerate() {
+            let mut rng = seed.stream("explorers").child(i as u64).rng();
+            let mut counts = std::mem::take(&mut ws.counts);
+            counts.clear();
+            counts.resize(p.entities.len() + 2, 0);
+            let mut ctx = Ctx {
+                canvas: &mut canvas,
+                rng: &mut rng,
+                noise: &noise,
+                noise_seed: seed.stream("noise"),
+                nbhs: &ws.nbhs,
+                region: Rect::new(0, 0, w as i64, h as i64),
+                out: ex.out,
+                out_code: p.out(),
+                buffer: ex.buffer,
+                track_counts: explorer::uses_counts(ex),
+                counts,
+                version: 0,
+                dist_cache: std::mem::take(&mut cache),
+                percent: 0.0,
+                cpercent: 0.0,
+                rpercent: 0.0,
+                scratch: std::mem::take(&mut ws.scratch),
+                live: LivePlanes::default(),
+            };
+            ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            explorer::run(ex, &regions, &mut ctx, &mut warnings);
+            cache = std::mem::take(&mut ctx.dist_cache);
+            ws.scratch = std::mem::take(&mut ctx.scratch);
+            ws.counts = std::mem::take(&mut ctx.counts);
+        }
+        ws.back = std::mem::take(&mut canvas.back);
+        MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
+    })
+}
+
+/// Buffers one thread reuses from one map to the next (on small maps, allocating them afresh
+/// costs about as much as a pass): the neighbourhoods laid out for the last map's width, the
+/// back buffer, the count planes' scratch and the entity counts.
+#[derive(Debug, Default)]
+struct Workspace {
+    /// The program's neighbourhoods for width `nbhs_w`.
+    nbhs: Vec<FlatNbh>,
+    /// The width `nbhs` are laid out for.
+    nbhs_w: usize,
+    /// The back buffer.
+    back: Vec<u8>,
+    /// Count plane scratch.
+    scratch: PlaneScratch,
+    /// Entity counts.
+    counts: Vec<u32>,
+}
+
+/// Maps of more cells than this do not keep their buffers for the next map (peak memory).
+const KEEP_CELLS: usize = 1 << 16;
+
+thread_local! {
+    /// This thread's buffers, kept from one map to the next.
+    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::default();
+}
+
+/// Runs `f` with this thread's workspace (a fresh one if it is in use), and keeps the buffers
+/// for the next map unless the map has more than [`KEEP_CELLS`] cells.
+fn with_workspace<T>(cells: usize, f: impl FnOnce(&mut Workspace) -> T) -> T {
+    WORKSPACE.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut ws) => {
+            let t = f(&mut ws);
+            if cells > KEEP_CELLS {
+                *ws = Workspace::default();
+            }
+            t
+        }
+        Err(_) => f(&mut Workspace::default()),
+    })
+}
+
+impl Workspace {
+    /// Lays out `p`'s neighbourhoods for width `w`, unless the kept ones are already those.
+    fn lay_out(&mut self, p: &Program, w: usize) {
+        let same = self.nbhs_w == w
+            && self.nbhs.len() == p.nbhs.len()
+            && self.nbhs.iter().zip(&p.nbhs).all(|(f, n)| {
+                f.offsets.len() == n.offsets.len()
+                    && (f.offsets.iter().zip(&n.offsets))
+                        .all(|(&a, &(x, y))| a == (x as i64, y as i64))
+            });
+        if same {
+            return;
+        }
+        self.nbhs_w = w;
+        self.nbhs = p.nbhs.iter().map(|n| FlatNbh::new(&n.offsets, w)).collect();
     }
-    MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
+}
+
+impl FlatNbh {
+    /// The neighbourhood of `offsets` on a map `w` cells wide.
+    fn new(offsets: &[(i32, i32)], w: usize) -> FlatNbh {
+        let offsets: Vec<(i64, i64)> = offsets.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
+        let flat = offsets
+            .iter()
+            .map(|&(x, y)| (y * w as i64 + x) as isize)
+            .collect();
+        let bbox = offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
+            (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
+        });
+        FlatNbh {
+            is_self: offsets == [(0, 0)],
+            offsets,
+            flat,
+            bbox,
+        }
+    }
 }

@@ -89,6 +89,31 @@ fn same_seed_same_map_in_any_order_and_thread() {
     }
 }
 
+/// The engine keeps buffers per thread from one map to the next (neighbourhoods laid out for
+/// the last width, the back buffer, scratch): a map must not depend on the maps made before
+/// it on the same thread, whatever their script and size.
+#[test]
+fn a_map_does_not_depend_on_the_maps_made_before_it() {
+    let scripts: Vec<Script> = EXAMPLES
+        .iter()
+        .map(|(_, t)| Script::parse(t).unwrap())
+        .collect();
+    // (script, seed, size): sizes change width back and forth, and one passes the
+    // workspace's keep limit (256x256 cells and more drop the buffers).
+    let jobs: Vec<(usize, u64, usize)> = (0..24)
+        .map(|k| (k * 5 % 6, k as u64, [17, 64, 33, 64, 280, 17][k % 6]))
+        .collect();
+    let make = |&(i, seed, z): &(usize, u64, usize)| {
+        to_text(&scripts[i].generate_sized(seed, z, z).unwrap())
+    };
+    let interleaved: Vec<String> = jobs.iter().map(make).collect();
+    for (job, got) in jobs.iter().zip(&interleaved) {
+        // The same job alone on a fresh thread.
+        let alone = std::thread::scope(|sc| sc.spawn(|| make(job)).join().unwrap());
+        assert_eq!(got, &alone, "job {job:?}");
+    }
+}
+
 #[test]
 fn examples_have_their_pieces() {
     let rogue = Script::parse(EXAMPLES[5].1).unwrap();

@@ -510,29 +510,36 @@ fn with_workspace<T>(cells: usize, f: impl FnOnce(&mut Workspace) -> T) -> T {
 impl Workspace {
     /// Lays out `p`'s neighbourhoods for width `w`, unless the kept ones are already those.
     fn lay_out(&mut self, p: &Program, w: usize) {
-        let same = self.nbhs_w == w
-            && self.nbhs.len() == p.nbhs.len()
+        let same_program = self.nbhs.len() == p.nbhs.len()
             && self.nbhs.iter().zip(&p.nbhs).all(|(f, n)| {
                 f.offsets.len() == n.offsets.len()
                     && (f.offsets.iter().zip(&n.offsets))
                         .all(|(&a, &(x, y))| a == (x as i64, y as i64))
             });
-        if same {
-            return;
+        if !same_program {
+            self.nbhs = p.nbhs.iter().map(|n| FlatNbh::new(&n.offsets, w)).collect();
+        } else if self.nbhs_w != w {
+            // Only the flat deltas depend on the width.
+            for n in &mut self.nbhs {
+                for (f, &(x, y)) in n.flat.iter_mut().zip(&n.offsets) {
+                    *f = flat(x, y, w);
+                }
+            }
         }
         self.nbhs_w = w;
-        self.nbhs = p.nbhs.iter().map(|n| FlatNbh::new(&n.offsets, w)).collect();
     }
+}
+
+/// The flat index delta of offset `(x, y)` on a map `w` cells wide.
+fn flat(x: i64, y: i64, w: usize) -> isize {
+    (y * w as i64 + x) as isize
 }
 
 impl FlatNbh {
     /// The neighbourhood of `offsets` on a map `w` cells wide.
     fn new(offsets: &[(i32, i32)], w: usize) -> FlatNbh {
         let offsets: Vec<(i64, i64)> = offsets.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
-        let flat = offsets
-            .iter()
-            .map(|&(x, y)| (y * w as i64 + x) as isize)
-            .collect();
+        let flat = offsets.iter().map(|&(x, y)| flat(x, y, w)).collect();
         let bbox = offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {
             (b.0.min(x), b.1.max(x), b.2.min(y), b.3.max(y))
         });

@@ -1,13 +1,66 @@
-//! Fuzzing with proptest: arbitrary text, arbitrary JSON, and mutated fixture/example scripts
-//! go through the parser and (on small maps) the engine. Nothing may panic or hang.
+//! Fuzzing with proptest: arbitrary text, arbitrary JSON built from the language's own keys
+//! and words, and mutated scripts (the examples, and every v0.3.0 and 2017 fixture script when
+//! `../shared/fixtures` is present) go through the parser and (on small maps) the engine.
+//! Nothing may panic or hang.
 
 use marahel::Script;
 use proptest::prelude::*;
 use serde_json::Value;
+use std::sync::LazyLock;
 
 mod common;
 
-use common::EXAMPLES as SEEDS;
+/// The scripts mutations start from: the examples, then the fixture scripts (v0.3.0 and
+/// 2017) when the fixtures are present.
+static SEEDS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut v: Vec<String> = common::EXAMPLES.iter().map(|s| s.to_string()).collect();
+    if let Some(dir) = common::fixtures() {
+        for d in [dir.clone(), dir.join("legacy-2017")] {
+            v.extend(common::scripts(&d).into_iter().map(|(_, text)| text));
+        }
+    }
+    v
+});
+
+/// Object keys of both dialects, for arbitrary JSON that reaches past the first key check.
+const KEYS: [&str; 36] = [
+    "metadata",
+    "min",
+    "max",
+    "entities",
+    "neighborhoods",
+    "regions",
+    "type",
+    "number",
+    "parameters",
+    "explorers",
+    "region",
+    "rules",
+    "replace",
+    "out",
+    "repeats",
+    "tiles",
+    "changes",
+    "directions",
+    "heuristics",
+    "dirprob",
+    "change",
+    "neighborhood",
+    "trials",
+    "minDimension",
+    "maxDimension",
+    "numberOfRegions",
+    "numberOfTiles",
+    "iterations",
+    "lifespan",
+    "name",
+    "border",
+    "color",
+    "minNumber",
+    "maxNumber",
+    "solid",
+    "empty",
+];
 
 /// Pieces of the language that mutations splice in.
 const WORDS: [&str; 40] = [
@@ -97,8 +150,41 @@ fn mutate(v: &mut Value, picks: &[(usize, usize)], depth: usize) {
     }
 }
 
+/// Cases per test: `PROPTEST_CASES`, else 192.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(192)
+}
+
+/// Arbitrary JSON: scalars from the language's words and numbers, arrays, and objects keyed
+/// by the language's keys (and some others), nested a few levels.
+fn json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        (0usize..WORDS.len()).prop_map(|i| Value::from(WORDS[i])),
+        (-3i64..300).prop_map(Value::from),
+        (-1.5f64..2.5).prop_map(Value::from),
+        any::<bool>().prop_map(Value::from),
+        Just(Value::Null),
+        "[a-z0-9|:,()<>=.x -]{0,24}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        let key = prop_oneof![
+            4 => (0usize..KEYS.len()).prop_map(|i| KEYS[i].to_string()),
+            1 => "[a-zA-Z]{1,8}",
+        ];
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+            proptest::collection::vec((key, inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+    // 192 cases per test; `PROPTEST_CASES=N` for a longer run.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_text_never_panics(text in ".{0,200}") {
@@ -106,12 +192,27 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_json_never_panics(v in json()) {
+        run(&v.to_string());
+    }
+
+    #[test]
+    fn arbitrary_json_under_a_valid_head_never_panics(explorers in json(), regions in json()) {
+        // A valid head, so the explorers and regions are what gets checked.
+        let text = format!(
+            r#"{{"metadata": {{"min": "9x7", "max": "16x12"}}, "entities": ["solid", "empty"],
+                "regions": {regions}, "explorers": {explorers}}}"#
+        );
+        run(&text);
+    }
+
+    #[test]
     fn mutated_scripts_never_panic(
-        which in 0usize..SEEDS.len(),
+        which in 0usize..64,
         picks in proptest::collection::vec((0usize..64, 0usize..64), 1..6),
         rounds in 1usize..4,
     ) {
-        let mut v: Value = serde_json::from_str(SEEDS[which]).unwrap();
+        let mut v: Value = serde_json::from_str(&SEEDS[which % SEEDS.len()]).unwrap();
         for r in 0..rounds {
             let shifted: Vec<_> = picks.iter().map(|&(a, b)| (a + r, b + 3 * r)).collect();
             mutate(&mut v, &shifted, 0);

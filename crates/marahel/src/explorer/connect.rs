@@ -30,6 +30,7 @@
 
 mod areas;
 mod bits;
+mod centroid;
 mod runs;
 
 use super::{Limits, reads_progress, visit};
@@ -221,15 +222,6 @@ struct Packed(Vec<u64>);
 impl Packed {
     const MAX: usize = 1 << 20;
     const POS: u64 = (1 << 40) - 1;
-
-    fn new(centres: &[(i64, i64)]) -> Packed {
-        Packed(
-            centres
-                .iter()
-                .map(|&(x, y)| (x as u64) << 20 | y as u64)
-                .collect(),
-        )
-    }
 }
 
 // Map sides are validated to at most `MAX_SIDE`, so every map's centres pack.
@@ -305,7 +297,7 @@ pub fn pass(
     let r = ctx.region;
     let nbhs = ctx.nbhs;
     let dirs = &nbhs[ex.directions].offsets;
-    let mut adj: Vec<(i64, i64)> = Vec::new();
+    let mut adj: Vec<(i64, i64)> = Vec::with_capacity(2 * dirs.len());
     for &(dx, dy) in dirs {
         for o in [(dx, dy), (-dx, -dy)] {
             if o != (0, 0) && !adj.contains(&o) {
@@ -313,15 +305,13 @@ pub fn pass(
             }
         }
     }
-    let mut centres = areas::centres(&adj, entities, ctx);
-    if centres.is_empty() {
+    let mut centres = Packed(areas::centres(&adj, entities, ctx));
+    if centres.len() == 0 {
         return;
     }
     // 3. The tour.
-    shuffle(&mut centres, ctx.rng);
-    let (w, h) = (ctx.canvas.w, ctx.canvas.h);
-    debug_assert!(w <= Packed::MAX && h <= Packed::MAX);
-    let waypoints = tour(Packed::new(&centres), ctx);
+    shuffle(&mut centres.0, ctx.rng);
+    let waypoints = tour(centres, ctx);
     // 4. Walk.
     let progress = reads_progress(ex);
     // The step table of the last pass on this thread, if it has the same directions.

@@ -26,13 +26,14 @@
 //!   cell. A row's segments on one side of `cx` all have the fractional part of its cell nearest
 //!   `cx` on that side, so the test and that cell's bucket are computed once per row;
 //! * the histogram pass records the segments; the cells of the chosen bucket are then one
-//!   cell per such segment, found by index, and keyed.
+//!   cell per such segment, found by index, and keyed (module `centroid`).
 //!
 //! Regions of more than 2^20 cells use the flood fill instead (distances below 2^20 keep
 //! the fixed point below 2^52). The buffers are kept per thread from one pass to the next.
 
-use super::areas::{View, kth};
+use super::areas::View;
 use super::bits::{bitset, eq_bits, hit_bits};
+use super::centroid::{Seg, centre};
 use std::cell::RefCell;
 
 /// Regions up to this many cells use the runs.
@@ -40,21 +41,21 @@ pub const MAX_CELLS: usize = 1 << 20;
 
 /// A run of entity cells of row `y`, columns `x0..x1` (region-local).
 #[derive(Clone, Copy, Debug, Default)]
-struct Run {
-    y: u32,
-    x0: u32,
-    x1: u32,
+pub struct Run {
+    pub y: u32,
+    pub x0: u32,
+    pub x1: u32,
 }
 
 /// One area: its sums and its runs (a list through [`Scratch::next`], in scan order).
 #[derive(Clone, Copy, Debug, Default)]
-struct Area {
+pub struct Area {
     /// Cells, sum of columns, sum of rows.
-    len: u64,
-    sx: u64,
-    sy: u64,
+    pub len: u64,
+    pub sx: u64,
+    pub sy: u64,
     /// Number of runs, first run, last run.
-    runs: u32,
+    pub runs: u32,
     head: u32,
     tail: u32,
 }
@@ -73,10 +74,10 @@ pub struct Scratch {
     areas: Vec<Area>,
     /// Cells per bucket, as differences.
     hist: Vec<i32>,
-    /// The segments of an area's runs.
+    /// The segments of an area's runs (only grows).
     segs: Vec<Seg>,
     /// `(distance bits, region-local index)` of the keyed cells.
-    keys: Vec<(u64, u32)>,
+    keys: Vec<u128>,
 }
 
 thread_local! {
@@ -318,6 +319,7 @@ pub fn centres(
 ) {
     debug_assert!(g.rw * g.rh <= MAX_CELLS);
     find_areas(g, entities, s);
+    out.reserve(s.areas.len());
     for a in &s.areas {
         let k = rank(a.len as usize);
         let list = Runs {
@@ -340,11 +342,18 @@ pub fn centres(
 
 /// An area's runs, in scan order.
 #[derive(Clone, Copy)]
-struct Runs<'a> {
+pub struct Runs<'a> {
     runs: &'a [Run],
     next: &'a [u32],
     at: usize,
     left: u32,
+}
+
+impl Runs<'_> {
+    /// The first run.
+    pub fn first(&self) -> Run {
+        self.runs[self.at]
+    }
 }
 
 impl Iterator for Runs<'_> {
@@ -360,241 +369,4 @@ impl Iterator for Runs<'_> {
         self.at = self.next[self.at] as usize;
         Some(r)
     }
-}
-
-/// The centroid of an area with a histogram and what its rows derive from it.
-#[derive(Clone, Copy)]
-struct Centroid {
-    cx: f64,
-    cy: f64,
-    /// `cy` in 32.32 fixed point (truncated: within 2^-32 of the float).
-    fcy: i64,
-    /// Columns below `split` are at or left of `cx`.
-    split: u32,
-    /// The fixed point `|x - cx|` of the columns `split - 1` and `split`.
-    fl0: i64,
-    fr0: i64,
-    /// Whether `cx` and `cy` have at most 20 fractional bits (distances are exact).
-    exact: bool,
-}
-
-/// One row of an area with a histogram: the cells nearest `cx`, `split - 1` and `split`, have buckets `bl` and `br`; `cl` (`cr`) tells
-/// whether the buckets of the row's cells left (right) of `split` are consecutive from
-/// there. (Every cell left of `split` has the fractional part of the distance of
-/// `split - 1`, every other that of `split`.)
-#[derive(Clone, Copy, Default)]
-struct Row {
-    y: u32,
-    bl: usize,
-    br: usize,
-    cl: bool,
-    cr: bool,
-}
-
-impl Centroid {
-    /// Whether a segment whose nearest cell has fixed point distance `fd` has consecutive
-    /// buckets from that cell's (`fd >> 32`): the fixed point distance is within 2^-30 of
-    /// the computed one, so a fractional part at least 2^-20 from an integer is safe.
-    #[inline(always)]
-    fn consecutive(&self, fd: i64) -> bool {
-        self.exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff))
-    }
-
-    #[inline(always)]
-    fn row(&self, y: u32) -> Row {
-        let fay = ((i64::from(y) << 32) - self.fcy).abs();
-        let (fl, fr) = (self.fl0 + fay, self.fr0 + fay);
-        Row {
-            y,
-            bl: (fl >> 32) as usize,
-            br: (fr >> 32) as usize,
-            cl: self.consecutive(fl),
-            cr: self.consecutive(fr),
-        }
-    }
-
-    /// The computed distance of cell `(x, y)`.
-    #[inline(always)]
-    fn dist(&self, x: u32, y: u32) -> f64 {
-        (x as f64 - self.cx).abs() + (y as f64 - self.cy).abs()
-    }
-
-    /// The histogram of the buckets of the cells of `runs`, as differences, and the runs'
-    /// segments (each left of `split` or not) in `segs`.
-    #[inline(never)]
-    fn histogram(&self, runs: Runs, diff: &mut [i32], segs: &mut Vec<Seg>) {
-        let split = self.split;
-        let mut at = Row {
-            y: u32::MAX,
-            ..Row::default()
-        };
-        segs.clear();
-        for r in runs {
-            if r.y != at.y {
-                at = self.row(r.y);
-            }
-            // The left segment x0..l1 (nearest cell last, `split - l1` columns further than
-            // `split - 1`) and the right one r0..x1 (nearest first).
-            if r.x0 < split {
-                let l1 = r.x1.min(split);
-                let mut b = Seg::CELLS;
-                if at.cl {
-                    b = (at.bl + (split - l1) as usize) as u32;
-                    diff[b as usize] += 1;
-                    diff[b as usize + (l1 - r.x0) as usize] -= 1;
-                } else {
-                    self.count(diff, r.x0..l1, r.y);
-                }
-                segs.push(Seg {
-                    y: r.y,
-                    x0: r.x0,
-                    x1: l1,
-                    b,
-                    left: true,
-                });
-            }
-            if r.x1 > split {
-                let r0 = r.x0.max(split);
-                let mut b = Seg::CELLS;
-                if at.cr {
-                    b = (at.br + (r0 - split) as usize) as u32;
-                    diff[b as usize] += 1;
-                    diff[b as usize + (r.x1 - r0) as usize] -= 1;
-                } else {
-                    self.count(diff, r0..r.x1, r.y);
-                }
-                segs.push(Seg {
-                    y: r.y,
-                    x0: r0,
-                    x1: r.x1,
-                    b,
-                    left: false,
-                });
-            }
-        }
-    }
-
-    /// Counts the cells `xs` of row `y` in the histogram `diff`, one by one.
-    #[inline(never)]
-    fn count(&self, diff: &mut [i32], xs: std::ops::Range<u32>, y: u32) {
-        for x in xs {
-            let b = self.dist(x, y) as usize;
-            diff[b] += 1;
-            diff[b + 1] -= 1;
-        }
-    }
-
-    /// Keys the cells of `segs` in `bucket` (`rw` wide region), see
-    /// [`super::areas::centre`].
-    #[inline(never)]
-    fn keys(&self, segs: &[Seg], bucket: usize, rw: usize, keys: &mut Vec<(u64, u32)>) {
-        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
-        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
-        let mut key = |x: u32, y: u32| {
-            let dm = self.dist(x, y);
-            if lo <= dm && dm < hi {
-                keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
-            }
-        };
-        for s in segs {
-            if s.b == Seg::CELLS {
-                (s.x0..s.x1).for_each(|x| key(x, s.y));
-                continue;
-            }
-            // The cell `i` steps from the nearest has bucket b + i.
-            let i = bucket.wrapping_sub(s.b as usize);
-            if i < (s.x1 - s.x0) as usize {
-                key(
-                    if s.left {
-                        s.x1 - 1 - i as u32
-                    } else {
-                        s.x0 + i as u32
-                    },
-                    s.y,
-                );
-            }
-        }
-    }
-}
-
-/// A segment of a run, cells `x0..x1` of row `y`, all left of `split` or none: `b` is the
-/// bucket of the cell nearest `cx` (the last cell if `left`, else the first), the others'
-/// are consecutive from it; or [`Seg::CELLS`], each cell has its own.
-#[derive(Clone, Copy, Debug)]
-struct Seg {
-    y: u32,
-    x0: u32,
-    x1: u32,
-    b: u32,
-    left: bool,
-}
-
-impl Seg {
-    const CELLS: u32 = u32::MAX;
-}
-
-/// The centre of the area `a` made of `runs`, for rank `k`.
-#[inline(always)]
-fn centre(
-    runs: Runs,
-    a: &Area,
-    k: usize,
-    (rw, rh): (usize, usize),
-    hist: &mut Vec<i32>,
-    segs: &mut Vec<Seg>,
-    keys: &mut Vec<(u64, u32)>,
-) -> usize {
-    let index = |x: u32, y: u32| (y as usize * rw + x as usize) as u32;
-    if a.len == 1 {
-        let r = runs.runs[runs.at];
-        return index(r.x0, r.y) as usize;
-    }
-    let n = a.len as f64;
-    let (cx, cy) = (a.sx as f64 / n, a.sy as f64 / n);
-    let dist = |x: u32, ay: f64| (x as f64 - cx).abs() + ay;
-    keys.clear();
-    if 4 * a.len < (rw + rh) as u64 {
-        // Small areas: key every cell.
-        for r in runs {
-            let ay = (r.y as f64 - cy).abs();
-            keys.extend((r.x0..r.x1).map(|x| (dist(x, ay).to_bits(), index(x, r.y))));
-        }
-        return kth(keys, k);
-    }
-    // At most 20 fractional bits (v * 2^20 is below 2^40: the u64 round trip is exact).
-    let frac20 = |v: f64| {
-        let t = v * (1u64 << 20) as f64;
-        t == (t as u64) as f64
-    };
-    // 32.32 fixed point, truncated (error below 2^-32): |x - cx| and |y - cy| from integer
-    // operations are within 2^-32 of the exact ones of the float cx, cy.
-    let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
-    let (fcx, split) = (fix(cx), cx as u32 + 1);
-    let c = Centroid {
-        cx,
-        cy,
-        fcy: fix(cy),
-        split,
-        fl0: fcx - (i64::from(split - 1) << 32),
-        fr0: (i64::from(split) << 32) - fcx,
-        exact: frac20(cx) && frac20(cy),
-    };
-    // cx lies within the columns and cy within the rows, and the float sum of two terms is
-    // at most the (exact) integer sum of their bounds: buckets are below rw + rh.
-    hist.clear();
-    hist.resize(rw + rh + 1, 0);
-    c.histogram(runs, hist, segs);
-    let (mut bucket, mut before, mut here) = (0, 0, 0i32);
-    loop {
-        here += hist[bucket];
-        if before + here as usize > k {
-            break;
-        }
-        before += here as usize;
-        bucket += 1;
-    }
-    keys.reserve(here as usize);
-    c.keys(segs, bucket, rw, keys);
-    debug_assert_eq!(keys.len(), here as usize, "keys as counted");
-    kth(keys, k - before)
 }

@@ -2,6 +2,12 @@
 //! for the method), with the same float operations as [`super::areas::centre`] wherever a
 //! distance is computed.
 //!
+//! Buckets here are quarters: the bucket of a distance `d` is the integer part of `4d` (an
+//! exact scaling), so the chosen bucket holds about a quarter of the cells an integer one
+//! would, and fewer are keyed and selected among. Along a segment with consecutive integer
+//! parts the buckets step by 4, under the same fixed point test on `4d`; the histogram of
+//! differences has stride 4 (its counts are running sums per residue mod 4).
+//!
 //! The histogram pass adds each run's two segments (left of `split`, and the rest) to the
 //! histogram of differences and records them; a segment whose buckets are consecutive holds
 //! at most one cell of the chosen bucket, found by index, and the keys pass keys it (other
@@ -29,7 +35,7 @@ struct Centroid {
 
 /// One row of an area with a histogram: the cells nearest `cx`, `split - 1` and `split`,
 /// have buckets `bl` and `br`; `cl` (`cr`) tells whether the buckets of the row's cells left
-/// (right) of `split` are consecutive from there. (Every cell left of `split` has the
+/// (right) of `split` step by 4 from there. (Every cell left of `split` has the
 /// fractional part of the distance of `split - 1`, every other that of `split`.)
 #[derive(Clone, Copy, Default)]
 struct Row {
@@ -41,12 +47,14 @@ struct Row {
 }
 
 impl Centroid {
-    /// Whether a segment whose nearest cell has fixed point distance `fd` has consecutive
-    /// buckets from that cell's (`fd >> 32`): the fixed point distance is within 2^-30 of
-    /// the computed one, so a fractional part at least 2^-20 from an integer is safe.
+    /// Whether a segment whose nearest cell has fixed point distance `fd` has buckets
+    /// stepping by 4 from that cell's (`fd >> 30`, the integer part of `4 fd`): the fixed
+    /// point distance is within 2^-30 of the computed one (`4 fd` within 2^-28 of 4 times
+    /// it), so a fractional part of `4 fd` at least 2^-20 from an integer is safe (every
+    /// cell of the segment has the same one).
     #[inline(always)]
     fn consecutive(&self, fd: i64) -> bool {
-        self.exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff))
+        self.exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&((fd << 2) & 0xffff_ffff))
     }
 
     #[inline(always)]
@@ -55,8 +63,8 @@ impl Centroid {
         let (fl, fr) = (self.fl0 + fay, self.fr0 + fay);
         Row {
             y,
-            bl: (fl >> 32) as usize,
-            br: (fr >> 32) as usize,
+            bl: (fl >> 30) as usize,
+            br: (fr >> 30) as usize,
             cl: self.consecutive(fl),
             cr: self.consecutive(fr),
         }
@@ -84,14 +92,15 @@ impl Centroid {
                 at = self.row(r.y);
             }
             // The left segment x0..l1 (nearest cell last, `split - l1` columns further than
-            // `split - 1`) and the right one r0..x1 (nearest first).
+            // `split - 1`) and the right one r0..x1 (nearest first); each cell further is 4
+            // buckets further.
             if r.x0 < split {
                 let l1 = r.x1.min(split);
                 let len = l1 - r.x0;
                 segs[n] = if at.cl {
-                    let b = at.bl + (split - l1) as usize;
+                    let b = at.bl + 4 * (split - l1) as usize;
                     diff[b] += 1;
-                    diff[b + len as usize] -= 1;
+                    diff[b + 4 * len as usize] -= 1;
                     Seg {
                         y: r.y,
                         xn: l1 - 1,
@@ -114,9 +123,9 @@ impl Centroid {
                 let len = r.x1 - r0;
                 let mut b = Seg::CELLS;
                 if at.cr {
-                    let b0 = at.br + (r0 - split) as usize;
+                    let b0 = at.br + 4 * (r0 - split) as usize;
                     diff[b0] += 1;
-                    diff[b0 + len as usize] -= 1;
+                    diff[b0 + 4 * len as usize] -= 1;
                     b = b0 as u32;
                 } else {
                     self.count(diff, r0..r.x1, r.y);
@@ -137,9 +146,9 @@ impl Centroid {
     #[inline(never)]
     fn count(&self, diff: &mut [i32], xs: std::ops::Range<u32>, y: u32) {
         for x in xs {
-            let b = self.dist(x, y) as usize;
+            let b = (self.dist(x, y) * 4.0) as usize;
             diff[b] += 1;
-            diff[b + 1] -= 1;
+            diff[b + 4] -= 1;
         }
     }
 
@@ -147,8 +156,9 @@ impl Centroid {
     /// count is returned), see [`super::areas::centre`].
     #[inline(never)]
     fn keys(&self, segs: &[Seg], bucket: usize, rw: usize, keys: &mut [u128]) -> usize {
-        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
-        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
+        // `(dm * 4.0) as usize == bucket` for a distance dm >= 0 is
+        // `bucket / 4 <= dm < (bucket + 1) / 4` (exact quarters).
+        let (lo, hi) = (bucket as f64 / 4.0, (bucket + 1) as f64 / 4.0);
         let mut n = 0;
         let mut key = |x: u32, y: u32| {
             let dm = self.dist(x, y);
@@ -162,9 +172,10 @@ impl Centroid {
                 (s.xn..s.xn + s.len).for_each(|x| key(x, s.y));
                 continue;
             }
-            // The cell `i` steps from the nearest has bucket b + i.
-            let i = bucket.wrapping_sub(s.b as usize);
-            if i < s.len as usize {
+            // The cell `i` steps from the nearest has bucket b + 4i.
+            let t = bucket.wrapping_sub(s.b as usize);
+            let i = t >> 2;
+            if t & 3 == 0 && i < s.len as usize {
                 let x = if s.xn < self.split {
                     s.xn - i as u32
                 } else {
@@ -240,24 +251,27 @@ pub fn centre(
         exact: frac20(cx) && frac20(cy),
     };
     // cx lies within the columns and cy within the rows, and the float sum of two terms is
-    // at most the (exact) integer sum of their bounds: buckets are below rw + rh.
+    // at most the (exact) integer sum of their bounds: distances are below rw + rh, buckets
+    // below 4(rw + rh), and the differences end at most 4 past them.
     hist.clear();
-    hist.resize(rw + rh + 1, 0);
+    hist.resize(4 * (rw + rh) + 4, 0);
     // Buffers only grow (no clearing): the passes write them from 0 by index.
     let most = 2 * a.runs as usize;
     if segs.len() < most {
         segs.resize(most, Seg::default());
     }
     let nsegs = c.histogram(runs, hist, segs);
-    let (mut bucket, mut before, mut here) = (0, 0, 0i32);
-    loop {
-        here += hist[bucket];
-        if before + here as usize > k {
-            break;
+    // The count of bucket `q` is the sum of the differences at `q`, `q - 4`, ...
+    let (mut bucket, mut before, mut sums) = (0, 0, [0i32; 4]);
+    let here = loop {
+        let here = &mut sums[bucket & 3];
+        *here += hist[bucket];
+        if before + *here as usize > k {
+            break *here;
         }
-        before += here as usize;
+        before += *here as usize;
         bucket += 1;
-    }
+    };
     let here = here as usize;
     if keys.len() < here {
         keys.resize(here, 0);

@@ -47,7 +47,7 @@ pub struct Run {
     pub x1: u32,
 }
 
-/// One area: its sums and its runs (a list through [`Scratch::next`], in scan order).
+/// One area: its sums and its runs (a list through [`Scratch::next`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Area {
     /// Cells, sum of columns, sum of rows.
@@ -63,14 +63,19 @@ pub struct Area {
 /// Buffers of the run-based path.
 #[derive(Default)]
 pub struct Scratch {
-    /// The runs in scan order.
+    /// The runs in scan order (from 0; the buffer only grows).
     runs: Vec<Run>,
-    /// Union-find parents, then each run's area.
-    up: Vec<u32>,
+    /// Each run's provisional area (like `runs`).
+    lab: Vec<u32>,
+    /// The next run of the same area (like `runs`).
+    next: Vec<u32>,
     /// The hits of the region's rows, see [`bitset`].
     bits: Vec<u64>,
-    /// The next run of the same area.
-    next: Vec<u32>,
+    /// Provisional areas, one per run that overlaps no run above, and their union-find
+    /// parents.
+    prov: Vec<Area>,
+    parent: Vec<u32>,
+    /// The areas in the order of their first cells.
     areas: Vec<Area>,
     /// Cells per bucket, as differences.
     hist: Vec<i32>,
@@ -91,13 +96,133 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut s) => {
             let t = f(&mut s);
-            if s.runs.capacity() > 1 << 16 {
+            if s.runs.len() > 1 << 16 {
                 *s = Scratch::default();
             }
             t
         }
         Err(_) => f(&mut Scratch::default()),
     })
+}
+
+/// The scan's state: the runs so far (`n` of them) with their provisional areas, and the
+/// provisional areas (union-find over them; a union keeps the lower, so each area ends up
+/// as the one of its first run in scan order).
+struct Scan<'a> {
+    runs: &'a mut [Run],
+    lab: &'a mut [u32],
+    next: &'a mut [u32],
+    prov: &'a mut Vec<Area>,
+    parent: &'a mut Vec<u32>,
+    n: usize,
+}
+
+impl Scan<'_> {
+    /// Appends the run `x0..x1` of row `y` (not joined yet).
+    #[inline(always)]
+    fn push(&mut self, y: u32, x0: u32, x1: u32) {
+        self.runs[self.n] = Run { y, x0, x1 };
+        self.n += 1;
+    }
+
+    /// The provisional area that `a` was united into, halving the path.
+    #[inline(always)]
+    fn find(&mut self, mut a: u32) -> u32 {
+        let p = &mut self.parent[..];
+        while p[a as usize] != a {
+            p[a as usize] = p[p[a as usize] as usize];
+            a = p[a as usize];
+        }
+        a
+    }
+
+    /// Adds run `j` to the provisional area `id`.
+    #[inline(always)]
+    fn add(&mut self, id: u32, j: usize) {
+        let r = self.runs[j];
+        let l = u64::from(r.x1 - r.x0);
+        let ar = &mut self.prov[id as usize];
+        ar.len += l;
+        // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
+        ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
+        ar.sy += u64::from(r.y) * l;
+        ar.runs += 1;
+        self.next[ar.tail as usize] = j as u32;
+        ar.tail = j as u32;
+        self.lab[j] = id;
+    }
+
+    /// Makes run `j` a new provisional area.
+    #[inline(always)]
+    fn open(&mut self, j: usize) {
+        let id = self.prov.len() as u32;
+        self.prov.push(Area {
+            head: j as u32,
+            tail: j as u32,
+            ..Area::default()
+        });
+        self.parent.push(id);
+        self.add(id, j);
+    }
+
+    /// Unites the provisional areas `a` and `b` (roots), into the lower; returns it.
+    #[inline(never)]
+    fn unite(&mut self, a: u32, b: u32) -> u32 {
+        let (lo, hi) = (a.min(b), a.max(b));
+        self.parent[hi as usize] = lo;
+        let h = self.prov[hi as usize];
+        let l = &mut self.prov[lo as usize];
+        l.len += h.len;
+        l.sx += h.sx;
+        l.sy += h.sy;
+        l.runs += h.runs;
+        self.next[l.tail as usize] = h.head;
+        l.tail = h.tail;
+        lo
+    }
+
+    /// Row `y` has the same runs as the row above (`prev`): each joins the one above it.
+    #[inline(always)]
+    fn copy(&mut self, y: u32, prev: std::ops::Range<usize>) {
+        for i in prev {
+            let (j, r) = (self.n, self.runs[i]);
+            self.push(y, r.x0, r.x1);
+            let id = self.find(self.lab[i]);
+            self.add(id, j);
+        }
+    }
+
+    /// Joins each run of `cur` (a row's runs) to the area of the runs of `prev` (the
+    /// previous row's) it overlaps, uniting those areas; a run overlapping none opens one.
+    #[inline(always)]
+    fn join(&mut self, prev: std::ops::Range<usize>, cur: std::ops::Range<usize>) {
+        const NONE: u32 = u32::MAX;
+        let mut i = prev.start;
+        for j in cur {
+            let b = self.runs[j];
+            while i < prev.end && self.runs[i].x1 <= b.x0 {
+                i += 1;
+            }
+            let mut id = NONE;
+            let mut k = i;
+            while k < prev.end && self.runs[k].x0 < b.x1 {
+                let r = self.find(self.lab[k]);
+                id = if id == NONE || id == r {
+                    r
+                } else {
+                    self.unite(id, r)
+                };
+                k += 1;
+            }
+            // The last run overlapping `b` may overlap the next one too.
+            i = i.max(k.saturating_sub(1));
+            if id == NONE {
+                self.open(j);
+            } else {
+                self.add(id, j);
+            }
+        }
+    }
 }
 
 /// Appends the runs of `cells` (row `y`) with `hit(cells[x])`, see [`hit_bits`].
@@ -107,7 +232,7 @@ fn row_runs(
     y: u32,
     bits8: impl Fn(u64) -> u64 + Copy,
     hit: impl Fn(u8) -> bool + Copy,
-    runs: &mut Vec<Run>,
+    scan: &mut Scan,
 ) {
     let mut open = false;
     let mut start = 0;
@@ -120,11 +245,7 @@ fn row_runs(
         while edges != 0 {
             let x = (wi * 64) as u32 + edges.trailing_zeros();
             if open {
-                runs.push(Run {
-                    y,
-                    x0: start,
-                    x1: x,
-                });
+                scan.push(y, start, x);
             } else {
                 start = x;
             }
@@ -133,84 +254,31 @@ fn row_runs(
         }
     }
     if open {
-        runs.push(Run {
-            y,
-            x0: start,
-            x1: cells.len() as u32,
-        });
-    }
-}
-
-/// Appends the runs of the row bits `word` (row `y`), each its own parent in `up`.
-#[inline(always)]
-fn word_runs(word: u64, y: u32, runs: &mut Vec<Run>, up: &mut Vec<u32>) {
-    // First and last cell of each run.
-    let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
-    while starts != 0 {
-        up.push(runs.len() as u32);
-        runs.push(Run {
-            y,
-            x0: starts.trailing_zeros(),
-            x1: ends.trailing_zeros() + 1,
-        });
-        starts &= starts - 1;
-        ends &= ends - 1;
-    }
-}
-
-/// The root of run `a`, halving the path.
-#[inline(always)]
-fn root(up: &mut [u32], mut a: u32) -> u32 {
-    while up[a as usize] != a {
-        up[a as usize] = up[up[a as usize] as usize];
-        a = up[a as usize];
-    }
-    a
-}
-
-/// Joins each run of `cur` (a row's runs) to the runs of `prev` (the previous row's) it
-/// overlaps: the first becomes its parent, the others are united with it. Every link goes
-/// to a lower run.
-#[inline(always)]
-fn join(runs: &[Run], up: &mut [u32], prev: std::ops::Range<usize>, cur: std::ops::Range<usize>) {
-    let mut i = prev.start;
-    for j in cur {
-        let b = runs[j];
-        while i < prev.end && runs[i].x1 <= b.x0 {
-            i += 1;
-        }
-        let mut k = i;
-        while k < prev.end && runs[k].x0 < b.x1 {
-            if k == i {
-                up[j] = k as u32;
-            } else {
-                let (ra, rb) = (root(up, j as u32), root(up, k as u32));
-                up[ra.max(rb) as usize] = ra.min(rb);
-            }
-            k += 1;
-        }
-        // The last run overlapping `b` may overlap the next one too.
-        i = i.max(k.saturating_sub(1));
+        scan.push(y, start, cells.len() as u32);
     }
 }
 
 /// Stage 1: the runs, the areas (in the order of their first cells) with their sums and
 /// runs.
 fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
-    let codes: Vec<u8> = (0..entities.len().min(256))
-        .filter(|&c| entities[c])
-        .map(|c| c as u8)
-        .collect();
+    let mut codes = [0u8; 2];
+    let mut count = 0;
+    for (c, _) in entities.iter().enumerate().take(256).filter(|e| *e.1) {
+        if count < 2 {
+            codes[count] = c as u8;
+        }
+        count += 1;
+    }
     let hit = |c: u8| entities.get(c as usize).copied().unwrap_or(false);
     let splat = |c: u8| u64::from(c) * 0x0101_0101_0101_0101;
     // One row loop per way of matching eight cells at once.
-    match codes[..] {
-        [a] => {
-            let pa = splat(a);
+    match count {
+        1 => {
+            let pa = splat(codes[0]);
             scan_rows(g, |v| eq_bits(v, pa), hit, s)
         }
-        [a, b] => {
-            let (pa, pb) = (splat(a), splat(b));
+        2 => {
+            let (pa, pb) = (splat(codes[0]), splat(codes[1]));
             scan_rows(g, |v| eq_bits(v, pa) | eq_bits(v, pb), hit, s)
         }
         _ => {
@@ -223,39 +291,17 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
             scan_rows(g, bits8, hit, s)
         }
     }
-    // Areas in the order of their first runs (roots come first). Links only go to lower
-    // runs, so in scan order a run's parent already holds its area.
-    let (runs, up, next, areas) = (&s.runs, &mut s.up[..], &mut s.next, &mut s.areas);
-    areas.clear();
-    next.clear();
-    next.resize(runs.len(), 0);
-    for (i, r) in runs.iter().enumerate() {
-        let p = up[i] as usize;
-        let a = if p == i {
-            areas.push(Area {
-                head: i as u32,
-                tail: i as u32,
-                ..Area::default()
-            });
-            areas.len() - 1
-        } else {
-            up[p] as usize
-        };
-        up[i] = a as u32;
-        let ar = &mut areas[a];
-        let l = u64::from(r.x1 - r.x0);
-        ar.len += l;
-        // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
-        ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
-        ar.sy += u64::from(r.y) * l;
-        ar.runs += 1;
-        next[ar.tail as usize] = i as u32;
-        ar.tail = i as u32;
+    // The areas: the provisional ones that were not united into a lower one.
+    s.areas.clear();
+    for (id, a) in s.prov.iter().enumerate() {
+        if s.parent[id] == id as u32 {
+            s.areas.push(*a);
+        }
     }
 }
 
-/// The runs of every row with a given way of matching cells (see [`hit_bits`]), joined by
-/// union-find to the previous row's runs they overlap.
+/// The runs of every row with a given way of matching cells (see [`hit_bits`]), joined to
+/// the previous row's runs they overlap.
 #[inline(always)]
 fn scan_rows(
     g: &View,
@@ -263,9 +309,16 @@ fn scan_rows(
     hit: impl Fn(u8) -> bool + Copy,
     s: &mut Scratch,
 ) {
-    let (runs, up, bits) = (&mut s.runs, &mut s.up, &mut s.bits);
-    runs.clear();
-    up.clear();
+    // A row of `rw` cells has at most `ceil(rw / 2)` runs.
+    let most = g.rh * g.rw.div_ceil(2);
+    if s.runs.len() < most {
+        s.runs.resize(most, Run::default());
+        s.lab.resize(most, 0);
+        s.next.resize(most, 0);
+    }
+    s.prov.clear();
+    s.parent.clear();
+    let bits = &mut s.bits;
     // Regions as wide as at least half their map: the bits of all their rows at once, from
     // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
     let span = (g.rh - 1) * g.w + g.rw;
@@ -273,11 +326,19 @@ fn scan_rows(
     if flat {
         bitset(&g.cells[g.first..g.first + span], bits8, hit, bits);
     }
+    let mut scan = Scan {
+        runs: &mut s.runs[..most],
+        lab: &mut s.lab[..most],
+        next: &mut s.next[..most],
+        prov: &mut s.prov,
+        parent: &mut s.parent,
+        n: 0,
+    };
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
     let mut prev = 0..0; // the previous row's runs
-    let mut above = None; // the previous row's bits (one word)
+    let mut above = 0; // the previous row's bits (one word; no runs above the first row)
     for ly in 0..g.rh {
-        let (start, y) = (runs.len(), ly as u32);
+        let (start, y) = (scan.n, ly as u32);
         if g.rw <= 64 {
             let word = if flat {
                 let o = ly * g.w;
@@ -287,23 +348,24 @@ fn scan_rows(
             } else {
                 hit_bits(g.row(ly), bits8, hit)
             };
-            if above == Some(word) {
-                // The same runs as the row above: each joins the one above it.
-                for i in prev {
-                    up.push(i as u32);
-                    runs.push(Run { y, ..runs[i] });
-                }
+            if above == word {
+                scan.copy(y, prev);
             } else {
-                word_runs(word, y, runs, up);
-                join(runs, up, prev, start..runs.len());
+                // First and last cell of each run.
+                let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
+                while starts != 0 {
+                    scan.push(y, starts.trailing_zeros(), ends.trailing_zeros() + 1);
+                    starts &= starts - 1;
+                    ends &= ends - 1;
+                }
+                scan.join(prev, start..scan.n);
             }
-            above = Some(word);
+            above = word;
         } else {
-            row_runs(g.row(ly), y, bits8, hit, runs);
-            up.extend(start as u32..runs.len() as u32);
-            join(runs, up, prev, start..runs.len());
+            row_runs(g.row(ly), y, bits8, hit, &mut scan);
+            scan.join(prev, start..scan.n);
         }
-        prev = start..runs.len();
+        prev = start..scan.n;
     }
 }
 
@@ -340,7 +402,7 @@ pub fn centres(
     }
 }
 
-/// An area's runs, in scan order.
+/// An area's runs (in scan order, except where areas were united).
 #[derive(Clone, Copy)]
 pub struct Runs<'a> {
     runs: &'a [Run],

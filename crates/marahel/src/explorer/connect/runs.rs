@@ -192,6 +192,52 @@ impl Scan<'_> {
         }
     }
 
+    /// The runs of row `y` from its bits `word` (at most 64 cells), each joined like in
+    /// [`Scan::join`] to the runs `prev` of the row above, whose bits are `above`: the
+    /// overlaps are found from the bits, the runs above only read for their areas.
+    #[inline(always)]
+    fn word(&mut self, y: u32, word: u64, above: u64, prev: std::ops::Range<usize>) {
+        const NONE: u32 = u32::MAX;
+        // First and last cell of each run, here and above.
+        let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
+        let (mut pstarts, mut pends) = (above & !(above << 1), above & !(above >> 1));
+        let mut pi = prev.start; // the first run above not ending left of the current run
+        while starts != 0 {
+            let (x0, x1) = (starts.trailing_zeros(), ends.trailing_zeros() + 1);
+            let j = self.n;
+            self.push(y, x0, x1);
+            // Skip the runs above that end left of x0.
+            let left = (1u64 << x0) - 1;
+            while pends & left != 0 {
+                pstarts &= pstarts - 1;
+                pends &= pends - 1;
+                pi += 1;
+            }
+            // The runs above starting left of x1 overlap (they end at or right of x0); the
+            // last may overlap the next run too, so the scan restarts from `pi`.
+            let before_end = u64::MAX >> (64 - x1);
+            let (mut qs, mut k) = (pstarts, pi);
+            let mut id = NONE;
+            while qs & before_end != 0 {
+                let r = self.find(self.lab[k]);
+                id = if id == NONE || id == r {
+                    r
+                } else {
+                    self.unite(id, r)
+                };
+                qs &= qs - 1;
+                k += 1;
+            }
+            if id == NONE {
+                self.open(j);
+            } else {
+                self.add(id, j);
+            }
+            starts &= starts - 1;
+            ends &= ends - 1;
+        }
+    }
+
     /// Joins each run of `cur` (a row's runs) to the area of the runs of `prev` (the
     /// previous row's) it overlaps, uniting those areas; a run overlapping none opens one.
     #[inline(always)]
@@ -351,14 +397,7 @@ fn scan_rows(
             if above == word {
                 scan.copy(y, prev);
             } else {
-                // First and last cell of each run.
-                let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
-                while starts != 0 {
-                    scan.push(y, starts.trailing_zeros(), ends.trailing_zeros() + 1);
-                    starts &= starts - 1;
-                    ends &= ends - 1;
-                }
-                scan.join(prev, start..scan.n);
+                scan.word(y, word, above, prev);
             }
             above = word;
         } else {

@@ -261,16 +261,25 @@ pub fn centre(
         segs.resize(most, Seg::default());
     }
     let nsegs = c.histogram(runs, hist, segs);
-    // The count of bucket `q` is the sum of the differences at `q`, `q - 4`, ...
+    // The count of bucket `q` is the sum of the differences at `q`, `q - 4`, ...: groups of
+    // four buckets at a time (the length is a multiple of 4, and the k-th cell's bucket is
+    // below it).
     let (mut bucket, mut before, mut sums) = (0, 0, [0i32; 4]);
     let here = loop {
-        let here = &mut sums[bucket & 3];
-        *here += hist[bucket];
-        if before + *here as usize > k {
-            break *here;
+        let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + hist[bucket + i]);
+        let total = counts.iter().sum::<i32>() as usize;
+        if before + total > k {
+            let mut i = 0;
+            while before + counts[i] as usize <= k {
+                before += counts[i] as usize;
+                i += 1;
+            }
+            bucket += i;
+            break counts[i];
         }
-        before += *here as usize;
-        bucket += 1;
+        before += total;
+        sums = counts;
+        bucket += 4;
     };
     let here = here as usize;
     if keys.len() < here {

@@ -3,16 +3,18 @@
 //! 1. Areas are the connected components of cells holding `entities`, adjacency by the
 //!    `directions` offsets (made symmetric), numbered by their first cell in scan order
 //!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs,
-//!    found from per-row bitmasks (eight cells per word compare) and joined by union-find to
-//!    the previous row's runs as each row is scanned (module `runs`); other direction sets
-//!    use a flood fill over a padded label plane.
+//!    found from per-row bitmasks (eight cells per word compare) and joined (union-find over
+//!    provisional areas, whose sums and run lists are kept as the runs are found) to the
+//!    previous row's runs as each row is scanned (module `runs`); other direction sets use a
+//!    flood fill over a padded label plane.
 //! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
 //!    distance to the float centroid, index). Only the cells whose distance has the chosen
-//!    rank's integer part are keyed, found from a histogram of integer parts. On runs, the
-//!    sums are arithmetic series and the histogram is kept as differences per run side:
-//!    along a run on one side of the centroid the integer parts are consecutive, checked in
-//!    fixed point (cells that could round across an integer are counted one by one), so the
-//!    result is the one of the per-cell float computation.
+//!    rank's integer part (on runs: the integer part of 4 times the distance) are keyed,
+//!    found from a histogram of those parts. On runs, the sums are arithmetic series and the
+//!    histogram is kept as differences per run side (module `centroid`): along a run on one
+//!    side of the centroid the parts step evenly, checked in fixed point (cells that could
+//!    round across an integer are counted one by one), so the result is the one of the
+//!    per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
 //!    (rank selection by Manhattan distance, on keys packing distance and position); with
 //!    probability 1/4 the tour branches from the previous centre, and with probability 1/2

@@ -2,29 +2,34 @@
 //!
 //! One scan over the rows finds each row's runs of entity cells (from per-row bitmasks,
 //! eight cells per word compare; for regions at least half as wide as the map, one bitset
-//! of all their rows at once) and joins them by union-find to the previous row's runs
-//! they overlap (a row with the bits of the row above copies its runs, each joined to the
-//! one above). Links only go to lower runs, so a component's root is its first run in
-//! scan order, and one more pass in scan order numbers the areas in the order of their
-//! first cells (the flood fill's numbers), sums each area's cells, columns and rows, and
-//! chains each area's runs in scan order.
+//! of all their rows at once) and joins each to the areas of the previous row's runs it
+//! overlaps (found from the two rows' bits when a row fits in one word; a row with the
+//! bits of the row above copies its runs, each joined to the one above). A run that
+//! overlaps none opens a provisional area; one that overlaps runs of several unites their
+//! provisional areas (union-find, the lower kept). Each run is added to its area as it is
+//! found: the sums of its cells, columns and rows, and the list of its runs (united lists
+//! are concatenated, so a list is in scan order only until a union). A component's first
+//! run in scan order opened the lowest of its provisional areas, so the surviving ones, in
+//! order, are the areas in the order of their first cells (the flood fill's numbers).
 //!
 //! Each area's centre is then found from its runs (no per-cell list), with the same float
 //! operations as [`super::areas::centre`] where a distance is computed (so the same
 //! distance bits). A single cell is its own centre; small areas key every cell. Others:
 //! * the sums are arithmetic series per run;
-//! * the histogram of the distances' integer parts (buckets) is kept as differences: on one
-//!   row, the cells of a run on one side of `cx` are a segment whose exact distances
-//!   `|x - cx| + |y - cy|` (of the float `cx`, `cy`) step by 1 from the cell nearest `cx`,
-//!   so their buckets are consecutive from that cell's, as long as the computed distance
-//!   has the exact one's integer part. That holds when the computation is exact (`cx` and
-//!   `cy` have at most 20 fractional bits, distances are below 2^21), or when the nearest
-//!   cell's exact distance is at least 2^-20 from an integer (the float rounding error is
-//!   below 2^-32, and every cell of the segment has the same fractional part). The nearest
-//!   cell's bucket is read from a 32.32 fixed point distance (integer operations, within
-//!   2^-31 of the exact one; exact when the float one is). Other segments count cell by
-//!   cell. A row's segments on one side of `cx` all have the fractional part of its cell nearest
-//!   `cx` on that side, so the test and that cell's bucket are computed once per row;
+//! * the histogram of the distances' integer parts (buckets; module `centroid` uses quarter
+//!   buckets, the integer parts of 4 times the distances, by the same argument) is kept as
+//!   differences: on one row, the cells of a run on one side of `cx` are a segment whose
+//!   exact distances `|x - cx| + |y - cy|` (of the float `cx`, `cy`) step by 1 from the cell
+//!   nearest `cx`, so their buckets are consecutive from that cell's, as long as the
+//!   computed distance has the exact one's integer part. That holds when the computation is
+//!   exact (`cx` and `cy` have at most 20 fractional bits, distances are below 2^21), or
+//!   when the nearest cell's exact distance is at least 2^-20 from an integer (the float
+//!   rounding error is below 2^-32, and every cell of the segment has the same fractional
+//!   part). The nearest cell's bucket is read from a 32.32 fixed point distance (integer
+//!   operations, within 2^-31 of the exact one; exact when the float one is). Other
+//!   segments count cell by cell. A row's segments on one side of `cx` all have the
+//!   fractional part of its cell nearest `cx` on that side, so the test and that cell's
+//!   bucket are computed once per row;
 //! * the histogram pass records the segments; the cells of the chosen bucket are then one
 //!   cell per such segment, found by index, and keyed (module `centroid`).
 //!

@@ -3,16 +3,18 @@
 //! 1. Areas are the connected components of cells holding `entities`, adjacency by the
 //!    `directions` offsets (made symmetric), numbered by their first cell in scan order
 //!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs,
-//!    found from per-row bitmasks (eight cells per word compare) and joined by union-find to
-//!    the previous row's runs as each row is scanned (module `runs`); other direction sets
-//!    use a flood fill over a padded label plane.
+//!    found from per-row bitmasks (eight cells per word compare) and joined (union-find over
+//!    provisional areas, whose sums and run lists are kept as the runs are found) to the
+//!    previous row's runs as each row is scanned (module `runs`); other direction sets use a
+//!    flood fill over a padded label plane.
 //! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
 //!    distance to the float centroid, index). Only the cells whose distance has the chosen
-//!    rank's integer part are keyed, found from a histogram of integer parts. On runs, the
-//!    sums are arithmetic series and the histogram is kept as differences per run side:
-//!    along a run on one side of the centroid the integer parts are consecutive, checked in
-//!    fixed point (cells that could round across an integer are counted one by one), so the
-//!    result is the one of the per-cell float computation.
+//!    rank's integer part (on runs: the integer part of 4 times the distance) are keyed,
+//!    found from a histogram of those parts. On runs, the sums are arithmetic series and the
+//!    histogram is kept as differences per run side (module `centroid`): along a run on one
+//!    side of the centroid the parts step evenly, checked in fixed point (cells that could
+//!    round across an integer are counted one by one), so the result is the one of the
+//!    per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
 //!    (rank selection by Manhattan distance, on keys packing distance and position); with
 //!    probability 1/4 the tour branches from the previous centre, and with probability 1/2
@@ -30,6 +32,7 @@
 
 mod areas;
 mod bits;
+mod centroid;
 mod runs;
 
 use super::{Limits, reads_progress, visit};
@@ -221,15 +224,6 @@ struct Packed(Vec<u64>);
 impl Packed {
     const MAX: usize = 1 << 20;
     const POS: u64 = (1 << 40) - 1;
-
-    fn new(centres: &[(i64, i64)]) -> Packed {
-        Packed(
-            centres
-                .iter()
-                .map(|&(x, y)| (x as u64) << 20 | y as u64)
-                .collect(),
-        )
-    }
 }
 
 // Map sides are validated to at most `MAX_SIDE`, so every map's centres pack.
@@ -305,7 +299,7 @@ pub fn pass(
     let r = ctx.region;
     let nbhs = ctx.nbhs;
     let dirs = &nbhs[ex.directions].offsets;
-    let mut adj: Vec<(i64, i64)> = Vec::new();
+    let mut adj: Vec<(i64, i64)> = Vec::with_capacity(2 * dirs.len());
     for &(dx, dy) in dirs {
         for o in [(dx, dy), (-dx, -dy)] {
             if o != (0, 0) && !adj.contains(&o) {
@@ -313,15 +307,13 @@ pub fn pass(
             }
         }
     }
-    let mut centres = areas::centres(&adj, entities, ctx);
-    if centres.is_empty() {
+    let mut centres = Packed(areas::centres(&adj, entities, ctx));
+    if centres.len() == 0 {
         return;
     }
     // 3. The tour.
-    shuffle(&mut centres, ctx.rng);
-    let (w, h) = (ctx.canvas.w, ctx.canvas.h);
-    debug_assert!(w <= Packed::MAX && h <= Packed::MAX);
-    let waypoints = tour(Packed::new(&centres), ctx);
+    shuffle(&mut centres.0, ctx.rng);
+    let waypoints = tour(centres, ctx);
     // 4. Walk.
     let progress = reads_progress(ex);
     // The step table of the last pass on this thread, if it has the same directions.

@@ -37,17 +37,17 @@ pub struct Scratch {
     /// An area's cells `(x, y)` (region-local).
     members: Vec<(u32, u32)>,
     /// `(distance bits, region-local index)` of the candidate centres.
-    keys: Vec<(u64, u32)>,
+    keys: Vec<u128>,
     /// Cells per integer part of the distance.
     hist: Vec<i64>,
     /// `|x - cx|` per column, then `|y - cy|` per row (for [`centre`]).
     axy: Vec<f64>,
 }
 
-/// The centre of every area of `entities` in the current region (global coordinates), in the
-/// order of the areas' first cells in scan order. `adj` are the symmetric non-zero steps that
-/// join cells into areas.
-pub fn centres(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx) -> Vec<(i64, i64)> {
+/// The centre of every area of `entities` in the current region, packed as `x << 20 | y`
+/// (global coordinates, see [`super::Packed`]), in the order of the areas' first cells in
+/// scan order. `adj` are the symmetric non-zero steps that join cells into areas.
+pub fn centres(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx) -> Vec<u64> {
     let r = ctx.region;
     let (rw, rh) = (r.w as usize, r.h as usize);
     let four = adj.len() == 4
@@ -69,9 +69,10 @@ pub fn centres(adj: &[(i64, i64)], entities: &[bool], ctx: &mut Ctx) -> Vec<(i64
     } else {
         by_fill(adj, &g, entities, &mut Scratch::default(), rank, &mut local);
     }
+    // Same size elements: the collect reuses the allocation.
     local
         .into_iter()
-        .map(|c| (r.x + (c % rw) as i64, r.y + (c / rw) as i64))
+        .map(|c| (r.x as u64 + (c % rw) as u64) << 20 | (r.y as u64 + (c / rw) as u64))
         .collect()
 }
 
@@ -144,13 +145,19 @@ pub fn by_fill(
 
 /// The index of the `k`-th smallest key (keys are unique, so any order of `keys` and any
 /// selection method give the same one): a sort for a few keys, else a selection.
-pub fn kth(keys: &mut [(u64, u32)], k: usize) -> usize {
+pub fn kth(keys: &mut [u128], k: usize) -> usize {
     if keys.len() <= 16 {
         keys.sort_unstable();
     } else {
         keys.select_nth_unstable(k);
     }
-    keys[k].1 as usize
+    keys[k] as u32 as usize
+}
+
+/// The key `(distance bits, index)` of a cell as one integer (`u128` compares as the pair).
+#[inline(always)]
+pub fn key(d: f64, index: u32) -> u128 {
+    u128::from(d.to_bits()) << 32 | u128::from(index)
 }
 
 /// Stage 2 for one area: a cell near its centroid, by rank selection over (distance, index);
@@ -179,7 +186,7 @@ pub fn centre(
         keys.extend(
             members
                 .iter()
-                .map(|&m| (d(m).to_bits(), (m.1 as usize * rw + m.0 as usize) as u32)),
+                .map(|&m| key(d(m), (m.1 as usize * rw + m.0 as usize) as u32)),
         );
         kth(keys, k)
     } else if members.len() <= 1 << 20 {
@@ -212,7 +219,7 @@ pub fn centre(
         for &m in &*members {
             let dm = dt(m);
             if lo <= dm && dm < hi {
-                keys.push((dm.to_bits(), (m.1 as usize * rw + m.0 as usize) as u32));
+                keys.push(key(dm, (m.1 as usize * rw + m.0 as usize) as u32));
             }
         }
         kth(keys, k - before)

@@ -2,37 +2,43 @@
 //!
 //! One scan over the rows finds each row's runs of entity cells (from per-row bitmasks,
 //! eight cells per word compare; for regions at least half as wide as the map, one bitset
-//! of all their rows at once) and joins them by union-find to the previous row's runs
-//! they overlap (a row with the bits of the row above copies its runs, each joined to the
-//! one above). Links only go to lower runs, so a component's root is its first run in
-//! scan order, and one more pass in scan order numbers the areas in the order of their
-//! first cells (the flood fill's numbers), sums each area's cells, columns and rows, and
-//! chains each area's runs in scan order.
+//! of all their rows at once) and joins each to the areas of the previous row's runs it
+//! overlaps (found from the two rows' bits when a row fits in one word; a row with the
+//! bits of the row above copies its runs, each joined to the one above). A run that
+//! overlaps none opens a provisional area; one that overlaps runs of several unites their
+//! provisional areas (union-find, the lower kept). Each run is added to its area as it is
+//! found: the sums of its cells, columns and rows, and the list of its runs (united lists
+//! are concatenated, so a list is in scan order only until a union). A component's first
+//! run in scan order opened the lowest of its provisional areas, so the surviving ones, in
+//! order, are the areas in the order of their first cells (the flood fill's numbers).
 //!
 //! Each area's centre is then found from its runs (no per-cell list), with the same float
 //! operations as [`super::areas::centre`] where a distance is computed (so the same
 //! distance bits). A single cell is its own centre; small areas key every cell. Others:
 //! * the sums are arithmetic series per run;
-//! * the histogram of the distances' integer parts (buckets) is kept as differences: on one
-//!   row, the cells of a run on one side of `cx` are a segment whose exact distances
-//!   `|x - cx| + |y - cy|` (of the float `cx`, `cy`) step by 1 from the cell nearest `cx`,
-//!   so their buckets are consecutive from that cell's, as long as the computed distance
-//!   has the exact one's integer part. That holds when the computation is exact (`cx` and
-//!   `cy` have at most 20 fractional bits, distances are below 2^21), or when the nearest
-//!   cell's exact distance is at least 2^-20 from an integer (the float rounding error is
-//!   below 2^-32, and every cell of the segment has the same fractional part). The nearest
-//!   cell's bucket is read from a 32.32 fixed point distance (integer operations, within
-//!   2^-31 of the exact one; exact when the float one is). Other segments count cell by
-//!   cell. A row's segments on one side of `cx` all have the fractional part of its cell nearest
-//!   `cx` on that side, so the test and that cell's bucket are computed once per row;
+//! * the histogram of the distances' integer parts (buckets; module `centroid` uses quarter
+//!   buckets, the integer parts of 4 times the distances, by the same argument) is kept as
+//!   differences: on one row, the cells of a run on one side of `cx` are a segment whose
+//!   exact distances `|x - cx| + |y - cy|` (of the float `cx`, `cy`) step by 1 from the cell
+//!   nearest `cx`, so their buckets are consecutive from that cell's, as long as the
+//!   computed distance has the exact one's integer part. That holds when the computation is
+//!   exact (`cx` and `cy` have at most 20 fractional bits, distances are below 2^21), or
+//!   when the nearest cell's exact distance is at least 2^-20 from an integer (the float
+//!   rounding error is below 2^-32, and every cell of the segment has the same fractional
+//!   part). The nearest cell's bucket is read from a 32.32 fixed point distance (integer
+//!   operations, within 2^-31 of the exact one; exact when the float one is). Other
+//!   segments count cell by cell. A row's segments on one side of `cx` all have the
+//!   fractional part of its cell nearest `cx` on that side, so the test and that cell's
+//!   bucket are computed once per row;
 //! * the histogram pass records the segments; the cells of the chosen bucket are then one
-//!   cell per such segment, found by index, and keyed.
+//!   cell per such segment, found by index, and keyed (module `centroid`).
 //!
 //! Regions of more than 2^20 cells use the flood fill instead (distances below 2^20 keep
 //! the fixed point below 2^52). The buffers are kept per thread from one pass to the next.
 
-use super::areas::{View, kth};
+use super::areas::View;
 use super::bits::{bitset, eq_bits, hit_bits};
+use super::centroid::{Seg, centre};
 use std::cell::RefCell;
 
 /// Regions up to this many cells use the runs.
@@ -40,21 +46,21 @@ pub const MAX_CELLS: usize = 1 << 20;
 
 /// A run of entity cells of row `y`, columns `x0..x1` (region-local).
 #[derive(Clone, Copy, Debug, Default)]
-struct Run {
-    y: u32,
-    x0: u32,
-    x1: u32,
+pub struct Run {
+    pub y: u32,
+    pub x0: u32,
+    pub x1: u32,
 }
 
-/// One area: its sums and its runs (a list through [`Scratch::next`], in scan order).
+/// One area: its sums and its runs (a list through [`Scratch::next`]).
 #[derive(Clone, Copy, Debug, Default)]
-struct Area {
+pub struct Area {
     /// Cells, sum of columns, sum of rows.
-    len: u64,
-    sx: u64,
-    sy: u64,
+    pub len: u64,
+    pub sx: u64,
+    pub sy: u64,
     /// Number of runs, first run, last run.
-    runs: u32,
+    pub runs: u32,
     head: u32,
     tail: u32,
 }
@@ -62,21 +68,26 @@ struct Area {
 /// Buffers of the run-based path.
 #[derive(Default)]
 pub struct Scratch {
-    /// The runs in scan order.
+    /// The runs in scan order (from 0; the buffer only grows).
     runs: Vec<Run>,
-    /// Union-find parents, then each run's area.
-    up: Vec<u32>,
+    /// Each run's provisional area (like `runs`).
+    lab: Vec<u32>,
+    /// The next run of the same area (like `runs`).
+    next: Vec<u32>,
     /// The hits of the region's rows, see [`bitset`].
     bits: Vec<u64>,
-    /// The next run of the same area.
-    next: Vec<u32>,
+    /// Provisional areas, one per run that overlaps no run above, and their union-find
+    /// parents.
+    prov: Vec<Area>,
+    parent: Vec<u32>,
+    /// The areas in the order of their first cells.
     areas: Vec<Area>,
     /// Cells per bucket, as differences.
     hist: Vec<i32>,
-    /// The segments of an area's runs.
+    /// The segments of an area's runs (only grows).
     segs: Vec<Seg>,
     /// `(distance bits, region-local index)` of the keyed cells.
-    keys: Vec<(u64, u32)>,
+    keys: Vec<u128>,
 }
 
 thread_local! {
@@ -90,13 +101,179 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut s) => {
             let t = f(&mut s);
-            if s.runs.capacity() > 1 << 16 {
+            if s.runs.len() > 1 << 16 {
                 *s = Scratch::default();
             }
             t
         }
         Err(_) => f(&mut Scratch::default()),
     })
+}
+
+/// The scan's state: the runs so far (`n` of them) with their provisional areas, and the
+/// provisional areas (union-find over them; a union keeps the lower, so each area ends up
+/// as the one of its first run in scan order).
+struct Scan<'a> {
+    runs: &'a mut [Run],
+    lab: &'a mut [u32],
+    next: &'a mut [u32],
+    prov: &'a mut Vec<Area>,
+    parent: &'a mut Vec<u32>,
+    n: usize,
+}
+
+impl Scan<'_> {
+    /// Appends the run `x0..x1` of row `y` (not joined yet).
+    #[inline(always)]
+    fn push(&mut self, y: u32, x0: u32, x1: u32) {
+        self.runs[self.n] = Run { y, x0, x1 };
+        self.n += 1;
+    }
+
+    /// The provisional area that `a` was united into, halving the path.
+    #[inline(always)]
+    fn find(&mut self, mut a: u32) -> u32 {
+        let p = &mut self.parent[..];
+        while p[a as usize] != a {
+            p[a as usize] = p[p[a as usize] as usize];
+            a = p[a as usize];
+        }
+        a
+    }
+
+    /// Adds run `j` to the provisional area `id`.
+    #[inline(always)]
+    fn add(&mut self, id: u32, j: usize) {
+        let r = self.runs[j];
+        let l = u64::from(r.x1 - r.x0);
+        let ar = &mut self.prov[id as usize];
+        ar.len += l;
+        // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
+        ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
+        ar.sy += u64::from(r.y) * l;
+        ar.runs += 1;
+        self.next[ar.tail as usize] = j as u32;
+        ar.tail = j as u32;
+        self.lab[j] = id;
+    }
+
+    /// Makes run `j` a new provisional area.
+    #[inline(always)]
+    fn open(&mut self, j: usize) {
+        let id = self.prov.len() as u32;
+        self.prov.push(Area {
+            head: j as u32,
+            tail: j as u32,
+            ..Area::default()
+        });
+        self.parent.push(id);
+        self.add(id, j);
+    }
+
+    /// Unites the provisional areas `a` and `b` (roots), into the lower; returns it.
+    #[inline(never)]
+    fn unite(&mut self, a: u32, b: u32) -> u32 {
+        let (lo, hi) = (a.min(b), a.max(b));
+        self.parent[hi as usize] = lo;
+        let h = self.prov[hi as usize];
+        let l = &mut self.prov[lo as usize];
+        l.len += h.len;
+        l.sx += h.sx;
+        l.sy += h.sy;
+        l.runs += h.runs;
+        self.next[l.tail as usize] = h.head;
+        l.tail = h.tail;
+        lo
+    }
+
+    /// Row `y` has the same runs as the row above (`prev`): each joins the one above it.
+    #[inline(always)]
+    fn copy(&mut self, y: u32, prev: std::ops::Range<usize>) {
+        for i in prev {
+            let (j, r) = (self.n, self.runs[i]);
+            self.push(y, r.x0, r.x1);
+            let id = self.find(self.lab[i]);
+            self.add(id, j);
+        }
+    }
+
+    /// The runs of row `y` from its bits `word` (at most 64 cells), each joined like in
+    /// [`Scan::join`] to the runs `prev` of the row above, whose bits are `above`: the
+    /// overlaps are found from the bits, the runs above only read for their areas.
+    #[inline(always)]
+    fn word(&mut self, y: u32, word: u64, above: u64, prev: std::ops::Range<usize>) {
+        const NONE: u32 = u32::MAX;
+        // First and last cell of each run, here and above.
+        let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
+        let (mut pstarts, mut pends) = (above & !(above << 1), above & !(above >> 1));
+        let mut pi = prev.start; // the first run above not ending left of the current run
+        while starts != 0 {
+            let (x0, x1) = (starts.trailing_zeros(), ends.trailing_zeros() + 1);
+            let j = self.n;
+            self.push(y, x0, x1);
+            // Skip the runs above that end left of x0.
+            let left = (1u64 << x0) - 1;
+            while pends & left != 0 {
+                pstarts &= pstarts - 1;
+                pends &= pends - 1;
+                pi += 1;
+            }
+            // The runs above starting left of x1 overlap (they end at or right of x0); the
+            // last may overlap the next run too, so the scan restarts from `pi`.
+            let before_end = u64::MAX >> (64 - x1);
+            let (mut qs, mut k) = (pstarts, pi);
+            let mut id = NONE;
+            while qs & before_end != 0 {
+                let r = self.find(self.lab[k]);
+                id = if id == NONE || id == r {
+                    r
+                } else {
+                    self.unite(id, r)
+                };
+                qs &= qs - 1;
+                k += 1;
+            }
+            if id == NONE {
+                self.open(j);
+            } else {
+                self.add(id, j);
+            }
+            starts &= starts - 1;
+            ends &= ends - 1;
+        }
+    }
+
+    /// Joins each run of `cur` (a row's runs) to the area of the runs of `prev` (the
+    /// previous row's) it overlaps, uniting those areas; a run overlapping none opens one.
+    #[inline(always)]
+    fn join(&mut self, prev: std::ops::Range<usize>, cur: std::ops::Range<usize>) {
+        const NONE: u32 = u32::MAX;
+        let mut i = prev.start;
+        for j in cur {
+            let b = self.runs[j];
+            while i < prev.end && self.runs[i].x1 <= b.x0 {
+                i += 1;
+            }
+            let mut id = NONE;
+            let mut k = i;
+            while k < prev.end && self.runs[k].x0 < b.x1 {
+                let r = self.find(self.lab[k]);
+                id = if id == NONE || id == r {
+                    r
+                } else {
+                    self.unite(id, r)
+                };
+                k += 1;
+            }
+            // The last run overlapping `b` may overlap the next one too.
+            i = i.max(k.saturating_sub(1));
+            if id == NONE {
+                self.open(j);
+            } else {
+                self.add(id, j);
+            }
+        }
+    }
 }
 
 /// Appends the runs of `cells` (row `y`) with `hit(cells[x])`, see [`hit_bits`].
@@ -106,7 +283,7 @@ fn row_runs(
     y: u32,
     bits8: impl Fn(u64) -> u64 + Copy,
     hit: impl Fn(u8) -> bool + Copy,
-    runs: &mut Vec<Run>,
+    scan: &mut Scan,
 ) {
     let mut open = false;
     let mut start = 0;
@@ -119,11 +296,7 @@ fn row_runs(
         while edges != 0 {
             let x = (wi * 64) as u32 + edges.trailing_zeros();
             if open {
-                runs.push(Run {
-                    y,
-                    x0: start,
-                    x1: x,
-                });
+                scan.push(y, start, x);
             } else {
                 start = x;
             }
@@ -132,84 +305,31 @@ fn row_runs(
         }
     }
     if open {
-        runs.push(Run {
-            y,
-            x0: start,
-            x1: cells.len() as u32,
-        });
-    }
-}
-
-/// Appends the runs of the row bits `word` (row `y`), each its own parent in `up`.
-#[inline(always)]
-fn word_runs(word: u64, y: u32, runs: &mut Vec<Run>, up: &mut Vec<u32>) {
-    // First and last cell of each run.
-    let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
-    while starts != 0 {
-        up.push(runs.len() as u32);
-        runs.push(Run {
-            y,
-            x0: starts.trailing_zeros(),
-            x1: ends.trailing_zeros() + 1,
-        });
-        starts &= starts - 1;
-        ends &= ends - 1;
-    }
-}
-
-/// The root of run `a`, halving the path.
-#[inline(always)]
-fn root(up: &mut [u32], mut a: u32) -> u32 {
-    while up[a as usize] != a {
-        up[a as usize] = up[up[a as usize] as usize];
-        a = up[a as usize];
-    }
-    a
-}
-
-/// Joins each run of `cur` (a row's runs) to the runs of `prev` (the previous row's) it
-/// overlaps: the first becomes its parent, the others are united with it. Every link goes
-/// to a lower run.
-#[inline(always)]
-fn join(runs: &[Run], up: &mut [u32], prev: std::ops::Range<usize>, cur: std::ops::Range<usize>) {
-    let mut i = prev.start;
-    for j in cur {
-        let b = runs[j];
-        while i < prev.end && runs[i].x1 <= b.x0 {
-            i += 1;
-        }
-        let mut k = i;
-        while k < prev.end && runs[k].x0 < b.x1 {
-            if k == i {
-                up[j] = k as u32;
-            } else {
-                let (ra, rb) = (root(up, j as u32), root(up, k as u32));
-                up[ra.max(rb) as usize] = ra.min(rb);
-            }
-            k += 1;
-        }
-        // The last run overlapping `b` may overlap the next one too.
-        i = i.max(k.saturating_sub(1));
+        scan.push(y, start, cells.len() as u32);
     }
 }
 
 /// Stage 1: the runs, the areas (in the order of their first cells) with their sums and
 /// runs.
 fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
-    let codes: Vec<u8> = (0..entities.len().min(256))
-        .filter(|&c| entities[c])
-        .map(|c| c as u8)
-        .collect();
+    let mut codes = [0u8; 2];
+    let mut count = 0;
+    for (c, _) in entities.iter().enumerate().take(256).filter(|e| *e.1) {
+        if count < 2 {
+            codes[count] = c as u8;
+        }
+        count += 1;
+    }
     let hit = |c: u8| entities.get(c as usize).copied().unwrap_or(false);
     let splat = |c: u8| u64::from(c) * 0x0101_0101_0101_0101;
     // One row loop per way of matching eight cells at once.
-    match codes[..] {
-        [a] => {
-            let pa = splat(a);
+    match count {
+        1 => {
+            let pa = splat(codes[0]);
             scan_rows(g, |v| eq_bits(v, pa), hit, s)
         }
-        [a, b] => {
-            let (pa, pb) = (splat(a), splat(b));
+        2 => {
+            let (pa, pb) = (splat(codes[0]), splat(codes[1]));
             scan_rows(g, |v| eq_bits(v, pa) | eq_bits(v, pb), hit, s)
         }
         _ => {
@@ -222,39 +342,17 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
             scan_rows(g, bits8, hit, s)
         }
     }
-    // Areas in the order of their first runs (roots come first). Links only go to lower
-    // runs, so in scan order a run's parent already holds its area.
-    let (runs, up, next, areas) = (&s.runs, &mut s.up[..], &mut s.next, &mut s.areas);
-    areas.clear();
-    next.clear();
-    next.resize(runs.len(), 0);
-    for (i, r) in runs.iter().enumerate() {
-        let p = up[i] as usize;
-        let a = if p == i {
-            areas.push(Area {
-                head: i as u32,
-                tail: i as u32,
-                ..Area::default()
-            });
-            areas.len() - 1
-        } else {
-            up[p] as usize
-        };
-        up[i] = a as u32;
-        let ar = &mut areas[a];
-        let l = u64::from(r.x1 - r.x0);
-        ar.len += l;
-        // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
-        ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
-        ar.sy += u64::from(r.y) * l;
-        ar.runs += 1;
-        next[ar.tail as usize] = i as u32;
-        ar.tail = i as u32;
+    // The areas: the provisional ones that were not united into a lower one.
+    s.areas.clear();
+    for (id, a) in s.prov.iter().enumerate() {
+        if s.parent[id] == id as u32 {
+            s.areas.push(*a);
+        }
     }
 }
 
-/// The runs of every row with a given way of matching cells (see [`hit_bits`]), joined by
-/// union-find to the previous row's runs they overlap.
+/// The runs of every row with a given way of matching cells (see [`hit_bits`]), joined to
+/// the previous row's runs they overlap.
 #[inline(always)]
 fn scan_rows(
     g: &View,
@@ -262,9 +360,16 @@ fn scan_rows(
     hit: impl Fn(u8) -> bool + Copy,
     s: &mut Scratch,
 ) {
-    let (runs, up, bits) = (&mut s.runs, &mut s.up, &mut s.bits);
-    runs.clear();
-    up.clear();
+    // A row of `rw` cells has at most `ceil(rw / 2)` runs.
+    let most = g.rh * g.rw.div_ceil(2);
+    if s.runs.len() < most {
+        s.runs.resize(most, Run::default());
+        s.lab.resize(most, 0);
+        s.next.resize(most, 0);
+    }
+    s.prov.clear();
+    s.parent.clear();
+    let bits = &mut s.bits;
     // Regions as wide as at least half their map: the bits of all their rows at once, from
     // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
     let span = (g.rh - 1) * g.w + g.rw;
@@ -272,11 +377,19 @@ fn scan_rows(
     if flat {
         bitset(&g.cells[g.first..g.first + span], bits8, hit, bits);
     }
+    let mut scan = Scan {
+        runs: &mut s.runs[..most],
+        lab: &mut s.lab[..most],
+        next: &mut s.next[..most],
+        prov: &mut s.prov,
+        parent: &mut s.parent,
+        n: 0,
+    };
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
     let mut prev = 0..0; // the previous row's runs
-    let mut above = None; // the previous row's bits (one word)
+    let mut above = 0; // the previous row's bits (one word; no runs above the first row)
     for ly in 0..g.rh {
-        let (start, y) = (runs.len(), ly as u32);
+        let (start, y) = (scan.n, ly as u32);
         if g.rw <= 64 {
             let word = if flat {
                 let o = ly * g.w;
@@ -286,23 +399,17 @@ fn scan_rows(
             } else {
                 hit_bits(g.row(ly), bits8, hit)
             };
-            if above == Some(word) {
-                // The same runs as the row above: each joins the one above it.
-                for i in prev {
-                    up.push(i as u32);
-                    runs.push(Run { y, ..runs[i] });
-                }
+            if above == word {
+                scan.copy(y, prev);
             } else {
-                word_runs(word, y, runs, up);
-                join(runs, up, prev, start..runs.len());
+                scan.word(y, word, above, prev);
             }
-            above = Some(word);
+            above = word;
         } else {
-            row_runs(g.row(ly), y, bits8, hit, runs);
-            up.extend(start as u32..runs.len() as u32);
-            join(runs, up, prev, start..runs.len());
+            row_runs(g.row(ly), y, bits8, hit, &mut scan);
+            scan.join(prev, start..scan.n);
         }
-        prev = start..runs.len();
+        prev = start..scan.n;
     }
 }
 
@@ -318,6 +425,7 @@ pub fn centres(
 ) {
     debug_assert!(g.rw * g.rh <= MAX_CELLS);
     find_areas(g, entities, s);
+    out.reserve(s.areas.len());
     for a in &s.areas {
         let k = rank(a.len as usize);
         let list = Runs {
@@ -338,13 +446,20 @@ pub fn centres(
     }
 }
 
-/// An area's runs, in scan order.
+/// An area's runs (in scan order, except where areas were united).
 #[derive(Clone, Copy)]
-struct Runs<'a> {
+pub struct Runs<'a> {
     runs: &'a [Run],
     next: &'a [u32],
     at: usize,
     left: u32,
+}
+
+impl Runs<'_> {
+    /// The first run.
+    pub fn first(&self) -> Run {
+        self.runs[self.at]
+    }
 }
 
 impl Iterator for Runs<'_> {
@@ -360,241 +475,4 @@ impl Iterator for Runs<'_> {
         self.at = self.next[self.at] as usize;
         Some(r)
     }
-}
-
-/// The centroid of an area with a histogram and what its rows derive from it.
-#[derive(Clone, Copy)]
-struct Centroid {
-    cx: f64,
-    cy: f64,
-    /// `cy` in 32.32 fixed point (truncated: within 2^-32 of the float).
-    fcy: i64,
-    /// Columns below `split` are at or left of `cx`.
-    split: u32,
-    /// The fixed point `|x - cx|` of the columns `split - 1` and `split`.
-    fl0: i64,
-    fr0: i64,
-    /// Whether `cx` and `cy` have at most 20 fractional bits (distances are exact).
-    exact: bool,
-}
-
-/// One row of an area with a histogram: the cells nearest `cx`, `split - 1` and `split`, have buckets `bl` and `br`; `cl` (`cr`) tells
-/// whether the buckets of the row's cells left (right) of `split` are consecutive from
-/// there. (Every cell left of `split` has the fractional part of the distance of
-/// `split - 1`, every other that of `split`.)
-#[derive(Clone, Copy, Default)]
-struct Row {
-    y: u32,
-    bl: usize,
-    br: usize,
-    cl: bool,
-    cr: bool,
-}
-
-impl Centroid {
-    /// Whether a segment whose nearest cell has fixed point distance `fd` has consecutive
-    /// buckets from that cell's (`fd >> 32`): the fixed point distance is within 2^-30 of
-    /// the computed one, so a fractional part at least 2^-20 from an integer is safe.
-    #[inline(always)]
-    fn consecutive(&self, fd: i64) -> bool {
-        self.exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&(fd & 0xffff_ffff))
-    }
-
-    #[inline(always)]
-    fn row(&self, y: u32) -> Row {
-        let fay = ((i64::from(y) << 32) - self.fcy).abs();
-        let (fl, fr) = (self.fl0 + fay, self.fr0 + fay);
-        Row {
-            y,
-            bl: (fl >> 32) as usize,
-            br: (fr >> 32) as usize,
-            cl: self.consecutive(fl),
-            cr: self.consecutive(fr),
-        }
-    }
-
-    /// The computed distance of cell `(x, y)`.
-    #[inline(always)]
-    fn dist(&self, x: u32, y: u32) -> f64 {
-        (x as f64 - self.cx).abs() + (y as f64 - self.cy).abs()
-    }
-
-    /// The histogram of the buckets of the cells of `runs`, as differences, and the runs'
-    /// segments (each left of `split` or not) in `segs`.
-    #[inline(never)]
-    fn histogram(&self, runs: Runs, diff: &mut [i32], segs: &mut Vec<Seg>) {
-        let split = self.split;
-        let mut at = Row {
-            y: u32::MAX,
-            ..Row::default()
-        };
-        segs.clear();
-        for r in runs {
-            if r.y != at.y {
-                at = self.row(r.y);
-            }
-            // The left segment x0..l1 (nearest cell last, `split - l1` columns further than
-            // `split - 1`) and the right one r0..x1 (nearest first).
-            if r.x0 < split {
-                let l1 = r.x1.min(split);
-                let mut b = Seg::CELLS;
-                if at.cl {
-                    b = (at.bl + (split - l1) as usize) as u32;
-                    diff[b as usize] += 1;
-                    diff[b as usize + (l1 - r.x0) as usize] -= 1;
-                } else {
-                    self.count(diff, r.x0..l1, r.y);
-                }
-                segs.push(Seg {
-                    y: r.y,
-                    x0: r.x0,
-                    x1: l1,
-                    b,
-                    left: true,
-                });
-            }
-            if r.x1 > split {
-                let r0 = r.x0.max(split);
-                let mut b = Seg::CELLS;
-                if at.cr {
-                    b = (at.br + (r0 - split) as usize) as u32;
-                    diff[b as usize] += 1;
-                    diff[b as usize + (r.x1 - r0) as usize] -= 1;
-                } else {
-                    self.count(diff, r0..r.x1, r.y);
-                }
-                segs.push(Seg {
-                    y: r.y,
-                    x0: r0,
-                    x1: r.x1,
-                    b,
-                    left: false,
-                });
-            }
-        }
-    }
-
-    /// Counts the cells `xs` of row `y` in the histogram `diff`, one by one.
-    #[inline(never)]
-    fn count(&self, diff: &mut [i32], xs: std::ops::Range<u32>, y: u32) {
-        for x in xs {
-            let b = self.dist(x, y) as usize;
-            diff[b] += 1;
-            diff[b + 1] -= 1;
-        }
-    }
-
-    /// Keys the cells of `segs` in `bucket` (`rw` wide region), see
-    /// [`super::areas::centre`].
-    #[inline(never)]
-    fn keys(&self, segs: &[Seg], bucket: usize, rw: usize, keys: &mut Vec<(u64, u32)>) {
-        // `dm as usize == bucket` for a distance dm >= 0 is `bucket <= dm < bucket + 1`.
-        let (lo, hi) = (bucket as f64, (bucket + 1) as f64);
-        let mut key = |x: u32, y: u32| {
-            let dm = self.dist(x, y);
-            if lo <= dm && dm < hi {
-                keys.push((dm.to_bits(), (y as usize * rw + x as usize) as u32));
-            }
-        };
-        for s in segs {
-            if s.b == Seg::CELLS {
-                (s.x0..s.x1).for_each(|x| key(x, s.y));
-                continue;
-            }
-            // The cell `i` steps from the nearest has bucket b + i.
-            let i = bucket.wrapping_sub(s.b as usize);
-            if i < (s.x1 - s.x0) as usize {
-                key(
-                    if s.left {
-                        s.x1 - 1 - i as u32
-                    } else {
-                        s.x0 + i as u32
-                    },
-                    s.y,
-                );
-            }
-        }
-    }
-}
-
-/// A segment of a run, cells `x0..x1` of row `y`, all left of `split` or none: `b` is the
-/// bucket of the cell nearest `cx` (the last cell if `left`, else the first), the others'
-/// are consecutive from it; or [`Seg::CELLS`], each cell has its own.
-#[derive(Clone, Copy, Debug)]
-struct Seg {
-    y: u32,
-    x0: u32,
-    x1: u32,
-    b: u32,
-    left: bool,
-}
-
-impl Seg {
-    const CELLS: u32 = u32::MAX;
-}
-
-/// The centre of the area `a` made of `runs`, for rank `k`.
-#[inline(always)]
-fn centre(
-    runs: Runs,
-    a: &Area,
-    k: usize,
-    (rw, rh): (usize, usize),
-    hist: &mut Vec<i32>,
-    segs: &mut Vec<Seg>,
-    keys: &mut Vec<(u64, u32)>,
-) -> usize {
-    let index = |x: u32, y: u32| (y as usize * rw + x as usize) as u32;
-    if a.len == 1 {
-        let r = runs.runs[runs.at];
-        return index(r.x0, r.y) as usize;
-    }
-    let n = a.len as f64;
-    let (cx, cy) = (a.sx as f64 / n, a.sy as f64 / n);
-    let dist = |x: u32, ay: f64| (x as f64 - cx).abs() + ay;
-    keys.clear();
-    if 4 * a.len < (rw + rh) as u64 {
-        // Small areas: key every cell.
-        for r in runs {
-            let ay = (r.y as f64 - cy).abs();
-            keys.extend((r.x0..r.x1).map(|x| (dist(x, ay).to_bits(), index(x, r.y))));
-        }
-        return kth(keys, k);
-    }
-    // At most 20 fractional bits (v * 2^20 is below 2^40: the u64 round trip is exact).
-    let frac20 = |v: f64| {
-        let t = v * (1u64 << 20) as f64;
-        t == (t as u64) as f64
-    };
-    // 32.32 fixed point, truncated (error below 2^-32): |x - cx| and |y - cy| from integer
-    // operations are within 2^-32 of the exact ones of the float cx, cy.
-    let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
-    let (fcx, split) = (fix(cx), cx as u32 + 1);
-    let c = Centroid {
-        cx,
-        cy,
-        fcy: fix(cy),
-        split,
-        fl0: fcx - (i64::from(split - 1) << 32),
-        fr0: (i64::from(split) << 32) - fcx,
-        exact: frac20(cx) && frac20(cy),
-    };
-    // cx lies within the columns and cy within the rows, and the float sum of two terms is
-    // at most the (exact) integer sum of their bounds: buckets are below rw + rh.
-    hist.clear();
-    hist.resize(rw + rh + 1, 0);
-    c.histogram(runs, hist, segs);
-    let (mut bucket, mut before, mut here) = (0, 0, 0i32);
-    loop {
-        here += hist[bucket];
-        if before + here as usize > k {
-            break;
-        }
-        before += here as usize;
-        bucket += 1;
-    }
-    keys.reserve(here as usize);
-    c.keys(segs, bucket, rw, keys);
-    debug_assert_eq!(keys.len(), here as usize, "keys as counted");
-    kth(keys, k - before)
 }

@@ -247,42 +247,33 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
                 write: Write::Square(b_value),
             },
         ] => {
-            static NO_TEST: [u32; 256] = [0; 256];
-            let b_cell = b_cell.unwrap_or((&NO_TEST, Span::always(true)));
-            // A loop without the first rule's `self` test when it has none.
-            match a_cell {
-                None => digger(
-                    dirs,
-                    dirprob,
-                    ctx,
-                    lim,
-                    Digger {
-                        a_cell: Always,
-                        a_draw,
-                        a_value,
-                        b_cell,
-                        b_value,
-                    },
-                ),
-                Some(a_cell) => digger(
-                    dirs,
-                    dirprob,
-                    ctx,
-                    lim,
-                    Digger {
-                        a_cell,
-                        a_draw,
-                        a_value,
-                        b_cell,
-                        b_value,
-                    },
-                ),
+            // A test that holds for every code a cell can hold (up to `out`, e.g. `self(any)`)
+            // is no test; a loop of its own for each case.
+            let test = |c| needed(c, ctx.out_code);
+            let d = Digger {
+                a_cell: Always,
+                a_draw,
+                a_value,
+                b_cell: Always,
+                b_value,
+            };
+            match (test(a_cell), test(b_cell)) {
+                (None, None) => digger(dirs, dirprob, ctx, lim, d),
+                (Some(a), None) => digger(dirs, dirprob, ctx, lim, d.tests(a, Always)),
+                (None, Some(b)) => digger(dirs, dirprob, ctx, lim, d.tests(Always, b)),
+                (Some(a), Some(b)) => digger(dirs, dirprob, ctx, lim, d.tests(a, b)),
             }
         }
         _ => walk(dirs, dirprob, ctx, lim, |front, rng, area, at| {
             general(steps, front, rng, area, at)
         }),
     }
+}
+
+/// `cell`, unless it holds for every code up to `out` (the codes a cell can hold).
+fn needed(cell: Option<(&[u32; 256], Span)>, out: u8) -> Option<(&[u32; 256], Span)> {
+    let codes = ..=usize::from(out);
+    cell.filter(|(w, s)| !w[codes].iter().all(|&v| s.holds(v.into())))
 }
 
 /// A `self` test of the visited cell's code.
@@ -311,17 +302,30 @@ impl CellTest for (&[u32; 256], Span) {
 }
 
 /// The digger: `[self test,] random test -> self(a_value)`, then `[self test] ->
-/// all(b_value)` (a missing second `self` test is one that always holds).
+/// all(b_value)`, each `self` test [`Always`] or a weight test.
 #[derive(Clone, Copy, Debug)]
-struct Digger<'a, A> {
+struct Digger<A, B> {
     a_cell: A,
     a_draw: Span,
     a_value: u8,
-    b_cell: (&'a [u32; 256], Span),
+    b_cell: B,
     b_value: u8,
 }
 
-impl<A: CellTest> Digger<'_, A> {
+impl<A, B> Digger<A, B> {
+    /// The same digger with these `self` tests.
+    fn tests<C, D>(self, a_cell: C, b_cell: D) -> Digger<C, D> {
+        Digger {
+            a_cell,
+            a_draw: self.a_draw,
+            a_value: self.a_value,
+            b_cell,
+            b_value: self.b_value,
+        }
+    }
+}
+
+impl<A: CellTest, B: CellTest> Digger<A, B> {
     /// Applies the first rule that holds at `at`; returns whether one fired.
     #[inline(always)]
     fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
@@ -330,6 +334,7 @@ impl<A: CellTest> Digger<'_, A> {
             front[at.i] = self.a_value;
             return true;
         }
+        std::hint::cold_path();
         if !self.b_cell.holds(code) {
             return false;
         }
@@ -338,8 +343,16 @@ impl<A: CellTest> Digger<'_, A> {
     }
 }
 
-/// The walk of a [`Digger`].
-fn digger<A: CellTest>(dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim: Limits, d: Digger<A>) {
+/// The walk of a [`Digger`] (a function of its own for each kind of tests, so that each
+/// loop gets the registers to itself).
+#[inline(never)]
+fn digger<A: CellTest, B: CellTest>(
+    dirs: &FlatNbh,
+    dirprob: f64,
+    ctx: &mut Ctx,
+    lim: Limits,
+    d: Digger<A, B>,
+) {
     walk(dirs, dirprob, ctx, lim, |front, rng, area, at| {
         d.fire(front, rng, area, at)
     });
@@ -392,7 +405,7 @@ fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at:
 
 /// The most directions the step loops keep in locals (walkers with more visit through the
 /// compiled rules).
-pub(super) const MAX_DIRS: usize = 8;
+pub(super) const MAX_DIRS: usize = 16;
 
 /// The walk: from a random direction and a random cell, up to `lim.tiles` steps or until
 /// `lim.changes` firings, `fire` where the walker stands, then turn with probability

@@ -247,9 +247,8 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
                 write: Write::Square(b_value),
             },
         ] => {
-            // A test that holds for every code a cell can hold (up to `out`, e.g. `self(any)`)
-            // is no test; a loop of its own for each case.
-            let test = |c| needed(c, ctx.out_code);
+            // A loop of its own for each case: with or without each rule's `self` test.
+            let test = |c| table(c, ctx.out_code);
             let d = Digger {
                 a_cell: Always,
                 a_draw,
@@ -270,16 +269,25 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
     }
 }
 
-/// `cell`, unless it holds for every code up to `out` (the codes a cell can hold).
-fn needed(cell: Option<(&[u32; 256], Span)>, out: u8) -> Option<(&[u32; 256], Span)> {
+/// `cell` as each code's answer, or `None` when it holds for every code a cell can hold
+/// (up to `out`, e.g. `self(any)`). Codes past `out` weigh nothing (and never occur).
+fn table(cell: Option<(&[u32; 256], Span)>, out: u8) -> Option<Table> {
+    let (weights, span) = cell?;
     let codes = ..=usize::from(out);
-    cell.filter(|(w, s)| !w[codes].iter().all(|&v| s.holds(v.into())))
+    if weights[codes].iter().all(|&v| span.holds(v.into())) {
+        return None;
+    }
+    let mut t = [span.holds(0); 256];
+    for (t, &v) in t[codes].iter_mut().zip(&weights[codes]) {
+        *t = span.holds(v.into());
+    }
+    Some(Table(t))
 }
 
 /// A `self` test of the visited cell's code.
-trait CellTest: Copy {
+trait CellTest {
     /// Whether the test holds for `code`.
-    fn holds(self, code: usize) -> bool;
+    fn holds(&self, code: u8) -> bool;
 }
 
 /// No test: always holds.
@@ -288,16 +296,19 @@ struct Always;
 
 impl CellTest for Always {
     #[inline(always)]
-    fn holds(self, _: usize) -> bool {
+    fn holds(&self, _: u8) -> bool {
         true
     }
 }
 
-/// The weight of each code, tested.
-impl CellTest for (&[u32; 256], Span) {
+/// Whether the test holds, for each code.
+#[derive(Clone, Copy, Debug)]
+struct Table([bool; 256]);
+
+impl CellTest for Table {
     #[inline(always)]
-    fn holds(self, code: usize) -> bool {
-        self.1.holds(self.0[code].into())
+    fn holds(&self, code: u8) -> bool {
+        self.0[usize::from(code)]
     }
 }
 
@@ -329,7 +340,7 @@ impl<A: CellTest, B: CellTest> Digger<A, B> {
     /// Applies the first rule that holds at `at`; returns whether one fired.
     #[inline(always)]
     fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
-        let code = front[at.i] as usize;
+        let code = front[at.i];
         if self.a_cell.holds(code) && self.a_draw.holds(bits(rng)) {
             front[at.i] = self.a_value;
             return true;

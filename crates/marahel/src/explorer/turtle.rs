@@ -37,7 +37,9 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     let nbhs = ctx.nbhs;
     let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking();
+    // (`dirprob >= 1`: every step turns, which the step loops' turn test cannot say.)
     if plain
+        && dirprob < 1.0
         && ex.kernel.is_some()
         && (1..=steps::MAX_DIRS).contains(&nbhs[ex.directions].offsets.len())
         && let Some(list) = steps::steps(ex, nbhs)

@@ -80,6 +80,29 @@ impl Span {
             Ok((lo, hi, negate)) => Span::range(lo, hi, negate),
         }
     }
+
+    /// `random op t` over the whole 64-bit draw `x` (`bits` is `x >> 11`: `bits` in
+    /// `lo..=hi` is `x` in `lo << 11..=hi << 11 | 0x7ff`), or `None` when it never holds (a
+    /// test over every `u64` always holds for some).
+    fn raw_draw(op: Op, t: f64) -> Option<Span> {
+        let (lo, hi, negate) =
+            match integer_range(op, t * (1u64 << 53) as f64, ((1u64 << 53) - 1) as f64) {
+                Err(b) => return b.then_some(Span::always(true)),
+                Ok(range) => range,
+            };
+        let (lo, hi) = (lo << 11, hi << 11 | 0x7ff);
+        match negate {
+            false => Some(Span { lo, width: hi - lo }),
+            true if lo == 0 && hi == u64::MAX => None,
+            true => {
+                let start = hi.wrapping_add(1);
+                Some(Span {
+                    lo: start,
+                    width: lo.wrapping_sub(1).wrapping_sub(start),
+                })
+            }
+        }
+    }
 }
 
 /// The 53 bits of a `random::<f64>()` draw.
@@ -108,6 +131,8 @@ enum Write<'a> {
 pub(super) struct Step<'a> {
     cell: Option<(&'a [u32; 256], Span)>,
     draw: Option<Span>,
+    /// The draw's test over the whole 64-bit draw ([`Span::raw_draw`]).
+    raw: Option<Span>,
     write: Write<'a>,
 }
 
@@ -130,6 +155,7 @@ pub(super) fn steps<'a>(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<Vec<Ste
         let mut step = Step {
             cell: None,
             draw: None,
+            raw: None,
             write: match (nbhs[e.nbh].is_self, &e.choices[..]) {
                 (true, &[v]) => Write::Cell(v),
                 (false, &[v]) if is_square(&nbhs[e.nbh]) => Write::Square(v),
@@ -151,9 +177,11 @@ pub(super) fn steps<'a>(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<Vec<Ste
                 }
                 (Estimator::Random, _) if number(r).is_some() && step.draw.is_none() => {
                     step.draw = Some(Span::draw(op, number(r)?));
+                    step.raw = Span::raw_draw(op, number(r)?);
                 }
                 (_, Estimator::Random) if number(l).is_some() && step.draw.is_none() => {
                     step.draw = Some(Span::draw(op.flip(), number(l)?));
+                    step.raw = Span::raw_draw(op.flip(), number(l)?);
                 }
                 _ if step.cell.is_none() && step.draw.is_none() => {
                     step.cell = match (cell(l), number(r), number(l), cell(r)) {
@@ -238,13 +266,15 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
         [
             Step {
                 cell: a_cell,
-                draw: Some(a_draw),
+                draw: Some(_),
+                raw: Some(a_draw),
                 write: Write::Cell(a_value),
             },
             Step {
                 cell: b_cell,
                 draw: None,
                 write: Write::Square(b_value),
+                ..
             },
         ] => {
             // A loop of its own for each case: with or without each rule's `self` test.
@@ -313,7 +343,8 @@ impl CellTest for Table {
 }
 
 /// The digger: `[self test,] random test -> self(a_value)`, then `[self test] ->
-/// all(b_value)`, each `self` test [`Always`] or a weight test.
+/// all(b_value)`, each `self` test [`Always`] or a [`Table`]; the draw's test is over the
+/// whole 64-bit draw ([`Span::raw_draw`]).
 #[derive(Clone, Copy, Debug)]
 struct Digger<A, B> {
     a_cell: A,
@@ -341,7 +372,7 @@ impl<A: CellTest, B: CellTest> Digger<A, B> {
     #[inline(always)]
     fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
         let code = front[at.i];
-        if self.a_cell.holds(code) && self.a_draw.holds(bits(rng)) {
+        if self.a_cell.holds(code) && self.a_draw.holds(rng.next_u64()) {
             front[at.i] = self.a_value;
             return true;
         }
@@ -460,6 +491,10 @@ fn walk(
     } else {
         0
     };
+    // With `turn < 2^53` (`dirprob < 1`), `bits < turn` is `x < turn << 11` over the whole
+    // draw `x`.
+    assert!(turn < 1 << 53, "dirprob {dirprob}");
+    let turn = turn << 11;
     let (mut tiles, mut left) = (lim.tiles, lim.changes);
     while tiles > 0 && left > 0 {
         // At most `run` firings in `run` steps: the limit cannot be reached before the end of
@@ -470,7 +505,7 @@ fn walk(
             if !fire(front, &mut rng, area, at) {
                 missed += 1;
             }
-            let turning = bits(&mut rng) < turn;
+            let turning = rng.next_u64() < turn;
             let (mut nx, mut ny) = (at.x + mx[k], at.y + my[k]);
             let mut ok = area.inside(nx, ny);
             if turning || !ok {
@@ -496,4 +531,57 @@ fn walk(
     // covers every change.
     ctx.version += lim.changes - left;
     *ctx.rng = rng;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `random op t` as the interpreter evaluates it, for the draw `x`.
+    fn float(op: Op, t: f64, x: u64) -> bool {
+        op.holds((x >> 11) as f64 * (1.0 / (1u64 << 53) as f64), t)
+    }
+
+    #[test]
+    fn draw_tests_match_the_float_comparison_at_every_boundary() {
+        let ts = [
+            -1.0,
+            0.0,
+            0.15,
+            0.3,
+            0.5,
+            0.7,
+            1.0 - 1.0 / (1u64 << 53) as f64,
+            1.0,
+            2.0,
+        ];
+        let ops = [Op::Gt, Op::Lt, Op::Ge, Op::Le, Op::Eq, Op::Ne];
+        for t in ts {
+            // Draws around the threshold's 53-bit value and at both ends.
+            let b = (t.clamp(0.0, 1.0) * (1u64 << 53) as f64) as u64;
+            let mut xs = vec![
+                0,
+                1,
+                0x7ff,
+                0x800,
+                u64::MAX,
+                u64::MAX - 0x7ff,
+                u64::MAX - 0x800,
+            ];
+            for bb in [b.saturating_sub(1), b, b + 1] {
+                for low in [0, 1, 0x7fe, 0x7ff] {
+                    xs.push(bb << 11 | low);
+                    xs.push((bb << 11 | low).wrapping_sub(0x800));
+                }
+            }
+            for op in ops {
+                let (bits, raw) = (Span::draw(op, t), Span::raw_draw(op, t));
+                for &x in &xs {
+                    let want = float(op, t, x);
+                    assert_eq!(bits.holds(x >> 11), want, "{op:?} {t} bits of {x:#x}");
+                    assert_eq!(raw.is_some_and(|r| r.holds(x)), want, "{op:?} {t} {x:#x}");
+                }
+            }
+        }
+    }
 }

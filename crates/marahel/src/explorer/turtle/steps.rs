@@ -200,9 +200,16 @@ pub(super) fn steps<'a>(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<Vec<Ste
 
 /// Whether the offsets of `nbh` are the 3x3 square around the centre, in row-major order.
 fn is_square(nbh: &FlatNbh) -> bool {
-    (nbh.offsets.iter().enumerate())
-        .all(|(k, &(dx, dy))| (dx, dy) == (k as i64 % 3 - 1, k as i64 / 3 - 1))
-        && nbh.offsets.len() == 9
+    const SQUARE: [(i64, i64); 9] = {
+        let mut s = [(0, 0); 9];
+        let mut k = 0;
+        while k < 9 {
+            s[k] = (k as i64 % 3 - 1, k as i64 / 3 - 1);
+            k += 1;
+        }
+        s
+    };
+    nbh.offsets == SQUARE
 }
 
 /// Where the walker stands: region-local `(x, y)` and the cell's index in the map.
@@ -287,10 +294,10 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
                 b_value,
             };
             match (test(a_cell), test(b_cell)) {
-                (None, None) => digger(dirs, dirprob, ctx, lim, d),
-                (Some(a), None) => digger(dirs, dirprob, ctx, lim, d.tests(a, Always)),
-                (None, Some(b)) => digger(dirs, dirprob, ctx, lim, d.tests(Always, b)),
-                (Some(a), Some(b)) => digger(dirs, dirprob, ctx, lim, d.tests(a, b)),
+                (None, None) => digger(dirs, dirprob, ctx, lim, &d),
+                (Some(a), None) => digger(dirs, dirprob, ctx, lim, &d.tests(a, Always)),
+                (None, Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(Always, b)),
+                (Some(a), Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(a, b)),
             }
         }
         _ => walk(dirs, dirprob, ctx, lim, |front, rng, area, at| {
@@ -393,7 +400,7 @@ fn digger<A: CellTest, B: CellTest>(
     dirprob: f64,
     ctx: &mut Ctx,
     lim: Limits,
-    d: Digger<A, B>,
+    d: &Digger<A, B>,
 ) {
     walk(dirs, dirprob, ctx, lim, |front, rng, area, at| {
         d.fire(front, rng, area, at)

@@ -383,7 +383,6 @@ impl<A: CellTest, B: CellTest> Digger<A, B> {
             front[at.i] = self.a_value;
             return true;
         }
-        std::hint::cold_path();
         if !self.b_cell.holds(code) {
             return false;
         }
@@ -516,9 +515,6 @@ fn walk(
             let (mut nx, mut ny) = (at.x + mx[k], at.y + my[k]);
             let mut ok = area.inside(nx, ny);
             if turning || !ok {
-                // About one step in six (with the usual `dirprob`): out of the way of the
-                // straight steps' registers.
-                std::hint::cold_path();
                 k = below(&mut rng, n) & (MAX_DIRS - 1);
                 (nx, ny) = (at.x + mx[k], at.y + my[k]);
                 ok = area.inside(nx, ny);

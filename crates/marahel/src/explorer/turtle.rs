@@ -4,12 +4,13 @@
 //!
 //! A drunk walker whose rules each have the form `[self test] [, random test] -> one
 //! executer` (the usual digger), in a pass that writes the front buffer and keeps no counts
-//! nor live planes, runs a step loop of its own ([`steps`]): position, direction, the map
-//! slice and a copy of the RNG state in locals, `random op t` as an integer range test of
-//! the draw's 53 bits, a 3x3 write as three row stores, and a loop of its own for the
-//! digger's exact two-rule shape. Other walkers visit through the compiled rules
-//! ([`super::visit`]). Both make the same draws in the same order and the same writes;
-//! `tests/kernel.rs` compares the step loops (compiled scripts) with the interpreter.
+//! nor live planes (with `dirprob < 1` and at most 16 directions), runs a step loop of its
+//! own (`steps.rs`): position, direction, the map slice and a copy of the RNG state in
+//! locals, `random op t` as an integer range test of the draw, a 3x3 write as three row
+//! stores, and a loop of its own for the digger's exact two-rule shape. Other walkers visit
+//! through the compiled rules ([`super::visit`]). Both make the same draws in the same order
+//! and the same writes; `tests/kernel.rs` compares the step loops (compiled scripts) with the
+//! interpreter.
 //!
 //! The greedy walker evaluates every heuristic at every neighbour, in order (so `random`
 //! draws as the reference does); `noise` heuristics, which depend only on the cell, are kept

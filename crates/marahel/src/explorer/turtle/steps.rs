@@ -1,18 +1,25 @@
 //! The drunk walker's own step loops, for rules that each have the form `[self test] [,
 //! random test] -> one executer` (the usual digger), in a pass that writes the front buffer
-//! and keeps no counts nor live planes.
+//! and keeps no counts nor live planes, with at most [`MAX_DIRS`] directions and
+//! `dirprob < 1`.
 //!
-//! [`walk`] keeps the walker's region-local position, its flat index, its direction, the
-//! map slice and a copy of the RNG state in locals and moves the walker; what happens where
-//! it stands is a closure, so each rule shape gets a loop of its own:
+//! [`walk`] keeps the walker's region-local position, its flat index, the index of its
+//! direction (the directions in arrays on the stack), the map slice and a copy of the RNG
+//! state in locals, and moves the walker; firings are counted per run of steps too short to
+//! reach the firing limit. What happens where the walker stands is a closure, so each rule
+//! shape gets a loop of its own:
 //! - the digger proper, `[self test,] random test -> self(v)` then `[self test] -> all(u)`
-//!   ([`Digger`]): two tests, then one store or a 3x3 square (three 3-byte row stores away
-//!   from the region's edge, nine stores at clamped positions along it);
+//!   ([`Digger`], a function for each combination of `self` tests, each a table of the
+//!   codes' answers or none when it holds for every code a cell can hold): two tests, then
+//!   one store or a 3x3 square (three 3-byte row stores away from the region's edge, nine
+//!   stores at clamped positions along it);
 //! - any other list of [`Step`]s ([`general`]): the rules in order.
 //!
-//! `random op t` is an integer range test of the draw's 53 bits ([`Span::draw`]), `self op t`
-//! one of the cell's weight. Both loops make the draws of the compiled rules, in the same
-//! order, and the same writes; `tests/kernel.rs` compares them with the interpreter.
+//! `random op t` is an integer range test of the draw's 53 bits ([`Span::draw`]) or, in the
+//! digger, of the whole 64-bit draw ([`Span::raw_draw`]); the turn test `bits < turn` is
+//! `x < turn << 11`. `self op t` tests the cell's weight. Both loops make the draws of the
+//! compiled rules, in the same order, and the same writes; `tests/kernel.rs` compares them
+//! with the interpreter.
 
 use super::super::Limits;
 use crate::engine::{Ctx, FlatNbh};

@@ -11,8 +11,8 @@
 //! - the digger proper, `[self test,] random test -> self(v)` then `[self test] -> all(u)`
 //!   ([`Digger`], a function for each combination of `self` tests, each a table of the
 //!   codes' answers or none when it holds for every code a cell can hold): two tests, then
-//!   one store or a 3x3 square (three 3-byte row stores away from the region's edge, nine
-//!   stores at clamped positions along it);
+//!   one store or a 3x3 square (three 3-byte row stores away from the region's edge, along
+//!   it each row's one to three cells in the region as a slice: its ends and middle);
 //! - any other list of [`Step`]s ([`general`]): the rules in order.
 //!
 //! `random op t` is an integer range test of the draw's 53 bits ([`Span::draw`]) or, in the
@@ -258,17 +258,20 @@ impl Area {
             rows[2 * w..2 * w + 3].fill(v);
             return;
         }
-        // Along the edge: an offset that leaves the region is replaced with 0 (the centre's
-        // row or column, written anyway), so every store lands in the region.
+        // Along the edge: a row above or below the region is replaced with the centre's
+        // (written anyway), and each row's cells from `x - left` to `x + right` lie in it.
         let (x, y) = (at.x as u64, at.y as u64);
         let left = usize::from(x > 0);
         let right = usize::from(x + 1 < self.rw);
         let up = usize::from(y > 0) * w;
         let down = usize::from(y + 1 < self.rh) * w;
         for row in [at.i - up, at.i, at.i + down] {
-            front[row - left] = v;
-            front[row] = v;
-            front[row + right] = v;
+            // The row's cells in the region, one to three: its ends and its middle.
+            let cells = &mut front[row - left..=row + right];
+            let n = cells.len();
+            cells[0] = v;
+            cells[n / 2] = v;
+            cells[n - 1] = v;
         }
     }
 }

@@ -258,3 +258,61 @@ fn drunk_walkers_draw_tests_match_the_interpreter_for_every_operator_and_thresho
         }
     }
 }
+
+#[test]
+fn digger_walkers_match_the_interpreter() {
+    // The digger's exact shape `[self test,] random test -> self(v)` then `[self test] ->
+    // all(u)` runs in a step loop of its own: 3x3 squares away from and along region edges
+    // (regions of a divider, narrow maps), with and without `self` tests, firing limits below
+    // the visits, both direction sets, turning never, always and sometimes.
+    let firsts = [
+        "random < 0.7",
+        "self(solid), random < 0.5",
+        "self(empty) == 0, random >= 0.25",
+        "self(solid|water) > 0, 0.6 > random",
+        "random != 0.2",
+        "self(solid) != 1, random <= 2",
+        "self(water:3) < 2, random > 1",
+    ];
+    let seconds = [
+        "",
+        "self(any)",
+        "self(solid)",
+        "self(empty) != 0",
+        "self(water:2) >= 2",
+    ];
+    let params = [
+        r#""repeats": "3", "tiles": "300", "dirprob": "0.15""#,
+        r#""tiles": "200", "changes": "37", "dirprob": "0.4", "directions": "all""#,
+        r#""repeats": "2", "tiles": "90", "dirprob": "0""#,
+        r#""tiles": "80", "changes": "5", "dirprob": "1""#,
+    ];
+    let places = [
+        ("21x15", r#""map""#, ""),
+        ("3x7", r#""map""#, ""),
+        ("2x1", r#""map""#, ""),
+        (
+            "25x19",
+            r#""all""#,
+            r#""regions": {"type": "bsp", "number": "5", "parameters": {"min": "1x2", "max": "9x9"}},"#,
+        ),
+    ];
+    for first in firsts {
+        for second in seconds {
+            for p in params {
+                for (size, region, regions) in places {
+                    let text = format!(
+                        r#"{{"metadata": {{"min": "{size}", "max": "{size}"}}, {regions}
+                            "entities": ["solid", "empty", "water"],
+                            "explorers": [
+                              {{"type": "narrow_horz", "rules": ["random < 0.2 -> self(water)", "-> self(solid)"]}},
+                              {{"type": "turtle_drunk", "region": {region}, "parameters": {{{p}}},
+                                "rules": ["{first} -> self(empty)", "{second} -> all(water)"]}}
+                            ]}}"#
+                    );
+                    same_maps(&text, 0..3, None);
+                }
+            }
+        }
+    }
+}

@@ -30,6 +30,8 @@ use crate::rule::{Condition, Op, Pred};
 use grid_core::below;
 use grid_core::rand::RngExt;
 
+mod scan;
+
 /// One compiled condition (`repr(u8)`: a plain tag, cheap to dispatch on).
 #[derive(Clone, Debug, PartialEq)]
 #[repr(u8)]
@@ -89,6 +91,8 @@ struct KRule {
     /// The tests from the first one that draws or needs the estimators on, in order.
     rest: Vec<Test>,
     writes: Vec<Write>,
+    /// The rule's one executer writes this value to the visited cell.
+    only: Option<u8>,
 }
 
 /// One candidate rule for a cell code, in a kernel whose rules are all [`Kernel::simple`].
@@ -127,6 +131,13 @@ pub struct Kernel {
     /// rule without a test, reads plane 0 with a range of every count, negated or not: a test
     /// that never or always holds). Else empty.
     one: Vec<Candidate>,
+    /// `one` as lanes for row scans over byte planes ([`scan`]); empty when there are none or
+    /// more than [`scan::MAX_LANES`].
+    lanes: Vec<scan::Lane>,
+    /// How far right along a row a rule firing changes cells' codes or counts: the farthest
+    /// `-dx` of the planes' offsets `(dx, 0)`; `usize::MAX` when an executer writes other
+    /// cells than the visited one.
+    reach: usize,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
     /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
@@ -229,7 +240,7 @@ impl Kernel {
                     *slot |= 1 << i;
                 }
             }
-            let writes = rule
+            let writes: Vec<Write> = rule
                 .executers
                 .iter()
                 .map(
@@ -259,6 +270,10 @@ impl Kernel {
                     })
                     .collect(),
                 rest: tests[pure..].to_vec(),
+                only: match writes[..] {
+                    [Write::Fixed(v)] => Some(v),
+                    _ => None,
+                },
                 writes,
             });
         }
@@ -331,13 +346,32 @@ impl Kernel {
         } else {
             Vec::new()
         };
+        let mut lanes = scan::lanes(&one);
+        if lanes.len() > scan::MAX_LANES {
+            lanes.clear();
+        }
+        let local = rules
+            .iter()
+            .all(|r| r.writes.iter().all(|w| !matches!(w, Write::General(_))));
+        let reach = match local {
+            false => usize::MAX,
+            true => planes
+                .iter()
+                .flat_map(|p| &nbhs[p.nbh].offsets)
+                .filter(|&&(dx, dy)| dy == 0 && dx < 0)
+                .map(|&(dx, _)| dx.unsigned_abs() as usize)
+                .max()
+                .unwrap_or(0),
+        };
         Some(Kernel {
             rules,
+            reach,
             by_code,
             simple,
             first,
             candidates,
             one,
+            lanes,
             planes,
             progress,
         })
@@ -357,6 +391,25 @@ impl Kernel {
             0
         };
         self.fire_first(ctx, x, y, code, at)
+    }
+
+    /// Whether [`Kernel::scan_rows`] can run a horizontal scan pass of the current region:
+    /// a test per code, in few enough lanes, over byte planes.
+    pub fn scans_rows(&self, ctx: &Ctx) -> bool {
+        !self.lanes.is_empty() && ctx.live.bytes().is_some()
+    }
+
+    /// A horizontal scan pass ([`Kernel::scans_rows`]): `tiles` visits from `(lx, ly)` (region
+    /// coordinates) along the rows, wrapping, as many calls of [`Kernel::visit`] would; stops
+    /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
+    pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
+        let l = &self.lanes[..];
+        match l.len() {
+            1 => scan::rows::<1>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+            2 => scan::rows::<2>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+            3 => scan::rows::<3>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+            _ => scan::rows::<4>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+        }
     }
 
     /// Visits `n` cells from `(x, y)` rightwards (`vertical`: downwards), all inside the
@@ -385,32 +438,10 @@ impl Kernel {
             ctx.live.index(x, y)
         };
         if !self.one.is_empty() {
-            // One test per code: a code load, a plane load and a compare per cell. The scan
-            // for the next cell that fires borrows the map and the planes only to read them,
-            // so they stay in registers; the firing itself then takes the context.
-            let len = ctx.live.plane_len();
-            let one: &[Candidate; 256] = self.one[..].try_into().expect("a test per code");
-            let mut k = 0;
-            while k < n {
-                let (front, planes) = (&ctx.canvas.front[..], ctx.live.planes());
-                let hit = (k..n).find(|&j| {
-                    let c = one[front[cell + j * cell_step] as usize];
-                    c.test
-                        .holds(planes[c.test.plane as usize * len + at + j * plane_step])
-                });
-                let Some(j) = hit else {
-                    break;
-                };
-                let rule = one[front[cell + j * cell_step] as usize].rule;
-                let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
-                self.write(ctx, rule as usize, cx, cy);
-                *changed += 1;
-                if *changed >= changes {
-                    return false;
-                }
-                k = j + 1;
-            }
-            return true;
+            return match ctx.live.bytes().is_some() {
+                true => self.one_line::<u8>(ctx, (x, y), vertical, n, changed, changes),
+                false => self.one_line::<u32>(ctx, (x, y), vertical, n, changed, changes),
+            };
         }
         if self.simple {
             for k in 0..n {
@@ -445,6 +476,51 @@ impl Kernel {
             }
             cell += cell_step;
             at += plane_step;
+        }
+        true
+    }
+
+    /// [`Kernel::visit_line`] with one test per code, cell by cell over planes of `T`: a code
+    /// load, a count load and a compare per cell. The scan for the next cell that fires
+    /// borrows the map and the planes only to read them, so they stay in registers; the
+    /// firing itself then takes the context.
+    fn one_line<T: Count>(
+        &self,
+        ctx: &mut Ctx,
+        (x, y): (usize, usize),
+        vertical: bool,
+        n: usize,
+        changed: &mut u64,
+        changes: u64,
+    ) -> bool {
+        let (cell_step, plane_step) = if vertical {
+            (ctx.canvas.w, ctx.live.pitch())
+        } else {
+            (1, 1)
+        };
+        let cell = y * ctx.canvas.w + x;
+        let at = ctx.live.index(x, y);
+        let len = ctx.live.plane_len();
+        let one: &[Candidate; 256] = self.one[..].try_into().expect("a test per code");
+        let mut k = 0;
+        while k < n {
+            let (front, planes) = (&ctx.canvas.front[..], T::planes(&ctx.live));
+            let hit = (k..n).find(|&j| {
+                let c = one[front[cell + j * cell_step] as usize];
+                c.test
+                    .holds(planes[c.test.plane as usize * len + at + j * plane_step].get())
+            });
+            let Some(j) = hit else {
+                break;
+            };
+            let rule = one[front[cell + j * cell_step] as usize].rule;
+            let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
+            self.write(ctx, rule as usize, cx, cy);
+            *changed += 1;
+            if *changed >= changes {
+                return false;
+            }
+            k = j + 1;
         }
         true
     }
@@ -502,6 +578,36 @@ impl Kernel {
                 Write::General(e) => e.apply(ctx, x, y),
             }
         }
+    }
+}
+
+/// A count as stored in the live planes (bytes or words).
+trait Count: Copy {
+    /// The live planes of this type.
+    fn planes(live: &crate::live::LivePlanes) -> &[Self];
+    /// The count.
+    fn get(self) -> u32;
+}
+
+impl Count for u8 {
+    #[inline(always)]
+    fn planes(live: &crate::live::LivePlanes) -> &[u8] {
+        live.bytes().expect("byte planes")
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self as u32
+    }
+}
+
+impl Count for u32 {
+    #[inline(always)]
+    fn planes(live: &crate::live::LivePlanes) -> &[u32] {
+        live.planes()
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
     }
 }
 

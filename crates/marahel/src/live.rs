@@ -48,8 +48,10 @@ impl PlaneSpec {
 /// How one live plane changes on a write.
 #[derive(Debug)]
 struct Plane {
-    /// Weight of each code.
+    /// Weight of each code (word planes).
     weights: Box<[u32; 256]>,
+    /// Weight of each code (byte planes: every weight fits a byte then).
+    weights8: [u8; 256],
     /// The cells whose count a write changes: padded index deltas `-(dy * pitch + dx)`,
     /// shifted by `-lowest` so that they are all `>= 0`.
     deltas: Vec<usize>,
@@ -64,6 +66,7 @@ impl Default for Plane {
     fn default() -> Self {
         Plane {
             weights: Box::new([0; 256]),
+            weights8: [0; 256],
             deltas: Vec::new(),
             lowest: 0,
             box3: None,
@@ -71,14 +74,23 @@ impl Default for Plane {
     }
 }
 
+/// Bytes after each byte plane, so that a scan may read 16 counts from any cell of the region.
+pub const SLACK: usize = 16;
+
 /// The live planes of the current region pass (buffers reused across passes).
 #[derive(Debug, Default)]
 pub struct LivePlanes {
     /// Planes; the first `active` are in use.
     planes: Vec<Plane>,
-    /// The padded counts of every plane, one after the other (`len` each).
+    /// The padded counts of every plane as words, one after the other (`len` each), unless
+    /// the planes are bytes.
     data: Vec<u32>,
-    /// Cells per plane in `data`.
+    /// The padded counts of every plane as bytes, one after the other (`len` each), when
+    /// every count of every plane fits a byte.
+    bytes: Vec<u8>,
+    /// Whether the planes of this pass are `bytes` (else `data`).
+    small: bool,
+    /// Cells per plane in `data` or `bytes` (the padded layout, plus [`SLACK`] for bytes).
     len: usize,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
@@ -92,8 +104,8 @@ pub struct LivePlanes {
     origin: usize,
     /// Whether the current pass keeps its planes (see [`LivePlanes::begin`]).
     keep: bool,
-    /// Kept planes by region.
-    kept: Vec<(Rect, Vec<u32>)>,
+    /// Kept planes by region (words, bytes).
+    kept: Vec<(Rect, Vec<u32>, Vec<u8>)>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
     pad8: Vec<u8>,
     /// Byte sums (scratch).
@@ -154,23 +166,35 @@ impl LivePlanes {
         self.pitch
     }
 
-    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::planes`]`[k * len
-    /// + i]`.
+    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::planes`] (or
+    /// [`LivePlanes::bytes`]) `[k * len + i]`.
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len
     }
 
-    /// The counts of all planes, one after the other (see [`LivePlanes::plane_len`]).
+    /// The counts of all planes as words, one after the other (see [`LivePlanes::plane_len`]);
+    /// empty when the planes are bytes.
     #[inline]
     pub fn planes(&self) -> &[u32] {
         &self.data
     }
 
+    /// The counts of all planes as bytes, when every count fits a byte (see
+    /// [`LivePlanes::plane_len`]); each plane is followed by [`SLACK`] bytes.
+    #[inline]
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.small.then_some(&self.bytes[..])
+    }
+
     /// Count of plane `k` at padded index `i`.
     #[inline]
     pub fn get(&self, k: usize, i: usize) -> u32 {
-        self.data[k * self.len + i]
+        if self.small {
+            self.bytes[k * self.len + i] as u32
+        } else {
+            self.data[k * self.len + i]
+        }
     }
 
     /// Computes `specs` over region `r` of the front buffer; `out_w` gives, per spec, the
@@ -179,6 +203,10 @@ impl LivePlanes {
     /// over the same region takes them up again instead of counting afresh; the caller
     /// guarantees that nothing else writes that region in between (the explorer's other
     /// regions are disjoint from it), so the kept planes are still exact.
+    ///
+    /// When every count of every plane fits a byte (every weight, and the outside weight,
+    /// times the offsets at most 255), the planes are bytes: wrapping byte arithmetic then
+    /// gives the same counts as wrapping words.
     #[allow(clippy::too_many_arguments)]
     pub fn begin(
         &mut self,
@@ -195,17 +223,23 @@ impl LivePlanes {
         // summed over a weight plane of this layout, and writes update cells up to that far
         // outside the region.
         let (mut mx, mut my) = (0usize, 0usize);
+        let mut small = true;
         for s in specs {
-            for &(dx, dy) in &nbhs[s.nbh].offsets {
+            let offsets = &nbhs[s.nbh].offsets;
+            for &(dx, dy) in offsets {
                 mx = mx.max(dx.unsigned_abs() as usize);
                 my = my.max(dy.unsigned_abs() as usize);
             }
+            let max_w = (s.bound | out_w(&s.weights)) as u64;
+            small &= max_w * offsets.len() as u64 <= u8::MAX as u64;
         }
         self.region = r;
         self.pitch = mx + rw + mx;
         self.origin = my * self.pitch + mx;
         self.tracking = tracking;
-        let len = self.pitch * (my + rh + my);
+        self.small = small;
+        let padded = self.pitch * (my + rh + my);
+        let len = if small { padded + SLACK } else { padded };
         self.len = len;
         if self.planes.len() < specs.len() {
             self.planes.resize_with(specs.len(), Plane::default);
@@ -213,10 +247,18 @@ impl LivePlanes {
         let keep = keep && tracking;
         self.keep = keep;
         let kept = keep
-            .then(|| self.kept.iter().position(|(kr, _)| *kr == r))
+            .then(|| self.kept.iter().position(|(kr, _, _)| *kr == r))
             .flatten();
         match kept {
-            Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
+            Some(i) => {
+                let k = &mut self.kept[i];
+                std::mem::swap(&mut self.data, &mut k.1);
+                std::mem::swap(&mut self.bytes, &mut k.2);
+            }
+            None if small => {
+                // Every byte the sums do not write (margins, padding columns) is never read.
+                self.bytes.resize(len * specs.len(), 0);
+            }
             None => {
                 self.data.clear();
                 // One allocation (a kept buffer left with the previous region).
@@ -226,47 +268,48 @@ impl LivePlanes {
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
         // (the padding columns between rows are summed too and never read).
         let span = (rh - 1) * self.pitch + rw;
-        for (s, plane) in specs.iter().zip(&mut self.planes) {
+        for (k, (s, plane)) in specs.iter().zip(&mut self.planes).enumerate() {
             let n = &nbhs[s.nbh];
             let pitch = self.pitch as isize;
             let reads = n
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| dy as isize * pitch + dx as isize);
-            plane.weights.copy_from_slice(&s.weights[..]);
+            if small {
+                for (w8, &w) in plane.weights8.iter_mut().zip(&s.weights[..]) {
+                    *w8 = w as u8;
+                }
+            } else {
+                plane.weights.copy_from_slice(&s.weights[..]);
+            }
             // A write at padded index i changes the counts at i - read delta.
             plane.deltas.clear();
-            plane.lowest = n
-                .offsets
-                .iter()
-                .map(|&(dx, dy)| -(dy as isize * pitch + dx as isize))
-                .min()
-                .unwrap_or(0);
+            plane.lowest = reads.clone().map(|d| -d).min().unwrap_or(0);
             let lowest = plane.lowest;
-            plane.deltas.extend(
-                n.offsets
-                    .iter()
-                    .map(|&(dx, dy)| (-(dy as isize * pitch + dx as isize) - lowest) as usize),
-            );
-            // Nine distinct deltas, each within three rows of three cells, are the 3x3 box.
+            plane
+                .deltas
+                .extend(reads.clone().map(|d| (-d - lowest) as usize));
+            // Nine distinct offsets within one cell of the centre are the 3x3 box (the `all`
+            // neighbourhood): then so are the deltas.
             let p = self.pitch;
-            plane.box3 = (plane.deltas.len() == 9
-                && plane.deltas.iter().all(|&d| d / p < 3 && d % p < 3))
-            .then_some(p);
+            let is_box = n.offsets.len() == 9 && {
+                let mut seen = 0u16;
+                for &(dx, dy) in &n.offsets {
+                    if dx.abs() <= 1 && dy.abs() <= 1 {
+                        seen |= 1 << ((dy + 1) * 3 + dx + 1);
+                    }
+                }
+                seen == 0x1ff
+            };
+            plane.box3 = is_box.then_some(p);
             if kept.is_some() {
                 continue;
             }
             let out = out_w(&s.weights);
-            let max_w = (s.bound | out) as u64;
-            // The plane is appended whole: margin, the region's sums, margin (only the
-            // region's cells are ever read; margins only take updates).
-            let tail = len - self.origin - span;
-            self.data.extend(std::iter::repeat_n(0, self.origin));
-            if max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
-                // Every count fits a byte: sum bytes, four times as many lanes per instruction.
-                // With one weighted code (the usual `all(solid)`), a compare replaces the table
-                // look-up and vectorises.
-                let geometry = (mx, my, self.pitch);
+            let geometry = (mx, my, self.pitch);
+            if small {
+                // Byte counts straight into the plane. With one weighted code (the usual
+                // `all(solid)`), a compare replaces the table look-up and vectorises.
                 match s.single {
                     Some((code, w)) => {
                         let w = w as u8;
@@ -274,33 +317,61 @@ impl LivePlanes {
                             (c == code) as u8 * w
                         })
                     }
-                    _ => fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
-                        s.weights[c as usize] as u8
-                    }),
-                }
-                self.acc8.clear();
-                self.acc8.resize(span, 0);
-                for d in reads {
-                    let from = (self.origin as isize + d) as usize;
-                    for (a, &v) in self.acc8.iter_mut().zip(&self.pad8[from..from + span]) {
-                        *a += v;
+                    _ => {
+                        let w8 = &plane.weights8;
+                        fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
+                            w8[c as usize]
+                        })
                     }
                 }
-                self.data.extend(self.acc8.iter().map(|&a| a as u32));
-            } else {
-                fill_weights(&mut self.pad32, canvas, r, (mx, my, self.pitch), out, |c| {
-                    s.weights[c as usize]
-                });
-                self.acc32.clear();
-                self.acc32.resize(span, 0);
-                for d in reads {
-                    let from = (self.origin as isize + d) as usize;
-                    for (a, &v) in self.acc32.iter_mut().zip(&self.pad32[from..from + span]) {
-                        *a = a.wrapping_add(v);
+                let o = self.origin;
+                let dst = &mut self.bytes[k * len + o..k * len + o + span];
+                if is_box {
+                    // Row sums of three, then column sums of three row sums.
+                    let rows = &mut self.acc8;
+                    rows.clear();
+                    rows.resize(span + 2 * p, 0);
+                    let pad = &self.pad8[o - p - 1..o + span + p + 1];
+                    for (((h, &a), &b), &c) in
+                        rows.iter_mut().zip(pad).zip(&pad[1..]).zip(&pad[2..])
+                    {
+                        *h = a.wrapping_add(b).wrapping_add(c);
+                    }
+                    for (((d, &a), &b), &c) in dst
+                        .iter_mut()
+                        .zip(&rows[..])
+                        .zip(&rows[p..])
+                        .zip(&rows[2 * p..])
+                    {
+                        *d = a.wrapping_add(b).wrapping_add(c);
+                    }
+                } else {
+                    dst.fill(0);
+                    for d in reads {
+                        let from = (o as isize + d) as usize;
+                        for (a, &v) in dst.iter_mut().zip(&self.pad8[from..from + span]) {
+                            *a = a.wrapping_add(v);
+                        }
                     }
                 }
-                self.data.extend_from_slice(&self.acc32);
+                continue;
             }
+            // The plane is appended whole: margin, the region's sums, margin (only the
+            // region's cells are ever read; margins only take updates).
+            let tail = len - self.origin - span;
+            self.data.extend(std::iter::repeat_n(0, self.origin));
+            fill_weights(&mut self.pad32, canvas, r, geometry, out, |c| {
+                s.weights[c as usize]
+            });
+            self.acc32.clear();
+            self.acc32.resize(span, 0);
+            for d in reads {
+                let from = (self.origin as isize + d) as usize;
+                for (a, &v) in self.acc32.iter_mut().zip(&self.pad32[from..from + span]) {
+                    *a = a.wrapping_add(v);
+                }
+            }
+            self.data.extend_from_slice(&self.acc32);
             self.data.extend(std::iter::repeat_n(0, tail));
         }
         self.active = specs.len();
@@ -310,9 +381,17 @@ impl LivePlanes {
     pub fn end(&mut self) {
         if self.keep && self.active != 0 {
             let r = self.region;
-            match self.kept.iter().position(|(kr, _)| *kr == r) {
-                Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
-                None => self.kept.push((r, std::mem::take(&mut self.data))),
+            match self.kept.iter().position(|(kr, _, _)| *kr == r) {
+                Some(i) => {
+                    let k = &mut self.kept[i];
+                    std::mem::swap(&mut self.data, &mut k.1);
+                    std::mem::swap(&mut self.bytes, &mut k.2);
+                }
+                None => self.kept.push((
+                    r,
+                    std::mem::take(&mut self.data),
+                    std::mem::take(&mut self.bytes),
+                )),
             }
         }
         self.active = 0;
@@ -324,38 +403,50 @@ impl LivePlanes {
     #[inline(always)]
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
+        if self.small {
+            for (k, plane) in self.planes[..self.active].iter().enumerate() {
+                let dw = plane.weights8[new as usize].wrapping_sub(plane.weights8[old as usize]);
+                if dw == 0 {
+                    continue;
+                }
+                let first = k * self.len + (i + plane.lowest) as usize;
+                add_deltas(&mut self.bytes[first..], plane, dw, u8::wrapping_add);
+            }
+            return;
+        }
         for (k, plane) in self.planes[..self.active].iter().enumerate() {
             let dw = plane.weights[new as usize].wrapping_sub(plane.weights[old as usize]);
             if dw == 0 {
                 continue;
             }
             let first = k * self.len + (i + plane.lowest) as usize;
-            let data = &mut self.data[first..];
-            if let Some(p) = plane.box3 {
-                // Three rows of three cells: one bounds check per row.
-                for r in 0..3 {
-                    let row: &mut [u32; 3] = (&mut data[r * p..r * p + 3])
-                        .try_into()
-                        .expect("three cells");
-                    row.iter_mut().for_each(|c| *c = c.wrapping_add(dw));
-                }
-                continue;
-            }
-            match plane.deltas.len() {
-                // The usual 3x3 and plus shapes, unrolled.
-                9 => {
-                    let d: [usize; 9] = plane.deltas[..9].try_into().expect("nine deltas");
-                    d.iter().for_each(|&d| data[d] = data[d].wrapping_add(dw));
-                }
-                5 => {
-                    let d: [usize; 5] = plane.deltas[..5].try_into().expect("five deltas");
-                    d.iter().for_each(|&d| data[d] = data[d].wrapping_add(dw));
-                }
-                _ => plane
-                    .deltas
-                    .iter()
-                    .for_each(|&d| data[d] = data[d].wrapping_add(dw)),
-            }
+            add_deltas(&mut self.data[first..], plane, dw, u32::wrapping_add);
         }
+    }
+}
+
+/// Adds `dw` to the cells `plane.deltas` of `data`.
+#[inline(always)]
+fn add_deltas<T: Copy>(data: &mut [T], plane: &Plane, dw: T, add: impl Fn(T, T) -> T) {
+    if let Some(p) = plane.box3 {
+        // Three rows of three cells: one bounds check per row.
+        for r in 0..3 {
+            let row: &mut [T; 3] = (&mut data[r * p..r * p + 3])
+                .try_into()
+                .expect("three cells");
+            row.iter_mut().for_each(|c| *c = add(*c, dw));
+        }
+        return;
+    }
+    match plane.deltas.len() {
+        // The usual plus shape, unrolled.
+        5 => {
+            let d: [usize; 5] = plane.deltas[..5].try_into().expect("five deltas");
+            d.iter().for_each(|&d| data[d] = add(data[d], dw));
+        }
+        _ => plane
+            .deltas
+            .iter()
+            .for_each(|&d| data[d] = add(data[d], dw)),
     }
 }

@@ -1,0 +1,216 @@
+//! Row scans of a cellular automaton over byte planes, sixteen cells at a time.
+//!
+//! When every cell code has at most one candidate rule with one count test
+//! ([`Kernel`]'s `one` table) and every count fits a byte, whether a cell fires depends only
+//! on its code and one byte count. The codes are grouped into runs of consecutive codes with
+//! the same test ([`Lane`]s); for sixteen consecutive cells of a row, each lane compares the
+//! codes with its run and the counts with its range, byte-wise, and the first cell of the
+//! sixteen that fires is found from the combined mask. After a firing the scan goes on from
+//! the next cell with a fresh mask (the firing changed that cell's code and the counts around
+//! it), so it visits the cells in order, exactly as one visit per cell would.
+
+use super::{Candidate, Kernel, PlaneTest};
+use crate::engine::Ctx;
+use crate::live::SLACK;
+
+/// Cells a mask covers.
+const BLOCK: usize = 16;
+
+/// Most lanes a scan handles (beyond, cells are tested one by one).
+pub const MAX_LANES: usize = 4;
+
+/// Codes `clo..=clo + cw` fire when the byte count of `plane` minus `lo` is at most `w`
+/// (with `neg` = 0xff: when it is not).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lane {
+    plane: u32,
+    clo: u8,
+    cw: u8,
+    lo: u8,
+    w: u8,
+    neg: u8,
+}
+
+/// `t` as a test of a byte count: `(plane, lo, w, neg)` as in [`Lane`], or `None` when no
+/// count `0..=255` passes it.
+fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
+    let neg = if t.negate { 0xff } else { 0 };
+    if t.lo > 255 {
+        // No byte count lies in the range.
+        return t.negate.then_some((0, 0, 255, 0));
+    }
+    let hi = (t.lo as u64 + t.width as u64).min(255) as u8;
+    let lo = t.lo as u8;
+    if lo == 0 && hi == 255 {
+        // Every byte count lies in the range.
+        return (!t.negate).then_some((0, 0, 255, 0));
+    }
+    Some((t.plane, lo, hi - lo, neg))
+}
+
+/// The lanes of a kernel's `one` table (a test per code): runs of consecutive codes with the
+/// same test, codes whose test never holds left out.
+pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
+    let tests: Vec<_> = one.iter().map(|c| byte_test(c.test)).collect();
+    let mut lanes = Vec::new();
+    let mut code = 0;
+    while code < tests.len() {
+        let Some((plane, lo, w, neg)) = tests[code] else {
+            code += 1;
+            continue;
+        };
+        let mut end = code;
+        while end + 1 < tests.len() && tests[end + 1] == tests[code] {
+            end += 1;
+        }
+        lanes.push(Lane {
+            plane,
+            clo: code as u8,
+            cw: (end - code) as u8,
+            lo,
+            w,
+            neg,
+        });
+        code = end + 1;
+    }
+    lanes
+}
+
+/// A horizontal scan pass over byte planes (see [`Kernel::scan_rows`]) with `L` lanes:
+/// `tiles` visits from `(lx, ly)` (region coordinates), row after row, wrapping; stops once
+/// `changes` rules have fired.
+pub fn rows<const L: usize>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (lx, ly): (usize, usize),
+    tiles: u64,
+    changes: u64,
+) {
+    let r = ctx.region;
+    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
+    let (mut a, mut b) = (lx, ly);
+    let (mut visited, mut changed) = (0u64, 0u64);
+    while visited < tiles {
+        let n = ((w - a) as u64).min(tiles - visited) as usize;
+        if !row(
+            kernel,
+            lanes,
+            ctx,
+            (x0 + a, y0 + b),
+            n,
+            &mut changed,
+            changes,
+        ) {
+            return;
+        }
+        visited += n as u64;
+        a = 0;
+        b = if b + 1 == h { 0 } else { b + 1 };
+    }
+}
+
+/// The firing mask of the sixteen cells from `cell` (map index) and `at` (padded index): byte
+/// `i` is 0xff when cell `i` fires.
+#[inline(always)]
+fn block<const L: usize>(ctx: &Ctx, lanes: &[Lane; L], offs: &[usize; L], cell: usize) -> u128 {
+    let front = &ctx.canvas.front[..];
+    let bytes = ctx.live.bytes().expect("byte planes");
+    let codes: [u8; BLOCK] = match front.get(cell..cell + BLOCK) {
+        Some(s) => s.try_into().expect("a block"),
+        None => {
+            // The map's last cells: the cells past its end are never visited.
+            let mut b = [0; BLOCK];
+            let s = &front[cell..];
+            b[..s.len()].copy_from_slice(s);
+            b
+        }
+    };
+    firing(&codes, bytes, offs, lanes)
+}
+
+/// The firing mask of sixteen cells (codes `codes`, counts of lane `l` at `bytes[offs[l]..]`):
+/// byte `i` is 0xff when cell `i` fires, else 0.
+#[inline(always)]
+fn firing<const L: usize>(
+    codes: &[u8; BLOCK],
+    bytes: &[u8],
+    offs: &[usize; L],
+    lanes: &[Lane; L],
+) -> u128 {
+    let mut acc = [0u8; BLOCK];
+    for (lane, &off) in lanes.iter().zip(offs) {
+        let counts: &[u8; BLOCK] = bytes[off..off + BLOCK].try_into().expect("a block");
+        // Unsigned `x <= w` as `min(x, w) == x`, and masks of 0 or 0xff: byte-wise vector
+        // operations.
+        for ((a, &c), &n) in acc.iter_mut().zip(codes).zip(counts) {
+            let c = c.wrapping_sub(lane.clo);
+            let code_in = ((c.min(lane.cw) == c) as u8).wrapping_neg();
+            let n = n.wrapping_sub(lane.lo);
+            let count_in = ((n.min(lane.w) == n) as u8).wrapping_neg();
+            *a |= code_in & (count_in ^ lane.neg);
+        }
+    }
+    u128::from_le_bytes(acc)
+}
+
+/// One row of [`rows`]: `n` cells from `(x, y)`; false once `changed` reaches `changes`.
+///
+/// After a firing, when the rules write only the visited cell, the mask stays valid for the
+/// cells beyond the kernel's reach (whose code and counts the write did not change); the
+/// cells within reach are tested again one by one. Else the mask is computed afresh.
+#[inline(always)]
+fn row<const L: usize>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (x, y): (usize, usize),
+    n: usize,
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let cell = y * ctx.canvas.w + x;
+    let (at, len) = (ctx.live.index(x, y), ctx.live.plane_len());
+    let offs: [usize; L] = std::array::from_fn(|l| lanes[l].plane as usize * len + at);
+    debug_assert!(at + n - 1 + BLOCK <= len && len >= SLACK);
+    let mut k = 0;
+    'blocks: while k < n {
+        let mut mask = block(ctx, lanes, &offs.map(|o| o + k), cell + k);
+        loop {
+            let f = (mask.trailing_zeros() / 8) as usize;
+            let j = k + f;
+            if f == BLOCK || j >= n {
+                k += BLOCK;
+                continue 'blocks;
+            }
+            let code = ctx.canvas.front[cell + j];
+            let rule = kernel.one[code as usize].rule as usize;
+            match kernel.rules[rule].only {
+                Some(v) => ctx.set_at(x + j, y, v),
+                None => kernel.write(ctx, rule, x + j, y),
+            }
+            *changed += 1;
+            if *changed >= changes {
+                return false;
+            }
+            if kernel.reach >= BLOCK {
+                // Writes beyond the visited cell, or a wide reach: a fresh mask.
+                k = j + 1;
+                continue 'blocks;
+            }
+            // Cells `f + 1..=f + reach` of the block may have changed.
+            mask &= (!0u128).checked_shl(8 * (f as u32 + 1)).unwrap_or(0);
+            let bytes = ctx.live.bytes().expect("byte planes");
+            for g in f + 1..(f + 1 + kernel.reach).min(BLOCK).min(n - k) {
+                let c = kernel.one[ctx.canvas.front[cell + k + g] as usize];
+                let count = bytes[c.test.plane as usize * len + at + k + g] as u32;
+                if c.test.holds(count) {
+                    mask |= 0xff << (8 * g);
+                } else {
+                    mask &= !(0xff << (8 * g));
+                }
+            }
+        }
+    }
+    true
+}

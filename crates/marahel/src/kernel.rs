@@ -134,10 +134,6 @@ pub struct Kernel {
     /// `one` as lanes for row scans over byte planes ([`scan`]); empty when there are none or
     /// more than [`scan::MAX_LANES`].
     lanes: Vec<scan::Lane>,
-    /// How far right along a row a rule firing changes cells' codes or counts: the farthest
-    /// `-dx` of the planes' offsets `(dx, 0)`; `usize::MAX` when an executer writes other
-    /// cells than the visited one.
-    reach: usize,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
     /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
@@ -187,7 +183,7 @@ impl Kernel {
                 return match pred {
                     Pred::Always(b) => Test::Const(b),
                     Pred::Range { lo, hi, negate } => {
-                        let spec = PlaneSpec::new(nbh, weights);
+                        let spec = PlaneSpec::new(nbh, &nbhs[nbh].offsets, weights);
                         let plane = match planes.iter().position(|p| *p == spec) {
                             Some(k) => k,
                             None => {
@@ -350,22 +346,8 @@ impl Kernel {
         if lanes.len() > scan::MAX_LANES {
             lanes.clear();
         }
-        let local = rules
-            .iter()
-            .all(|r| r.writes.iter().all(|w| !matches!(w, Write::General(_))));
-        let reach = match local {
-            false => usize::MAX,
-            true => planes
-                .iter()
-                .flat_map(|p| &nbhs[p.nbh].offsets)
-                .filter(|&&(dx, dy)| dy == 0 && dx < 0)
-                .map(|&(dx, _)| dx.unsigned_abs() as usize)
-                .max()
-                .unwrap_or(0),
-        };
         Some(Kernel {
             rules,
-            reach,
             by_code,
             simple,
             first,

@@ -15,6 +15,8 @@
 use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
 
+mod bytes;
+
 /// What one plane counts: a neighbourhood and the weight of each cell code.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlaneSpec {
@@ -22,6 +24,15 @@ pub struct PlaneSpec {
     pub nbh: usize,
     /// Weight of each code.
     pub weights: Box<[u32; 256]>,
+    /// Weight of each code, as a byte (used when every count fits a byte).
+    weights8: Box<[u8; 256]>,
+    /// The neighbourhood's offsets `(dx, dy)`.
+    offsets: Vec<(i64, i64)>,
+    /// The farthest `|dx|` and `|dy|` of the offsets.
+    reach: (usize, usize),
+    /// The offsets are the 3x3 box (the `all` neighbourhood): nine distinct offsets within
+    /// one cell of the centre.
+    is_box: bool,
     /// An upper bound of every weight (an OR of them all).
     bound: u32,
     /// The code and weight of the only code with a weight, if there is one.
@@ -29,16 +40,33 @@ pub struct PlaneSpec {
 }
 
 impl PlaneSpec {
-    /// The plane of `nbh` with these weights.
-    pub fn new(nbh: usize, weights: &[u32; 256]) -> PlaneSpec {
+    /// The plane of neighbourhood `nbh` (offsets `offsets`) with these weights.
+    pub fn new(nbh: usize, offsets: &[(i32, i32)], weights: &[u32; 256]) -> PlaneSpec {
         let mut hot = weights.iter().enumerate().filter(|(_, w)| **w != 0);
         let single = match (hot.next(), hot.next()) {
             (Some((code, &w)), None) => Some((code as u8, w)),
             _ => None,
         };
+        let offsets: Vec<(i64, i64)> = offsets.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
+        let reach = offsets.iter().fold((0, 0), |(mx, my), &(dx, dy)| {
+            (
+                mx.max(dx.unsigned_abs() as usize),
+                my.max(dy.unsigned_abs() as usize),
+            )
+        });
+        let mut seen = 0u16;
+        for &(dx, dy) in &offsets {
+            if dx.abs() <= 1 && dy.abs() <= 1 {
+                seen |= 1 << ((dy + 1) * 3 + dx + 1);
+            }
+        }
         PlaneSpec {
             nbh,
             weights: Box::new(*weights),
+            weights8: Box::new(weights.map(|w| w as u8)),
+            is_box: offsets.len() == 9 && seen == 0x1ff,
+            offsets,
+            reach,
             bound: weights.iter().fold(0, |a, &b| a | b),
             single,
         }
@@ -106,6 +134,8 @@ pub struct LivePlanes {
     keep: bool,
     /// Kept planes by region (words, bytes).
     kept: Vec<(Rect, Vec<u32>, Vec<u8>)>,
+    /// The region's codes in the padded layout (scratch).
+    codes: Vec<u8>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
     pad8: Vec<u8>,
     /// Byte sums (scratch).
@@ -225,20 +255,19 @@ impl LivePlanes {
         let (mut mx, mut my) = (0usize, 0usize);
         let mut small = true;
         for s in specs {
-            let offsets = &nbhs[s.nbh].offsets;
-            for &(dx, dy) in offsets {
-                mx = mx.max(dx.unsigned_abs() as usize);
-                my = my.max(dy.unsigned_abs() as usize);
-            }
+            debug_assert!(nbhs[s.nbh].offsets == s.offsets, "the spec's neighbourhood");
+            mx = mx.max(s.reach.0);
+            my = my.max(s.reach.1);
             let max_w = (s.bound | out_w(&s.weights)) as u64;
-            small &= max_w * offsets.len() as u64 <= u8::MAX as u64;
+            small &= max_w * s.offsets.len() as u64 <= u8::MAX as u64;
         }
         self.region = r;
-        self.pitch = mx + rw + mx;
-        self.origin = my * self.pitch + mx;
+        let p = mx + rw + mx;
+        self.pitch = p;
+        self.origin = my * p + mx;
         self.tracking = tracking;
         self.small = small;
-        let padded = self.pitch * (my + rh + my);
+        let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };
         self.len = len;
         if self.planes.len() < specs.len() {
@@ -265,108 +294,93 @@ impl LivePlanes {
                 self.data.reserve(len * specs.len());
             }
         }
-        // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
-        // (the padding columns between rows are summed too and never read).
-        let span = (rh - 1) * self.pitch + rw;
-        for (k, (s, plane)) in specs.iter().zip(&mut self.planes).enumerate() {
-            let n = &nbhs[s.nbh];
-            let pitch = self.pitch as isize;
-            let reads = n
-                .offsets
-                .iter()
-                .map(|&(dx, dy)| dy as isize * pitch + dx as isize);
+        for (s, plane) in specs.iter().zip(&mut self.planes) {
             if small {
-                for (w8, &w) in plane.weights8.iter_mut().zip(&s.weights[..]) {
-                    *w8 = w as u8;
-                }
+                plane.weights8.copy_from_slice(&s.weights8[..]);
             } else {
                 plane.weights.copy_from_slice(&s.weights[..]);
             }
+            plane.box3 = s.is_box.then_some(p);
             // A write at padded index i changes the counts at i - read delta.
-            plane.deltas.clear();
+            let reads = s
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
             plane.lowest = reads.clone().map(|d| -d).min().unwrap_or(0);
-            let lowest = plane.lowest;
-            plane
-                .deltas
-                .extend(reads.clone().map(|d| (-d - lowest) as usize));
-            // Nine distinct offsets within one cell of the centre are the 3x3 box (the `all`
-            // neighbourhood): then so are the deltas.
-            let p = self.pitch;
-            let is_box = n.offsets.len() == 9 && {
-                let mut seen = 0u16;
-                for &(dx, dy) in &n.offsets {
-                    if dx.abs() <= 1 && dy.abs() <= 1 {
-                        seen |= 1 << ((dy + 1) * 3 + dx + 1);
-                    }
-                }
-                seen == 0x1ff
-            };
-            plane.box3 = is_box.then_some(p);
-            if kept.is_some() {
-                continue;
+            if !s.is_box {
+                let lowest = plane.lowest;
+                plane.deltas.clear();
+                plane.deltas.extend(reads.map(|d| (-d - lowest) as usize));
             }
+        }
+        self.active = specs.len();
+        if kept.is_some() {
+            return;
+        }
+        // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
+        // (the padding columns between rows are summed too and never read).
+        let span = (rh - 1) * p + rw;
+        let o = self.origin;
+        let geometry = (mx, my, p);
+        // A code that weighs what the outside weighs in every plane stands for the outside:
+        // then the region's codes are laid out once for all planes.
+        let marker = match small {
+            true => (0..=255u8).rev().find(|&c| {
+                specs
+                    .iter()
+                    .all(|s| s.weights[c as usize] == out_w(&s.weights))
+            }),
+            false => None,
+        };
+        if let Some(m) = marker {
+            bytes::lay_codes(&mut self.codes, canvas, r, geometry, m);
+        }
+        for (k, (s, plane)) in specs.iter().zip(&self.planes).enumerate() {
             let out = out_w(&s.weights);
-            let geometry = (mx, my, self.pitch);
+            let reads = s
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
             if small {
-                // Byte counts straight into the plane. With one weighted code (the usual
-                // `all(solid)`), a compare replaces the table look-up and vectorises.
-                match s.single {
-                    Some((code, w)) => {
+                // The weights (with one weighted code, the usual `all(solid)`, a compare
+                // replaces the table look-up and vectorises), then byte sums straight into
+                // the plane.
+                match (marker, s.single) {
+                    (Some(_), Some((code, w))) => {
                         let w = w as u8;
-                        fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
-                            (c == code) as u8 * w
+                        bytes::map(&mut self.pad8, &self.codes, 0..padded, |c| {
+                            ((c == code) as u8).wrapping_neg() & w
                         })
                     }
-                    _ => {
+                    (Some(_), None) => {
+                        let w8 = &plane.weights8;
+                        bytes::map(&mut self.pad8, &self.codes, 0..padded, |c| w8[c as usize])
+                    }
+                    (None, _) => {
                         let w8 = &plane.weights8;
                         fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
                             w8[c as usize]
                         })
                     }
                 }
-                let o = self.origin;
                 let dst = &mut self.bytes[k * len + o..k * len + o + span];
-                if is_box {
-                    // Row sums of three, then column sums of three row sums.
-                    let rows = &mut self.acc8;
-                    rows.clear();
-                    rows.resize(span + 2 * p, 0);
-                    let pad = &self.pad8[o - p - 1..o + span + p + 1];
-                    for (((h, &a), &b), &c) in
-                        rows.iter_mut().zip(pad).zip(&pad[1..]).zip(&pad[2..])
-                    {
-                        *h = a.wrapping_add(b).wrapping_add(c);
-                    }
-                    for (((d, &a), &b), &c) in dst
-                        .iter_mut()
-                        .zip(&rows[..])
-                        .zip(&rows[p..])
-                        .zip(&rows[2 * p..])
-                    {
-                        *d = a.wrapping_add(b).wrapping_add(c);
-                    }
-                } else {
-                    dst.fill(0);
-                    for d in reads {
-                        let from = (o as isize + d) as usize;
-                        for (a, &v) in dst.iter_mut().zip(&self.pad8[from..from + span]) {
-                            *a = a.wrapping_add(v);
-                        }
-                    }
+                match s.is_box {
+                    true => bytes::box_sums(dst, &mut self.acc8, &self.pad8, o, p),
+                    false => bytes::offset_sums(dst, &self.pad8, o, reads),
                 }
                 continue;
             }
             // The plane is appended whole: margin, the region's sums, margin (only the
             // region's cells are ever read; margins only take updates).
-            let tail = len - self.origin - span;
-            self.data.extend(std::iter::repeat_n(0, self.origin));
+            let tail = len - o - span;
+            self.data.extend(std::iter::repeat_n(0, o));
             fill_weights(&mut self.pad32, canvas, r, geometry, out, |c| {
                 s.weights[c as usize]
             });
             self.acc32.clear();
             self.acc32.resize(span, 0);
             for d in reads {
-                let from = (self.origin as isize + d) as usize;
+                let from = (o as isize + d) as usize;
                 for (a, &v) in self.acc32.iter_mut().zip(&self.pad32[from..from + span]) {
                     *a = a.wrapping_add(v);
                 }
@@ -374,7 +388,6 @@ impl LivePlanes {
             self.data.extend_from_slice(&self.acc32);
             self.data.extend(std::iter::repeat_n(0, tail));
         }
-        self.active = specs.len();
     }
 
     /// Ends the pass: writes no longer update anything.

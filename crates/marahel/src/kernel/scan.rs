@@ -110,10 +110,10 @@ pub fn rows<const L: usize>(
     }
 }
 
-/// The firing mask of the sixteen cells from `cell` (map index) and `at` (padded index): byte
-/// `i` is 0xff when cell `i` fires.
+/// The first of the sixteen cells from `cell` (map index), counts at `offs`, that fires, or
+/// 16.
 #[inline(always)]
-fn block<const L: usize>(ctx: &Ctx, lanes: &[Lane; L], offs: &[usize; L], cell: usize) -> u128 {
+fn block<const L: usize>(ctx: &Ctx, lanes: &[Lane; L], offs: &[usize; L], cell: usize) -> usize {
     let front = &ctx.canvas.front[..];
     let bytes = ctx.live.bytes().expect("byte planes");
     let codes: [u8; BLOCK] = match front.get(cell..cell + BLOCK) {
@@ -129,15 +129,15 @@ fn block<const L: usize>(ctx: &Ctx, lanes: &[Lane; L], offs: &[usize; L], cell: 
     firing(&codes, bytes, offs, lanes)
 }
 
-/// The firing mask of sixteen cells (codes `codes`, counts of lane `l` at `bytes[offs[l]..]`):
-/// byte `i` is 0xff when cell `i` fires, else 0.
+/// The first of sixteen cells (codes `codes`, counts of lane `l` at `bytes[offs[l]..]`) that
+/// fires, or 16.
 #[inline(always)]
 fn firing<const L: usize>(
     codes: &[u8; BLOCK],
     bytes: &[u8],
     offs: &[usize; L],
     lanes: &[Lane; L],
-) -> u128 {
+) -> usize {
     let mut acc = [0u8; BLOCK];
     for (lane, &off) in lanes.iter().zip(offs) {
         let counts: &[u8; BLOCK] = bytes[off..off + BLOCK].try_into().expect("a block");
@@ -151,14 +151,11 @@ fn firing<const L: usize>(
             *a |= code_in & (count_in ^ lane.neg);
         }
     }
-    u128::from_le_bytes(acc)
+    let m = u128::from_le_bytes(acc);
+    (m.trailing_zeros() / 8) as usize
 }
 
 /// One row of [`rows`]: `n` cells from `(x, y)`; false once `changed` reaches `changes`.
-///
-/// After a firing, when the rules write only the visited cell, the mask stays valid for the
-/// cells beyond the kernel's reach (whose code and counts the write did not change); the
-/// cells within reach are tested again one by one. Else the mask is computed afresh.
 #[inline(always)]
 fn row<const L: usize>(
     kernel: &Kernel,
@@ -174,43 +171,29 @@ fn row<const L: usize>(
     let offs: [usize; L] = std::array::from_fn(|l| lanes[l].plane as usize * len + at);
     debug_assert!(at + n - 1 + BLOCK <= len && len >= SLACK);
     let mut k = 0;
-    'blocks: while k < n {
-        let mut mask = block(ctx, lanes, &offs.map(|o| o + k), cell + k);
-        loop {
-            let f = (mask.trailing_zeros() / 8) as usize;
-            let j = k + f;
-            if f == BLOCK || j >= n {
-                k += BLOCK;
-                continue 'blocks;
-            }
-            let code = ctx.canvas.front[cell + j];
-            let rule = kernel.one[code as usize].rule as usize;
-            match kernel.rules[rule].only {
-                Some(v) => ctx.set_at(x + j, y, v),
-                None => kernel.write(ctx, rule, x + j, y),
-            }
-            *changed += 1;
-            if *changed >= changes {
-                return false;
-            }
-            if kernel.reach >= BLOCK {
-                // Writes beyond the visited cell, or a wide reach: a fresh mask.
-                k = j + 1;
-                continue 'blocks;
-            }
-            // Cells `f + 1..=f + reach` of the block may have changed.
-            mask &= (!0u128).checked_shl(8 * (f as u32 + 1)).unwrap_or(0);
-            let bytes = ctx.live.bytes().expect("byte planes");
-            for g in f + 1..(f + 1 + kernel.reach).min(BLOCK).min(n - k) {
-                let c = kernel.one[ctx.canvas.front[cell + k + g] as usize];
-                let count = bytes[c.test.plane as usize * len + at + k + g] as u32;
-                if c.test.holds(count) {
-                    mask |= 0xff << (8 * g);
-                } else {
-                    mask &= !(0xff << (8 * g));
-                }
-            }
+    while k < n {
+        let f = block(ctx, lanes, &offs.map(|o| o + k), cell + k);
+        let j = k + f;
+        if f == BLOCK {
+            k += BLOCK;
+            continue;
         }
+        if j >= n {
+            break;
+        }
+        let code = ctx.canvas.front[cell + j];
+        let rule = kernel.one[code as usize].rule as usize;
+        match kernel.rules[rule].only {
+            Some(v) => ctx.set_at(x + j, y, v),
+            None => kernel.write(ctx, rule, x + j, y),
+        }
+        *changed += 1;
+        if *changed >= changes {
+            return false;
+        }
+        // The firing changed this cell's code and the counts around it: the next block
+        // starts at the next cell.
+        k = j + 1;
     }
     true
 }

@@ -24,7 +24,7 @@
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
-use crate::live::PlaneSpec;
+use crate::live::{Bytes, Layout, Pairs, PlaneSpec, Words};
 use crate::program::{Explorer, ExplorerKind, Nbh};
 use crate::rule::{Condition, Op, Pred};
 use grid_core::below;
@@ -378,7 +378,8 @@ impl Kernel {
     /// Whether [`Kernel::scan_rows`] can run a horizontal scan pass of the current region:
     /// a test per code, in few enough lanes, over byte planes.
     pub fn scans_rows(&self, ctx: &Ctx) -> bool {
-        !self.lanes.is_empty() && ctx.live.bytes().is_some()
+        !self.lanes.is_empty()
+            && (Bytes::view(&ctx.live).is_some() || Pairs::view(&ctx.live).is_some())
     }
 
     /// A horizontal scan pass ([`Kernel::scans_rows`]): `tiles` visits from `(lx, ly)` (region
@@ -386,11 +387,31 @@ impl Kernel {
     /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
     pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
         let l = &self.lanes[..];
-        match l.len() {
-            1 => scan::rows::<1>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-            2 => scan::rows::<2>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-            3 => scan::rows::<3>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-            _ => scan::rows::<4>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+        match (Pairs::view(&ctx.live).is_some(), l.len()) {
+            (true, 1) => {
+                scan::rows::<1, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (true, 2) => {
+                scan::rows::<2, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (true, 3) => {
+                scan::rows::<3, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (true, _) => {
+                scan::rows::<4, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, 1) => {
+                scan::rows::<1, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, 2) => {
+                scan::rows::<2, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, 3) => {
+                scan::rows::<3, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, _) => {
+                scan::rows::<4, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
         }
     }
 
@@ -420,9 +441,13 @@ impl Kernel {
             ctx.live.index(x, y)
         };
         if !self.one.is_empty() {
-            return match ctx.live.bytes().is_some() {
-                true => self.one_line::<u8>(ctx, (x, y), vertical, n, changed, changes),
-                false => self.one_line::<u32>(ctx, (x, y), vertical, n, changed, changes),
+            let line = (x, y);
+            return if Pairs::view(&ctx.live).is_some() {
+                self.one_line::<Pairs>(ctx, line, vertical, n, changed, changes)
+            } else if Bytes::view(&ctx.live).is_some() {
+                self.one_line::<Bytes>(ctx, line, vertical, n, changed, changes)
+            } else {
+                self.one_line::<Words>(ctx, line, vertical, n, changed, changes)
             };
         }
         if self.simple {
@@ -462,11 +487,11 @@ impl Kernel {
         true
     }
 
-    /// [`Kernel::visit_line`] with one test per code, cell by cell over planes of `T`: a code
+    /// [`Kernel::visit_line`] with one test per code, cell by cell over counts laid out as `K`: a code
     /// load, a count load and a compare per cell. The scan for the next cell that fires
     /// borrows the map and the planes only to read them, so they stay in registers; the
     /// firing itself then takes the context.
-    fn one_line<T: Count>(
+    fn one_line<K: Layout>(
         &self,
         ctx: &mut Ctx,
         (x, y): (usize, usize),
@@ -482,15 +507,15 @@ impl Kernel {
         };
         let cell = y * ctx.canvas.w + x;
         let at = ctx.live.index(x, y);
-        let len = ctx.live.plane_len();
         let one: &[Candidate; 256] = self.one[..].try_into().expect("a test per code");
         let mut k = 0;
         while k < n {
-            let (front, planes) = (&ctx.canvas.front[..], T::planes(&ctx.live));
+            let front = &ctx.canvas.front[..];
+            let counts = K::view(&ctx.live).expect("the pass's layout");
             let hit = (k..n).find(|&j| {
                 let c = one[front[cell + j * cell_step] as usize];
                 c.test
-                    .holds(planes[c.test.plane as usize * len + at + j * plane_step].get())
+                    .holds(K::count(counts, c.test.plane as usize, at + j * plane_step))
             });
             let Some(j) = hit else {
                 break;
@@ -560,36 +585,6 @@ impl Kernel {
                 Write::General(e) => e.apply(ctx, x, y),
             }
         }
-    }
-}
-
-/// A count as stored in the live planes (bytes or words).
-trait Count: Copy {
-    /// The live planes of this type.
-    fn planes(live: &crate::live::LivePlanes) -> &[Self];
-    /// The count.
-    fn get(self) -> u32;
-}
-
-impl Count for u8 {
-    #[inline(always)]
-    fn planes(live: &crate::live::LivePlanes) -> &[u8] {
-        live.bytes().expect("byte planes")
-    }
-    #[inline(always)]
-    fn get(self) -> u32 {
-        self as u32
-    }
-}
-
-impl Count for u32 {
-    #[inline(always)]
-    fn planes(live: &crate::live::LivePlanes) -> &[u32] {
-        live.planes()
-    }
-    #[inline(always)]
-    fn get(self) -> u32 {
-        self
     }
 }
 

@@ -102,24 +102,42 @@ impl Default for Plane {
     }
 }
 
-/// Bytes after each byte plane, so that a scan may read 16 counts from any cell of the region.
+/// Cells after each byte plane (and after the paired plane), so that a scan may read 16 counts
+/// from any cell of the region.
 pub const SLACK: usize = 16;
+
+/// The counts of a pass, in one of three layouts.
+#[derive(Debug, Default)]
+struct Store {
+    /// The padded counts of every plane as words, one after the other.
+    data: Vec<u32>,
+    /// The padded counts of every plane as bytes, one after the other.
+    bytes: Vec<u8>,
+    /// Two byte planes of the same neighbourhood in one: cell `i` holds the first plane's
+    /// count plus 256 times the second's (wrapping), so that a write adds one delta per cell
+    /// (the pair of weights is linear in the counts) and the two bytes of a region cell are
+    /// its two counts, exactly, as long as each fits a byte.
+    pairs: Vec<u16>,
+}
 
 /// The live planes of the current region pass (buffers reused across passes).
 #[derive(Debug, Default)]
 pub struct LivePlanes {
     /// Planes; the first `active` are in use.
     planes: Vec<Plane>,
-    /// The padded counts of every plane as words, one after the other (`len` each), unless
-    /// the planes are bytes.
-    data: Vec<u32>,
-    /// The padded counts of every plane as bytes, one after the other (`len` each), when
-    /// every count of every plane fits a byte.
-    bytes: Vec<u8>,
-    /// Whether the planes of this pass are `bytes` (else `data`).
+    /// The counts.
+    store: Store,
+    /// Whether the planes of this pass are bytes (`store.bytes`, or `store.pairs`), else
+    /// words (`store.data`).
     small: bool,
-    /// Cells per plane in `data` or `bytes` (the padded layout, plus [`SLACK`] for bytes).
+    /// Whether the planes of this pass are a pair of byte planes in `store.pairs`.
+    paired: bool,
+    /// Cells per plane in `store.data` or `store.bytes` (the padded layout, plus [`SLACK`]
+    /// for bytes); `store.pairs` has one plane of pairs of this length.
     len: usize,
+    /// The pair of weights of each code, when the planes are paired: low byte the first
+    /// plane's weight, high byte the second's.
+    pair_w: Vec<u16>,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
     /// Whether writes update the planes (false in buffered passes).
@@ -132,8 +150,8 @@ pub struct LivePlanes {
     origin: usize,
     /// Whether the current pass keeps its planes (see [`LivePlanes::begin`]).
     keep: bool,
-    /// Kept planes by region (words, bytes).
-    kept: Vec<(Rect, Vec<u32>, Vec<u8>)>,
+    /// Kept planes by region.
+    kept: Vec<(Rect, Store)>,
     /// The region's codes in the padded layout (scratch).
     codes: Vec<u8>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
@@ -196,34 +214,21 @@ impl LivePlanes {
         self.pitch
     }
 
-    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::planes`] (or
-    /// [`LivePlanes::bytes`]) `[k * len + i]`.
+    /// Cells per plane (see [`Layout`]).
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len
     }
 
-    /// The counts of all planes as words, one after the other (see [`LivePlanes::plane_len`]);
-    /// empty when the planes are bytes.
-    #[inline]
-    pub fn planes(&self) -> &[u32] {
-        &self.data
-    }
-
-    /// The counts of all planes as bytes, when every count fits a byte (see
-    /// [`LivePlanes::plane_len`]); each plane is followed by [`SLACK`] bytes.
-    #[inline]
-    pub fn bytes(&self) -> Option<&[u8]> {
-        self.small.then_some(&self.bytes[..])
-    }
-
     /// Count of plane `k` at padded index `i`.
     #[inline]
     pub fn get(&self, k: usize, i: usize) -> u32 {
-        if self.small {
-            self.bytes[k * self.len + i] as u32
+        if self.paired {
+            (self.store.pairs[i] >> (8 * k)) as u8 as u32
+        } else if self.small {
+            self.store.bytes[k * self.len + i] as u32
         } else {
-            self.data[k * self.len + i]
+            self.store.data[k * self.len + i]
         }
     }
 
@@ -267,6 +272,17 @@ impl LivePlanes {
         self.origin = my * p + mx;
         self.tracking = tracking;
         self.small = small;
+        let paired = small && specs.len() == 2 && specs[0].offsets == specs[1].offsets;
+        self.paired = paired;
+        if paired {
+            let (a, b) = (&specs[0].weights8, &specs[1].weights8);
+            self.pair_w.clear();
+            self.pair_w.extend(
+                a.iter()
+                    .zip(&b[..])
+                    .map(|(&a, &b)| a as u16 | (b as u16) << 8),
+            );
+        }
         let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };
         self.len = len;
@@ -276,22 +292,18 @@ impl LivePlanes {
         let keep = keep && tracking;
         self.keep = keep;
         let kept = keep
-            .then(|| self.kept.iter().position(|(kr, _, _)| *kr == r))
+            .then(|| self.kept.iter().position(|(kr, _)| *kr == r))
             .flatten();
         match kept {
-            Some(i) => {
-                let k = &mut self.kept[i];
-                std::mem::swap(&mut self.data, &mut k.1);
-                std::mem::swap(&mut self.bytes, &mut k.2);
-            }
+            Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
             None if small => {
                 // Every byte the sums do not write (margins, padding columns) is never read.
-                self.bytes.resize(len * specs.len(), 0);
+                self.store.bytes.resize(len * specs.len(), 0);
             }
             None => {
-                self.data.clear();
+                self.store.data.clear();
                 // One allocation (a kept buffer left with the previous region).
-                self.data.reserve(len * specs.len());
+                self.store.data.reserve(len * specs.len());
             }
         }
         for (s, plane) in specs.iter().zip(&mut self.planes) {
@@ -363,7 +375,7 @@ impl LivePlanes {
                         })
                     }
                 }
-                let dst = &mut self.bytes[k * len + o..k * len + o + span];
+                let dst = &mut self.store.bytes[k * len + o..k * len + o + span];
                 match s.is_box {
                     true => bytes::box_sums(dst, &mut self.acc8, &self.pad8, o, p),
                     false => bytes::offset_sums(dst, &self.pad8, o, reads),
@@ -373,7 +385,7 @@ impl LivePlanes {
             // The plane is appended whole: margin, the region's sums, margin (only the
             // region's cells are ever read; margins only take updates).
             let tail = len - o - span;
-            self.data.extend(std::iter::repeat_n(0, o));
+            self.store.data.extend(std::iter::repeat_n(0, o));
             fill_weights(&mut self.pad32, canvas, r, geometry, out, |c| {
                 s.weights[c as usize]
             });
@@ -385,8 +397,21 @@ impl LivePlanes {
                     *a = a.wrapping_add(v);
                 }
             }
-            self.data.extend_from_slice(&self.acc32);
-            self.data.extend(std::iter::repeat_n(0, tail));
+            self.store.data.extend_from_slice(&self.acc32);
+            self.store.data.extend(std::iter::repeat_n(0, tail));
+        }
+        if paired {
+            // The two byte planes' region cells, interleaved.
+            let pairs = &mut self.store.pairs;
+            pairs.resize(len, 0);
+            let (a, b) = self.store.bytes.split_at(len);
+            for ((q, &a), &b) in pairs[o..o + span]
+                .iter_mut()
+                .zip(&a[o..o + span])
+                .zip(&b[o..o + span])
+            {
+                *q = a as u16 | (b as u16) << 8;
+            }
         }
     }
 
@@ -394,17 +419,9 @@ impl LivePlanes {
     pub fn end(&mut self) {
         if self.keep && self.active != 0 {
             let r = self.region;
-            match self.kept.iter().position(|(kr, _, _)| *kr == r) {
-                Some(i) => {
-                    let k = &mut self.kept[i];
-                    std::mem::swap(&mut self.data, &mut k.1);
-                    std::mem::swap(&mut self.bytes, &mut k.2);
-                }
-                None => self.kept.push((
-                    r,
-                    std::mem::take(&mut self.data),
-                    std::mem::take(&mut self.bytes),
-                )),
+            match self.kept.iter().position(|(kr, _)| *kr == r) {
+                Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
+                None => self.kept.push((r, std::mem::take(&mut self.store))),
             }
         }
         self.active = 0;
@@ -416,6 +433,16 @@ impl LivePlanes {
     #[inline(always)]
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
+        if self.paired {
+            // One delta for both planes (the planes share their deltas).
+            let d = self.pair_w[new as usize].wrapping_sub(self.pair_w[old as usize]);
+            if d != 0 {
+                let plane = &self.planes[0];
+                let first = (i + plane.lowest) as usize;
+                add_deltas(&mut self.store.pairs[first..], plane, d, u16::wrapping_add);
+            }
+            return;
+        }
         if self.small {
             for (k, plane) in self.planes[..self.active].iter().enumerate() {
                 let dw = plane.weights8[new as usize].wrapping_sub(plane.weights8[old as usize]);
@@ -423,7 +450,7 @@ impl LivePlanes {
                     continue;
                 }
                 let first = k * self.len + (i + plane.lowest) as usize;
-                add_deltas(&mut self.bytes[first..], plane, dw, u8::wrapping_add);
+                add_deltas(&mut self.store.bytes[first..], plane, dw, u8::wrapping_add);
             }
             return;
         }
@@ -433,7 +460,7 @@ impl LivePlanes {
                 continue;
             }
             let first = k * self.len + (i + plane.lowest) as usize;
-            add_deltas(&mut self.data[first..], plane, dw, u32::wrapping_add);
+            add_deltas(&mut self.store.data[first..], plane, dw, u32::wrapping_add);
         }
     }
 }
@@ -461,5 +488,86 @@ fn add_deltas<T: Copy>(data: &mut [T], plane: &Plane, dw: T, add: impl Fn(T, T) 
             .deltas
             .iter()
             .for_each(|&d| data[d] = add(data[d], dw)),
+    }
+}
+
+/// A layout of a pass's counts, for code generic over it: [`Words`], [`Bytes`] or [`Pairs`].
+pub trait Layout {
+    /// The counts as stored.
+    type View<'a>: Copy;
+    /// The counts of `live`, when they are stored in this layout.
+    fn view(live: &LivePlanes) -> Option<Self::View<'_>>;
+    /// Count of plane `k` at padded index `i`.
+    fn count(v: Self::View<'_>, k: usize, i: usize) -> u32;
+}
+
+/// A layout of byte counts.
+pub trait ByteLayout: Layout {
+    /// The counts of plane `k` at padded indices `i..i + 16`, `i` a region cell.
+    fn block(v: Self::View<'_>, k: usize, i: usize) -> [u8; SLACK];
+}
+
+/// Counts as words: plane `k` at `data[k * len..]`.
+#[derive(Debug)]
+pub struct Words;
+
+/// Counts as bytes: plane `k` at `bytes[k * len..]`.
+#[derive(Debug)]
+pub struct Bytes;
+
+/// Two byte planes interleaved (see [`Store::pairs`]).
+#[derive(Debug)]
+pub struct Pairs;
+
+impl Layout for Words {
+    type View<'a> = (&'a [u32], usize);
+    #[inline(always)]
+    fn view(live: &LivePlanes) -> Option<Self::View<'_>> {
+        (!live.small).then_some((&live.store.data, live.len))
+    }
+    #[inline(always)]
+    fn count((data, len): Self::View<'_>, k: usize, i: usize) -> u32 {
+        data[k * len + i]
+    }
+}
+
+impl Layout for Bytes {
+    type View<'a> = (&'a [u8], usize);
+    #[inline(always)]
+    fn view(live: &LivePlanes) -> Option<Self::View<'_>> {
+        (live.small && !live.paired).then_some((&live.store.bytes, live.len))
+    }
+    #[inline(always)]
+    fn count((bytes, len): Self::View<'_>, k: usize, i: usize) -> u32 {
+        bytes[k * len + i] as u32
+    }
+}
+
+impl ByteLayout for Bytes {
+    #[inline(always)]
+    fn block((bytes, len): Self::View<'_>, k: usize, i: usize) -> [u8; SLACK] {
+        let at = k * len + i;
+        bytes[at..at + SLACK].try_into().expect("a block")
+    }
+}
+
+impl Layout for Pairs {
+    type View<'a> = &'a [u16];
+    #[inline(always)]
+    fn view(live: &LivePlanes) -> Option<Self::View<'_>> {
+        live.paired.then_some(&live.store.pairs)
+    }
+    #[inline(always)]
+    fn count(pairs: Self::View<'_>, k: usize, i: usize) -> u32 {
+        (pairs[i] >> (8 * k)) as u8 as u32
+    }
+}
+
+impl ByteLayout for Pairs {
+    #[inline(always)]
+    fn block(pairs: Self::View<'_>, k: usize, i: usize) -> [u8; SLACK] {
+        let words: &[u16; SLACK] = pairs[i..i + SLACK].try_into().expect("a block");
+        let shift = 8 * k as u32;
+        words.map(|w| (w >> shift) as u8)
     }
 }

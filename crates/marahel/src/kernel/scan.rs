@@ -11,7 +11,7 @@
 
 use super::{Candidate, Kernel, PlaneTest};
 use crate::engine::Ctx;
-use crate::live::SLACK;
+use crate::live::ByteLayout;
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -79,7 +79,7 @@ pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
 /// A horizontal scan pass over byte planes (see [`Kernel::scan_rows`]) with `L` lanes:
 /// `tiles` visits from `(lx, ly)` (region coordinates), row after row, wrapping; stops once
 /// `changes` rules have fired.
-pub fn rows<const L: usize>(
+pub fn rows<const L: usize, K: ByteLayout>(
     kernel: &Kernel,
     lanes: &[Lane; L],
     ctx: &mut Ctx,
@@ -93,7 +93,7 @@ pub fn rows<const L: usize>(
     let (mut visited, mut changed) = (0u64, 0u64);
     while visited < tiles {
         let n = ((w - a) as u64).min(tiles - visited) as usize;
-        if !row(
+        if !row::<L, K>(
             kernel,
             lanes,
             ctx,
@@ -110,12 +110,17 @@ pub fn rows<const L: usize>(
     }
 }
 
-/// The first of the sixteen cells from `cell` (map index), counts at `offs`, that fires, or
+/// The first of the sixteen cells from `cell` (map index; padded index `at`) that fires, or
 /// 16.
 #[inline(always)]
-fn block<const L: usize>(ctx: &Ctx, lanes: &[Lane; L], offs: &[usize; L], cell: usize) -> usize {
+fn block<const L: usize, K: ByteLayout>(
+    ctx: &Ctx,
+    lanes: &[Lane; L],
+    at: usize,
+    cell: usize,
+) -> usize {
     let front = &ctx.canvas.front[..];
-    let bytes = ctx.live.bytes().expect("byte planes");
+    let view = K::view(&ctx.live).expect("byte counts");
     let codes: [u8; BLOCK] = match front.get(cell..cell + BLOCK) {
         Some(s) => s.try_into().expect("a block"),
         None => {
@@ -126,24 +131,12 @@ fn block<const L: usize>(ctx: &Ctx, lanes: &[Lane; L], offs: &[usize; L], cell: 
             b
         }
     };
-    firing(&codes, bytes, offs, lanes)
-}
-
-/// The first of sixteen cells (codes `codes`, counts of lane `l` at `bytes[offs[l]..]`) that
-/// fires, or 16.
-#[inline(always)]
-fn firing<const L: usize>(
-    codes: &[u8; BLOCK],
-    bytes: &[u8],
-    offs: &[usize; L],
-    lanes: &[Lane; L],
-) -> usize {
     let mut acc = [0u8; BLOCK];
-    for (lane, &off) in lanes.iter().zip(offs) {
-        let counts: &[u8; BLOCK] = bytes[off..off + BLOCK].try_into().expect("a block");
+    for lane in lanes {
+        let counts = K::block(view, lane.plane as usize, at);
         // Unsigned `x <= w` as `min(x, w) == x`, and masks of 0 or 0xff: byte-wise vector
         // operations.
-        for ((a, &c), &n) in acc.iter_mut().zip(codes).zip(counts) {
+        for ((a, &c), &n) in acc.iter_mut().zip(&codes).zip(&counts) {
             let c = c.wrapping_sub(lane.clo);
             let code_in = ((c.min(lane.cw) == c) as u8).wrapping_neg();
             let n = n.wrapping_sub(lane.lo);
@@ -157,7 +150,7 @@ fn firing<const L: usize>(
 
 /// One row of [`rows`]: `n` cells from `(x, y)`; false once `changed` reaches `changes`.
 #[inline(always)]
-fn row<const L: usize>(
+fn row<const L: usize, K: ByteLayout>(
     kernel: &Kernel,
     lanes: &[Lane; L],
     ctx: &mut Ctx,
@@ -167,12 +160,10 @@ fn row<const L: usize>(
     changes: u64,
 ) -> bool {
     let cell = y * ctx.canvas.w + x;
-    let (at, len) = (ctx.live.index(x, y), ctx.live.plane_len());
-    let offs: [usize; L] = std::array::from_fn(|l| lanes[l].plane as usize * len + at);
-    debug_assert!(at + n - 1 + BLOCK <= len && len >= SLACK);
+    let at = ctx.live.index(x, y);
     let mut k = 0;
     while k < n {
-        let f = block(ctx, lanes, &offs.map(|o| o + k), cell + k);
+        let f = block::<L, K>(ctx, lanes, at + k, cell + k);
         let j = k + f;
         if f == BLOCK {
             k += BLOCK;

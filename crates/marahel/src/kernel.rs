@@ -19,7 +19,8 @@
 //!
 //! Scans run a line at a time ([`Kernel::visit_line`]); when every cell code has at most one
 //! candidate rule with at most one count test (a cellular automaton), a visit is a code load,
-//! a count load and a compare.
+//! a count load and a compare, and a horizontal pass over byte counts ([`Kernel::scan_rows`],
+//! [`scan`]) tests sixteen cells at a time.
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
@@ -342,6 +343,9 @@ impl Kernel {
         } else {
             Vec::new()
         };
+        if let [a, b] = &mut planes[..] {
+            a.pair(b);
+        }
         let mut lanes = scan::lanes(&one);
         if lanes.len() > scan::MAX_LANES {
             lanes.clear();

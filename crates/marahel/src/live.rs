@@ -1,16 +1,32 @@
 //! Live count planes: the weighted neighbourhood count (`all(solid)`, `plus(empty|water)`, ...)
 //! of every cell of the current region, kept exact while a pass rewrites the map.
 //!
-//! A plane is computed once when a region pass starts ([`LivePlanes::begin`]: the weights laid
-//! into a padded plane, then one shifted whole-plane slice added per offset); from then on every write of a cell
-//! adds the change of its weight to the counts of the cells whose neighbourhood contains it
-//! ([`LivePlanes::update`]: one addition per offset), so reading a count is one load instead of
-//! one load per offset. Counts use wrapping `u32` arithmetic, exactly as counting afresh does.
-//! In a buffered pass the front buffer is frozen and the planes are never updated.
+//! A plane is computed once when a region pass starts ([`LivePlanes::begin`]); from then on
+//! every write of a cell adds the change of its weight to the counts of the cells whose
+//! neighbourhood contains it ([`LivePlanes::update`]: one addition per offset), so reading a
+//! count is one load instead of one load per offset. In a buffered pass the front buffer is
+//! frozen and the planes are never updated.
 //!
 //! All planes of a pass share one padded layout: the region plus a margin as wide as the
 //! farthest offset, so updates near the region's edge need no bounds tests (cells in the margin
-//! are updated but never read).
+//! are updated but never read). The counts are stored in one of three [`Layout`]s:
+//!
+//! * [`Words`]: wrapping `u32` counts, exactly as counting afresh does; the weights laid into
+//!   a padded plane, then one shifted whole-plane slice added per offset.
+//! * [`Bytes`], when every count of every plane fits a byte (every weight, and the outside
+//!   weight, times the offsets at most 255): wrapping byte arithmetic gives the same counts.
+//!   The region's codes are laid into the padded layout once ([`bytes`]), each plane's
+//!   weights mapped from them in one pass and summed (a 3x3 box as row sums of three, then
+//!   column sums of three row sums).
+//! * [`Pairs`], when the byte planes are two of the same neighbourhood (the usual cellular
+//!   automaton's `all(solid)` and `all(empty)`): one `u16` per cell holding the first count
+//!   plus 256 times the second, wrapping. The pair of weights is linear in the counts, so a
+//!   write adds one delta (the pair weight of the new code minus the old one's) per offset
+//!   for both planes, and the two bytes of a region cell are its two counts exactly, since
+//!   each fits a byte.
+//!
+//! A pass over disjoint regions may keep each region's counts for its next repeat (see
+//! [`LivePlanes::begin`]).
 
 use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
@@ -37,6 +53,9 @@ pub struct PlaneSpec {
     bound: u32,
     /// The code and weight of the only code with a weight, if there is one.
     single: Option<(u8, u32)>,
+    /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
+    /// byte weights of each code, this spec's in the low byte.
+    pair_w: Option<Box<[u16; 256]>>,
 }
 
 impl PlaneSpec {
@@ -69,7 +88,23 @@ impl PlaneSpec {
             reach,
             bound: weights.iter().fold(0, |a, &b| a | b),
             single,
+            pair_w: None,
         }
+    }
+
+    /// Prepares this spec to share one plane of pairs ([`Pairs`]) with `next`, the next spec
+    /// of the pass, when both count the same neighbourhood.
+    pub fn pair(&mut self, next: &PlaneSpec) {
+        self.pair_w = (self.offsets == next.offsets).then(|| {
+            let mut w = Box::new([0u16; 256]);
+            for (p, (&a, &b)) in w
+                .iter_mut()
+                .zip(self.weights8.iter().zip(&next.weights8[..]))
+            {
+                *p = a as u16 | (b as u16) << 8;
+            }
+            w
+        });
     }
 }
 
@@ -113,10 +148,8 @@ struct Store {
     data: Vec<u32>,
     /// The padded counts of every plane as bytes, one after the other.
     bytes: Vec<u8>,
-    /// Two byte planes of the same neighbourhood in one: cell `i` holds the first plane's
-    /// count plus 256 times the second's (wrapping), so that a write adds one delta per cell
-    /// (the pair of weights is linear in the counts) and the two bytes of a region cell are
-    /// its two counts, exactly, as long as each fits a byte.
+    /// Two byte planes of the same neighbourhood in one (see [`Pairs`]): cell `i` holds the
+    /// first plane's count plus 256 times the second's, wrapping.
     pairs: Vec<u16>,
 }
 
@@ -272,16 +305,11 @@ impl LivePlanes {
         self.origin = my * p + mx;
         self.tracking = tracking;
         self.small = small;
-        let paired = small && specs.len() == 2 && specs[0].offsets == specs[1].offsets;
+        let paired = small && specs.len() == 2 && specs[0].pair_w.is_some();
         self.paired = paired;
-        if paired {
-            let (a, b) = (&specs[0].weights8, &specs[1].weights8);
+        if let (true, Some(w)) = (paired, &specs[0].pair_w) {
             self.pair_w.clear();
-            self.pair_w.extend(
-                a.iter()
-                    .zip(&b[..])
-                    .map(|(&a, &b)| a as u16 | (b as u16) << 8),
-            );
+            self.pair_w.extend_from_slice(&w[..]);
         }
         let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };
@@ -515,7 +543,8 @@ pub struct Words;
 #[derive(Debug)]
 pub struct Bytes;
 
-/// Two byte planes interleaved (see [`Store::pairs`]).
+/// Two byte planes of the same neighbourhood interleaved: cell `i` holds the first plane's
+/// count plus 256 times the second's, wrapping (see the module docs).
 #[derive(Debug)]
 pub struct Pairs;
 

@@ -1,4 +1,5 @@
-//! Row scans of a cellular automaton over byte planes, sixteen cells at a time.
+//! Row scans of a cellular automaton over byte counts (byte planes or pairs), sixteen cells at
+//! a time.
 //!
 //! When every cell code has at most one candidate rule with one count test
 //! ([`Kernel`]'s `one` table) and every count fits a byte, whether a cell fires depends only

@@ -111,8 +111,8 @@ impl PlaneSpec {
 /// How one live plane changes on a write.
 #[derive(Debug)]
 struct Plane {
-    /// Weight of each code (word planes).
-    weights: Box<[u32; 256]>,
+    /// Weight of each code (word planes; empty until a pass has word planes).
+    weights: Vec<u32>,
     /// Weight of each code (byte planes: every weight fits a byte then).
     weights8: [u8; 256],
     /// The cells whose count a write changes: padded index deltas `-(dy * pitch + dx)`,
@@ -128,7 +128,7 @@ struct Plane {
 impl Default for Plane {
     fn default() -> Self {
         Plane {
-            weights: Box::new([0; 256]),
+            weights: Vec::new(),
             weights8: [0; 256],
             deltas: Vec::new(),
             lowest: 0,
@@ -338,7 +338,8 @@ impl LivePlanes {
             if small {
                 plane.weights8.copy_from_slice(&s.weights8[..]);
             } else {
-                plane.weights.copy_from_slice(&s.weights[..]);
+                plane.weights.clear();
+                plane.weights.extend_from_slice(&s.weights[..]);
             }
             plane.box3 = s.is_box.then_some(p);
             // A write at padded index i changes the counts at i - read delta.

@@ -545,12 +545,15 @@ impl Kernel {
             let i = candidates.trailing_zeros() as usize;
             let rule = &self.rules[i];
             candidates &= candidates - 1;
-            if rule
-                .planes
-                .iter()
-                .all(|t| t.holds(self.count(ctx, t.plane as usize, x, y, at)))
-                && holds_all(self, &rule.rest, ctx, x, y, code, at)
-            {
+            // A plain loop (not `Iterator::all`): it stays inlined here.
+            let mut planes_hold = true;
+            for t in &rule.planes {
+                if !t.holds(self.count(ctx, t.plane as usize, x, y, at)) {
+                    planes_hold = false;
+                    break;
+                }
+            }
+            if planes_hold && holds_all(self, &rule.rest, ctx, x, y, code, at) {
                 self.write(ctx, i, x, y);
                 return true;
             }

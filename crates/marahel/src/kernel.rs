@@ -447,11 +447,11 @@ impl Kernel {
         if !self.one.is_empty() {
             let line = (x, y);
             return if Pairs::view(&ctx.live).is_some() {
-                self.one_line::<Pairs>(ctx, line, vertical, n, changed, changes)
+                scan::one_line::<Pairs>(self, ctx, line, vertical, n, changed, changes)
             } else if Bytes::view(&ctx.live).is_some() {
-                self.one_line::<Bytes>(ctx, line, vertical, n, changed, changes)
+                scan::one_line::<Bytes>(self, ctx, line, vertical, n, changed, changes)
             } else {
-                self.one_line::<Words>(ctx, line, vertical, n, changed, changes)
+                scan::one_line::<Words>(self, ctx, line, vertical, n, changed, changes)
             };
         }
         if self.simple {
@@ -487,51 +487,6 @@ impl Kernel {
             }
             cell += cell_step;
             at += plane_step;
-        }
-        true
-    }
-
-    /// [`Kernel::visit_line`] with one test per code, cell by cell over counts laid out as `K`: a code
-    /// load, a count load and a compare per cell. The scan for the next cell that fires
-    /// borrows the map and the planes only to read them, so they stay in registers; the
-    /// firing itself then takes the context.
-    fn one_line<K: Layout>(
-        &self,
-        ctx: &mut Ctx,
-        (x, y): (usize, usize),
-        vertical: bool,
-        n: usize,
-        changed: &mut u64,
-        changes: u64,
-    ) -> bool {
-        let (cell_step, plane_step) = if vertical {
-            (ctx.canvas.w, ctx.live.pitch())
-        } else {
-            (1, 1)
-        };
-        let cell = y * ctx.canvas.w + x;
-        let at = ctx.live.index(x, y);
-        let one: &[Candidate; 256] = self.one[..].try_into().expect("a test per code");
-        let mut k = 0;
-        while k < n {
-            let front = &ctx.canvas.front[..];
-            let counts = K::view(&ctx.live).expect("the pass's layout");
-            let hit = (k..n).find(|&j| {
-                let c = one[front[cell + j * cell_step] as usize];
-                c.test
-                    .holds(K::count(counts, c.test.plane as usize, at + j * plane_step))
-            });
-            let Some(j) = hit else {
-                break;
-            };
-            let rule = one[front[cell + j * cell_step] as usize].rule;
-            let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
-            self.write(ctx, rule as usize, cx, cy);
-            *changed += 1;
-            if *changed >= changes {
-                return false;
-            }
-            k = j + 1;
         }
         true
     }

@@ -9,10 +9,13 @@
 //! sixteen that fires is found from the combined mask. After a firing the scan goes on from
 //! the next cell with a fresh mask (the firing changed that cell's code and the counts around
 //! it), so it visits the cells in order, exactly as one visit per cell would.
+//!
+//! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
+//! at a time ([`one_line`]).
 
 use super::{Candidate, Kernel, PlaneTest};
 use crate::engine::Ctx;
-use crate::live::ByteLayout;
+use crate::live::{ByteLayout, Layout};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -185,6 +188,51 @@ fn row<const L: usize, K: ByteLayout>(
         }
         // The firing changed this cell's code and the counts around it: the next block
         // starts at the next cell.
+        k = j + 1;
+    }
+    true
+}
+
+/// [`Kernel::visit_line`] with one test per code, cell by cell over counts laid out as `K`: a code
+/// load, a count load and a compare per cell. The scan for the next cell that fires
+/// borrows the map and the planes only to read them, so they stay in registers; the
+/// firing itself then takes the context.
+pub fn one_line<K: Layout>(
+    kernel: &Kernel,
+    ctx: &mut Ctx,
+    (x, y): (usize, usize),
+    vertical: bool,
+    n: usize,
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let (cell_step, plane_step) = if vertical {
+        (ctx.canvas.w, ctx.live.pitch())
+    } else {
+        (1, 1)
+    };
+    let cell = y * ctx.canvas.w + x;
+    let at = ctx.live.index(x, y);
+    let one: &[Candidate; 256] = kernel.one[..].try_into().expect("a test per code");
+    let mut k = 0;
+    while k < n {
+        let front = &ctx.canvas.front[..];
+        let counts = K::view(&ctx.live).expect("the pass's layout");
+        let hit = (k..n).find(|&j| {
+            let c = one[front[cell + j * cell_step] as usize];
+            c.test
+                .holds(K::count(counts, c.test.plane as usize, at + j * plane_step))
+        });
+        let Some(j) = hit else {
+            break;
+        };
+        let rule = one[front[cell + j * cell_step] as usize].rule;
+        let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
+        kernel.write(ctx, rule as usize, cx, cy);
+        *changed += 1;
+        if *changed >= changes {
+            return false;
+        }
         k = j + 1;
     }
     true

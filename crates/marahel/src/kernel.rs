@@ -19,16 +19,19 @@
 //!
 //! Scans run a line at a time ([`Kernel::visit_line`]); when every cell code has at most one
 //! candidate rule with at most one count test (a cellular automaton), a visit is a code load,
-//! a count load and a compare.
+//! a count load and a compare, and a horizontal pass over byte counts ([`Kernel::scan_rows`],
+//! [`scan`]) tests sixteen cells at a time.
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
-use crate::live::PlaneSpec;
+use crate::live::{Bytes, Layout, Pairs, PlaneSpec, Words};
 use crate::program::{Explorer, ExplorerKind, Nbh};
 use crate::rule::{Condition, Op, Pred};
 use grid_core::below;
 use grid_core::rand::RngExt;
+
+mod scan;
 
 /// One compiled condition (`repr(u8)`: a plain tag, cheap to dispatch on).
 #[derive(Clone, Debug, PartialEq)]
@@ -89,6 +92,8 @@ struct KRule {
     /// The tests from the first one that draws or needs the estimators on, in order.
     rest: Vec<Test>,
     writes: Vec<Write>,
+    /// The rule's one executer writes this value to the visited cell.
+    only: Option<u8>,
 }
 
 /// One candidate rule for a cell code, in a kernel whose rules are all [`Kernel::simple`].
@@ -127,6 +132,9 @@ pub struct Kernel {
     /// rule without a test, reads plane 0 with a range of every count, negated or not: a test
     /// that never or always holds). Else empty.
     one: Vec<Candidate>,
+    /// `one` as lanes for row scans over byte planes ([`scan`]); empty when there are none or
+    /// more than [`scan::MAX_LANES`].
+    lanes: Vec<scan::Lane>,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
     /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
@@ -176,7 +184,7 @@ impl Kernel {
                 return match pred {
                     Pred::Always(b) => Test::Const(b),
                     Pred::Range { lo, hi, negate } => {
-                        let spec = PlaneSpec::new(nbh, weights);
+                        let spec = PlaneSpec::new(nbh, &nbhs[nbh].offsets, weights);
                         let plane = match planes.iter().position(|p| *p == spec) {
                             Some(k) => k,
                             None => {
@@ -229,7 +237,7 @@ impl Kernel {
                     *slot |= 1 << i;
                 }
             }
-            let writes = rule
+            let writes: Vec<Write> = rule
                 .executers
                 .iter()
                 .map(
@@ -259,6 +267,10 @@ impl Kernel {
                     })
                     .collect(),
                 rest: tests[pure..].to_vec(),
+                only: match writes[..] {
+                    [Write::Fixed(v)] => Some(v),
+                    _ => None,
+                },
                 writes,
             });
         }
@@ -331,6 +343,13 @@ impl Kernel {
         } else {
             Vec::new()
         };
+        if let [a, b] = &mut planes[..] {
+            a.pair(b);
+        }
+        let mut lanes = scan::lanes(&one);
+        if lanes.len() > scan::MAX_LANES {
+            lanes.clear();
+        }
         Some(Kernel {
             rules,
             by_code,
@@ -338,6 +357,7 @@ impl Kernel {
             first,
             candidates,
             one,
+            lanes,
             planes,
             progress,
         })
@@ -357,6 +377,46 @@ impl Kernel {
             0
         };
         self.fire_first(ctx, x, y, code, at)
+    }
+
+    /// Whether [`Kernel::scan_rows`] can run a horizontal scan pass of the current region:
+    /// a test per code, in few enough lanes, over byte planes.
+    pub fn scans_rows(&self, ctx: &Ctx) -> bool {
+        !self.lanes.is_empty()
+            && (Bytes::view(&ctx.live).is_some() || Pairs::view(&ctx.live).is_some())
+    }
+
+    /// A horizontal scan pass ([`Kernel::scans_rows`]): `tiles` visits from `(lx, ly)` (region
+    /// coordinates) along the rows, wrapping, as many calls of [`Kernel::visit`] would; stops
+    /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
+    pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
+        let l = &self.lanes[..];
+        match (Pairs::view(&ctx.live).is_some(), l.len()) {
+            (true, 1) => {
+                scan::rows::<1, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (true, 2) => {
+                scan::rows::<2, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (true, 3) => {
+                scan::rows::<3, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (true, _) => {
+                scan::rows::<4, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, 1) => {
+                scan::rows::<1, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, 2) => {
+                scan::rows::<2, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, 3) => {
+                scan::rows::<3, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+            (false, _) => {
+                scan::rows::<4, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
+            }
+        }
     }
 
     /// Visits `n` cells from `(x, y)` rightwards (`vertical`: downwards), all inside the
@@ -385,32 +445,14 @@ impl Kernel {
             ctx.live.index(x, y)
         };
         if !self.one.is_empty() {
-            // One test per code: a code load, a plane load and a compare per cell. The scan
-            // for the next cell that fires borrows the map and the planes only to read them,
-            // so they stay in registers; the firing itself then takes the context.
-            let len = ctx.live.plane_len();
-            let one: &[Candidate; 256] = self.one[..].try_into().expect("a test per code");
-            let mut k = 0;
-            while k < n {
-                let (front, planes) = (&ctx.canvas.front[..], ctx.live.planes());
-                let hit = (k..n).find(|&j| {
-                    let c = one[front[cell + j * cell_step] as usize];
-                    c.test
-                        .holds(planes[c.test.plane as usize * len + at + j * plane_step])
-                });
-                let Some(j) = hit else {
-                    break;
-                };
-                let rule = one[front[cell + j * cell_step] as usize].rule;
-                let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
-                self.write(ctx, rule as usize, cx, cy);
-                *changed += 1;
-                if *changed >= changes {
-                    return false;
-                }
-                k = j + 1;
-            }
-            return true;
+            let line = (x, y);
+            return if Pairs::view(&ctx.live).is_some() {
+                scan::one_line::<Pairs>(self, ctx, line, vertical, n, changed, changes)
+            } else if Bytes::view(&ctx.live).is_some() {
+                scan::one_line::<Bytes>(self, ctx, line, vertical, n, changed, changes)
+            } else {
+                scan::one_line::<Words>(self, ctx, line, vertical, n, changed, changes)
+            };
         }
         if self.simple {
             for k in 0..n {
@@ -458,12 +500,15 @@ impl Kernel {
             let i = candidates.trailing_zeros() as usize;
             let rule = &self.rules[i];
             candidates &= candidates - 1;
-            if rule
-                .planes
-                .iter()
-                .all(|t| t.holds(self.count(ctx, t.plane as usize, x, y, at)))
-                && holds_all(self, &rule.rest, ctx, x, y, code, at)
-            {
+            // A plain loop (not `Iterator::all`): it stays inlined here.
+            let mut planes_hold = true;
+            for t in &rule.planes {
+                if !t.holds(self.count(ctx, t.plane as usize, x, y, at)) {
+                    planes_hold = false;
+                    break;
+                }
+            }
+            if planes_hold && holds_all(self, &rule.rest, ctx, x, y, code, at) {
                 self.write(ctx, i, x, y);
                 return true;
             }

@@ -1,19 +1,40 @@
 //! Live count planes: the weighted neighbourhood count (`all(solid)`, `plus(empty|water)`, ...)
 //! of every cell of the current region, kept exact while a pass rewrites the map.
 //!
-//! A plane is computed once when a region pass starts ([`LivePlanes::begin`]: the weights laid
-//! into a padded plane, then one shifted whole-plane slice added per offset); from then on every write of a cell
-//! adds the change of its weight to the counts of the cells whose neighbourhood contains it
-//! ([`LivePlanes::update`]: one addition per offset), so reading a count is one load instead of
-//! one load per offset. Counts use wrapping `u32` arithmetic, exactly as counting afresh does.
-//! In a buffered pass the front buffer is frozen and the planes are never updated.
+//! A plane is computed once when a region pass starts ([`LivePlanes::begin`]); from then on
+//! every write of a cell adds the change of its weight to the counts of the cells whose
+//! neighbourhood contains it ([`LivePlanes::update`]: one addition per offset), so reading a
+//! count is one load instead of one load per offset. In a buffered pass the front buffer is
+//! frozen and the planes are never updated.
 //!
 //! All planes of a pass share one padded layout: the region plus a margin as wide as the
 //! farthest offset, so updates near the region's edge need no bounds tests (cells in the margin
-//! are updated but never read).
+//! are updated but never read). The counts are stored in one of three [`Layout`]s:
+//!
+//! * [`Words`]: wrapping `u32` counts, exactly as counting afresh does; the weights laid into
+//!   a padded plane, then one shifted whole-plane slice added per offset.
+//! * [`Bytes`], when every count of every plane fits a byte (every weight, and the outside
+//!   weight, times the offsets at most 255): wrapping byte arithmetic gives the same counts.
+//!   The region's codes are laid into the padded layout once ([`bytes`]), each plane's
+//!   weights mapped from them in one pass and summed (a 3x3 box as row sums of three, then
+//!   column sums of three row sums).
+//! * [`Pairs`], when the byte planes are two of the same neighbourhood (the usual cellular
+//!   automaton's `all(solid)` and `all(empty)`): one `u16` per cell holding the first count
+//!   plus 256 times the second, wrapping. The pair of weights is linear in the counts, so a
+//!   write adds one delta (the pair weight of the new code minus the old one's) per offset
+//!   for both planes, and the two bytes of a region cell are its two counts exactly, since
+//!   each fits a byte.
+//!
+//! A pass over disjoint regions may keep each region's counts for its next repeat (see
+//! [`LivePlanes::begin`]).
 
 use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
+
+mod bytes;
+mod layout;
+
+pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
 
 /// What one plane counts: a neighbourhood and the weight of each cell code.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,34 +43,81 @@ pub struct PlaneSpec {
     pub nbh: usize,
     /// Weight of each code.
     pub weights: Box<[u32; 256]>,
+    /// Weight of each code, as a byte (used when every count fits a byte).
+    weights8: Box<[u8; 256]>,
+    /// The neighbourhood's offsets `(dx, dy)`.
+    offsets: Vec<(i64, i64)>,
+    /// The farthest `|dx|` and `|dy|` of the offsets.
+    reach: (usize, usize),
+    /// The offsets are the 3x3 box (the `all` neighbourhood): nine distinct offsets within
+    /// one cell of the centre.
+    is_box: bool,
     /// An upper bound of every weight (an OR of them all).
     bound: u32,
     /// The code and weight of the only code with a weight, if there is one.
     single: Option<(u8, u32)>,
+    /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
+    /// byte weights of each code, this spec's in the low byte.
+    pair_w: Option<Box<[u16; 256]>>,
 }
 
 impl PlaneSpec {
-    /// The plane of `nbh` with these weights.
-    pub fn new(nbh: usize, weights: &[u32; 256]) -> PlaneSpec {
+    /// The plane of neighbourhood `nbh` (offsets `offsets`) with these weights.
+    pub fn new(nbh: usize, offsets: &[(i32, i32)], weights: &[u32; 256]) -> PlaneSpec {
         let mut hot = weights.iter().enumerate().filter(|(_, w)| **w != 0);
         let single = match (hot.next(), hot.next()) {
             (Some((code, &w)), None) => Some((code as u8, w)),
             _ => None,
         };
+        let offsets: Vec<(i64, i64)> = offsets.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
+        let reach = offsets.iter().fold((0, 0), |(mx, my), &(dx, dy)| {
+            (
+                mx.max(dx.unsigned_abs() as usize),
+                my.max(dy.unsigned_abs() as usize),
+            )
+        });
+        let mut seen = 0u16;
+        for &(dx, dy) in &offsets {
+            if dx.abs() <= 1 && dy.abs() <= 1 {
+                seen |= 1 << ((dy + 1) * 3 + dx + 1);
+            }
+        }
         PlaneSpec {
             nbh,
             weights: Box::new(*weights),
+            weights8: Box::new(weights.map(|w| w as u8)),
+            is_box: offsets.len() == 9 && seen == 0x1ff,
+            offsets,
+            reach,
             bound: weights.iter().fold(0, |a, &b| a | b),
             single,
+            pair_w: None,
         }
+    }
+
+    /// Prepares this spec to share one plane of pairs ([`Pairs`]) with `next`, the next spec
+    /// of the pass, when both count the same neighbourhood.
+    pub fn pair(&mut self, next: &PlaneSpec) {
+        self.pair_w = (self.offsets == next.offsets).then(|| {
+            let mut w = Box::new([0u16; 256]);
+            for (p, (&a, &b)) in w
+                .iter_mut()
+                .zip(self.weights8.iter().zip(&next.weights8[..]))
+            {
+                *p = a as u16 | (b as u16) << 8;
+            }
+            w
+        });
     }
 }
 
 /// How one live plane changes on a write.
 #[derive(Debug)]
 struct Plane {
-    /// Weight of each code.
-    weights: Box<[u32; 256]>,
+    /// Weight of each code (word planes; empty until a pass has word planes).
+    weights: Vec<u32>,
+    /// Weight of each code (byte planes: every weight fits a byte then).
+    weights8: [u8; 256],
     /// The cells whose count a write changes: padded index deltas `-(dy * pitch + dx)`,
     /// shifted by `-lowest` so that they are all `>= 0`.
     deltas: Vec<usize>,
@@ -63,7 +131,8 @@ struct Plane {
 impl Default for Plane {
     fn default() -> Self {
         Plane {
-            weights: Box::new([0; 256]),
+            weights: Vec::new(),
+            weights8: [0; 256],
             deltas: Vec::new(),
             lowest: 0,
             box3: None,
@@ -71,15 +140,40 @@ impl Default for Plane {
     }
 }
 
+/// Cells after each byte plane (and after the paired plane), so that a scan may read 16 counts
+/// from any cell of the region.
+pub const SLACK: usize = 16;
+
+/// The counts of a pass, in one of three layouts.
+#[derive(Debug, Default)]
+struct Store {
+    /// The padded counts of every plane as words, one after the other.
+    data: Vec<u32>,
+    /// The padded counts of every plane as bytes, one after the other.
+    bytes: Vec<u8>,
+    /// Two byte planes of the same neighbourhood in one (see [`Pairs`]): cell `i` holds the
+    /// first plane's count plus 256 times the second's, wrapping.
+    pairs: Vec<u16>,
+}
+
 /// The live planes of the current region pass (buffers reused across passes).
 #[derive(Debug, Default)]
 pub struct LivePlanes {
     /// Planes; the first `active` are in use.
     planes: Vec<Plane>,
-    /// The padded counts of every plane, one after the other (`len` each).
-    data: Vec<u32>,
-    /// Cells per plane in `data`.
+    /// The counts.
+    store: Store,
+    /// Whether the planes of this pass are bytes (`store.bytes`, or `store.pairs`), else
+    /// words (`store.data`).
+    small: bool,
+    /// Whether the planes of this pass are a pair of byte planes in `store.pairs`.
+    paired: bool,
+    /// Cells per plane in `store.data` or `store.bytes` (the padded layout, plus [`SLACK`]
+    /// for bytes); `store.pairs` has one plane of pairs of this length.
     len: usize,
+    /// The pair of weights of each code, when the planes are paired: low byte the first
+    /// plane's weight, high byte the second's.
+    pair_w: Vec<u16>,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
     /// Whether writes update the planes (false in buffered passes).
@@ -93,7 +187,9 @@ pub struct LivePlanes {
     /// Whether the current pass keeps its planes (see [`LivePlanes::begin`]).
     keep: bool,
     /// Kept planes by region.
-    kept: Vec<(Rect, Vec<u32>)>,
+    kept: Vec<(Rect, Store)>,
+    /// The region's codes in the padded layout (scratch).
+    codes: Vec<u8>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
     pad8: Vec<u8>,
     /// Byte sums (scratch).
@@ -154,23 +250,22 @@ impl LivePlanes {
         self.pitch
     }
 
-    /// Cells per plane: plane `k`'s count at padded index `i` is [`LivePlanes::planes`]`[k * len
-    /// + i]`.
+    /// Cells per plane (see [`Layout`]).
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len
     }
 
-    /// The counts of all planes, one after the other (see [`LivePlanes::plane_len`]).
-    #[inline]
-    pub fn planes(&self) -> &[u32] {
-        &self.data
-    }
-
     /// Count of plane `k` at padded index `i`.
     #[inline]
     pub fn get(&self, k: usize, i: usize) -> u32 {
-        self.data[k * self.len + i]
+        if self.paired {
+            (self.store.pairs[i] >> (8 * k)) as u8 as u32
+        } else if self.small {
+            self.store.bytes[k * self.len + i] as u32
+        } else {
+            self.store.data[k * self.len + i]
+        }
     }
 
     /// Computes `specs` over region `r` of the front buffer; `out_w` gives, per spec, the
@@ -179,6 +274,10 @@ impl LivePlanes {
     /// over the same region takes them up again instead of counting afresh; the caller
     /// guarantees that nothing else writes that region in between (the explorer's other
     /// regions are disjoint from it), so the kept planes are still exact.
+    ///
+    /// When every count of every plane fits a byte (every weight, and the outside weight,
+    /// times the offsets at most 255), the planes are bytes: wrapping byte arithmetic then
+    /// gives the same counts as wrapping words.
     #[allow(clippy::too_many_arguments)]
     pub fn begin(
         &mut self,
@@ -195,17 +294,28 @@ impl LivePlanes {
         // summed over a weight plane of this layout, and writes update cells up to that far
         // outside the region.
         let (mut mx, mut my) = (0usize, 0usize);
+        let mut small = true;
         for s in specs {
-            for &(dx, dy) in &nbhs[s.nbh].offsets {
-                mx = mx.max(dx.unsigned_abs() as usize);
-                my = my.max(dy.unsigned_abs() as usize);
-            }
+            debug_assert!(nbhs[s.nbh].offsets == s.offsets, "the spec's neighbourhood");
+            mx = mx.max(s.reach.0);
+            my = my.max(s.reach.1);
+            let max_w = (s.bound | out_w(&s.weights)) as u64;
+            small &= max_w * s.offsets.len() as u64 <= u8::MAX as u64;
         }
         self.region = r;
-        self.pitch = mx + rw + mx;
-        self.origin = my * self.pitch + mx;
+        let p = mx + rw + mx;
+        self.pitch = p;
+        self.origin = my * p + mx;
         self.tracking = tracking;
-        let len = self.pitch * (my + rh + my);
+        self.small = small;
+        let paired = small && specs.len() == 2 && specs[0].pair_w.is_some();
+        self.paired = paired;
+        if let (true, Some(w)) = (paired, &specs[0].pair_w) {
+            self.pair_w.clear();
+            self.pair_w.extend_from_slice(&w[..]);
+        }
+        let padded = p * (my + rh + my);
+        let len = if small { padded + SLACK } else { padded };
         self.len = len;
         if self.planes.len() < specs.len() {
             self.planes.resize_with(specs.len(), Plane::default);
@@ -216,94 +326,125 @@ impl LivePlanes {
             .then(|| self.kept.iter().position(|(kr, _)| *kr == r))
             .flatten();
         match kept {
-            Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
-            None => {
-                self.data.clear();
-                // One allocation (a kept buffer left with the previous region).
-                self.data.reserve(len * specs.len());
+            Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
+            None if small => {
+                // Every byte the sums do not write (margins, padding columns) is never read.
+                self.store.bytes.resize(len * specs.len(), 0);
             }
+            None => {
+                self.store.data.clear();
+                // One allocation (a kept buffer left with the previous region).
+                self.store.data.reserve(len * specs.len());
+            }
+        }
+        for (s, plane) in specs.iter().zip(&mut self.planes) {
+            if small {
+                plane.weights8.copy_from_slice(&s.weights8[..]);
+            } else {
+                plane.weights.clear();
+                plane.weights.extend_from_slice(&s.weights[..]);
+            }
+            plane.box3 = s.is_box.then_some(p);
+            // A write at padded index i changes the counts at i - read delta.
+            let reads = s
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
+            plane.lowest = reads.clone().map(|d| -d).min().unwrap_or(0);
+            if !s.is_box {
+                let lowest = plane.lowest;
+                plane.deltas.clear();
+                plane.deltas.extend(reads.map(|d| (-d - lowest) as usize));
+            }
+        }
+        self.active = specs.len();
+        if kept.is_some() {
+            return;
         }
         // The region's cells in padded coordinates: `span` cells from `origin`, pitch `pitch`
         // (the padding columns between rows are summed too and never read).
-        let span = (rh - 1) * self.pitch + rw;
-        for (s, plane) in specs.iter().zip(&mut self.planes) {
-            let n = &nbhs[s.nbh];
-            let pitch = self.pitch as isize;
-            let reads = n
-                .offsets
-                .iter()
-                .map(|&(dx, dy)| dy as isize * pitch + dx as isize);
-            plane.weights.copy_from_slice(&s.weights[..]);
-            // A write at padded index i changes the counts at i - read delta.
-            plane.deltas.clear();
-            plane.lowest = n
-                .offsets
-                .iter()
-                .map(|&(dx, dy)| -(dy as isize * pitch + dx as isize))
-                .min()
-                .unwrap_or(0);
-            let lowest = plane.lowest;
-            plane.deltas.extend(
-                n.offsets
+        let span = (rh - 1) * p + rw;
+        let o = self.origin;
+        let geometry = (mx, my, p);
+        // A code that weighs what the outside weighs in every plane stands for the outside:
+        // then the region's codes are laid out once for all planes.
+        let marker = match small {
+            true => (0..=255u8).rev().find(|&c| {
+                specs
                     .iter()
-                    .map(|&(dx, dy)| (-(dy as isize * pitch + dx as isize) - lowest) as usize),
-            );
-            // Nine distinct deltas, each within three rows of three cells, are the 3x3 box.
-            let p = self.pitch;
-            plane.box3 = (plane.deltas.len() == 9
-                && plane.deltas.iter().all(|&d| d / p < 3 && d % p < 3))
-            .then_some(p);
-            if kept.is_some() {
-                continue;
-            }
+                    .all(|s| s.weights[c as usize] == out_w(&s.weights))
+            }),
+            false => None,
+        };
+        if let Some(m) = marker {
+            bytes::lay_codes(&mut self.codes, canvas, r, geometry, m);
+        }
+        for (k, (s, plane)) in specs.iter().zip(&self.planes).enumerate() {
             let out = out_w(&s.weights);
-            let max_w = (s.bound | out) as u64;
-            // The plane is appended whole: margin, the region's sums, margin (only the
-            // region's cells are ever read; margins only take updates).
-            let tail = len - self.origin - span;
-            self.data.extend(std::iter::repeat_n(0, self.origin));
-            if max_w * n.offsets.len() as u64 <= u8::MAX as u64 {
-                // Every count fits a byte: sum bytes, four times as many lanes per instruction.
-                // With one weighted code (the usual `all(solid)`), a compare replaces the table
-                // look-up and vectorises.
-                let geometry = (mx, my, self.pitch);
-                match s.single {
-                    Some((code, w)) => {
+            let reads = s
+                .offsets
+                .iter()
+                .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
+            if small {
+                // The weights (with one weighted code, the usual `all(solid)`, a compare
+                // replaces the table look-up and vectorises), then byte sums straight into
+                // the plane.
+                match (marker, s.single) {
+                    (Some(_), Some((code, w))) => {
                         let w = w as u8;
-                        fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
-                            (c == code) as u8 * w
+                        bytes::map(&mut self.pad8, &self.codes, 0..padded, |c| {
+                            ((c == code) as u8).wrapping_neg() & w
                         })
                     }
-                    _ => fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
-                        s.weights[c as usize] as u8
-                    }),
-                }
-                self.acc8.clear();
-                self.acc8.resize(span, 0);
-                for d in reads {
-                    let from = (self.origin as isize + d) as usize;
-                    for (a, &v) in self.acc8.iter_mut().zip(&self.pad8[from..from + span]) {
-                        *a += v;
+                    (Some(_), None) => {
+                        let w8 = &plane.weights8;
+                        bytes::map(&mut self.pad8, &self.codes, 0..padded, |c| w8[c as usize])
+                    }
+                    (None, _) => {
+                        let w8 = &plane.weights8;
+                        fill_weights(&mut self.pad8, canvas, r, geometry, out as u8, |c| {
+                            w8[c as usize]
+                        })
                     }
                 }
-                self.data.extend(self.acc8.iter().map(|&a| a as u32));
-            } else {
-                fill_weights(&mut self.pad32, canvas, r, (mx, my, self.pitch), out, |c| {
-                    s.weights[c as usize]
-                });
-                self.acc32.clear();
-                self.acc32.resize(span, 0);
-                for d in reads {
-                    let from = (self.origin as isize + d) as usize;
-                    for (a, &v) in self.acc32.iter_mut().zip(&self.pad32[from..from + span]) {
-                        *a = a.wrapping_add(v);
-                    }
+                let dst = &mut self.store.bytes[k * len + o..k * len + o + span];
+                match s.is_box {
+                    true => bytes::box_sums(dst, &mut self.acc8, &self.pad8, o, p),
+                    false => bytes::offset_sums(dst, &self.pad8, o, reads),
                 }
-                self.data.extend_from_slice(&self.acc32);
+                continue;
             }
-            self.data.extend(std::iter::repeat_n(0, tail));
+            // The plane is appended whole: margin, the region's sums, margin (only the
+            // region's cells are ever read; margins only take updates).
+            let tail = len - o - span;
+            self.store.data.extend(std::iter::repeat_n(0, o));
+            fill_weights(&mut self.pad32, canvas, r, geometry, out, |c| {
+                s.weights[c as usize]
+            });
+            self.acc32.clear();
+            self.acc32.resize(span, 0);
+            for d in reads {
+                let from = (o as isize + d) as usize;
+                for (a, &v) in self.acc32.iter_mut().zip(&self.pad32[from..from + span]) {
+                    *a = a.wrapping_add(v);
+                }
+            }
+            self.store.data.extend_from_slice(&self.acc32);
+            self.store.data.extend(std::iter::repeat_n(0, tail));
         }
-        self.active = specs.len();
+        if paired {
+            // The two byte planes' region cells, interleaved.
+            let pairs = &mut self.store.pairs;
+            pairs.resize(len, 0);
+            let (a, b) = self.store.bytes.split_at(len);
+            for ((q, &a), &b) in pairs[o..o + span]
+                .iter_mut()
+                .zip(&a[o..o + span])
+                .zip(&b[o..o + span])
+            {
+                *q = a as u16 | (b as u16) << 8;
+            }
+        }
     }
 
     /// Ends the pass: writes no longer update anything.
@@ -311,8 +452,8 @@ impl LivePlanes {
         if self.keep && self.active != 0 {
             let r = self.region;
             match self.kept.iter().position(|(kr, _)| *kr == r) {
-                Some(i) => std::mem::swap(&mut self.data, &mut self.kept[i].1),
-                None => self.kept.push((r, std::mem::take(&mut self.data))),
+                Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
+                None => self.kept.push((r, std::mem::take(&mut self.store))),
             }
         }
         self.active = 0;
@@ -324,38 +465,60 @@ impl LivePlanes {
     #[inline(always)]
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
+        if self.paired {
+            // One delta for both planes (the planes share their deltas).
+            let d = self.pair_w[new as usize].wrapping_sub(self.pair_w[old as usize]);
+            if d != 0 {
+                let plane = &self.planes[0];
+                let first = (i + plane.lowest) as usize;
+                add_deltas(&mut self.store.pairs[first..], plane, d, u16::wrapping_add);
+            }
+            return;
+        }
+        if self.small {
+            for (k, plane) in self.planes[..self.active].iter().enumerate() {
+                let dw = plane.weights8[new as usize].wrapping_sub(plane.weights8[old as usize]);
+                if dw == 0 {
+                    continue;
+                }
+                let first = k * self.len + (i + plane.lowest) as usize;
+                add_deltas(&mut self.store.bytes[first..], plane, dw, u8::wrapping_add);
+            }
+            return;
+        }
         for (k, plane) in self.planes[..self.active].iter().enumerate() {
             let dw = plane.weights[new as usize].wrapping_sub(plane.weights[old as usize]);
             if dw == 0 {
                 continue;
             }
             let first = k * self.len + (i + plane.lowest) as usize;
-            let data = &mut self.data[first..];
-            if let Some(p) = plane.box3 {
-                // Three rows of three cells: one bounds check per row.
-                for r in 0..3 {
-                    let row: &mut [u32; 3] = (&mut data[r * p..r * p + 3])
-                        .try_into()
-                        .expect("three cells");
-                    row.iter_mut().for_each(|c| *c = c.wrapping_add(dw));
-                }
-                continue;
-            }
-            match plane.deltas.len() {
-                // The usual 3x3 and plus shapes, unrolled.
-                9 => {
-                    let d: [usize; 9] = plane.deltas[..9].try_into().expect("nine deltas");
-                    d.iter().for_each(|&d| data[d] = data[d].wrapping_add(dw));
-                }
-                5 => {
-                    let d: [usize; 5] = plane.deltas[..5].try_into().expect("five deltas");
-                    d.iter().for_each(|&d| data[d] = data[d].wrapping_add(dw));
-                }
-                _ => plane
-                    .deltas
-                    .iter()
-                    .for_each(|&d| data[d] = data[d].wrapping_add(dw)),
-            }
+            add_deltas(&mut self.store.data[first..], plane, dw, u32::wrapping_add);
         }
+    }
+}
+
+/// Adds `dw` to the cells `plane.deltas` of `data`.
+#[inline(always)]
+fn add_deltas<T: Copy>(data: &mut [T], plane: &Plane, dw: T, add: impl Fn(T, T) -> T) {
+    if let Some(p) = plane.box3 {
+        // Three rows of three cells: one bounds check per row.
+        for r in 0..3 {
+            let row: &mut [T; 3] = (&mut data[r * p..r * p + 3])
+                .try_into()
+                .expect("three cells");
+            row.iter_mut().for_each(|c| *c = add(*c, dw));
+        }
+        return;
+    }
+    match plane.deltas.len() {
+        // The usual plus shape, unrolled.
+        5 => {
+            let d: [usize; 5] = plane.deltas[..5].try_into().expect("five deltas");
+            d.iter().for_each(|&d| data[d] = add(data[d], dw));
+        }
+        _ => plane
+            .deltas
+            .iter()
+            .for_each(|&d| data[d] = add(data[d], dw)),
     }
 }

@@ -316,3 +316,123 @@ fn digger_walkers_match_the_interpreter() {
         }
     }
 }
+
+/// Entities of the cellular-automaton scripts (many, so that a rule per entity makes more
+/// lanes than a row scan handles).
+const CA_ENTITIES: [&str; 7] = ["solid", "empty", "water", "lava", "sand", "grass", "rock"];
+/// Counting estimators of the cellular-automaton rules: 3x3 boxes (byte planes, paired when
+/// two share the box), other shapes, weights, the outside, and weights too large for a byte.
+const CA_COUNTS: [&str; 13] = [
+    "plus(solid:51)",
+    "all(solid)",
+    "all(empty)",
+    "all(empty:2|water)",
+    "all(out)",
+    "plus(solid)",
+    "plus(empty|water)",
+    "ring(water)",
+    "far(solid)",
+    "row(solid|lava)",
+    "all(solid:40)",
+    "shift(empty)",
+    "all(solid|empty|water|lava|sand|grass|rock)",
+];
+const CA_THRESHOLDS: [&str; 9] = ["0", "1", "2.5", "4", "5", "6", "8", "254.5", "300"];
+
+/// One cellular-automaton rule: `self(x)` (or none), one count test (or none), one write.
+fn ca_rule(own: Option<usize>, count: Option<(usize, usize, usize)>, to: usize) -> String {
+    let mut conds = Vec::new();
+    if let Some(x) = own {
+        conds.push(format!("self({})", CA_ENTITIES[x % CA_ENTITIES.len()]));
+    }
+    if let Some((c, op, t)) = count {
+        conds.push(format!(
+            "{} {} {}",
+            CA_COUNTS[c % CA_COUNTS.len()],
+            OPS[op % OPS.len()],
+            CA_THRESHOLDS[t % CA_THRESHOLDS.len()]
+        ));
+    }
+    format!(
+        "{} -> self({})",
+        conds.join(", "),
+        CA_ENTITIES[to % CA_ENTITIES.len()]
+    )
+}
+
+type CaRule = (Option<(usize, usize, usize)>, usize);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// Cellular automata (a rule per `self` code, at most one count test each) in every
+    /// count layout the live planes have (words, bytes, paired bytes), with row scans of
+    /// one to more lanes than a scan handles, column scans, limits, repeats over disjoint
+    /// regions (kept planes), the outside and buffered passes.
+    #[test]
+    fn cellular_automata_are_the_same_compiled_and_interpreted(
+        rules in proptest::collection::vec(
+            (proptest::option::weighted(0.85, (0usize..13, 0usize..6, 0usize..9)), 0usize..7),
+            1..8),
+        first in 0usize..7,
+        shared in any::<bool>(),
+        vertical in proptest::bool::weighted(0.2),
+        params in 0usize..5,
+        divider in any::<bool>(),
+        seed in 0u64..1000,
+    ) {
+        // Rule i tests code `first + i` (distinct codes: one candidate per code); with
+        // `shared`, a single rule without a `self` test applies to every code.
+        let rules: Vec<String> = if shared {
+            let (count, to): CaRule = rules[0];
+            vec![ca_rule(None, count, to)]
+        } else {
+            rules
+                .iter()
+                .take(CA_ENTITIES.len())
+                .enumerate()
+                .map(|(i, &(count, to))| ca_rule(Some(first + i), count, to))
+                .collect()
+        };
+        let p = match params {
+            1 => r#""repeats": "3""#,
+            2 => r#""tiles": "150", "changes": "40""#,
+            3 => r#""repeats": "2", "out": "water""#,
+            4 => r#""replace": "buffer""#,
+            _ => r#""repeats": "2""#,
+        };
+        let regions = if divider {
+            r#""regions": {"type": "bsp", "number": "4", "parameters": {"min": "5x5", "max": "14x12"}},"#
+        } else {
+            ""
+        };
+        let fill: Vec<String> = CA_ENTITIES
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("random < {} -> self({e})", 0.2 + 0.1 * i as f64))
+            .chain(std::iter::once("-> self(empty)".to_string()))
+            .collect();
+        let text = format!(
+            r#"{{"metadata": {{"min": "37x23", "max": "37x23"}}, {regions}
+                "entities": {},
+                "neighborhoods": {{"ring": "111,101,111", "far": "1000001,0000000,0003000",
+                                   "row": "111,131,111,010", "shift": "31,11"}},
+                "explorers": [
+                  {{"type": "narrow_horz", "rules": {}}},
+                  {{"type": "{}", "region": "{}", "parameters": {{{p}}}, "rules": {}}}]}}"#,
+            serde_json::to_string(&CA_ENTITIES).unwrap(),
+            serde_json::to_string(&fill).unwrap(),
+            if vertical { "narrow_vert" } else { "narrow_horz" },
+            if divider { "all" } else { "map" },
+            serde_json::to_string(&rules).unwrap()
+        );
+        let compiled = Script::parse(&text).unwrap();
+        prop_assert!(compiled.program().explorers[1].kernel.is_some());
+        let interpreted = compiled.clone().without_compiled_rules();
+        for s in seed..seed + 3 {
+            let a = compiled.generate(s).unwrap();
+            let b = interpreted.generate(s).unwrap();
+            prop_assert_eq!(&a.cells, &b.cells, "seed {}: {}", s, text);
+        }
+    }
+}

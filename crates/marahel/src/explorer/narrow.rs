@@ -26,6 +26,11 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     }
     let vertical = matches!(ex.kind, ExplorerKind::Vertical);
     match (&ex.kernel, &ex.kind) {
+        // A cellular automaton over byte planes: the whole pass at once, sixteen cells at a
+        // time.
+        (Some(k), ExplorerKind::Horizontal) if !st.progress && k.scans_rows(ctx) => {
+            k.scan_rows(ctx, (lx, ly), lim.tiles, lim.changes);
+        }
         // Scans run along a row (column) at a time: the same visits in the same order as
         // stepping one cell and wrapping. `a` is the position along the line, `b` the line.
         (kernel, ExplorerKind::Horizontal | ExplorerKind::Vertical) => {

@@ -1,0 +1,239 @@
+//! Row scans of a cellular automaton over byte counts (byte planes or pairs), sixteen cells at
+//! a time.
+//!
+//! When every cell code has at most one candidate rule with one count test
+//! ([`Kernel`]'s `one` table) and every count fits a byte, whether a cell fires depends only
+//! on its code and one byte count. The codes are grouped into runs of consecutive codes with
+//! the same test ([`Lane`]s); for sixteen consecutive cells of a row, each lane compares the
+//! codes with its run and the counts with its range, byte-wise, and the first cell of the
+//! sixteen that fires is found from the combined mask. After a firing the scan goes on from
+//! the next cell with a fresh mask (the firing changed that cell's code and the counts around
+//! it), so it visits the cells in order, exactly as one visit per cell would.
+//!
+//! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
+//! at a time ([`one_line`]).
+
+use super::{Candidate, Kernel, PlaneTest};
+use crate::engine::Ctx;
+use crate::live::{ByteLayout, Layout};
+
+/// Cells a mask covers.
+const BLOCK: usize = 16;
+
+/// Most lanes a scan handles (beyond, cells are tested one by one).
+pub const MAX_LANES: usize = 4;
+
+/// Codes `clo..=clo + cw` fire when the byte count of `plane` minus `lo` is at most `w`
+/// (with `neg` = 0xff: when it is not).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lane {
+    plane: u32,
+    clo: u8,
+    cw: u8,
+    lo: u8,
+    w: u8,
+    neg: u8,
+}
+
+/// `t` as a test of a byte count: `(plane, lo, w, neg)` as in [`Lane`], or `None` when no
+/// count `0..=255` passes it.
+fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
+    let neg = if t.negate { 0xff } else { 0 };
+    if t.lo > 255 {
+        // No byte count lies in the range.
+        return t.negate.then_some((0, 0, 255, 0));
+    }
+    let hi = (t.lo as u64 + t.width as u64).min(255) as u8;
+    let lo = t.lo as u8;
+    if lo == 0 && hi == 255 {
+        // Every byte count lies in the range.
+        return (!t.negate).then_some((0, 0, 255, 0));
+    }
+    Some((t.plane, lo, hi - lo, neg))
+}
+
+/// The lanes of a kernel's `one` table (a test per code): runs of consecutive codes with the
+/// same test, codes whose test never holds left out.
+pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
+    let tests: Vec<_> = one.iter().map(|c| byte_test(c.test)).collect();
+    let mut lanes = Vec::new();
+    let mut code = 0;
+    while code < tests.len() {
+        let Some((plane, lo, w, neg)) = tests[code] else {
+            code += 1;
+            continue;
+        };
+        let mut end = code;
+        while end + 1 < tests.len() && tests[end + 1] == tests[code] {
+            end += 1;
+        }
+        lanes.push(Lane {
+            plane,
+            clo: code as u8,
+            cw: (end - code) as u8,
+            lo,
+            w,
+            neg,
+        });
+        code = end + 1;
+    }
+    lanes
+}
+
+/// A horizontal scan pass over byte planes (see [`Kernel::scan_rows`]) with `L` lanes:
+/// `tiles` visits from `(lx, ly)` (region coordinates), row after row, wrapping; stops once
+/// `changes` rules have fired.
+pub fn rows<const L: usize, K: ByteLayout>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (lx, ly): (usize, usize),
+    tiles: u64,
+    changes: u64,
+) {
+    let r = ctx.region;
+    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
+    let (mut a, mut b) = (lx, ly);
+    let (mut visited, mut changed) = (0u64, 0u64);
+    while visited < tiles {
+        let n = ((w - a) as u64).min(tiles - visited) as usize;
+        if !row::<L, K>(
+            kernel,
+            lanes,
+            ctx,
+            (x0 + a, y0 + b),
+            n,
+            &mut changed,
+            changes,
+        ) {
+            return;
+        }
+        visited += n as u64;
+        a = 0;
+        b = if b + 1 == h { 0 } else { b + 1 };
+    }
+}
+
+/// The first of the sixteen cells from `cell` (map index; padded index `at`) that fires, or
+/// 16.
+#[inline(always)]
+fn block<const L: usize, K: ByteLayout>(
+    ctx: &Ctx,
+    lanes: &[Lane; L],
+    at: usize,
+    cell: usize,
+) -> usize {
+    let front = &ctx.canvas.front[..];
+    let view = K::view(&ctx.live).expect("byte counts");
+    let codes: [u8; BLOCK] = match front.get(cell..cell + BLOCK) {
+        Some(s) => s.try_into().expect("a block"),
+        None => {
+            // The map's last cells: the cells past its end are never visited.
+            let mut b = [0; BLOCK];
+            let s = &front[cell..];
+            b[..s.len()].copy_from_slice(s);
+            b
+        }
+    };
+    let mut acc = [0u8; BLOCK];
+    for lane in lanes {
+        let counts = K::block(view, lane.plane as usize, at);
+        // Unsigned `x <= w` as `min(x, w) == x`, and masks of 0 or 0xff: byte-wise vector
+        // operations.
+        for ((a, &c), &n) in acc.iter_mut().zip(&codes).zip(&counts) {
+            let c = c.wrapping_sub(lane.clo);
+            let code_in = ((c.min(lane.cw) == c) as u8).wrapping_neg();
+            let n = n.wrapping_sub(lane.lo);
+            let count_in = ((n.min(lane.w) == n) as u8).wrapping_neg();
+            *a |= code_in & (count_in ^ lane.neg);
+        }
+    }
+    let m = u128::from_le_bytes(acc);
+    (m.trailing_zeros() / 8) as usize
+}
+
+/// One row of [`rows`]: `n` cells from `(x, y)`; false once `changed` reaches `changes`.
+#[inline(always)]
+fn row<const L: usize, K: ByteLayout>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (x, y): (usize, usize),
+    n: usize,
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let cell = y * ctx.canvas.w + x;
+    let at = ctx.live.index(x, y);
+    let mut k = 0;
+    while k < n {
+        let f = block::<L, K>(ctx, lanes, at + k, cell + k);
+        let j = k + f;
+        if f == BLOCK {
+            k += BLOCK;
+            continue;
+        }
+        if j >= n {
+            break;
+        }
+        let code = ctx.canvas.front[cell + j];
+        let rule = kernel.one[code as usize].rule as usize;
+        match kernel.rules[rule].only {
+            Some(v) => ctx.set_at(x + j, y, v),
+            None => kernel.write(ctx, rule, x + j, y),
+        }
+        *changed += 1;
+        if *changed >= changes {
+            return false;
+        }
+        // The firing changed this cell's code and the counts around it: the next block
+        // starts at the next cell.
+        k = j + 1;
+    }
+    true
+}
+
+/// [`Kernel::visit_line`] with one test per code, cell by cell over counts laid out as `K`: a code
+/// load, a count load and a compare per cell. The scan for the next cell that fires
+/// borrows the map and the planes only to read them, so they stay in registers; the
+/// firing itself then takes the context.
+pub fn one_line<K: Layout>(
+    kernel: &Kernel,
+    ctx: &mut Ctx,
+    (x, y): (usize, usize),
+    vertical: bool,
+    n: usize,
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let (cell_step, plane_step) = if vertical {
+        (ctx.canvas.w, ctx.live.pitch())
+    } else {
+        (1, 1)
+    };
+    let cell = y * ctx.canvas.w + x;
+    let at = ctx.live.index(x, y);
+    let one: &[Candidate; 256] = kernel.one[..].try_into().expect("a test per code");
+    let mut k = 0;
+    while k < n {
+        let front = &ctx.canvas.front[..];
+        let counts = K::view(&ctx.live).expect("the pass's layout");
+        let hit = (k..n).find(|&j| {
+            let c = one[front[cell + j * cell_step] as usize];
+            c.test
+                .holds(K::count(counts, c.test.plane as usize, at + j * plane_step))
+        });
+        let Some(j) = hit else {
+            break;
+        };
+        let rule = one[front[cell + j * cell_step] as usize].rule;
+        let (cx, cy) = if vertical { (x, y + j) } else { (x + j, y) };
+        kernel.write(ctx, rule as usize, cx, cy);
+        *changed += 1;
+        if *changed >= changes {
+            return false;
+        }
+        k = j + 1;
+    }
+    true
+}

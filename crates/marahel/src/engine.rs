@@ -454,12 +454,14 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
                 cpercent: 0.0,
                 rpercent: 0.0,
                 scratch: std::mem::take(&mut ws.scratch),
-                live: LivePlanes::default(),
+                live: std::mem::take(&mut ws.live),
             };
+            ctx.live.forget();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             cache = std::mem::take(&mut ctx.dist_cache);
             ws.scratch = std::mem::take(&mut ctx.scratch);
+            ws.live = std::mem::take(&mut ctx.live);
             ws.counts = std::mem::take(&mut ctx.counts);
         }
         ws.back = std::mem::take(&mut canvas.back);
@@ -469,7 +471,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
 
 /// Buffers one thread reuses from one map to the next (on small maps, allocating them afresh
 /// costs about as much as a pass): the neighbourhoods laid out for the last map's width, the
-/// back buffer, the count planes' scratch and the entity counts.
+/// back buffer, the count planes' scratch and live planes, and the entity counts.
 #[derive(Debug, Default)]
 struct Workspace {
     /// The program's neighbourhoods for width `nbhs_w`.
@@ -480,6 +482,8 @@ struct Workspace {
     back: Vec<u8>,
     /// Count plane scratch.
     scratch: PlaneScratch,
+    /// Live count planes.
+    live: LivePlanes,
     /// Entity counts.
     counts: Vec<u32>,
 }

@@ -461,6 +461,12 @@ impl LivePlanes {
         self.keep = false;
     }
 
+    /// Drops the kept planes (a new explorer starts: they describe another explorer's passes);
+    /// the buffers stay for the next passes.
+    pub fn forget(&mut self) {
+        self.kept.clear();
+    }
+
     /// Cell `(x, y)` of the region changed from `old` to `new`.
     #[inline(always)]
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {

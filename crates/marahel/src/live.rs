@@ -23,7 +23,8 @@
 //!   plus 256 times the second, wrapping. The pair of weights is linear in the counts, so a
 //!   write adds one delta (the pair weight of the new code minus the old one's) per offset
 //!   for both planes, and the two bytes of a region cell are its two counts exactly, since
-//!   each fits a byte.
+//!   each fits a byte. At the start of a pass the pair weights are laid out and summed as
+//!   `u16` straight away ([`pairs`]), the same sums as the two byte planes' interleaved.
 //!
 //! A pass over disjoint regions may keep each region's counts for its next repeat (see
 //! [`LivePlanes::begin`]).
@@ -33,6 +34,7 @@ use grid_core::Rect;
 
 mod bytes;
 mod layout;
+mod pairs;
 
 pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
 
@@ -49,6 +51,9 @@ pub struct PlaneSpec {
     offsets: Vec<(i64, i64)>,
     /// The farthest `|dx|` and `|dy|` of the offsets.
     reach: (usize, usize),
+    /// The last offset `(dx, dy)` in row-major order (largest `dy`, then largest `dx`; `(0,
+    /// 0)` when there are none).
+    last: (i64, i64),
     /// The offsets are the 3x3 box (the `all` neighbourhood): nine distinct offsets within
     /// one cell of the centre.
     is_box: bool,
@@ -87,6 +92,11 @@ impl PlaneSpec {
             weights: Box::new(*weights),
             weights8: Box::new(weights.map(|w| w as u8)),
             is_box: offsets.len() == 9 && seen == 0x1ff,
+            last: offsets
+                .iter()
+                .map(|&(dx, dy)| (dy, dx))
+                .max()
+                .map_or((0, 0), |(dy, dx)| (dx, dy)),
             offsets,
             reach,
             bound: weights.iter().fold(0, |a, &b| a | b),
@@ -198,6 +208,10 @@ pub struct LivePlanes {
     acc32: Vec<u32>,
     /// Weight plane when counts may not fit a byte (scratch).
     pad32: Vec<u32>,
+    /// Pair weight plane of the region in the padded layout (scratch).
+    pad16: Vec<u16>,
+    /// Pair sums (scratch).
+    acc16: Vec<u16>,
 }
 
 /// Lays the weights of region `r`'s cells into `pad` (margins `mx`, `my`, pitch `pitch`), every
@@ -327,6 +341,8 @@ impl LivePlanes {
             .flatten();
         match kept {
             Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
+            // Sized when the pairs are summed.
+            None if paired => {}
             None if small => {
                 // Every byte the sums do not write (margins, padding columns) is never read.
                 self.store.bytes.resize(len * specs.len(), 0);
@@ -338,7 +354,9 @@ impl LivePlanes {
             }
         }
         for (s, plane) in specs.iter().zip(&mut self.planes) {
-            if small {
+            if paired {
+                // Writes update the pairs with the pair weights.
+            } else if small {
                 plane.weights8.copy_from_slice(&s.weights8[..]);
             } else {
                 plane.weights.clear();
@@ -350,7 +368,10 @@ impl LivePlanes {
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
-            plane.lowest = reads.clone().map(|d| -d).min().unwrap_or(0);
+            // The largest read delta is the farthest offset's, as the pitch is more than
+            // twice the farthest `|dx|`.
+            plane.lowest = -(s.last.1 as isize * p as isize + s.last.0 as isize);
+            debug_assert_eq!(plane.lowest, reads.clone().map(|d| -d).min().unwrap_or(0));
             if !s.is_box {
                 let lowest = plane.lowest;
                 plane.deltas.clear();
@@ -366,6 +387,48 @@ impl LivePlanes {
         let span = (rh - 1) * p + rw;
         let o = self.origin;
         let geometry = (mx, my, p);
+        if paired {
+            let out = |k: usize| out_w(&specs[k].weights) as u8 as u16;
+            let out = out(0) | out(1) << 8;
+            match (specs[0].single, specs[1].single) {
+                // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
+                // instead of table look-ups, which vectorise.
+                (Some((a, wa)), Some((b, wb))) => {
+                    let (wa, wb) = (wa as u8, wb as u8);
+                    pairs::lay(&mut self.pad16, canvas, r, geometry, out, |codes| {
+                        let lo = codes.map(|c| ((c == a) as u8).wrapping_neg() & wa);
+                        let hi = codes.map(|c| ((c == b) as u8).wrapping_neg() & wb);
+                        let mut w = [0u16; pairs::BLOCK];
+                        for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
+                            *w = lo as u16 | (hi as u16) << 8;
+                        }
+                        w
+                    })
+                }
+                _ => {
+                    let pw: &[u16; 256] = self.pair_w[..].try_into().expect("a pair per code");
+                    pairs::lay(&mut self.pad16, canvas, r, geometry, out, |codes| {
+                        codes.map(|c| pw[c as usize])
+                    })
+                }
+            }
+            let store = &mut self.store.pairs;
+            if store.len() < len {
+                store.resize(len, 0);
+            }
+            let dst = &mut store[o..o + span];
+            match specs[0].is_box {
+                true => pairs::box_sums(dst, &mut self.acc16, &self.pad16, o, p),
+                false => {
+                    let reads = specs[0]
+                        .offsets
+                        .iter()
+                        .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
+                    pairs::offset_sums(dst, &self.pad16, o, reads)
+                }
+            }
+            return;
+        }
         // A code that weighs what the outside weighs in every plane stands for the outside:
         // then the region's codes are laid out once for all planes.
         let marker = match small {
@@ -431,19 +494,6 @@ impl LivePlanes {
             }
             self.store.data.extend_from_slice(&self.acc32);
             self.store.data.extend(std::iter::repeat_n(0, tail));
-        }
-        if paired {
-            // The two byte planes' region cells, interleaved.
-            let pairs = &mut self.store.pairs;
-            pairs.resize(len, 0);
-            let (a, b) = self.store.bytes.split_at(len);
-            for ((q, &a), &b) in pairs[o..o + span]
-                .iter_mut()
-                .zip(&a[o..o + span])
-                .zip(&b[o..o + span])
-            {
-                *q = a as u16 | (b as u16) << 8;
-            }
         }
     }
 

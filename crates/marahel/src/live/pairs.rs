@@ -1,0 +1,98 @@
+//! Paired planes' counts at the start of a pass (see [`super::Pairs`]): the pair weights of
+//! the region's codes laid straight into the padded layout (the margins weigh the outside),
+//! then summed as `u16` (a 3x3 box as row sums of three, then column sums of three row sums;
+//! other shapes one shifted slice per offset). The low byte of a sum is the first plane's
+//! count, which fits a byte, so no carry reaches the high byte, which wraps as the second
+//! plane's byte count does: the same pairs as summing the two byte planes apart.
+
+use crate::engine::Canvas;
+use grid_core::Rect;
+
+/// The padded layout of a pass: margins `mx`, `my`, pitch `p`.
+pub type Geometry = (usize, usize, usize);
+
+/// Cells of one block of weights laid at once.
+pub const BLOCK: usize = 16;
+
+/// Lays the pair weights of region `r`'s cells into `pad` (geometry `g`), every margin cell
+/// weighing `out`; `weights` gives the pair weights of a block of codes. `pad` gets
+/// [`BLOCK`] cells of slack.
+#[inline(always)]
+pub fn lay(
+    pad: &mut Vec<u16>,
+    canvas: &Canvas,
+    r: Rect,
+    (mx, my, p): Geometry,
+    out: u16,
+    weights: impl Fn(&[u8; BLOCK]) -> [u16; BLOCK],
+) {
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let total = p * (my + rh + my);
+    if pad.len() < total + BLOCK {
+        pad.resize(total + BLOCK, 0);
+    }
+    pad[..my * p + mx].fill(out);
+    for ly in 0..rh {
+        let src = (r.y as usize + ly) * canvas.w + r.x as usize;
+        let dst = (my + ly) * p + mx;
+        // Whole blocks: a block may run past the row into the margins and the rows below,
+        // which are written afterwards.
+        let mut b = 0;
+        while b < rw {
+            let codes: [u8; BLOCK] = match canvas.front.get(src + b..src + b + BLOCK) {
+                Some(s) => s.try_into().expect("a block"),
+                None => {
+                    // The map's last cells.
+                    let mut codes = [0; BLOCK];
+                    let s = &canvas.front[src + b..src + rw];
+                    codes[..s.len()].copy_from_slice(s);
+                    codes
+                }
+            };
+            let to: &mut [u16; BLOCK] = (&mut pad[dst + b..dst + b + BLOCK])
+                .try_into()
+                .expect("a block");
+            *to = weights(&codes);
+            b += BLOCK;
+        }
+        // This row's right margin and the next row's left margin.
+        pad[dst + rw..(dst + rw + 2 * mx).min(total)].fill(out);
+    }
+    pad[(my + rh) * p..total].fill(out);
+}
+
+/// The 3x3 box sums of the weights `pad` at `dst`'s cells: `dst[j]` is the sum around padded
+/// index `o + j` (pitch `p`); `rows` is scratch.
+pub fn box_sums(dst: &mut [u16], rows: &mut Vec<u16>, pad: &[u16], o: usize, p: usize) {
+    let span = dst.len();
+    if rows.len() < span + 2 * p {
+        rows.resize(span + 2 * p, 0);
+    }
+    // Row sums of three around `o - p + j`, then column sums of three row sums.
+    let rows = &mut rows[..span + 2 * p];
+    let pad = &pad[o - p - 1..o + span + p + 1];
+    for (((h, &a), &b), &c) in rows.iter_mut().zip(pad).zip(&pad[1..]).zip(&pad[2..]) {
+        *h = a.wrapping_add(b).wrapping_add(c);
+    }
+    for (((d, &a), &b), &c) in dst
+        .iter_mut()
+        .zip(&rows[..])
+        .zip(&rows[p..])
+        .zip(&rows[2 * p..])
+    {
+        *d = a.wrapping_add(b).wrapping_add(c);
+    }
+}
+
+/// The sums of the weights `pad` over the padded index deltas `reads` at `dst`'s cells:
+/// `dst[j]` is the sum around padded index `o + j`.
+pub fn offset_sums(dst: &mut [u16], pad: &[u16], o: usize, reads: impl Iterator<Item = isize>) {
+    let span = dst.len();
+    dst.fill(0);
+    for d in reads {
+        let from = (o as isize + d) as usize;
+        for (a, &v) in dst.iter_mut().zip(&pad[from..from + span]) {
+            *a = a.wrapping_add(v);
+        }
+    }
+}

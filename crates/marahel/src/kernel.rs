@@ -350,6 +350,11 @@ impl Kernel {
         if lanes.len() > scan::MAX_LANES {
             lanes.clear();
         }
+        // A code on which no rule fires lets paired passes keep a padded code plane, whose
+        // rows a scan runs through without stopping at the region's edge ([`scan`]).
+        if let (false, Some(code)) = (lanes.is_empty(), scan::idle_code(&one)) {
+            planes.iter_mut().for_each(|p| p.set_scan_code(code));
+        }
         Some(Kernel {
             rules,
             by_code,
@@ -391,6 +396,15 @@ impl Kernel {
     /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
     pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
         let l = &self.lanes[..];
+        if ctx.live.coded_pairs().is_some() {
+            match l.len() {
+                1 => scan::padded::<1>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+                2 => scan::padded::<2>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+                3 => scan::padded::<3>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+                _ => scan::padded::<4>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
+            }
+            return;
+        }
         match (Pairs::view(&ctx.live).is_some(), l.len()) {
             (true, 1) => {
                 scan::rows::<1, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)

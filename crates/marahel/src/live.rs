@@ -64,6 +64,10 @@ pub struct PlaneSpec {
     /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
     /// byte weights of each code, this spec's in the low byte.
     pair_w: Option<Box<[u16; 256]>>,
+    /// A code on which no rule of the kernel fires, for the margins of the padded code plane
+    /// paired passes keep for row scans (see [`LivePlanes::coded_pairs`]); `None`: no code
+    /// plane.
+    scan_code: Option<u8>,
 }
 
 impl PlaneSpec {
@@ -102,7 +106,14 @@ impl PlaneSpec {
             bound: weights.iter().fold(0, |a, &b| a | b),
             single,
             pair_w: None,
+            scan_code: None,
         }
+    }
+
+    /// Has paired passes keep the region's codes in the padded layout, margins holding
+    /// `code`, a code on which no rule fires (see [`LivePlanes::coded_pairs`]).
+    pub fn set_scan_code(&mut self, code: u8) {
+        self.scan_code = Some(code);
     }
 
     /// Prepares this spec to share one plane of pairs ([`Pairs`]) with `next`, the next spec
@@ -164,6 +175,9 @@ struct Store {
     /// Two byte planes of the same neighbourhood in one (see [`Pairs`]): cell `i` holds the
     /// first plane's count plus 256 times the second's, wrapping.
     pairs: Vec<u16>,
+    /// With the pairs, when the spec has a scan code: the region's codes in the padded layout,
+    /// margins holding the scan code (updated on every write, like the counts).
+    codes: Vec<u8>,
 }
 
 /// The live planes of the current region pass (buffers reused across passes).
@@ -178,6 +192,8 @@ pub struct LivePlanes {
     small: bool,
     /// Whether the planes of this pass are a pair of byte planes in `store.pairs`.
     paired: bool,
+    /// Whether the pass keeps the region's codes in `store.codes` (paired passes only).
+    coded: bool,
     /// Cells per plane in `store.data` or `store.bytes` (the padded layout, plus [`SLACK`]
     /// for bytes); `store.pairs` has one plane of pairs of this length.
     len: usize,
@@ -258,6 +274,15 @@ impl LivePlanes {
         self.origin + (y - self.region.y as usize) * self.pitch + (x - self.region.x as usize)
     }
 
+    /// The region's codes and count pairs in the padded layout, when the pass keeps both
+    /// (paired planes whose spec has a scan code): index `i` of both is padded index `i`.
+    /// Both have [`SLACK`] cells after the last region cell; margin codes are the scan code.
+    #[inline]
+    pub fn coded_pairs(&self) -> Option<(&[u8], &[u16])> {
+        self.coded
+            .then(|| (&self.store.codes[..self.len], &self.store.pairs[..self.len]))
+    }
+
     /// Row pitch of the padded layout.
     #[inline]
     pub fn pitch(&self) -> usize {
@@ -324,6 +349,8 @@ impl LivePlanes {
         self.small = small;
         let paired = small && specs.len() == 2 && specs[0].pair_w.is_some();
         self.paired = paired;
+        let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
+        self.coded = scan_code.is_some();
         if let (true, Some(w)) = (paired, &specs[0].pair_w) {
             self.pair_w.clear();
             self.pair_w.extend_from_slice(&w[..]);
@@ -390,12 +417,13 @@ impl LivePlanes {
         if paired {
             let out = |k: usize| out_w(&specs[k].weights) as u8 as u16;
             let out = out(0) | out(1) << 8;
+            let codes = scan_code.map(|c| (&mut self.store.codes, c));
             match (specs[0].single, specs[1].single) {
                 // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
                 // instead of table look-ups, which vectorise.
                 (Some((a, wa)), Some((b, wb))) => {
                     let (wa, wb) = (wa as u8, wb as u8);
-                    pairs::lay(&mut self.pad16, canvas, r, geometry, out, |codes| {
+                    pairs::lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
                         let lo = codes.map(|c| ((c == a) as u8).wrapping_neg() & wa);
                         let hi = codes.map(|c| ((c == b) as u8).wrapping_neg() & wb);
                         let mut w = [0u16; pairs::BLOCK];
@@ -407,7 +435,7 @@ impl LivePlanes {
                 }
                 _ => {
                     let pw: &[u16; 256] = self.pair_w[..].try_into().expect("a pair per code");
-                    pairs::lay(&mut self.pad16, canvas, r, geometry, out, |codes| {
+                    pairs::lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
                         codes.map(|c| pw[c as usize])
                     })
                 }
@@ -507,6 +535,7 @@ impl LivePlanes {
             }
         }
         self.active = 0;
+        self.coded = false;
         self.tracking = false;
         self.keep = false;
     }
@@ -516,6 +545,9 @@ impl LivePlanes {
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
         if self.paired {
+            if self.coded {
+                self.store.codes[i as usize] = new;
+            }
             // One delta for both planes (the planes share their deltas).
             let d = self.pair_w[new as usize].wrapping_sub(self.pair_w[old as usize]);
             if d != 0 {

@@ -214,6 +214,9 @@ pub struct LivePlanes {
     keep: bool,
     /// Kept planes by region.
     kept: Vec<(Rect, Store)>,
+    /// Stores released by [`LivePlanes::release_kept`], reused for the next regions' planes
+    /// (no allocation once a thread has seen enough regions).
+    spare: Vec<Store>,
     /// The region's codes in the padded layout (scratch).
     codes: Vec<u8>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
@@ -417,7 +420,8 @@ impl LivePlanes {
         if paired {
             let out = |k: usize| out_w(&specs[k].weights) as u8 as u16;
             let out = out(0) | out(1) << 8;
-            let codes = scan_code.map(|c| (&mut self.store.codes, c));
+            // The code plane is laid out even without a scan code (it costs little).
+            let codes = (&mut self.store.codes, scan_code.unwrap_or(0));
             match (specs[0].single, specs[1].single) {
                 // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
                 // instead of table look-ups, which vectorise.
@@ -531,13 +535,25 @@ impl LivePlanes {
             let r = self.region;
             match self.kept.iter().position(|(kr, _)| *kr == r) {
                 Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
-                None => self.kept.push((r, std::mem::take(&mut self.store))),
+                None => {
+                    let next = self.spare.pop().unwrap_or_default();
+                    self.kept
+                        .push((r, std::mem::replace(&mut self.store, next)));
+                }
             }
         }
         self.active = 0;
         self.coded = false;
         self.tracking = false;
         self.keep = false;
+    }
+
+    /// Forgets the kept planes (see [`LivePlanes::begin`]), keeping their buffers for later
+    /// passes. Must be called before planes kept by one explorer (or map) could be taken up
+    /// by another, i.e. whenever these live planes move on to another explorer or map.
+    pub fn release_kept(&mut self) {
+        self.spare
+            .extend(self.kept.drain(..).map(|(_, store)| store));
     }
 
     /// Cell `(x, y)` of the region changed from `old` to `new`.

@@ -15,14 +15,14 @@ pub type Geometry = (usize, usize, usize);
 pub const BLOCK: usize = 16;
 
 /// Lays the pair weights of region `r`'s cells into `pad` (geometry `g`), every margin cell
-/// weighing `out`; `weights` gives the pair weights of a block of codes. With `codes_plane`
-/// `(plane, margin)`, lays the codes themselves into `plane` too, margins holding `margin`.
+/// weighing `out`; `weights` gives the pair weights of a block of codes. Lays the codes
+/// themselves into `plane` too, margins holding `margin`.
 /// Both get [`BLOCK`] cells of slack.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub fn lay(
     pad: &mut Vec<u16>,
-    mut codes_plane: Option<(&mut Vec<u8>, u8)>,
+    (plane, margin): (&mut Vec<u8>, u8),
     canvas: &Canvas,
     r: Rect,
     (mx, my, p): Geometry,
@@ -35,12 +35,10 @@ pub fn lay(
         pad.resize(total + BLOCK, 0);
     }
     pad[..my * p + mx].fill(out);
-    if let Some((plane, margin)) = &mut codes_plane {
-        if plane.len() < total + BLOCK {
-            plane.resize(total + BLOCK, 0);
-        }
-        plane[..my * p + mx].fill(*margin);
+    if plane.len() < total + BLOCK {
+        plane.resize(total + BLOCK, 0);
     }
+    plane[..my * p + mx].fill(margin);
     for ly in 0..rh {
         let src = (r.y as usize + ly) * canvas.w + r.x as usize;
         let dst = (my + ly) * p + mx;
@@ -62,21 +60,21 @@ pub fn lay(
                 .try_into()
                 .expect("a block");
             *to = weights(&codes);
-            if let Some((plane, _)) = &mut codes_plane {
-                plane[dst + b..dst + b + BLOCK].copy_from_slice(&codes);
-            }
+            plane[dst + b..dst + b + BLOCK].copy_from_slice(&codes);
             b += BLOCK;
         }
         // This row's right margin and the next row's left margin.
-        pad[dst + rw..(dst + rw + 2 * mx).min(total)].fill(out);
-        if let Some((plane, margin)) = &mut codes_plane {
-            plane[dst + rw..(dst + rw + 2 * mx).min(total)].fill(*margin);
+        let margins = dst + rw..(dst + rw + 2 * mx).min(total);
+        if let [a, b] = &mut pad[margins.clone()] {
+            (*a, *b) = (out, out);
+            plane[margins].fill(margin);
+        } else {
+            pad[margins.clone()].fill(out);
+            plane[margins].fill(margin);
         }
     }
     pad[(my + rh) * p..total].fill(out);
-    if let Some((plane, margin)) = &mut codes_plane {
-        plane[(my + rh) * p..total + BLOCK].fill(*margin);
-    }
+    plane[(my + rh) * p..total + BLOCK].fill(margin);
 }
 
 /// The 3x3 box sums of the weights `pad` at `dst`'s cells: `dst[j]` is the sum around padded

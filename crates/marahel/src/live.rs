@@ -561,9 +561,8 @@ impl LivePlanes {
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
         if self.paired {
-            if self.coded {
-                self.store.codes[i as usize] = new;
-            }
+            // Paired passes always lay the code plane out.
+            self.store.codes[i as usize] = new;
             // One delta for both planes (the planes share their deltas).
             let d = self.pair_w[new as usize].wrapping_sub(self.pair_w[old as usize]);
             if d != 0 {

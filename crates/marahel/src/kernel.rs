@@ -395,42 +395,7 @@ impl Kernel {
     /// coordinates) along the rows, wrapping, as many calls of [`Kernel::visit`] would; stops
     /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
     pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
-        let l = &self.lanes[..];
-        if ctx.live.coded_pairs().is_some() {
-            match l.len() {
-                1 => scan::padded::<1>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-                2 => scan::padded::<2>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-                3 => scan::padded::<3>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-                _ => scan::padded::<4>(self, l.try_into().unwrap(), ctx, start, tiles, changes),
-            }
-            return;
-        }
-        match (Pairs::view(&ctx.live).is_some(), l.len()) {
-            (true, 1) => {
-                scan::rows::<1, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (true, 2) => {
-                scan::rows::<2, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (true, 3) => {
-                scan::rows::<3, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (true, _) => {
-                scan::rows::<4, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, 1) => {
-                scan::rows::<1, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, 2) => {
-                scan::rows::<2, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, 3) => {
-                scan::rows::<3, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, _) => {
-                scan::rows::<4, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-        }
+        scan::pass(self, ctx, start, tiles, changes);
     }
 
     /// Visits `n` cells from `(x, y)` rightwards (`vertical`: downwards), all inside the

@@ -418,47 +418,8 @@ impl LivePlanes {
         let o = self.origin;
         let geometry = (mx, my, p);
         if paired {
-            let out = |k: usize| out_w(&specs[k].weights) as u8 as u16;
-            let out = out(0) | out(1) << 8;
-            // The code plane is laid out even without a scan code (it costs little).
-            let codes = (&mut self.store.codes, scan_code.unwrap_or(0));
-            match (specs[0].single, specs[1].single) {
-                // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
-                // instead of table look-ups, which vectorise.
-                (Some((a, wa)), Some((b, wb))) => {
-                    let (wa, wb) = (wa as u8, wb as u8);
-                    pairs::lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
-                        let lo = codes.map(|c| ((c == a) as u8).wrapping_neg() & wa);
-                        let hi = codes.map(|c| ((c == b) as u8).wrapping_neg() & wb);
-                        let mut w = [0u16; pairs::BLOCK];
-                        for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
-                            *w = lo as u16 | (hi as u16) << 8;
-                        }
-                        w
-                    })
-                }
-                _ => {
-                    let pw: &[u16; 256] = self.pair_w[..].try_into().expect("a pair per code");
-                    pairs::lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
-                        codes.map(|c| pw[c as usize])
-                    })
-                }
-            }
-            let store = &mut self.store.pairs;
-            if store.len() < len {
-                store.resize(len, 0);
-            }
-            let dst = &mut store[o..o + span];
-            match specs[0].is_box {
-                true => pairs::box_sums(dst, &mut self.acc16, &self.pad16, o, p),
-                false => {
-                    let reads = specs[0]
-                        .offsets
-                        .iter()
-                        .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
-                    pairs::offset_sums(dst, &self.pad16, o, reads)
-                }
-            }
+            let outs = [0, 1].map(|k| out_w(&specs[k].weights));
+            self.begin_pairs(specs, canvas, r, geometry, outs, scan_code);
             return;
         }
         // A code that weighs what the outside weighs in every plane stands for the outside:

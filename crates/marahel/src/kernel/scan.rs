@@ -10,12 +10,18 @@
 //! the next cell with a fresh mask (the firing changed that cell's code and the counts around
 //! it), so it visits the cells in order, exactly as one visit per cell would.
 //!
+//! When some code never fires, paired passes keep the region's codes in the padded layout of
+//! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
+//! the visits of a pass that follow each other in row-major order are one run of padded
+//! indices, and blocks of sixteen run on across the rows ([`padded`]): short rows no longer
+//! cost a block each.
+//!
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).
 
 use super::{Candidate, Kernel, PlaneTest};
 use crate::engine::Ctx;
-use crate::live::{ByteLayout, Layout, Pairs};
+use crate::live::{ByteLayout, Bytes, Layout, Pairs};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -119,6 +125,32 @@ pub fn rows<const L: usize, K: ByteLayout>(
         visited += n as u64;
         a = 0;
         b = if b + 1 == h { 0 } else { b + 1 };
+    }
+}
+
+/// A horizontal scan pass ([`Kernel::scan_rows`]): over the padded code plane and pairs when
+/// the pass keeps them ([`padded`]), else row by row ([`rows`]); dispatched on the layout and
+/// the number of lanes.
+pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
+    let l = &kernel.lanes[..];
+    if ctx.live.coded_pairs().is_some() {
+        match l.len() {
+            1 => padded::<1>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            2 => padded::<2>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            3 => padded::<3>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            _ => padded::<4>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        }
+        return;
+    }
+    match (Pairs::view(&ctx.live).is_some(), l.len()) {
+        (true, 1) => rows::<1, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (true, 2) => rows::<2, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (true, 3) => rows::<3, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (true, _) => rows::<4, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, 1) => rows::<1, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, 2) => rows::<2, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, 3) => rows::<3, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, _) => rows::<4, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
     }
 }
 

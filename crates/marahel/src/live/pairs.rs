@@ -5,14 +5,75 @@
 //! count, which fits a byte, so no carry reaches the high byte, which wraps as the second
 //! plane's byte count does: the same pairs as summing the two byte planes apart.
 
+use super::{LivePlanes, PlaneSpec};
 use crate::engine::Canvas;
 use grid_core::Rect;
 
 /// The padded layout of a pass: margins `mx`, `my`, pitch `p`.
 pub type Geometry = (usize, usize, usize);
 
+impl LivePlanes {
+    /// The paired planes of `specs` (two specs of one neighbourhood, every count a byte) over
+    /// region `r` of the front buffer, geometry `g` (already set up by
+    /// [`LivePlanes::begin`]); `outs` weigh the outside. Lays the region's codes out too,
+    /// margins holding `scan_code` (or 0).
+    pub(super) fn begin_pairs(
+        &mut self,
+        specs: &[PlaneSpec],
+        canvas: &Canvas,
+        r: Rect,
+        geometry: Geometry,
+        outs: [u32; 2],
+        scan_code: Option<u8>,
+    ) {
+        let (len, o, p) = (self.len, self.origin, self.pitch);
+        // The region's cells in padded coordinates: `span` cells from `origin`.
+        let span = (r.h as usize - 1) * p + r.w as usize;
+        let out = outs[0] as u8 as u16 | (outs[1] as u8 as u16) << 8;
+        // The code plane is laid out even without a scan code (it costs little).
+        let codes = (&mut self.store.codes, scan_code.unwrap_or(0));
+        match (specs[0].single, specs[1].single) {
+            // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
+            // instead of table look-ups, which vectorise.
+            (Some((a, wa)), Some((b, wb))) => {
+                let (wa, wb) = (wa as u8, wb as u8);
+                lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
+                    let lo = codes.map(|c| ((c == a) as u8).wrapping_neg() & wa);
+                    let hi = codes.map(|c| ((c == b) as u8).wrapping_neg() & wb);
+                    let mut w = [0u16; BLOCK];
+                    for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
+                        *w = lo as u16 | (hi as u16) << 8;
+                    }
+                    w
+                })
+            }
+            _ => {
+                let pw: &[u16; 256] = self.pair_w[..].try_into().expect("a pair per code");
+                lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
+                    codes.map(|c| pw[c as usize])
+                })
+            }
+        }
+        let store = &mut self.store.pairs;
+        if store.len() < len {
+            store.resize(len, 0);
+        }
+        let dst = &mut store[o..o + span];
+        match specs[0].is_box {
+            true => box_sums(dst, &mut self.acc16, &self.pad16, o, p),
+            false => {
+                let reads = specs[0]
+                    .offsets
+                    .iter()
+                    .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
+                offset_sums(dst, &self.pad16, o, reads)
+            }
+        }
+    }
+}
+
 /// Cells of one block of weights laid at once.
-pub const BLOCK: usize = 16;
+const BLOCK: usize = 16;
 
 /// Lays the pair weights of region `r`'s cells into `pad` (geometry `g`), every margin cell
 /// weighing `out`; `weights` gives the pair weights of a block of codes. Lays the codes

@@ -17,6 +17,7 @@ impl LivePlanes {
     /// region `r` of the front buffer, geometry `g` (already set up by
     /// [`LivePlanes::begin`]); `outs` weigh the outside. Lays the region's codes out too,
     /// margins holding `scan_code` (or 0).
+    #[inline(always)]
     pub(super) fn begin_pairs(
         &mut self,
         specs: &[PlaneSpec],

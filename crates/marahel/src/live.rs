@@ -65,8 +65,8 @@ pub struct PlaneSpec {
     /// byte weights of each code, this spec's in the low byte.
     pair_w: Option<Box<[u16; 256]>>,
     /// A code on which no rule of the kernel fires, for the margins of the padded code plane
-    /// paired passes keep for row scans (see [`LivePlanes::coded_pairs`]); `None`: no code
-    /// plane.
+    /// paired passes keep; with it, row scans run through that plane (see
+    /// [`LivePlanes::coded_pairs`]); `None`: they do not.
     scan_code: Option<u8>,
 }
 
@@ -175,8 +175,8 @@ struct Store {
     /// Two byte planes of the same neighbourhood in one (see [`Pairs`]): cell `i` holds the
     /// first plane's count plus 256 times the second's, wrapping.
     pairs: Vec<u16>,
-    /// With the pairs, when the spec has a scan code: the region's codes in the padded layout,
-    /// margins holding the scan code (updated on every write, like the counts).
+    /// With the pairs: the region's codes in the padded layout, margins holding the spec's
+    /// scan code (or 0), updated on every write like the counts; [`SLACK`] cells after.
     codes: Vec<u8>,
 }
 
@@ -192,7 +192,8 @@ pub struct LivePlanes {
     small: bool,
     /// Whether the planes of this pass are a pair of byte planes in `store.pairs`.
     paired: bool,
-    /// Whether the pass keeps the region's codes in `store.codes` (paired passes only).
+    /// Whether row scans may run through `store.codes` (paired passes whose spec has a scan
+    /// code: its margins then hold a code no rule fires on).
     coded: bool,
     /// Cells per plane in `store.data` or `store.bytes` (the padded layout, plus [`SLACK`]
     /// for bytes); `store.pairs` has one plane of pairs of this length.

@@ -456,7 +456,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
                 scratch: std::mem::take(&mut ws.scratch),
                 live: std::mem::take(&mut ws.live),
             };
-            ctx.live.forget();
+            ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             cache = std::mem::take(&mut ctx.dist_cache);

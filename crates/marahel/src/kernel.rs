@@ -350,6 +350,11 @@ impl Kernel {
         if lanes.len() > scan::MAX_LANES {
             lanes.clear();
         }
+        // A code on which no rule fires lets paired passes keep a padded code plane, whose
+        // rows a scan runs through without stopping at the region's edge ([`scan`]).
+        if let (false, Some(code)) = (lanes.is_empty(), scan::idle_code(&one)) {
+            planes.iter_mut().for_each(|p| p.set_scan_code(code));
+        }
         Some(Kernel {
             rules,
             by_code,
@@ -390,33 +395,7 @@ impl Kernel {
     /// coordinates) along the rows, wrapping, as many calls of [`Kernel::visit`] would; stops
     /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
     pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
-        let l = &self.lanes[..];
-        match (Pairs::view(&ctx.live).is_some(), l.len()) {
-            (true, 1) => {
-                scan::rows::<1, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (true, 2) => {
-                scan::rows::<2, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (true, 3) => {
-                scan::rows::<3, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (true, _) => {
-                scan::rows::<4, Pairs>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, 1) => {
-                scan::rows::<1, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, 2) => {
-                scan::rows::<2, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, 3) => {
-                scan::rows::<3, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-            (false, _) => {
-                scan::rows::<4, Bytes>(self, l.try_into().unwrap(), ctx, start, tiles, changes)
-            }
-        }
+        scan::pass(self, ctx, start, tiles, changes);
     }
 
     /// Visits `n` cells from `(x, y)` rightwards (`vertical`: downwards), all inside the

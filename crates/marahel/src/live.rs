@@ -23,7 +23,8 @@
 //!   plus 256 times the second, wrapping. The pair of weights is linear in the counts, so a
 //!   write adds one delta (the pair weight of the new code minus the old one's) per offset
 //!   for both planes, and the two bytes of a region cell are its two counts exactly, since
-//!   each fits a byte.
+//!   each fits a byte. At the start of a pass the pair weights are laid out and summed as
+//!   `u16` straight away ([`pairs`]), the same sums as the two byte planes' interleaved.
 //!
 //! A pass over disjoint regions may keep each region's counts for its next repeat (see
 //! [`LivePlanes::begin`]).
@@ -33,6 +34,7 @@ use grid_core::Rect;
 
 mod bytes;
 mod layout;
+mod pairs;
 
 pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
 
@@ -49,6 +51,9 @@ pub struct PlaneSpec {
     offsets: Vec<(i64, i64)>,
     /// The farthest `|dx|` and `|dy|` of the offsets.
     reach: (usize, usize),
+    /// The last offset `(dx, dy)` in row-major order (largest `dy`, then largest `dx`; `(0,
+    /// 0)` when there are none).
+    last: (i64, i64),
     /// The offsets are the 3x3 box (the `all` neighbourhood): nine distinct offsets within
     /// one cell of the centre.
     is_box: bool,
@@ -59,6 +64,10 @@ pub struct PlaneSpec {
     /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
     /// byte weights of each code, this spec's in the low byte.
     pair_w: Option<Box<[u16; 256]>>,
+    /// A code on which no rule of the kernel fires, for the margins of the padded code plane
+    /// paired passes keep; with it, row scans run through that plane (see
+    /// [`LivePlanes::coded_pairs`]); `None`: they do not.
+    scan_code: Option<u8>,
 }
 
 impl PlaneSpec {
@@ -87,12 +96,24 @@ impl PlaneSpec {
             weights: Box::new(*weights),
             weights8: Box::new(weights.map(|w| w as u8)),
             is_box: offsets.len() == 9 && seen == 0x1ff,
+            last: offsets
+                .iter()
+                .map(|&(dx, dy)| (dy, dx))
+                .max()
+                .map_or((0, 0), |(dy, dx)| (dx, dy)),
             offsets,
             reach,
             bound: weights.iter().fold(0, |a, &b| a | b),
             single,
             pair_w: None,
+            scan_code: None,
         }
+    }
+
+    /// Has paired passes keep the region's codes in the padded layout, margins holding
+    /// `code`, a code on which no rule fires (see [`LivePlanes::coded_pairs`]).
+    pub fn set_scan_code(&mut self, code: u8) {
+        self.scan_code = Some(code);
     }
 
     /// Prepares this spec to share one plane of pairs ([`Pairs`]) with `next`, the next spec
@@ -154,6 +175,9 @@ struct Store {
     /// Two byte planes of the same neighbourhood in one (see [`Pairs`]): cell `i` holds the
     /// first plane's count plus 256 times the second's, wrapping.
     pairs: Vec<u16>,
+    /// With the pairs: the region's codes in the padded layout, margins holding the spec's
+    /// scan code (or 0), updated on every write like the counts; [`SLACK`] cells after.
+    codes: Vec<u8>,
 }
 
 /// The live planes of the current region pass (buffers reused across passes).
@@ -168,6 +192,9 @@ pub struct LivePlanes {
     small: bool,
     /// Whether the planes of this pass are a pair of byte planes in `store.pairs`.
     paired: bool,
+    /// Whether row scans may run through `store.codes` (paired passes whose spec has a scan
+    /// code: its margins then hold a code no rule fires on).
+    coded: bool,
     /// Cells per plane in `store.data` or `store.bytes` (the padded layout, plus [`SLACK`]
     /// for bytes); `store.pairs` has one plane of pairs of this length.
     len: usize,
@@ -188,6 +215,9 @@ pub struct LivePlanes {
     keep: bool,
     /// Kept planes by region.
     kept: Vec<(Rect, Store)>,
+    /// Stores released by [`LivePlanes::release_kept`], reused for the next regions' planes
+    /// (no allocation once a thread has seen enough regions).
+    spare: Vec<Store>,
     /// The region's codes in the padded layout (scratch).
     codes: Vec<u8>,
     /// Weight plane of the region in the padded layout, when counts fit a byte (scratch).
@@ -198,6 +228,10 @@ pub struct LivePlanes {
     acc32: Vec<u32>,
     /// Weight plane when counts may not fit a byte (scratch).
     pad32: Vec<u32>,
+    /// Pair weight plane of the region in the padded layout (scratch).
+    pad16: Vec<u16>,
+    /// Pair sums (scratch).
+    acc16: Vec<u16>,
 }
 
 /// Lays the weights of region `r`'s cells into `pad` (margins `mx`, `my`, pitch `pitch`), every
@@ -242,6 +276,15 @@ impl LivePlanes {
     #[inline]
     pub fn index(&self, x: usize, y: usize) -> usize {
         self.origin + (y - self.region.y as usize) * self.pitch + (x - self.region.x as usize)
+    }
+
+    /// The region's codes and count pairs in the padded layout, when the pass keeps both
+    /// (paired planes whose spec has a scan code): index `i` of both is padded index `i`.
+    /// Both have [`SLACK`] cells after the last region cell; margin codes are the scan code.
+    #[inline]
+    pub fn coded_pairs(&self) -> Option<(&[u8], &[u16])> {
+        self.coded
+            .then(|| (&self.store.codes[..self.len], &self.store.pairs[..self.len]))
     }
 
     /// Row pitch of the padded layout.
@@ -310,6 +353,8 @@ impl LivePlanes {
         self.small = small;
         let paired = small && specs.len() == 2 && specs[0].pair_w.is_some();
         self.paired = paired;
+        let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
+        self.coded = scan_code.is_some();
         if let (true, Some(w)) = (paired, &specs[0].pair_w) {
             self.pair_w.clear();
             self.pair_w.extend_from_slice(&w[..]);
@@ -327,6 +372,8 @@ impl LivePlanes {
             .flatten();
         match kept {
             Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
+            // Sized when the pairs are summed.
+            None if paired => {}
             None if small => {
                 // Every byte the sums do not write (margins, padding columns) is never read.
                 self.store.bytes.resize(len * specs.len(), 0);
@@ -338,7 +385,9 @@ impl LivePlanes {
             }
         }
         for (s, plane) in specs.iter().zip(&mut self.planes) {
-            if small {
+            if paired {
+                // Writes update the pairs with the pair weights.
+            } else if small {
                 plane.weights8.copy_from_slice(&s.weights8[..]);
             } else {
                 plane.weights.clear();
@@ -350,7 +399,10 @@ impl LivePlanes {
                 .offsets
                 .iter()
                 .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
-            plane.lowest = reads.clone().map(|d| -d).min().unwrap_or(0);
+            // The largest read delta is the farthest offset's, as the pitch is more than
+            // twice the farthest `|dx|`.
+            plane.lowest = -(s.last.1 as isize * p as isize + s.last.0 as isize);
+            debug_assert_eq!(plane.lowest, reads.clone().map(|d| -d).min().unwrap_or(0));
             if !s.is_box {
                 let lowest = plane.lowest;
                 plane.deltas.clear();
@@ -366,6 +418,11 @@ impl LivePlanes {
         let span = (rh - 1) * p + rw;
         let o = self.origin;
         let geometry = (mx, my, p);
+        if paired {
+            let outs = [0, 1].map(|k| out_w(&specs[k].weights));
+            self.begin_pairs(specs, canvas, r, geometry, outs, scan_code);
+            return;
+        }
         // A code that weighs what the outside weighs in every plane stands for the outside:
         // then the region's codes are laid out once for all planes.
         let marker = match small {
@@ -432,19 +489,6 @@ impl LivePlanes {
             self.store.data.extend_from_slice(&self.acc32);
             self.store.data.extend(std::iter::repeat_n(0, tail));
         }
-        if paired {
-            // The two byte planes' region cells, interleaved.
-            let pairs = &mut self.store.pairs;
-            pairs.resize(len, 0);
-            let (a, b) = self.store.bytes.split_at(len);
-            for ((q, &a), &b) in pairs[o..o + span]
-                .iter_mut()
-                .zip(&a[o..o + span])
-                .zip(&b[o..o + span])
-            {
-                *q = a as u16 | (b as u16) << 8;
-            }
-        }
     }
 
     /// Ends the pass: writes no longer update anything.
@@ -453,18 +497,25 @@ impl LivePlanes {
             let r = self.region;
             match self.kept.iter().position(|(kr, _)| *kr == r) {
                 Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
-                None => self.kept.push((r, std::mem::take(&mut self.store))),
+                None => {
+                    let next = self.spare.pop().unwrap_or_default();
+                    self.kept
+                        .push((r, std::mem::replace(&mut self.store, next)));
+                }
             }
         }
         self.active = 0;
+        self.coded = false;
         self.tracking = false;
         self.keep = false;
     }
 
-    /// Drops the kept planes (a new explorer starts: they describe another explorer's passes);
-    /// the buffers stay for the next passes.
-    pub fn forget(&mut self) {
-        self.kept.clear();
+    /// Forgets the kept planes (see [`LivePlanes::begin`]), keeping their buffers for later
+    /// passes. Must be called before planes kept by one explorer (or map) could be taken up
+    /// by another, i.e. whenever these live planes move on to another explorer or map.
+    pub fn release_kept(&mut self) {
+        self.spare
+            .extend(self.kept.drain(..).map(|(_, store)| store));
     }
 
     /// Cell `(x, y)` of the region changed from `old` to `new`.
@@ -472,6 +523,8 @@ impl LivePlanes {
     pub fn update(&mut self, x: usize, y: usize, old: u8, new: u8) {
         let i = self.index(x, y) as isize;
         if self.paired {
+            // Paired passes always lay the code plane out.
+            self.store.codes[i as usize] = new;
             // One delta for both planes (the planes share their deltas).
             let d = self.pair_w[new as usize].wrapping_sub(self.pair_w[old as usize]);
             if d != 0 {

@@ -436,3 +436,40 @@ proptest! {
         }
     }
 }
+
+/// Cellular automata whose two count tests share one neighbourhood (paired planes, with a
+/// padded code plane for the row scans) and whose rules see the codes their firings wrote:
+/// over disjoint regions repeated (kept planes), with passes of more visits than cells and
+/// firing limits, horizontal and vertical, on maps of several sizes.
+#[test]
+fn paired_row_scans_see_the_codes_written() {
+    let rules = [
+        r#"["self(empty), all(solid) > 3 -> self(water)", "self(water), all(empty) > 2 -> self(solid)", "self(solid), all(solid) < 5 -> self(empty)"]"#,
+        r#"["self(solid), plus(empty) > 1 -> self(empty)", "self(empty), plus(solid) > 2 -> self(water)", "self(water), plus(solid) > 0 -> self(solid)"]"#,
+        r#"["self(empty), all(solid) > 4 -> self(solid:1|water:1)", "self(water), all(empty) < 3 -> self(empty)", "self(solid) -> all(water)"]"#,
+        r#"["self(empty|water), ring(solid) > 3 -> self(solid)", "self(solid), ring(empty) > 4 -> self(empty)"]"#,
+    ];
+    let params = [
+        r#""repeats": "3""#,
+        r#""repeats": "2", "tiles": "900""#,
+        r#""repeats": "2", "changes": "7""#,
+        r#""repeats": "2", "out": "water""#,
+    ];
+    for (k, r) in rules.iter().enumerate() {
+        for (q, p) in params.iter().enumerate() {
+            for kind in ["narrow_horz", "narrow_vert"] {
+                let text = format!(
+                    r#"{{"metadata": {{"min": "9x7", "max": "41x33"}},
+                        "regions": {{"type": "bsp", "number": "5", "parameters": {{"min": "4x3", "max": "20x18"}}}},
+                        "entities": ["solid", "empty", "water", "lava"],
+                        "neighborhoods": {{"ring": "111,101,111"}},
+                        "explorers": [
+                          {{"type": "narrow_horz", "rules": ["random < 0.4 -> self(solid)", "random < 0.3 -> self(water)", "-> self(empty)"]}},
+                          {{"type": "{kind}", "region": "all", "parameters": {{{p}}}, "rules": {r}}}]}}"#
+                );
+                let seeds = (k * 40 + q * 10) as u64;
+                same_maps(&text, seeds..seeds + 10, None);
+            }
+        }
+    }
+}

@@ -10,12 +10,18 @@
 //! the next cell with a fresh mask (the firing changed that cell's code and the counts around
 //! it), so it visits the cells in order, exactly as one visit per cell would.
 //!
+//! When some code never fires, paired passes keep the region's codes in the padded layout of
+//! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
+//! the visits of a pass that follow each other in row-major order are one run of padded
+//! indices, and blocks of sixteen run on across the rows ([`padded`]): short rows no longer
+//! cost a block each.
+//!
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).
 
 use super::{Candidate, Kernel, PlaneTest};
 use crate::engine::Ctx;
-use crate::live::{ByteLayout, Layout};
+use crate::live::{ByteLayout, Bytes, Layout, Pairs};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -50,6 +56,14 @@ fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
         return (!t.negate).then_some((0, 0, 255, 0));
     }
     Some((t.plane, lo, hi - lo, neg))
+}
+
+/// A code on which no rule of a kernel's `one` table fires (whatever the counts), if any.
+pub fn idle_code(one: &[Candidate]) -> Option<u8> {
+    (0..one.len())
+        .rev()
+        .find(|&c| byte_test(one[c].test).is_none())
+        .map(|c| c as u8)
 }
 
 /// The lanes of a kernel's `one` table (a test per code): runs of consecutive codes with the
@@ -112,6 +126,139 @@ pub fn rows<const L: usize, K: ByteLayout>(
         a = 0;
         b = if b + 1 == h { 0 } else { b + 1 };
     }
+}
+
+/// A horizontal scan pass ([`Kernel::scan_rows`]): over the padded code plane and pairs when
+/// the pass keeps them ([`padded`]), else row by row ([`rows`]); dispatched on the layout and
+/// the number of lanes.
+pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
+    let l = &kernel.lanes[..];
+    if ctx.live.coded_pairs().is_some() {
+        match l.len() {
+            1 => padded::<1>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            2 => padded::<2>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            3 => padded::<3>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            _ => padded::<4>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        }
+        return;
+    }
+    match (Pairs::view(&ctx.live).is_some(), l.len()) {
+        (true, 1) => rows::<1, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (true, 2) => rows::<2, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (true, 3) => rows::<3, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (true, _) => rows::<4, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, 1) => rows::<1, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, 2) => rows::<2, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, 3) => rows::<3, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+        (false, _) => rows::<4, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+    }
+}
+
+/// A horizontal scan pass over the padded code plane and count pairs of the live planes
+/// ([`crate::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
+/// of a pass that follow each other in the region's row-major order are one run of the
+/// padded layout, margins included (their code is one on which no rule fires), so blocks
+/// of sixteen cells run on across rows.
+pub fn padded<const L: usize>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (lx, ly): (usize, usize),
+    tiles: u64,
+    changes: u64,
+) {
+    let r = ctx.region;
+    let (w, h) = (r.w as usize, r.h as usize);
+    let area = (w * h) as u64;
+    let mut v = (ly * w + lx) as u64;
+    let (mut left, mut changed) = (tiles, 0u64);
+    while left > 0 {
+        let n = (area - v).min(left);
+        if !run::<L>(
+            kernel,
+            lanes,
+            ctx,
+            (v as usize, (v + n) as usize),
+            &mut changed,
+            changes,
+        ) {
+            return;
+        }
+        left -= n;
+        v = 0;
+    }
+}
+
+/// One run of [`padded`]: the region's cells `a..b` in row-major order; false once `changed`
+/// reaches `changes`.
+#[inline(always)]
+fn run<const L: usize>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (a, b): (usize, usize),
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let r = ctx.region;
+    let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
+    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
+    let pos = |v: usize| o + v / w * p + v % w;
+    let end = pos(b - 1) + 1;
+    // The region row `y` of the cells seen last, and the padded index past its last cell.
+    let mut y = a / w;
+    let mut row_end = o + y * p + w;
+    let mut i = pos(a);
+    while i < end {
+        let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
+        let f = block_at::<L>(codes, pairs, lanes, i);
+        if f == BLOCK {
+            i += BLOCK;
+            continue;
+        }
+        let j = i + f;
+        if j >= end {
+            break;
+        }
+        while j >= row_end {
+            y += 1;
+            row_end += p;
+        }
+        let (x, yy) = (x0 + j + w - row_end, y0 + y);
+        let rule = kernel.one[codes[j] as usize].rule as usize;
+        match kernel.rules[rule].only {
+            Some(v) => ctx.set_at(x, yy, v),
+            None => kernel.write(ctx, rule, x, yy),
+        }
+        *changed += 1;
+        if *changed >= changes {
+            return false;
+        }
+        // The firing changed this cell's code and the counts around it: the next block
+        // starts at the next cell.
+        i = j + 1;
+    }
+    true
+}
+
+/// The first of the sixteen cells from padded index `at` that fires, or 16, from the padded
+/// codes and pairs.
+#[inline(always)]
+fn block_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], at: usize) -> usize {
+    let codes: &[u8; BLOCK] = codes[at..at + BLOCK].try_into().expect("a block");
+    let mut acc = [0u8; BLOCK];
+    for lane in lanes {
+        let counts = Pairs::block(pairs, lane.plane as usize, at);
+        for ((a, &c), &n) in acc.iter_mut().zip(codes).zip(&counts) {
+            let c = c.wrapping_sub(lane.clo);
+            let code_in = ((c.min(lane.cw) == c) as u8).wrapping_neg();
+            let n = n.wrapping_sub(lane.lo);
+            let count_in = ((n.min(lane.w) == n) as u8).wrapping_neg();
+            *a |= code_in & (count_in ^ lane.neg);
+        }
+    }
+    let m = u128::from_le_bytes(acc);
+    (m.trailing_zeros() / 8) as usize
 }
 
 /// The first of the sixteen cells from `cell` (map index; padded index `at`) that fires, or

@@ -1,0 +1,176 @@
+//! Paired planes' counts at the start of a pass (see [`super::Pairs`]): the pair weights of
+//! the region's codes laid straight into the padded layout (the margins weigh the outside),
+//! then summed as `u16` (a 3x3 box as row sums of three, then column sums of three row sums;
+//! other shapes one shifted slice per offset). The low byte of a sum is the first plane's
+//! count, which fits a byte, so no carry reaches the high byte, which wraps as the second
+//! plane's byte count does: the same pairs as summing the two byte planes apart.
+
+use super::{LivePlanes, PlaneSpec};
+use crate::engine::Canvas;
+use grid_core::Rect;
+
+/// The padded layout of a pass: margins `mx`, `my`, pitch `p`.
+pub type Geometry = (usize, usize, usize);
+
+impl LivePlanes {
+    /// The paired planes of `specs` (two specs of one neighbourhood, every count a byte) over
+    /// region `r` of the front buffer, geometry `g` (already set up by
+    /// [`LivePlanes::begin`]); `outs` weigh the outside. Lays the region's codes out too,
+    /// margins holding `scan_code` (or 0).
+    #[inline(always)]
+    pub(super) fn begin_pairs(
+        &mut self,
+        specs: &[PlaneSpec],
+        canvas: &Canvas,
+        r: Rect,
+        geometry: Geometry,
+        outs: [u32; 2],
+        scan_code: Option<u8>,
+    ) {
+        let (len, o, p) = (self.len, self.origin, self.pitch);
+        // The region's cells in padded coordinates: `span` cells from `origin`.
+        let span = (r.h as usize - 1) * p + r.w as usize;
+        let out = outs[0] as u8 as u16 | (outs[1] as u8 as u16) << 8;
+        // The code plane is laid out even without a scan code (it costs little).
+        let codes = (&mut self.store.codes, scan_code.unwrap_or(0));
+        match (specs[0].single, specs[1].single) {
+            // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
+            // instead of table look-ups, which vectorise.
+            (Some((a, wa)), Some((b, wb))) => {
+                let (wa, wb) = (wa as u8, wb as u8);
+                lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
+                    let lo = codes.map(|c| ((c == a) as u8).wrapping_neg() & wa);
+                    let hi = codes.map(|c| ((c == b) as u8).wrapping_neg() & wb);
+                    let mut w = [0u16; BLOCK];
+                    for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
+                        *w = lo as u16 | (hi as u16) << 8;
+                    }
+                    w
+                })
+            }
+            _ => {
+                let pw: &[u16; 256] = self.pair_w[..].try_into().expect("a pair per code");
+                lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
+                    codes.map(|c| pw[c as usize])
+                })
+            }
+        }
+        let store = &mut self.store.pairs;
+        if store.len() < len {
+            store.resize(len, 0);
+        }
+        let dst = &mut store[o..o + span];
+        match specs[0].is_box {
+            true => box_sums(dst, &mut self.acc16, &self.pad16, o, p),
+            false => {
+                let reads = specs[0]
+                    .offsets
+                    .iter()
+                    .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
+                offset_sums(dst, &self.pad16, o, reads)
+            }
+        }
+    }
+}
+
+/// Cells of one block of weights laid at once.
+const BLOCK: usize = 16;
+
+/// Lays the pair weights of region `r`'s cells into `pad` (geometry `g`), every margin cell
+/// weighing `out`; `weights` gives the pair weights of a block of codes. Lays the codes
+/// themselves into `plane` too, margins holding `margin`.
+/// Both get [`BLOCK`] cells of slack.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn lay(
+    pad: &mut Vec<u16>,
+    (plane, margin): (&mut Vec<u8>, u8),
+    canvas: &Canvas,
+    r: Rect,
+    (mx, my, p): Geometry,
+    out: u16,
+    weights: impl Fn(&[u8; BLOCK]) -> [u16; BLOCK],
+) {
+    let (rw, rh) = (r.w as usize, r.h as usize);
+    let total = p * (my + rh + my);
+    if pad.len() < total + BLOCK {
+        pad.resize(total + BLOCK, 0);
+    }
+    pad[..my * p + mx].fill(out);
+    if plane.len() < total + BLOCK {
+        plane.resize(total + BLOCK, 0);
+    }
+    plane[..my * p + mx].fill(margin);
+    for ly in 0..rh {
+        let src = (r.y as usize + ly) * canvas.w + r.x as usize;
+        let dst = (my + ly) * p + mx;
+        // Whole blocks: a block may run past the row into the margins and the rows below,
+        // which are written afterwards.
+        let mut b = 0;
+        while b < rw {
+            let codes: [u8; BLOCK] = match canvas.front.get(src + b..src + b + BLOCK) {
+                Some(s) => s.try_into().expect("a block"),
+                None => {
+                    // The map's last cells.
+                    let mut codes = [0; BLOCK];
+                    let s = &canvas.front[src + b..src + rw];
+                    codes[..s.len()].copy_from_slice(s);
+                    codes
+                }
+            };
+            let to: &mut [u16; BLOCK] = (&mut pad[dst + b..dst + b + BLOCK])
+                .try_into()
+                .expect("a block");
+            *to = weights(&codes);
+            plane[dst + b..dst + b + BLOCK].copy_from_slice(&codes);
+            b += BLOCK;
+        }
+        // This row's right margin and the next row's left margin.
+        let margins = dst + rw..(dst + rw + 2 * mx).min(total);
+        if let [a, b] = &mut pad[margins.clone()] {
+            (*a, *b) = (out, out);
+            plane[margins].fill(margin);
+        } else {
+            pad[margins.clone()].fill(out);
+            plane[margins].fill(margin);
+        }
+    }
+    pad[(my + rh) * p..total].fill(out);
+    plane[(my + rh) * p..total + BLOCK].fill(margin);
+}
+
+/// The 3x3 box sums of the weights `pad` at `dst`'s cells: `dst[j]` is the sum around padded
+/// index `o + j` (pitch `p`); `rows` is scratch.
+pub fn box_sums(dst: &mut [u16], rows: &mut Vec<u16>, pad: &[u16], o: usize, p: usize) {
+    let span = dst.len();
+    if rows.len() < span + 2 * p {
+        rows.resize(span + 2 * p, 0);
+    }
+    // Row sums of three around `o - p + j`, then column sums of three row sums.
+    let rows = &mut rows[..span + 2 * p];
+    let pad = &pad[o - p - 1..o + span + p + 1];
+    for (((h, &a), &b), &c) in rows.iter_mut().zip(pad).zip(&pad[1..]).zip(&pad[2..]) {
+        *h = a.wrapping_add(b).wrapping_add(c);
+    }
+    for (((d, &a), &b), &c) in dst
+        .iter_mut()
+        .zip(&rows[..])
+        .zip(&rows[p..])
+        .zip(&rows[2 * p..])
+    {
+        *d = a.wrapping_add(b).wrapping_add(c);
+    }
+}
+
+/// The sums of the weights `pad` over the padded index deltas `reads` at `dst`'s cells:
+/// `dst[j]` is the sum around padded index `o + j`.
+pub fn offset_sums(dst: &mut [u16], pad: &[u16], o: usize, reads: impl Iterator<Item = isize>) {
+    let span = dst.len();
+    dst.fill(0);
+    for d in reads {
+        let from = (o as isize + d) as usize;
+        for (a, &v) in dst.iter_mut().zip(&pad[from..from + span]) {
+            *a = a.wrapping_add(v);
+        }
+    }
+}

@@ -412,11 +412,7 @@ impl Kernel {
         changed: &mut u64,
         changes: u64,
     ) -> bool {
-        let (cell_step, plane_step) = if vertical {
-            (ctx.canvas.w, ctx.live.pitch())
-        } else {
-            (1, 1)
-        };
+        let (cell_step, plane_step) = line_steps(ctx, vertical);
         let mut cell = y * ctx.canvas.w + x;
         let mut at = if self.planes.is_empty() {
             0
@@ -526,6 +522,17 @@ impl Kernel {
                 Write::General(e) => e.apply(ctx, x, y),
             }
         }
+    }
+}
+
+/// The steps from one cell of a line to the next, in the map and in the live planes' padded
+/// layout: rightwards, or downwards (`vertical`).
+#[inline(always)]
+fn line_steps(ctx: &Ctx, vertical: bool) -> (usize, usize) {
+    if vertical {
+        (ctx.canvas.w, ctx.live.pitch())
+    } else {
+        (1, 1)
     }
 }
 

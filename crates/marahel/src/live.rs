@@ -35,6 +35,7 @@ use grid_core::Rect;
 mod bytes;
 mod layout;
 mod pairs;
+mod sums;
 
 pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
 
@@ -466,8 +467,8 @@ impl LivePlanes {
                 }
                 let dst = &mut self.store.bytes[k * len + o..k * len + o + span];
                 match s.is_box {
-                    true => bytes::box_sums(dst, &mut self.acc8, &self.pad8, o, p),
-                    false => bytes::offset_sums(dst, &self.pad8, o, reads),
+                    true => sums::box_sums(dst, &mut self.acc8, &self.pad8, o, p),
+                    false => sums::offset_sums(dst, &self.pad8, o, reads),
                 }
                 continue;
             }

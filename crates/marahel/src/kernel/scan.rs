@@ -19,7 +19,7 @@
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).
 
-use super::{Candidate, Kernel, PlaneTest};
+use super::{Candidate, Kernel, PlaneTest, line_steps};
 use crate::engine::Ctx;
 use crate::live::{ByteLayout, Bytes, Layout, Pairs};
 
@@ -246,9 +246,20 @@ fn run<const L: usize>(
 #[inline(always)]
 fn block_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], at: usize) -> usize {
     let codes: &[u8; BLOCK] = codes[at..at + BLOCK].try_into().expect("a block");
+    first_hit(lanes, codes, |lane| {
+        Pairs::block(pairs, lane.plane as usize, at)
+    })
+}
+
+/// The first of the sixteen cells with codes `codes` where a lane's test holds (the counts of
+/// its plane from `counts`), or 16.
+#[inline(always)]
+fn first_hit(lanes: &[Lane], codes: &[u8; BLOCK], counts: impl Fn(&Lane) -> [u8; BLOCK]) -> usize {
     let mut acc = [0u8; BLOCK];
     for lane in lanes {
-        let counts = Pairs::block(pairs, lane.plane as usize, at);
+        let counts = counts(lane);
+        // Unsigned `x <= w` as `min(x, w) == x`, and masks of 0 or 0xff: byte-wise vector
+        // operations.
         for ((a, &c), &n) in acc.iter_mut().zip(codes).zip(&counts) {
             let c = c.wrapping_sub(lane.clo);
             let code_in = ((c.min(lane.cw) == c) as u8).wrapping_neg();
@@ -282,21 +293,9 @@ fn block<const L: usize, K: ByteLayout>(
             b
         }
     };
-    let mut acc = [0u8; BLOCK];
-    for lane in lanes {
-        let counts = K::block(view, lane.plane as usize, at);
-        // Unsigned `x <= w` as `min(x, w) == x`, and masks of 0 or 0xff: byte-wise vector
-        // operations.
-        for ((a, &c), &n) in acc.iter_mut().zip(&codes).zip(&counts) {
-            let c = c.wrapping_sub(lane.clo);
-            let code_in = ((c.min(lane.cw) == c) as u8).wrapping_neg();
-            let n = n.wrapping_sub(lane.lo);
-            let count_in = ((n.min(lane.w) == n) as u8).wrapping_neg();
-            *a |= code_in & (count_in ^ lane.neg);
-        }
-    }
-    let m = u128::from_le_bytes(acc);
-    (m.trailing_zeros() / 8) as usize
+    first_hit(lanes, &codes, |lane| {
+        K::block(view, lane.plane as usize, at)
+    })
 }
 
 /// One row of [`rows`]: `n` cells from `(x, y)`; false once `changed` reaches `changes`.
@@ -353,11 +352,7 @@ pub fn one_line<K: Layout>(
     changed: &mut u64,
     changes: u64,
 ) -> bool {
-    let (cell_step, plane_step) = if vertical {
-        (ctx.canvas.w, ctx.live.pitch())
-    } else {
-        (1, 1)
-    };
+    let (cell_step, plane_step) = line_steps(ctx, vertical);
     let cell = y * ctx.canvas.w + x;
     let at = ctx.live.index(x, y);
     let one: &[Candidate; 256] = kernel.one[..].try_into().expect("a test per code");

@@ -64,39 +64,3 @@ pub fn map(
         *p = weight(c);
     }
 }
-
-/// The 3x3 box sums of the weights `pad` at `dst`'s cells: `dst[j]` is the sum around padded
-/// index `o + j` (pitch `p`); `rows` is scratch.
-pub fn box_sums(dst: &mut [u8], rows: &mut Vec<u8>, pad: &[u8], o: usize, p: usize) {
-    let span = dst.len();
-    if rows.len() < span + 2 * p {
-        rows.resize(span + 2 * p, 0);
-    }
-    // Row sums of three around `o - p + j`, then column sums of three row sums.
-    let rows = &mut rows[..span + 2 * p];
-    let pad = &pad[o - p - 1..o + span + p + 1];
-    for (((h, &a), &b), &c) in rows.iter_mut().zip(pad).zip(&pad[1..]).zip(&pad[2..]) {
-        *h = a.wrapping_add(b).wrapping_add(c);
-    }
-    for (((d, &a), &b), &c) in dst
-        .iter_mut()
-        .zip(&rows[..])
-        .zip(&rows[p..])
-        .zip(&rows[2 * p..])
-    {
-        *d = a.wrapping_add(b).wrapping_add(c);
-    }
-}
-
-/// The sums of the weights `pad` over the padded index deltas `reads` at `dst`'s cells:
-/// `dst[j]` is the sum around padded index `o + j`.
-pub fn offset_sums(dst: &mut [u8], pad: &[u8], o: usize, reads: impl Iterator<Item = isize>) {
-    let span = dst.len();
-    dst.fill(0);
-    for d in reads {
-        let from = (o as isize + d) as usize;
-        for (a, &v) in dst.iter_mut().zip(&pad[from..from + span]) {
-            *a = a.wrapping_add(v);
-        }
-    }
-}

@@ -5,7 +5,7 @@
 //! count, which fits a byte, so no carry reaches the high byte, which wraps as the second
 //! plane's byte count does: the same pairs as summing the two byte planes apart.
 
-use super::{LivePlanes, PlaneSpec};
+use super::{LivePlanes, PlaneSpec, sums};
 use crate::engine::Canvas;
 use grid_core::Rect;
 
@@ -61,13 +61,13 @@ impl LivePlanes {
         }
         let dst = &mut store[o..o + span];
         match specs[0].is_box {
-            true => box_sums(dst, &mut self.acc16, &self.pad16, o, p),
+            true => sums::box_sums(dst, &mut self.acc16, &self.pad16, o, p),
             false => {
                 let reads = specs[0]
                     .offsets
                     .iter()
                     .map(|&(dx, dy)| dy as isize * p as isize + dx as isize);
-                offset_sums(dst, &self.pad16, o, reads)
+                sums::offset_sums(dst, &self.pad16, o, reads)
             }
         }
     }
@@ -137,40 +137,4 @@ pub fn lay(
     }
     pad[(my + rh) * p..total].fill(out);
     plane[(my + rh) * p..total + BLOCK].fill(margin);
-}
-
-/// The 3x3 box sums of the weights `pad` at `dst`'s cells: `dst[j]` is the sum around padded
-/// index `o + j` (pitch `p`); `rows` is scratch.
-pub fn box_sums(dst: &mut [u16], rows: &mut Vec<u16>, pad: &[u16], o: usize, p: usize) {
-    let span = dst.len();
-    if rows.len() < span + 2 * p {
-        rows.resize(span + 2 * p, 0);
-    }
-    // Row sums of three around `o - p + j`, then column sums of three row sums.
-    let rows = &mut rows[..span + 2 * p];
-    let pad = &pad[o - p - 1..o + span + p + 1];
-    for (((h, &a), &b), &c) in rows.iter_mut().zip(pad).zip(&pad[1..]).zip(&pad[2..]) {
-        *h = a.wrapping_add(b).wrapping_add(c);
-    }
-    for (((d, &a), &b), &c) in dst
-        .iter_mut()
-        .zip(&rows[..])
-        .zip(&rows[p..])
-        .zip(&rows[2 * p..])
-    {
-        *d = a.wrapping_add(b).wrapping_add(c);
-    }
-}
-
-/// The sums of the weights `pad` over the padded index deltas `reads` at `dst`'s cells:
-/// `dst[j]` is the sum around padded index `o + j`.
-pub fn offset_sums(dst: &mut [u16], pad: &[u16], o: usize, reads: impl Iterator<Item = isize>) {
-    let span = dst.len();
-    dst.fill(0);
-    for d in reads {
-        let from = (o as isize + d) as usize;
-        for (a, &v) in dst.iter_mut().zip(&pad[from..from + span]) {
-            *a = a.wrapping_add(v);
-        }
-    }
 }

@@ -37,7 +37,7 @@
 //! the fixed point below 2^52). The buffers are kept per thread from one pass to the next.
 
 use super::areas::View;
-use super::bits::{bitset, eq_bits, hit_bits};
+use super::bits::{bitset, bitset01, eq_bits, hit_bits};
 use super::centroid::{Seg, centre};
 use std::cell::RefCell;
 
@@ -322,15 +322,21 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
     }
     let hit = |c: u8| entities.get(c as usize).copied().unwrap_or(false);
     let splat = |c: u8| u64::from(c) * 0x0101_0101_0101_0101;
-    // One row loop per way of matching eight cells at once.
+    // One row loop per way of matching eight cells at once; cells of codes 0 and 1 (walls
+    // and floors) with the code 1 chosen are their low bits.
     match count {
+        1 if codes[0] == 1 && flat(g) => {
+            let pa = splat(1);
+            let done = bitset01(&g.cells[g.first..g.first + span(g)], &mut s.bits);
+            scan_rows(g, |v| eq_bits(v, pa), hit, s, done)
+        }
         1 => {
             let pa = splat(codes[0]);
-            scan_rows(g, |v| eq_bits(v, pa), hit, s)
+            scan_rows(g, |v| eq_bits(v, pa), hit, s, false)
         }
         2 => {
             let (pa, pb) = (splat(codes[0]), splat(codes[1]));
-            scan_rows(g, |v| eq_bits(v, pa) | eq_bits(v, pb), hit, s)
+            scan_rows(g, |v| eq_bits(v, pa) | eq_bits(v, pb), hit, s, false)
         }
         _ => {
             let bits8 = |v: u64| {
@@ -339,7 +345,7 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
                     .enumerate()
                     .fold(0, |m, (i, &c)| m | u64::from(hit(c)) << i)
             };
-            scan_rows(g, bits8, hit, s)
+            scan_rows(g, bits8, hit, s, false)
         }
     }
     // The areas: the provisional ones that were not united into a lower one.
@@ -351,14 +357,27 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
     }
 }
 
+/// The cells from the region's first to its last, as one stream, span this many.
+fn span(g: &View) -> usize {
+    (g.rh - 1) * g.w + g.rw
+}
+
+/// Whether the region's rows are read from one bitset of [`span`] cells: regions at most 64
+/// cells and at least half their map wide.
+fn flat(g: &View) -> bool {
+    g.rw <= 64 && span(g) <= 2 * g.rw * g.rh
+}
+
 /// The runs of every row with a given way of matching cells (see [`hit_bits`]), joined to
-/// the previous row's runs they overlap.
+/// the previous row's runs they overlap; `done`: the bitset of a [`flat`] region is
+/// already in `s.bits`.
 #[inline(always)]
 fn scan_rows(
     g: &View,
     bits8: impl Fn(u64) -> u64 + Copy,
     hit: impl Fn(u8) -> bool + Copy,
     s: &mut Scratch,
+    done: bool,
 ) {
     // A row of `rw` cells has at most `ceil(rw / 2)` runs.
     let most = g.rh * g.rw.div_ceil(2);
@@ -372,10 +391,9 @@ fn scan_rows(
     let bits = &mut s.bits;
     // Regions as wide as at least half their map: the bits of all their rows at once, from
     // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
-    let span = (g.rh - 1) * g.w + g.rw;
-    let flat = g.rw <= 64 && span <= 2 * g.rw * g.rh;
-    if flat {
-        bitset(&g.cells[g.first..g.first + span], bits8, hit, bits);
+    let flat = flat(g);
+    if flat && !done {
+        bitset(&g.cells[g.first..g.first + span(g)], bits8, hit, bits);
     }
     let mut scan = Scan {
         runs: &mut s.runs[..most],

@@ -162,7 +162,7 @@ impl Steer {
     /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
     /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
     /// offset is not zero).
-    #[inline]
+    #[inline(always)]
     fn step(
         &mut self,
         dirs: &[(i64, i64)],

@@ -2,7 +2,8 @@
 //!
 //! One scan over the rows finds each row's runs of entity cells (from per-row bitmasks,
 //! eight cells per word compare; for regions at least half as wide as the map, one bitset
-//! of all their rows at once) and joins each to the areas of the previous row's runs it
+//! of all their rows at once, read from the cells' low bits when the cells are all 0 or 1
+//! and 1 is the chosen code) and joins each to the areas of the previous row's runs it
 //! overlaps (found from the two rows' bits when a row fits in one word; a row with the
 //! bits of the row above copies its runs, each joined to the one above). A run that
 //! overlaps none opens a provisional area; one that overlaps runs of several unites their

@@ -51,9 +51,13 @@ pub struct Run {
     pub y: u32,
     pub x0: u32,
     pub x1: u32,
+    /// The run's provisional area.
+    lab: u32,
+    /// The next run of the same area.
+    next: u32,
 }
 
-/// One area: its sums and its runs (a list through [`Scratch::next`]).
+/// One area: its sums and its runs (a list through [`Run::next`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Area {
     /// Cells, sum of columns, sum of rows.
@@ -71,10 +75,6 @@ pub struct Area {
 pub struct Scratch {
     /// The runs in scan order (from 0; the buffer only grows).
     runs: Vec<Run>,
-    /// Each run's provisional area (like `runs`).
-    lab: Vec<u32>,
-    /// The next run of the same area (like `runs`).
-    next: Vec<u32>,
     /// The hits of the region's rows, see [`bitset`].
     bits: Vec<u64>,
     /// Provisional areas, one per run that overlaps no run above, and their union-find
@@ -116,8 +116,6 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 /// as the one of its first run in scan order).
 struct Scan<'a> {
     runs: &'a mut [Run],
-    lab: &'a mut [u32],
-    next: &'a mut [u32],
     prov: &'a mut Vec<Area>,
     parent: &'a mut Vec<u32>,
     n: usize,
@@ -127,7 +125,8 @@ impl Scan<'_> {
     /// Appends the run `x0..x1` of row `y` (not joined yet).
     #[inline(always)]
     fn push(&mut self, y: u32, x0: u32, x1: u32) {
-        self.runs[self.n] = Run { y, x0, x1 };
+        let r = &mut self.runs[self.n];
+        (r.y, r.x0, r.x1) = (y, x0, x1);
         self.n += 1;
     }
 
@@ -153,9 +152,9 @@ impl Scan<'_> {
         ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
         ar.sy += u64::from(r.y) * l;
         ar.runs += 1;
-        self.next[ar.tail as usize] = j as u32;
+        self.runs[ar.tail as usize].next = j as u32;
         ar.tail = j as u32;
-        self.lab[j] = id;
+        self.runs[j].lab = id;
     }
 
     /// Makes run `j` a new provisional area.
@@ -182,7 +181,7 @@ impl Scan<'_> {
         l.sx += h.sx;
         l.sy += h.sy;
         l.runs += h.runs;
-        self.next[l.tail as usize] = h.head;
+        self.runs[l.tail as usize].next = h.head;
         l.tail = h.tail;
         lo
     }
@@ -193,7 +192,7 @@ impl Scan<'_> {
         for i in prev {
             let (j, r) = (self.n, self.runs[i]);
             self.push(y, r.x0, r.x1);
-            let id = self.find(self.lab[i]);
+            let id = self.find(r.lab);
             self.add(id, j);
         }
     }
@@ -225,7 +224,7 @@ impl Scan<'_> {
             let (mut qs, mut k) = (pstarts, pi);
             let mut id = NONE;
             while qs & before_end != 0 {
-                let r = self.find(self.lab[k]);
+                let r = self.find(self.runs[k].lab);
                 id = if id == NONE || id == r {
                     r
                 } else {
@@ -258,7 +257,7 @@ impl Scan<'_> {
             let mut id = NONE;
             let mut k = i;
             while k < prev.end && self.runs[k].x0 < b.x1 {
-                let r = self.find(self.lab[k]);
+                let r = self.find(self.runs[k].lab);
                 id = if id == NONE || id == r {
                     r
                 } else {
@@ -384,8 +383,6 @@ fn scan_rows(
     let most = g.rh * g.rw.div_ceil(2);
     if s.runs.len() < most {
         s.runs.resize(most, Run::default());
-        s.lab.resize(most, 0);
-        s.next.resize(most, 0);
     }
     s.prov.clear();
     s.parent.clear();
@@ -398,8 +395,6 @@ fn scan_rows(
     }
     let mut scan = Scan {
         runs: &mut s.runs[..most],
-        lab: &mut s.lab[..most],
-        next: &mut s.next[..most],
         prov: &mut s.prov,
         parent: &mut s.parent,
         n: 0,
@@ -449,7 +444,6 @@ pub fn centres(
         let k = rank(a.len as usize);
         let list = Runs {
             runs: &s.runs,
-            next: &s.next,
             at: a.head as usize,
             left: a.runs,
         };
@@ -469,7 +463,6 @@ pub fn centres(
 #[derive(Clone, Copy)]
 pub struct Runs<'a> {
     runs: &'a [Run],
-    next: &'a [u32],
     at: usize,
     left: u32,
 }
@@ -491,7 +484,7 @@ impl Iterator for Runs<'_> {
         }
         self.left -= 1;
         let r = self.runs[self.at];
-        self.at = self.next[self.at] as usize;
+        self.at = r.next as usize;
         Some(r)
     }
 }

@@ -78,9 +78,10 @@ pub struct Scratch {
     /// The hits of the region's rows, see [`bitset`].
     bits: Vec<u64>,
     /// Provisional areas, one per run that overlaps no run above, and their union-find
-    /// parents.
+    /// parents (the first `nprov`; the buffers only grow, like `runs`).
     prov: Vec<Area>,
     parent: Vec<u32>,
+    nprov: usize,
     /// The areas in the order of their first cells.
     areas: Vec<Area>,
     /// Cells per bucket, as differences.
@@ -116,9 +117,11 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 /// as the one of its first run in scan order).
 struct Scan<'a> {
     runs: &'a mut [Run],
-    prov: &'a mut Vec<Area>,
-    parent: &'a mut Vec<u32>,
+    prov: &'a mut [Area],
+    parent: &'a mut [u32],
     n: usize,
+    /// Provisional areas so far.
+    np: usize,
 }
 
 impl Scan<'_> {
@@ -157,16 +160,54 @@ impl Scan<'_> {
         self.runs[j].lab = id;
     }
 
+    /// Appends the run `x0..x1` of row `y` to the runs and to the provisional area `id`
+    /// (like [`Scan::push`] then [`Scan::add`], without reading the run back).
+    #[inline(always)]
+    fn append(&mut self, id: u32, y: u32, x0: u32, x1: u32) {
+        let j = self.n;
+        self.n += 1;
+        self.runs[j] = Run {
+            y,
+            x0,
+            x1,
+            lab: id,
+            next: 0,
+        };
+        let l = u64::from(x1 - x0);
+        let ar = &mut self.prov[id as usize];
+        ar.len += l;
+        ar.sx += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
+        ar.sy += u64::from(y) * l;
+        ar.runs += 1;
+        self.runs[ar.tail as usize].next = j as u32;
+        ar.tail = j as u32;
+    }
+
+    /// A new provisional area, to hold the next run; returns it.
+    #[inline(always)]
+    fn fresh(&mut self) -> u32 {
+        let id = self.np as u32;
+        self.prov[self.np] = Area {
+            head: self.n as u32,
+            tail: self.n as u32,
+            ..Area::default()
+        };
+        self.parent[self.np] = id;
+        self.np += 1;
+        id
+    }
+
     /// Makes run `j` a new provisional area.
     #[inline(always)]
     fn open(&mut self, j: usize) {
-        let id = self.prov.len() as u32;
-        self.prov.push(Area {
+        let id = self.np as u32;
+        self.prov[self.np] = Area {
             head: j as u32,
             tail: j as u32,
             ..Area::default()
-        });
-        self.parent.push(id);
+        };
+        self.parent[self.np] = id;
+        self.np += 1;
         self.add(id, j);
     }
 
@@ -190,10 +231,9 @@ impl Scan<'_> {
     #[inline(always)]
     fn copy(&mut self, y: u32, prev: std::ops::Range<usize>) {
         for i in prev {
-            let (j, r) = (self.n, self.runs[i]);
-            self.push(y, r.x0, r.x1);
+            let r = self.runs[i];
             let id = self.find(r.lab);
-            self.add(id, j);
+            self.append(id, y, r.x0, r.x1);
         }
     }
 
@@ -209,8 +249,6 @@ impl Scan<'_> {
         let mut pi = prev.start; // the first run above not ending left of the current run
         while starts != 0 {
             let (x0, x1) = (starts.trailing_zeros(), ends.trailing_zeros() + 1);
-            let j = self.n;
-            self.push(y, x0, x1);
             // Skip the runs above that end left of x0.
             let left = (1u64 << x0) - 1;
             while pends & left != 0 {
@@ -234,10 +272,9 @@ impl Scan<'_> {
                 k += 1;
             }
             if id == NONE {
-                self.open(j);
-            } else {
-                self.add(id, j);
+                id = self.fresh();
             }
+            self.append(id, y, x0, x1);
             starts &= starts - 1;
             ends &= ends - 1;
         }
@@ -350,7 +387,7 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
     }
     // The areas: the provisional ones that were not united into a lower one.
     s.areas.clear();
-    for (id, a) in s.prov.iter().enumerate() {
+    for (id, a) in s.prov[..s.nprov].iter().enumerate() {
         if s.parent[id] == id as u32 {
             s.areas.push(*a);
         }
@@ -384,8 +421,11 @@ fn scan_rows(
     if s.runs.len() < most {
         s.runs.resize(most, Run::default());
     }
-    s.prov.clear();
-    s.parent.clear();
+    // At most one provisional area per run.
+    if s.prov.len() < most {
+        s.prov.resize(most, Area::default());
+        s.parent.resize(most, 0);
+    }
     let bits = &mut s.bits;
     // Regions as wide as at least half their map: the bits of all their rows at once, from
     // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
@@ -395,9 +435,10 @@ fn scan_rows(
     }
     let mut scan = Scan {
         runs: &mut s.runs[..most],
-        prov: &mut s.prov,
-        parent: &mut s.parent,
+        prov: &mut s.prov[..most],
+        parent: &mut s.parent[..most],
         n: 0,
+        np: 0,
     };
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
     let mut prev = 0..0; // the previous row's runs
@@ -425,6 +466,7 @@ fn scan_rows(
         }
         prev = start..scan.n;
     }
+    s.nprov = scan.np;
 }
 
 /// The region-local centre of every area of `entities` in `g` (4-neighbourhood), in the

@@ -7,7 +7,8 @@
 //! rule fires), [`CellRules`]. In a pass that writes the front buffer and keeps no counts
 //! nor live planes, [`walk`] then visits a cell with a byte read, a table read and, when
 //! the value differs, a store; a straight run of steps is a loop over the flat index with
-//! the run's stride. Everything else goes through the compiled rules (`visit`);
+//! the run's stride. With unit steps only (the usual `plus`), each leg to a waypoint is
+//! two straight runs at most, in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.
 
 use super::super::Limits;
@@ -88,6 +89,50 @@ impl<'a> CellRules<'a> {
     }
 }
 
+/// The walker's steps when every direction is a unit step or none (connect's directions
+/// hold the four unit steps): towards a target, the two steps along the axes where it is
+/// not reached each get one closer and every other step further, so the choice is the
+/// first of those two in the directions' order, and it stays the same until that axis is
+/// reached (the steps stay in the region: they go towards a cell of it).
+struct Unit {
+    /// The index of the first of the directions that is the step right, left, down, up.
+    first: [usize; 4],
+}
+
+impl Unit {
+    fn new(dirs: &[(i64, i64)]) -> Option<Unit> {
+        if dirs.iter().any(|d| d.0.abs() + d.1.abs() > 1) {
+            return None;
+        }
+        let at = |d| dirs.iter().position(|&e| e == d);
+        Some(Unit {
+            first: [at((1, 0))?, at((-1, 0))?, at((0, 1))?, at((0, -1))?],
+        })
+    }
+
+    /// The step from `p` towards `t` (not `p`) and how many times in a row the walker takes
+    /// it, like [`Steer::step`] (which may split the same steps into shorter runs).
+    #[inline(always)]
+    fn leg(&self, p: (i64, i64), t: (i64, i64)) -> ((i64, i64), u64) {
+        let (ox, oy) = (t.0 - p.0, t.1 - p.1);
+        let fx = match ox {
+            0 => usize::MAX,
+            _ if ox > 0 => self.first[0],
+            _ => self.first[1],
+        };
+        let fy = match oy {
+            0 => usize::MAX,
+            _ if oy > 0 => self.first[2],
+            _ => self.first[3],
+        };
+        if fx < fy {
+            ((ox.signum(), 0), ox.unsigned_abs())
+        } else {
+            ((0, oy.signum()), oy.unsigned_abs())
+        }
+    }
+}
+
 /// Stage 4 with [`CellRules`] in a plain pass (front buffer, no counts, no live planes):
 /// the walk of `super::pass` along `waypoints` (global coordinates, at least one), with the
 /// same visits in the same order. Returns how many waypoints were skipped (stuck).
@@ -120,6 +165,7 @@ pub fn walk(
         changed += 1;
         changed >= lim.changes
     };
+    let unit = Unit::new(dirs);
     let (mut x, mut y) = waypoints[0];
     let (mut wi, mut stuck) = (0, 0);
     'walk: {
@@ -133,7 +179,11 @@ pub fn walk(
             if wi == waypoints.len() {
                 break;
             }
-            match steer.step(dirs, r, (x, y), waypoints[wi]) {
+            let leg = match &unit {
+                Some(unit) => Some(unit.leg((x, y), waypoints[wi])),
+                None => steer.step(dirs, r, (x, y), waypoints[wi]),
+            };
+            match leg {
                 Some((d, k)) => {
                     // A straight run of `k` steps, each cell visited.
                     let stride = d.1 * w + d.0;

@@ -27,8 +27,9 @@
 //!    taken as a straight run for as long as the clamped offset and the region allow;
 //!    `percent`/`cpercent` are only kept when a rule reads them. Rules that only read and
 //!    write the visited cell (the idiom) are a table from the cell's code to the value
-//!    written, and in a plain pass the walk visits a cell with a table read and a store
-//!    (module `walk`).
+//!    written, and in a plain pass the walk visits a cell with a table read and a store,
+//!    and with unit steps only (the usual `plus`) takes each leg as at most two straight
+//!    runs in closed form (module `walk`).
 //!
 //! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
 //! directions cannot approach is skipped with a warning.

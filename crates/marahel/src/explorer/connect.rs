@@ -25,7 +25,11 @@
 //!    clamped just beyond the longest step (past it only the offset's signs matter; the
 //!    table is kept per thread for the next pass with the same directions), and is then
 //!    taken as a straight run for as long as the clamped offset and the region allow;
-//!    `percent`/`cpercent` are only kept when a rule reads them.
+//!    `percent`/`cpercent` are only kept when a rule reads them. Rules that only read and
+//!    write the visited cell (the idiom) are a table from the cell's code to the value
+//!    written, and in a plain pass the walk visits a cell with a table read and a store,
+//!    and with unit steps only (the usual `plus`) takes each leg as at most two straight
+//!    runs in closed form (module `walk`).
 //!
 //! Everything is bounded: each leg is at most its Manhattan length; a waypoint the
 //! directions cannot approach is skipped with a warning.
@@ -34,6 +38,7 @@ mod areas;
 mod bits;
 mod centroid;
 mod runs;
+mod walk;
 
 use super::{Limits, reads_progress, visit};
 use crate::divider::shuffle;
@@ -158,7 +163,7 @@ impl Steer {
     /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
     /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
     /// offset is not zero).
-    #[inline]
+    #[inline(always)]
     fn step(
         &mut self,
         dirs: &[(i64, i64)],
@@ -188,18 +193,20 @@ impl Steer {
         }
         // Steps along one axis: offset `o` (clamped at `c`), step `d`, position `at` within
         // `lo..=hi`.
+        // `a / b` for `a >= 0`, `b >= 1`, without a division for the usual unit step.
+        let div = |a: i64, b: i64| if b == 1 { a } else { a / b };
         let run = |o: i64, c: i64, d: i64, at: i64, lo: i64, hi: i64| {
             let keep = match d {
                 0 => i64::MAX,
                 _ if o.abs() < c => 1,
                 // Moving away from the target (or along) keeps the offset clamped.
                 _ if (o > 0) != (d > 0) => i64::MAX,
-                _ => (o.abs() - c) / d.abs() + 1,
+                _ => div(o.abs() - c, d.abs()) + 1,
             };
             let room = match d {
                 0 => i64::MAX,
-                _ if d > 0 => (hi - at) / d,
-                _ => (at - lo) / -d,
+                _ if d > 0 => div(hi - at, d),
+                _ => div(at - lo, -d),
             };
             keep.min(room)
         };
@@ -321,6 +328,13 @@ pub fn pass(
         Some(steer) if steer.dirs == *dirs => steer,
         _ => Steer::new(dirs),
     };
+    let plain = ex.kernel.is_some() && !ctx.buffer && !ctx.track_counts && !ctx.live.tracking();
+    if plain && let Some(mut rules) = walk::CellRules::new(ex, nbhs) {
+        let stuck = walk::walk(&mut rules, &waypoints, &mut steer, dirs, r, ctx, lim);
+        STEERS.set(Some(steer));
+        warn_stuck(ex, stuck, warnings);
+        return;
+    }
     let total = waypoints.len() as f64;
     let (mut x, mut y) = waypoints[0];
     let mut wi = 0;
@@ -366,6 +380,11 @@ pub fn pass(
         }
     }
     STEERS.set(Some(steer));
+    warn_stuck(ex, stuck, warnings);
+}
+
+/// The warning for `stuck` skipped waypoints, if any.
+fn warn_stuck(ex: &Explorer, stuck: u64, warnings: &mut Vec<String>) {
     if stuck > 0 {
         warnings.push(format!(
             "{}: connect could not approach {stuck} waypoint(s) with its directions; skipped them",

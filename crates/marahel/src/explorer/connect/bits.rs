@@ -65,3 +65,96 @@ pub fn bitset(
     }
     out.push(0);
 }
+
+/// The 8x8 bit matrix `x` (row `i` in byte `i`, column `j` at bit `j` of it) transposed:
+/// bit `8i + j` to bit `8j + i` (three delta swaps).
+#[inline(always)]
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^ t ^ (t << 28)
+}
+
+/// [`bitset`] for cells that all hold code 0 or 1, the hits being the cells holding 1:
+/// the bits are the cells' low bits (bit 0 of eight bytes at a time, transposed), or
+/// `false` (and `out` unspecified) when some cell holds another code.
+pub fn bitset01(cells: &[u8], out: &mut Vec<u64>) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let words = cells.len().div_ceil(64);
+    out.clear();
+    out.resize(words + 1, 0);
+    let mut seen = 0u64;
+    let c64 = cells.chunks_exact(64);
+    let rest = c64.remainder();
+    for (chunk, o) in c64.zip(out.iter_mut()) {
+        // Byte `i` of `t` gets cell `8j + i` at bit `j` (when every cell is 0 or 1, no other
+        // bit is set): transposed, bit `8j + i`.
+        let mut t = 0u64;
+        for (j, c8) in chunk.chunks_exact(8).enumerate() {
+            let v = u64::from_le_bytes(c8.try_into().expect("eight cells"));
+            seen |= v;
+            t |= v << j;
+        }
+        *o = transpose8(t);
+    }
+    if !rest.is_empty() {
+        let mut word = 0u64;
+        for (i, &c) in rest.iter().enumerate() {
+            seen |= u64::from(c);
+            word |= u64::from(c & 1) << i;
+        }
+        out[words - 1] = word;
+    }
+    seen & !ONES == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bitset, bitset01, eq_bits, transpose8};
+
+    /// [`transpose8`] moves bit `8i + j` to `8j + i`.
+    #[test]
+    fn transpose8_transposes() {
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for _ in 0..10_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let mut t = 0u64;
+            for i in 0..8 {
+                for j in 0..8 {
+                    t |= (s >> (8 * i + j) & 1) << (8 * j + i);
+                }
+            }
+            assert_eq!(transpose8(s), t);
+        }
+    }
+
+    /// [`bitset01`] is [`bitset`] for the code 1 on cells of codes 0 and 1, and refuses
+    /// other cells.
+    #[test]
+    fn bitset01_is_bitset_of_ones() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..300 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let cells: Vec<u8> = (0..len)
+                .map(|i| (s.rotate_left(i as u32 % 64) & 1) as u8)
+                .collect();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            assert!(bitset01(&cells, &mut a));
+            let pat = 0x0101_0101_0101_0101;
+            bitset(&cells, |v| eq_bits(v, pat), |c| c == 1, &mut b);
+            assert_eq!(a, b, "len {len}");
+            if len > 0 {
+                let mut bad = cells.clone();
+                bad[(s % len as u64) as usize] = 2 + (s >> 60) as u8;
+                assert!(!bitset01(&bad, &mut a));
+            }
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //!
 //! One scan over the rows finds each row's runs of entity cells (from per-row bitmasks,
 //! eight cells per word compare; for regions at least half as wide as the map, one bitset
-//! of all their rows at once) and joins each to the areas of the previous row's runs it
+//! of all their rows at once, read from the cells' low bits when the cells are all 0 or 1
+//! and 1 is the chosen code) and joins each to the areas of the previous row's runs it
 //! overlaps (found from the two rows' bits when a row fits in one word; a row with the
 //! bits of the row above copies its runs, each joined to the one above). A run that
 //! overlaps none opens a provisional area; one that overlaps runs of several unites their
@@ -37,7 +38,7 @@
 //! the fixed point below 2^52). The buffers are kept per thread from one pass to the next.
 
 use super::areas::View;
-use super::bits::{bitset, eq_bits, hit_bits};
+use super::bits::{bitset, bitset01, eq_bits, hit_bits};
 use super::centroid::{Seg, centre};
 use std::cell::RefCell;
 
@@ -50,9 +51,13 @@ pub struct Run {
     pub y: u32,
     pub x0: u32,
     pub x1: u32,
+    /// The run's provisional area.
+    lab: u32,
+    /// The next run of the same area.
+    next: u32,
 }
 
-/// One area: its sums and its runs (a list through [`Scratch::next`]).
+/// One area: its sums and its runs (a list through [`Run::next`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Area {
     /// Cells, sum of columns, sum of rows.
@@ -70,16 +75,13 @@ pub struct Area {
 pub struct Scratch {
     /// The runs in scan order (from 0; the buffer only grows).
     runs: Vec<Run>,
-    /// Each run's provisional area (like `runs`).
-    lab: Vec<u32>,
-    /// The next run of the same area (like `runs`).
-    next: Vec<u32>,
     /// The hits of the region's rows, see [`bitset`].
     bits: Vec<u64>,
     /// Provisional areas, one per run that overlaps no run above, and their union-find
-    /// parents.
+    /// parents (the first `nprov`; the buffers only grow, like `runs`).
     prov: Vec<Area>,
     parent: Vec<u32>,
+    nprov: usize,
     /// The areas in the order of their first cells.
     areas: Vec<Area>,
     /// Cells per bucket, as differences.
@@ -115,18 +117,19 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 /// as the one of its first run in scan order).
 struct Scan<'a> {
     runs: &'a mut [Run],
-    lab: &'a mut [u32],
-    next: &'a mut [u32],
-    prov: &'a mut Vec<Area>,
-    parent: &'a mut Vec<u32>,
+    prov: &'a mut [Area],
+    parent: &'a mut [u32],
     n: usize,
+    /// Provisional areas so far.
+    np: usize,
 }
 
 impl Scan<'_> {
     /// Appends the run `x0..x1` of row `y` (not joined yet).
     #[inline(always)]
     fn push(&mut self, y: u32, x0: u32, x1: u32) {
-        self.runs[self.n] = Run { y, x0, x1 };
+        let r = &mut self.runs[self.n];
+        (r.y, r.x0, r.x1) = (y, x0, x1);
         self.n += 1;
     }
 
@@ -152,21 +155,59 @@ impl Scan<'_> {
         ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
         ar.sy += u64::from(r.y) * l;
         ar.runs += 1;
-        self.next[ar.tail as usize] = j as u32;
+        self.runs[ar.tail as usize].next = j as u32;
         ar.tail = j as u32;
-        self.lab[j] = id;
+        self.runs[j].lab = id;
+    }
+
+    /// Appends the run `x0..x1` of row `y` to the runs and to the provisional area `id`
+    /// (like [`Scan::push`] then [`Scan::add`], without reading the run back).
+    #[inline(always)]
+    fn append(&mut self, id: u32, y: u32, x0: u32, x1: u32) {
+        let j = self.n;
+        self.n += 1;
+        self.runs[j] = Run {
+            y,
+            x0,
+            x1,
+            lab: id,
+            next: 0,
+        };
+        let l = u64::from(x1 - x0);
+        let ar = &mut self.prov[id as usize];
+        ar.len += l;
+        ar.sx += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
+        ar.sy += u64::from(y) * l;
+        ar.runs += 1;
+        self.runs[ar.tail as usize].next = j as u32;
+        ar.tail = j as u32;
+    }
+
+    /// A new provisional area, to hold the next run; returns it.
+    #[inline(always)]
+    fn fresh(&mut self) -> u32 {
+        let id = self.np as u32;
+        self.prov[self.np] = Area {
+            head: self.n as u32,
+            tail: self.n as u32,
+            ..Area::default()
+        };
+        self.parent[self.np] = id;
+        self.np += 1;
+        id
     }
 
     /// Makes run `j` a new provisional area.
     #[inline(always)]
     fn open(&mut self, j: usize) {
-        let id = self.prov.len() as u32;
-        self.prov.push(Area {
+        let id = self.np as u32;
+        self.prov[self.np] = Area {
             head: j as u32,
             tail: j as u32,
             ..Area::default()
-        });
-        self.parent.push(id);
+        };
+        self.parent[self.np] = id;
+        self.np += 1;
         self.add(id, j);
     }
 
@@ -181,7 +222,7 @@ impl Scan<'_> {
         l.sx += h.sx;
         l.sy += h.sy;
         l.runs += h.runs;
-        self.next[l.tail as usize] = h.head;
+        self.runs[l.tail as usize].next = h.head;
         l.tail = h.tail;
         lo
     }
@@ -190,10 +231,9 @@ impl Scan<'_> {
     #[inline(always)]
     fn copy(&mut self, y: u32, prev: std::ops::Range<usize>) {
         for i in prev {
-            let (j, r) = (self.n, self.runs[i]);
-            self.push(y, r.x0, r.x1);
-            let id = self.find(self.lab[i]);
-            self.add(id, j);
+            let r = self.runs[i];
+            let id = self.find(r.lab);
+            self.append(id, y, r.x0, r.x1);
         }
     }
 
@@ -209,8 +249,6 @@ impl Scan<'_> {
         let mut pi = prev.start; // the first run above not ending left of the current run
         while starts != 0 {
             let (x0, x1) = (starts.trailing_zeros(), ends.trailing_zeros() + 1);
-            let j = self.n;
-            self.push(y, x0, x1);
             // Skip the runs above that end left of x0.
             let left = (1u64 << x0) - 1;
             while pends & left != 0 {
@@ -224,7 +262,7 @@ impl Scan<'_> {
             let (mut qs, mut k) = (pstarts, pi);
             let mut id = NONE;
             while qs & before_end != 0 {
-                let r = self.find(self.lab[k]);
+                let r = self.find(self.runs[k].lab);
                 id = if id == NONE || id == r {
                     r
                 } else {
@@ -234,10 +272,9 @@ impl Scan<'_> {
                 k += 1;
             }
             if id == NONE {
-                self.open(j);
-            } else {
-                self.add(id, j);
+                id = self.fresh();
             }
+            self.append(id, y, x0, x1);
             starts &= starts - 1;
             ends &= ends - 1;
         }
@@ -257,7 +294,7 @@ impl Scan<'_> {
             let mut id = NONE;
             let mut k = i;
             while k < prev.end && self.runs[k].x0 < b.x1 {
-                let r = self.find(self.lab[k]);
+                let r = self.find(self.runs[k].lab);
                 id = if id == NONE || id == r {
                     r
                 } else {
@@ -322,15 +359,21 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
     }
     let hit = |c: u8| entities.get(c as usize).copied().unwrap_or(false);
     let splat = |c: u8| u64::from(c) * 0x0101_0101_0101_0101;
-    // One row loop per way of matching eight cells at once.
+    // One row loop per way of matching eight cells at once; cells of codes 0 and 1 (walls
+    // and floors) with the code 1 chosen are their low bits.
     match count {
+        1 if codes[0] == 1 && flat(g) => {
+            let pa = splat(1);
+            let done = bitset01(&g.cells[g.first..g.first + span(g)], &mut s.bits);
+            scan_rows(g, |v| eq_bits(v, pa), hit, s, done)
+        }
         1 => {
             let pa = splat(codes[0]);
-            scan_rows(g, |v| eq_bits(v, pa), hit, s)
+            scan_rows(g, |v| eq_bits(v, pa), hit, s, false)
         }
         2 => {
             let (pa, pb) = (splat(codes[0]), splat(codes[1]));
-            scan_rows(g, |v| eq_bits(v, pa) | eq_bits(v, pb), hit, s)
+            scan_rows(g, |v| eq_bits(v, pa) | eq_bits(v, pb), hit, s, false)
         }
         _ => {
             let bits8 = |v: u64| {
@@ -339,51 +382,63 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
                     .enumerate()
                     .fold(0, |m, (i, &c)| m | u64::from(hit(c)) << i)
             };
-            scan_rows(g, bits8, hit, s)
+            scan_rows(g, bits8, hit, s, false)
         }
     }
     // The areas: the provisional ones that were not united into a lower one.
     s.areas.clear();
-    for (id, a) in s.prov.iter().enumerate() {
+    for (id, a) in s.prov[..s.nprov].iter().enumerate() {
         if s.parent[id] == id as u32 {
             s.areas.push(*a);
         }
     }
 }
 
+/// The cells from the region's first to its last, as one stream, span this many.
+fn span(g: &View) -> usize {
+    (g.rh - 1) * g.w + g.rw
+}
+
+/// Whether the region's rows are read from one bitset of [`span`] cells: regions at most 64
+/// cells and at least half their map wide.
+fn flat(g: &View) -> bool {
+    g.rw <= 64 && span(g) <= 2 * g.rw * g.rh
+}
+
 /// The runs of every row with a given way of matching cells (see [`hit_bits`]), joined to
-/// the previous row's runs they overlap.
+/// the previous row's runs they overlap; `done`: the bitset of a [`flat`] region is
+/// already in `s.bits`.
 #[inline(always)]
 fn scan_rows(
     g: &View,
     bits8: impl Fn(u64) -> u64 + Copy,
     hit: impl Fn(u8) -> bool + Copy,
     s: &mut Scratch,
+    done: bool,
 ) {
     // A row of `rw` cells has at most `ceil(rw / 2)` runs.
     let most = g.rh * g.rw.div_ceil(2);
     if s.runs.len() < most {
         s.runs.resize(most, Run::default());
-        s.lab.resize(most, 0);
-        s.next.resize(most, 0);
     }
-    s.prov.clear();
-    s.parent.clear();
+    // At most one provisional area per run.
+    if s.prov.len() < most {
+        s.prov.resize(most, Area::default());
+        s.parent.resize(most, 0);
+    }
     let bits = &mut s.bits;
     // Regions as wide as at least half their map: the bits of all their rows at once, from
     // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
-    let span = (g.rh - 1) * g.w + g.rw;
-    let flat = g.rw <= 64 && span <= 2 * g.rw * g.rh;
-    if flat {
-        bitset(&g.cells[g.first..g.first + span], bits8, hit, bits);
+    let flat = flat(g);
+    if flat && !done {
+        bitset(&g.cells[g.first..g.first + span(g)], bits8, hit, bits);
     }
     let mut scan = Scan {
         runs: &mut s.runs[..most],
-        lab: &mut s.lab[..most],
-        next: &mut s.next[..most],
-        prov: &mut s.prov,
-        parent: &mut s.parent,
+        prov: &mut s.prov[..most],
+        parent: &mut s.parent[..most],
         n: 0,
+        np: 0,
     };
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
     let mut prev = 0..0; // the previous row's runs
@@ -411,6 +466,7 @@ fn scan_rows(
         }
         prev = start..scan.n;
     }
+    s.nprov = scan.np;
 }
 
 /// The region-local centre of every area of `entities` in `g` (4-neighbourhood), in the
@@ -430,7 +486,6 @@ pub fn centres(
         let k = rank(a.len as usize);
         let list = Runs {
             runs: &s.runs,
-            next: &s.next,
             at: a.head as usize,
             left: a.runs,
         };
@@ -450,7 +505,6 @@ pub fn centres(
 #[derive(Clone, Copy)]
 pub struct Runs<'a> {
     runs: &'a [Run],
-    next: &'a [u32],
     at: usize,
     left: u32,
 }
@@ -472,7 +526,7 @@ impl Iterator for Runs<'_> {
         }
         self.left -= 1;
         let r = self.runs[self.at];
-        self.at = self.next[self.at] as usize;
+        self.at = r.next as usize;
         Some(r)
     }
 }

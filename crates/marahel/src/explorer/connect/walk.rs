@@ -1,0 +1,217 @@
+//! Stage 4 of `turtle_connect` for rules that only read and write the visited cell.
+//!
+//! When every rule has the shape `self(list) op n, ... -> self(v)` (conditions that compare
+//! the visited cell's weight with a number, or two numbers; one executer writing one value
+//! to the visited cell: no draw, nothing else read) what happens at a cell depends only on
+//! its code, so the rules are one table from the code to the value written (or none: no
+//! rule fires), [`CellRules`]. In a pass that writes the front buffer and keeps no counts
+//! nor live planes, [`walk`] then visits a cell with a byte read, a table read and, when
+//! the value differs, a store; a straight run of steps is a loop over the flat index with
+//! the run's stride. With unit steps only (the usual `plus`), each leg to a waypoint is
+//! two straight runs at most, in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
+//! `tests/connect_walk.rs` compares both with the interpreter.
+
+use super::super::Limits;
+use super::Steer;
+use crate::engine::{Ctx, FlatNbh};
+use crate::estimator::Estimator;
+use crate::program::Explorer;
+use grid_core::Rect;
+
+/// The rules as a table: for each code, the value the first rule that fires writes (filled
+/// on first use: a walk meets few codes).
+pub struct CellRules<'a> {
+    ex: &'a Explorer,
+    nbhs: &'a [FlatNbh],
+    /// The value written, [`CellRules::NONE`] when no rule fires, [`CellRules::UNKNOWN`]
+    /// until first needed.
+    act: [u16; 256],
+}
+
+impl<'a> CellRules<'a> {
+    /// No rule fires.
+    const NONE: u16 = 256;
+    /// Not computed yet.
+    const UNKNOWN: u16 = 257;
+
+    /// A condition side's value for a cell of code `c`, `None` for other estimators.
+    #[inline]
+    fn side(nbhs: &[FlatNbh], e: &Estimator, c: usize) -> Option<f64> {
+        match e {
+            Estimator::Number(v) => Some(*v),
+            Estimator::Neighborhood { nbh, weights, .. } if nbhs[*nbh].is_self => {
+                Some(weights[c] as f64)
+            }
+            _ => None,
+        }
+    }
+
+    /// `ex`'s rules as a table, or `None` when one has another shape.
+    pub fn new(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<CellRules<'a>> {
+        for rule in &ex.rules {
+            let [e] = &rule.executers[..] else {
+                return None;
+            };
+            if !nbhs[e.nbh].is_self || e.choices.len() != 1 {
+                return None;
+            }
+            for cond in &rule.conditions {
+                CellRules::side(nbhs, &cond.left, 0)?;
+                CellRules::side(nbhs, &cond.right, 0)?;
+            }
+        }
+        Some(CellRules {
+            ex,
+            nbhs,
+            act: [CellRules::UNKNOWN; 256],
+        })
+    }
+
+    /// The table entry of code `c`: the first rule whose conditions hold, as `visit` finds
+    /// it (the conditions read nothing but `c` and draw nothing).
+    #[inline(never)]
+    fn fill(&mut self, c: u8) -> u16 {
+        let side = |e| CellRules::side(self.nbhs, e, c as usize).unwrap_or(f64::NAN);
+        let a = self
+            .ex
+            .rules
+            .iter()
+            .find(|rule| {
+                rule.conditions
+                    .iter()
+                    .all(|cond| cond.op.holds(side(&cond.left), side(&cond.right)))
+            })
+            .map_or(CellRules::NONE, |rule| {
+                u16::from(rule.executers[0].choices[0])
+            });
+        self.act[c as usize] = a;
+        a
+    }
+}
+
+/// The walker's steps when every direction is a unit step or none (connect's directions
+/// hold the four unit steps): towards a target, the two steps along the axes where it is
+/// not reached each get one closer and every other step further, so the choice is the
+/// first of those two in the directions' order, and it stays the same until that axis is
+/// reached (the steps stay in the region: they go towards a cell of it).
+struct Unit {
+    /// The index of the first of the directions that is the step right, left, down, up.
+    first: [usize; 4],
+}
+
+impl Unit {
+    fn new(dirs: &[(i64, i64)]) -> Option<Unit> {
+        if dirs.iter().any(|d| d.0.abs() + d.1.abs() > 1) {
+            return None;
+        }
+        let at = |d| dirs.iter().position(|&e| e == d);
+        Some(Unit {
+            first: [at((1, 0))?, at((-1, 0))?, at((0, 1))?, at((0, -1))?],
+        })
+    }
+
+    /// The step from `p` towards `t` (not `p`) and how many times in a row the walker takes
+    /// it, like [`Steer::step`] (which may split the same steps into shorter runs).
+    #[inline(always)]
+    fn leg(&self, p: (i64, i64), t: (i64, i64)) -> ((i64, i64), u64) {
+        let (ox, oy) = (t.0 - p.0, t.1 - p.1);
+        let fx = match ox {
+            0 => usize::MAX,
+            _ if ox > 0 => self.first[0],
+            _ => self.first[1],
+        };
+        let fy = match oy {
+            0 => usize::MAX,
+            _ if oy > 0 => self.first[2],
+            _ => self.first[3],
+        };
+        if fx < fy {
+            ((ox.signum(), 0), ox.unsigned_abs())
+        } else {
+            ((0, oy.signum()), oy.unsigned_abs())
+        }
+    }
+}
+
+/// Stage 4 with [`CellRules`] in a plain pass (front buffer, no counts, no live planes):
+/// the walk of `super::pass` along `waypoints` (global coordinates, at least one), with the
+/// same visits in the same order. Returns how many waypoints were skipped (stuck).
+pub fn walk(
+    rules: &mut CellRules,
+    waypoints: &[(i64, i64)],
+    steer: &mut Steer,
+    dirs: &[(i64, i64)],
+    r: Rect,
+    ctx: &mut Ctx,
+    lim: Limits,
+) -> u64 {
+    let w = ctx.canvas.w as i64;
+    let front = &mut ctx.canvas.front[..];
+    let (mut changed, mut stores) = (0u64, 0u64);
+    // Visits the cell at flat index `i`: whether the firing limit is reached.
+    let mut visit = |i: i64| {
+        let c = front[i as usize];
+        let mut a = rules.act[c as usize];
+        if a == CellRules::UNKNOWN {
+            a = rules.fill(c);
+        }
+        if a == CellRules::NONE {
+            return false;
+        }
+        if a as u8 != c {
+            front[i as usize] = a as u8;
+            stores += 1;
+        }
+        changed += 1;
+        changed >= lim.changes
+    };
+    let unit = Unit::new(dirs);
+    let (mut x, mut y) = waypoints[0];
+    let (mut wi, mut stuck) = (0, 0);
+    'walk: {
+        if visit(y * w + x) {
+            break 'walk;
+        }
+        loop {
+            while wi < waypoints.len() && waypoints[wi] == (x, y) {
+                wi += 1;
+            }
+            if wi == waypoints.len() {
+                break;
+            }
+            let leg = match &unit {
+                Some(unit) => Some(unit.leg((x, y), waypoints[wi])),
+                None => steer.step(dirs, r, (x, y), waypoints[wi]),
+            };
+            match leg {
+                Some((d, k)) => {
+                    // A straight run of `k` steps, each cell visited.
+                    let stride = d.1 * w + d.0;
+                    let mut i = y * w + x;
+                    for _ in 0..k {
+                        i += stride;
+                        if visit(i) {
+                            break 'walk;
+                        }
+                    }
+                    let k = k as i64;
+                    (x, y) = (x + d.0 * k, y + d.1 * k);
+                }
+                None => {
+                    stuck += 1;
+                    wi += 1;
+                    if wi == waypoints.len() {
+                        break;
+                    }
+                    // The general loop visits the cell again before the next leg.
+                    if visit(y * w + x) {
+                        break 'walk;
+                    }
+                }
+            }
+        }
+    }
+    // One version bump per changed cell, as `Ctx::store` does.
+    ctx.version += stores;
+    stuck
+}

@@ -172,7 +172,11 @@ pub fn walk(
         if visit(y * w + x) {
             break 'walk;
         }
-        loop {
+        // Every leg gets strictly closer to its waypoint (at most `r.w + r.h` legs each) and a
+        // stuck leg skips its waypoint, so this bound is never what ends the walk; it only
+        // keeps the loop bounded by construction.
+        let budget = (waypoints.len() as u64 + 1) * (r.w + r.h + 2) as u64;
+        for _ in 0..budget {
             while wi < waypoints.len() && waypoints[wi] == (x, y) {
                 wi += 1;
             }

@@ -462,6 +462,12 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             cache = std::mem::take(&mut ctx.dist_cache);
             ws.scratch = std::mem::take(&mut ctx.scratch);
             ws.live = std::mem::take(&mut ctx.live);
+            if w * h > KEEP_CELLS {
+                // A large map's scratch does not outlive its explorer (peak memory: the next
+                // explorer may need other buffers as large).
+                ws.scratch = PlaneScratch::default();
+                ws.live = LivePlanes::default();
+            }
             ws.counts = std::mem::take(&mut ctx.counts);
         }
         ws.back = std::mem::take(&mut canvas.back);
@@ -488,8 +494,10 @@ struct Workspace {
     counts: Vec<u32>,
 }
 
-/// Maps of more cells than this do not keep their buffers for the next map (peak memory).
-const KEEP_CELLS: usize = 1 << 16;
+/// Maps of more cells than this (a 1024x1024 map has this many) keep neither their scratch
+/// from one explorer to the next nor their buffers for the next map (peak memory on huge maps;
+/// below it, a thread keeps at most a few bytes per cell of the largest map it made).
+const KEEP_CELLS: usize = 1 << 20;
 
 thread_local! {
     /// This thread's buffers, kept from one map to the next.

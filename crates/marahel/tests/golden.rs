@@ -98,13 +98,17 @@ fn a_map_does_not_depend_on_the_maps_made_before_it() {
         .iter()
         .map(|(_, t)| Script::parse(t).unwrap())
         .collect();
-    // (script, seed, size): sizes change width back and forth, and one passes the
-    // workspace's keep limit (256x256 cells and more drop the buffers).
-    let jobs: Vec<(usize, u64, usize)> = (0..24)
-        .map(|k| (k * 5 % 6, k as u64, [17, 64, 33, 64, 280, 17][k % 6]))
+    // (script, seed, width, height): sizes change width back and forth, and one map passes
+    // the workspace's keep limit (maps of more than 2^20 cells drop the buffers).
+    let mut jobs: Vec<(usize, u64, usize, usize)> = (0..24)
+        .map(|k| {
+            let z = [17, 64, 33, 64, 280, 17][k % 6];
+            (k * 5 % 6, k as u64, z, z)
+        })
         .collect();
-    let make = |&(i, seed, z): &(usize, u64, usize)| {
-        to_text(&scripts[i].generate_sized(seed, z, z).unwrap())
+    jobs[10] = (1, 10, 1100, 960);
+    let make = |&(i, seed, w, h): &(usize, u64, usize, usize)| {
+        to_text(&scripts[i].generate_sized(seed, w, h).unwrap())
     };
     let interleaved: Vec<String> = jobs.iter().map(make).collect();
     for (job, got) in jobs.iter().zip(&interleaved) {

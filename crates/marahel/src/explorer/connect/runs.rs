@@ -416,16 +416,6 @@ fn scan_rows(
     s: &mut Scratch,
     done: bool,
 ) {
-    // A row of `rw` cells has at most `ceil(rw / 2)` runs.
-    let most = g.rh * g.rw.div_ceil(2);
-    if s.runs.len() < most {
-        s.runs.resize(most, Run::default());
-    }
-    // At most one provisional area per run.
-    if s.prov.len() < most {
-        s.prov.resize(most, Area::default());
-        s.parent.resize(most, 0);
-    }
     let bits = &mut s.bits;
     // Regions as wide as at least half their map: the bits of all their rows at once, from
     // the cells from their first to their last as one stream (row `ly` from bit `ly * w`).
@@ -433,40 +423,65 @@ fn scan_rows(
     if flat && !done {
         bitset(&g.cells[g.first..g.first + span(g)], bits8, hit, bits);
     }
-    let mut scan = Scan {
-        runs: &mut s.runs[..most],
-        prov: &mut s.prov[..most],
-        parent: &mut s.parent[..most],
-        n: 0,
-        np: 0,
-    };
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
     let mut prev = 0..0; // the previous row's runs
     let mut above = 0; // the previous row's bits (one word; no runs above the first row)
-    for ly in 0..g.rh {
-        let (start, y) = (scan.n, ly as u32);
-        if g.rw <= 64 {
-            let word = if flat {
-                let o = ly * g.w;
-                let (lo, hi) = (bits[o / 64], bits[o / 64 + 1]);
-                // `hi << 64 - o % 64` without the shift by 64.
-                ((lo >> (o % 64)) | ((hi << 1) << (63 - o % 64))) & mask
+    // A row of `rw` cells has at most `ceil(rw / 2)` runs, each at most one new provisional
+    // area. The rows go in chunks of at most `CHUNK_RUNS` such runs: before each chunk the
+    // buffers grow (doubling) to hold its worst case, so a large region neither zeroes nor
+    // keeps its whole worst case, and a small one is one chunk.
+    let half = g.rw.div_ceil(2);
+    let (mut n, mut np, mut ly0) = (0, 0, 0);
+    while ly0 < g.rh {
+        let rows = (CHUNK_RUNS / half).clamp(1, g.rh - ly0);
+        grow(&mut s.runs, n + rows * half);
+        grow(&mut s.prov, np + rows * half);
+        grow(&mut s.parent, np + rows * half);
+        let mut scan = Scan {
+            runs: &mut s.runs[..],
+            prov: &mut s.prov[..],
+            parent: &mut s.parent[..],
+            n,
+            np,
+        };
+        for ly in ly0..ly0 + rows {
+            let (start, y) = (scan.n, ly as u32);
+            if g.rw <= 64 {
+                let word = if flat {
+                    let o = ly * g.w;
+                    let (lo, hi) = (bits[o / 64], bits[o / 64 + 1]);
+                    // `hi << 64 - o % 64` without the shift by 64.
+                    ((lo >> (o % 64)) | ((hi << 1) << (63 - o % 64))) & mask
+                } else {
+                    hit_bits(g.row(ly), bits8, hit)
+                };
+                if above == word {
+                    scan.copy(y, prev);
+                } else {
+                    scan.word(y, word, above, prev);
+                }
+                above = word;
             } else {
-                hit_bits(g.row(ly), bits8, hit)
-            };
-            if above == word {
-                scan.copy(y, prev);
-            } else {
-                scan.word(y, word, above, prev);
+                row_runs(g.row(ly), y, bits8, hit, &mut scan);
+                scan.join(prev, start..scan.n);
             }
-            above = word;
-        } else {
-            row_runs(g.row(ly), y, bits8, hit, &mut scan);
-            scan.join(prev, start..scan.n);
+            prev = start..scan.n;
         }
-        prev = start..scan.n;
+        (n, np) = (scan.n, scan.np);
+        ly0 += rows;
     }
-    s.nprov = scan.np;
+    s.nprov = np;
+}
+
+/// The most runs one chunk of rows of [`scan_rows`] may hold (a whole 50x50 region is one).
+const CHUNK_RUNS: usize = 1 << 14;
+
+/// Makes `v` at least `len` long, doubling.
+fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) {
+    if v.len() < len {
+        let len = len.max(2 * v.len());
+        v.resize(len, T::default());
+    }
 }
 
 /// The region-local centre of every area of `entities` in `g` (4-neighbourhood), in the

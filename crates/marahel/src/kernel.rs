@@ -20,7 +20,7 @@
 //! Scans run a line at a time ([`Kernel::visit_line`]); when every cell code has at most one
 //! candidate rule with at most one count test (a cellular automaton), a visit is a code load,
 //! a count load and a compare, and a horizontal pass over byte counts ([`Kernel::scan_rows`],
-//! [`scan`]) tests sixteen cells at a time.
+//! `scan`) tests sixteen cells at a time.
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;

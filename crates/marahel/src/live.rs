@@ -15,7 +15,7 @@
 //!   a padded plane, then one shifted whole-plane slice added per offset.
 //! * [`Bytes`], when every count of every plane fits a byte (every weight, and the outside
 //!   weight, times the offsets at most 255): wrapping byte arithmetic gives the same counts.
-//!   The region's codes are laid into the padded layout once ([`bytes`]), each plane's
+//!   The region's codes are laid into the padded layout once (`bytes`), each plane's
 //!   weights mapped from them in one pass and summed (a 3x3 box as row sums of three, then
 //!   column sums of three row sums).
 //! * [`Pairs`], when the byte planes are two of the same neighbourhood (the usual cellular
@@ -24,7 +24,7 @@
 //!   write adds one delta (the pair weight of the new code minus the old one's) per offset
 //!   for both planes, and the two bytes of a region cell are its two counts exactly, since
 //!   each fits a byte. At the start of a pass the pair weights are laid out and summed as
-//!   `u16` straight away ([`pairs`]), the same sums as the two byte planes' interleaved.
+//!   `u16` straight away (`pairs`), the same sums as the two byte planes' interleaved.
 //!
 //! A pass over disjoint regions may keep each region's counts for its next repeat (see
 //! [`LivePlanes::begin`]).

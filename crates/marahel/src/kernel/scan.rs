@@ -209,9 +209,21 @@ fn run<const L: usize>(
     let mut y = a / w;
     let mut row_end = o + y * p + w;
     let mut i = pos(a);
+    // Right after a firing, the next cell is tested on its own: its counts were just stored
+    // one by one, and a block load over them would wait for those stores to land.
+    let mut after_firing = false;
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
-        let f = block_at::<L>(codes, pairs, lanes, i);
+        let f = if after_firing {
+            after_firing = false;
+            if !hit_at::<L>(codes, pairs, lanes, i) {
+                i += 1;
+                continue;
+            }
+            0
+        } else {
+            block_at::<L>(codes, pairs, lanes, i)
+        };
         if f == BLOCK {
             i += BLOCK;
             continue;
@@ -234,11 +246,23 @@ fn run<const L: usize>(
         if *changed >= changes {
             return false;
         }
-        // The firing changed this cell's code and the counts around it: the next block
-        // starts at the next cell.
+        // The firing changed this cell's code and the counts around it: the scan goes on
+        // from the next cell.
         i = j + 1;
+        after_firing = true;
     }
     true
+}
+
+/// Whether the cell at padded index `i` fires: [`first_hit`] for one cell.
+#[inline(always)]
+fn hit_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], i: usize) -> bool {
+    let (code, pair) = (codes[i], pairs[i]);
+    lanes.iter().any(|lane| {
+        let c = code.wrapping_sub(lane.clo);
+        let n = ((pair >> (8 * lane.plane)) as u8).wrapping_sub(lane.lo);
+        c <= lane.cw && ((n <= lane.w) != (lane.neg != 0))
+    })
 }
 
 /// The first of the sixteen cells from padded index `at` that fires, or 16, from the padded

@@ -103,7 +103,7 @@
 //! the same machine (full table, method and history in `crates/marahel/README.md`): the cave
 //! example at 50x50 in 21 µs (220x the reference; the target was about 30 µs) and at 500x500
 //! in 1.8 ms (83x the 50x50 time: linear); paper_cave 224x, paper_uniform 179x,
-//! paper_nonuniform 168x, paper_mine 150x, reference_test 120x (its 2020 copy 116x), roguelike
+//! paper_nonuniform 168x, paper_mine 150x, reference_test 127x (its 2020 copy 124x), roguelike
 //! 111x; the wide explorers over 2500x (O(A log A) instead of A² log A); a 2000x2000 cave in
 //! about 0.13 s with a 49 MB peak. At or below the 100x target: paper_digger (100x, 97-101x
 //! across reference runs) and readme_example (88x), whose time goes to the drunk walker's

@@ -32,6 +32,7 @@
 use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
 
+mod blocks;
 mod bytes;
 mod layout;
 mod pairs;

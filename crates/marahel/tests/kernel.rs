@@ -468,3 +468,26 @@ fn paired_row_scans_see_the_codes_written() {
         }
     }
 }
+
+/// Byte planes of a neighbourhood one row high and wider than a block (no margin rows, side
+/// margins of 25 cells): the codes laid out for the scan must stay inside their buffer.
+#[test]
+fn one_row_neighbourhoods_wider_than_a_block() {
+    let row = format!("{}3{}", "1".repeat(25), "1".repeat(25));
+    for rules in [
+        r#"["self(empty), wide(solid) > 20 -> self(solid)"]"#,
+        r#"["self(empty), wide(solid) > 20 -> self(solid)", "self(solid), plus(empty) > 2 -> self(empty)"]"#,
+        r#"["self(empty), wide(solid) > 20 -> self(solid)", "self(solid), wide(empty) > 26 -> self(empty)"]"#,
+    ] {
+        let text = format!(
+            r#"{{"metadata": {{"min": "40x30"}}, "entities": ["solid", "empty"],
+                "neighborhoods": {{"wide": "{row}"}},
+                "explorers": [
+                  {{"type": "narrow_horz", "region": "map", "rules": ["self(any) -> self(solid:1|empty:1)"]}},
+                  {{"type": "narrow_horz", "region": "map", "rules": {rules}}}
+                ]}}"#
+        );
+        same_maps(&text, 0..3, None);
+        same_maps(&text, 0..3, Some((17, 5)));
+    }
+}

@@ -4,49 +4,29 @@
 //! All sums wrap in bytes: exact, since the caller only uses byte planes when every count
 //! fits a byte.
 
+use super::blocks::{BLOCK, fill_gap, region_blocks};
+use super::pairs::Geometry;
 use crate::engine::Canvas;
 use grid_core::Rect;
 
-/// Cells of one 16-byte block copy.
-const BLOCK: usize = 16;
-
-/// Lays the codes of region `r` into `codes` in the padded layout (margins `mx`, `my`, pitch
-/// `pitch`), every margin cell holding `marker`; `codes` gets [`BLOCK`] bytes of slack.
-pub fn lay_codes(
-    codes: &mut Vec<u8>,
-    canvas: &Canvas,
-    r: Rect,
-    (mx, my, pitch): (usize, usize, usize),
-    marker: u8,
-) {
-    let (rw, rh) = (r.w as usize, r.h as usize);
-    let total = pitch * (my + rh + my);
+/// Lays the codes of region `r` into `codes` in the padded layout `g`, every margin cell
+/// holding `marker`; `codes` gets [`BLOCK`] bytes of slack.
+pub fn lay_codes(codes: &mut Vec<u8>, canvas: &Canvas, r: Rect, g: Geometry, marker: u8) {
+    let (mx, my, pitch) = g;
+    let total = pitch * (my + r.h as usize + my);
     if codes.len() < total + BLOCK {
         codes.resize(total + BLOCK, 0);
     }
     codes[..my * pitch + mx].fill(marker);
-    for ly in 0..rh {
-        let src = (r.y as usize + ly) * canvas.w + r.x as usize;
-        let dst = (my + ly) * pitch + mx;
-        // Whole blocks: a block may run past the row into the margins and the next row,
-        // which are written afterwards.
-        let mut b = 0;
-        while b < rw {
-            match canvas.front.get(src + b..src + b + BLOCK) {
-                Some(s) => codes[dst + b..dst + b + BLOCK].copy_from_slice(s),
-                None => codes[dst + b..dst + rw].copy_from_slice(&canvas.front[src + b..src + rw]),
-            }
-            b += BLOCK;
-        }
-        // This row's right margin and the next row's left margin.
-        let m = &mut codes[dst + rw..dst + rw + 2 * mx];
-        if let [a, b] = m {
-            (*a, *b) = (marker, marker);
-        } else {
-            m.fill(marker);
-        }
-    }
-    codes[(my + rh) * pitch..total].fill(marker);
+    region_blocks(
+        codes,
+        canvas,
+        r,
+        g,
+        |codes, at, block| codes[at..at + BLOCK].copy_from_slice(block),
+        |codes, gap| fill_gap(&mut codes[gap], marker),
+    );
+    codes[(my + r.h as usize) * pitch..total].fill(marker);
 }
 
 /// `pad[i] = weight(codes[i])` over `range`.

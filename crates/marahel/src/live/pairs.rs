@@ -5,6 +5,7 @@
 //! count, which fits a byte, so no carry reaches the high byte, which wraps as the second
 //! plane's byte count does: the same pairs as summing the two byte planes apart.
 
+use super::blocks::{BLOCK, fill_gap, region_blocks};
 use super::{LivePlanes, PlaneSpec, sums};
 use crate::engine::Canvas;
 use grid_core::Rect;
@@ -73,9 +74,6 @@ impl LivePlanes {
     }
 }
 
-/// Cells of one block of weights laid at once.
-const BLOCK: usize = 16;
-
 /// Lays the pair weights of region `r`'s cells into `pad` (geometry `g`), every margin cell
 /// weighing `out`; `weights` gives the pair weights of a block of codes. Lays the codes
 /// themselves into `plane` too, margins holding `margin`.
@@ -87,11 +85,12 @@ pub fn lay(
     (plane, margin): (&mut Vec<u8>, u8),
     canvas: &Canvas,
     r: Rect,
-    (mx, my, p): Geometry,
+    g: Geometry,
     out: u16,
     weights: impl Fn(&[u8; BLOCK]) -> [u16; BLOCK],
 ) {
-    let (rw, rh) = (r.w as usize, r.h as usize);
+    let (mx, my, p) = g;
+    let rh = r.h as usize;
     let total = p * (my + rh + my);
     if pad.len() < total + BLOCK {
         pad.resize(total + BLOCK, 0);
@@ -101,40 +100,21 @@ pub fn lay(
         plane.resize(total + BLOCK, 0);
     }
     plane[..my * p + mx].fill(margin);
-    for ly in 0..rh {
-        let src = (r.y as usize + ly) * canvas.w + r.x as usize;
-        let dst = (my + ly) * p + mx;
-        // Whole blocks: a block may run past the row into the margins and the rows below,
-        // which are written afterwards.
-        let mut b = 0;
-        while b < rw {
-            let codes: [u8; BLOCK] = match canvas.front.get(src + b..src + b + BLOCK) {
-                Some(s) => s.try_into().expect("a block"),
-                None => {
-                    // The map's last cells.
-                    let mut codes = [0; BLOCK];
-                    let s = &canvas.front[src + b..src + rw];
-                    codes[..s.len()].copy_from_slice(s);
-                    codes
-                }
-            };
-            let to: &mut [u16; BLOCK] = (&mut pad[dst + b..dst + b + BLOCK])
-                .try_into()
-                .expect("a block");
-            *to = weights(&codes);
-            plane[dst + b..dst + b + BLOCK].copy_from_slice(&codes);
-            b += BLOCK;
-        }
-        // This row's right margin and the next row's left margin.
-        let margins = dst + rw..(dst + rw + 2 * mx).min(total);
-        if let [a, b] = &mut pad[margins.clone()] {
-            (*a, *b) = (out, out);
-            plane[margins].fill(margin);
-        } else {
-            pad[margins.clone()].fill(out);
-            plane[margins].fill(margin);
-        }
-    }
+    region_blocks(
+        &mut (&mut *pad, &mut *plane),
+        canvas,
+        r,
+        g,
+        |(pad, plane), at, codes| {
+            let to: &mut [u16; BLOCK] = (&mut pad[at..at + BLOCK]).try_into().expect("a block");
+            *to = weights(codes);
+            plane[at..at + BLOCK].copy_from_slice(codes);
+        },
+        |(pad, plane), gap| {
+            fill_gap(&mut pad[gap.clone()], out);
+            fill_gap(&mut plane[gap], margin);
+        },
+    );
     pad[(my + rh) * p..total].fill(out);
     plane[(my + rh) * p..total + BLOCK].fill(margin);
 }

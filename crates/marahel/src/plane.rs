@@ -109,8 +109,8 @@ impl Layout {
 }
 
 /// `s.fill(v)` for the short gaps between rows (a store or two, not a `memset` call).
-#[inline]
-fn fill_short(s: &mut [u8], v: u8) {
+#[inline(always)]
+pub(crate) fn fill_short<T: Copy>(s: &mut [T], v: T) {
     match s {
         [a, b] => (*a, *b) = (v, v),
         _ => s.fill(v),

@@ -47,13 +47,3 @@ pub fn region_blocks<S>(
         gap(s, dst + rw..(dst + rw + 2 * mx).min(total));
     }
 }
-
-/// `s.fill(v)` for the short gaps between rows (two stores for the usual one-cell margins,
-/// not a `memset` call).
-#[inline(always)]
-pub fn fill_gap<T: Copy>(s: &mut [T], v: T) {
-    match s {
-        [a, b] => (*a, *b) = (v, v),
-        _ => s.fill(v),
-    }
-}

@@ -4,9 +4,10 @@
 //! All sums wrap in bytes: exact, since the caller only uses byte planes when every count
 //! fits a byte.
 
-use super::blocks::{BLOCK, fill_gap, region_blocks};
+use super::blocks::{BLOCK, region_blocks};
 use super::pairs::Geometry;
 use crate::engine::Canvas;
+use crate::plane::fill_short;
 use grid_core::Rect;
 
 /// Lays the codes of region `r` into `codes` in the padded layout `g`, every margin cell
@@ -24,7 +25,7 @@ pub fn lay_codes(codes: &mut Vec<u8>, canvas: &Canvas, r: Rect, g: Geometry, mar
         r,
         g,
         |codes, at, block| codes[at..at + BLOCK].copy_from_slice(block),
-        |codes, gap| fill_gap(&mut codes[gap], marker),
+        |codes, gap| fill_short(&mut codes[gap], marker),
     );
     codes[(my + r.h as usize) * pitch..total].fill(marker);
 }

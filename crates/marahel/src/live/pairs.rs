@@ -5,9 +5,10 @@
 //! count, which fits a byte, so no carry reaches the high byte, which wraps as the second
 //! plane's byte count does: the same pairs as summing the two byte planes apart.
 
-use super::blocks::{BLOCK, fill_gap, region_blocks};
+use super::blocks::{BLOCK, region_blocks};
 use super::{LivePlanes, PlaneSpec, sums};
 use crate::engine::Canvas;
+use crate::plane::fill_short;
 use grid_core::Rect;
 
 /// The padded layout of a pass: margins `mx`, `my`, pitch `p`.
@@ -111,8 +112,8 @@ pub fn lay(
             plane[at..at + BLOCK].copy_from_slice(codes);
         },
         |(pad, plane), gap| {
-            fill_gap(&mut pad[gap.clone()], out);
-            fill_gap(&mut plane[gap], margin);
+            fill_short(&mut pad[gap.clone()], out);
+            fill_short(&mut plane[gap], margin);
         },
     );
     pad[(my + rh) * p..total].fill(out);

@@ -491,3 +491,63 @@ fn one_row_neighbourhoods_wider_than_a_block() {
         same_maps(&text, 0..3, Some((17, 5)));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Cellular automata over a neighbourhood of random shape (one to three rows, one to 41
+    /// columns, the centre anywhere): byte, paired and word planes with margins of any width
+    /// and height, against the interpreter.
+    #[test]
+    fn random_neighbourhood_shapes_are_the_same_compiled_and_interpreted(
+        (w, h, cells) in (1usize..42, 1usize..4).prop_flat_map(|(w, h)| {
+            (Just(w), Just(h), proptest::collection::vec(any::<bool>(), w * h))
+        }),
+        centre in any::<proptest::sample::Index>(),
+        t in 0u32..12,
+        second in 0usize..4,
+        size in (3usize..40, 2usize..20),
+    ) {
+        let c = centre.index(w * h);
+        // A neighbourhood selects at least one cell: the centre when nothing else.
+        let mut cells = cells;
+        cells[c] |= !cells.iter().any(|&b| b);
+        let matrix: Vec<String> = (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| match (y * w + x == c, cells[y * w + x]) {
+                        (true, true) => '3',
+                        (true, false) => '2',
+                        (false, true) => '1',
+                        (false, false) => '0',
+                    })
+                    .collect()
+            })
+            .collect();
+        // The second rule: another plane, the same neighbourhood (paired), a weight too large
+        // for a byte, or none.
+        let second = [
+            r#", "self(solid), plus(empty) > 1 -> self(empty)""#,
+            r#", "self(solid), shape(empty) > 0 -> self(empty)""#,
+            r#", "self(solid), shape(solid:300) > 400 -> self(empty)""#,
+            "",
+        ][second];
+        let text = format!(
+            r#"{{"metadata": {{"min": "{}x{}"}}, "entities": ["solid", "empty"],
+                "neighborhoods": {{"shape": "{}"}},
+                "explorers": [
+                  {{"type": "narrow_horz", "region": "map", "rules": ["self(any) -> self(solid:1|empty:1)"]}},
+                  {{"type": "narrow_horz", "region": "map",
+                    "rules": ["self(empty), shape(solid) > {t} -> self(solid)"{second}]}}
+                ]}}"#,
+            size.0, size.1, matrix.join(",")
+        );
+        let compiled = Script::parse(&text).unwrap();
+        // On a fresh thread: fresh per-thread buffers, sized for this map only (a buffer left
+        // larger by an earlier case would hide an overrun).
+        let differs = std::thread::scope(|sc| {
+            sc.spawn(|| first_difference(&compiled, 0..2)).join().unwrap()
+        });
+        prop_assert_eq!(differs, None, "{}", text);
+    }
+}

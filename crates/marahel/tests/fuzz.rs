@@ -111,7 +111,15 @@ fn run(text: &str) {
         // Keep maps small so each case is fast.
         let ((w0, h0), _) = script.size_range();
         let (w, h) = (w0.clamp(1, 24), h0.clamp(1, 24));
-        let _ = script.generate_sized(3, w, h);
+        // On a fresh thread: the engine's per-thread buffers are then sized for this map
+        // alone (a buffer left larger by an earlier case would hide an overrun).
+        std::thread::scope(|sc| {
+            sc.spawn(|| {
+                let _ = script.generate_sized(3, w, h);
+            })
+            .join()
+            .expect("no panic")
+        });
     }
 }
 

@@ -431,8 +431,9 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             back,
         };
         let mut cache = vec![None; p.dist_slots];
+        let (explorers, noise_seed) = (seed.stream("explorers"), seed.stream("noise"));
         for (i, ex) in p.explorers.iter().enumerate() {
-            let mut rng = seed.stream("explorers").child(i as u64).rng();
+            let mut rng = explorers.child(i as u64).rng();
             let mut counts = std::mem::take(&mut ws.counts);
             counts.clear();
             counts.resize(p.entities.len() + 2, 0);
@@ -440,7 +441,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
                 canvas: &mut canvas,
                 rng: &mut rng,
                 noise: &noise,
-                noise_seed: seed.stream("noise"),
+                noise_seed,
                 nbhs: &ws.nbhs,
                 region: Rect::new(0, 0, w as i64, h as i64),
                 out: ex.out,

@@ -465,47 +465,71 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
         return;
     }
     let rng = &mut *ctx.rng;
+    let draws = Draws::new(execs);
     cells.for_each_run(lay, |ly, cols, mask| {
         let start = (y0 + ly) * w + x0;
         let dst = &mut target[start + cols.start..start + cols.end];
         match (fixed, mask) {
             (true, Some(mask)) => plane::masked_store(dst, mask, value),
             (true, None) => dst.fill(value),
-            (false, mask) => draw_row(execs, rng, dst, mask),
+            (false, mask) => draws.row(rng, dst, mask),
         }
     });
 }
 
-/// Drawn values: the draws of every executer, cell by cell in row-major order (the cells of
-/// `mask`, or all); the last executer's value stays.
-#[inline]
-fn draw_row(execs: &[Executer], rng: &mut LevelRng, dst: &mut [u8], mask: Option<&[u8]>) {
-    if let ([e], None) = (execs, mask) {
-        // The common case (one drawing executer, every cell): the choices in registers.
-        let choices = &e.choices[..];
-        let len = choices.len();
-        for t in dst {
-            *t = choices[below(rng, len)];
-        }
-        return;
+/// The draws of a rule's executers, prepared once per pass.
+struct Draws<'a> {
+    execs: &'a [Executer],
+    /// A single executer's choices, when at most 256: indexed by the draw masked to a byte
+    /// (the draw is below their number), so without a bounds test.
+    table: Option<(usize, [u8; 256])>,
+}
+
+impl<'a> Draws<'a> {
+    fn new(execs: &'a [Executer]) -> Draws<'a> {
+        let table = match execs {
+            [e] if e.choices.len() <= 256 => {
+                let mut t = [0; 256];
+                t[..e.choices.len()].copy_from_slice(&e.choices);
+                Some((e.choices.len(), t))
+            }
+            _ => None,
+        };
+        Draws { execs, table }
     }
-    let mut draw = |t: &mut u8| {
-        for e in execs {
-            *t = match e.choices.len() {
-                1 => e.choices[0],
-                len => e.choices[below(rng, len)],
-            };
+
+    /// Drawn values: the draws of every executer, cell by cell in row-major order (the
+    /// cells of `mask`, or all); the last executer's value stays.
+    #[inline]
+    fn row(&self, rng: &mut LevelRng, dst: &mut [u8], mask: Option<&[u8]>) {
+        if let (Some((len, table)), None) = (&self.table, mask) {
+            // The common case (one drawing executer, every cell): the choices and the
+            // generator's state in locals.
+            let mut r = rng.clone();
+            for t in dst {
+                *t = table[below(&mut r, *len) & 255];
+            }
+            *rng = r;
+            return;
         }
-    };
-    match mask {
-        Some(mask) => {
-            for (t, &m) in dst.iter_mut().zip(mask) {
-                if m != 0 {
-                    draw(t);
+        let mut draw = |t: &mut u8| {
+            for e in self.execs {
+                *t = match e.choices.len() {
+                    1 => e.choices[0],
+                    len => e.choices[below(rng, len)],
+                };
+            }
+        };
+        match mask {
+            Some(mask) => {
+                for (t, &m) in dst.iter_mut().zip(mask) {
+                    if m != 0 {
+                        draw(t);
+                    }
                 }
             }
+            None => dst.iter_mut().for_each(draw),
         }
-        None => dst.iter_mut().for_each(draw),
     }
 }
 
@@ -545,12 +569,13 @@ fn stage(
         return plane::masked_store(vals, mask, value);
     }
     let p = lay.pitch;
+    let draws = Draws::new(execs);
     cells.for_each_run(lay, |ly, cols, mask| {
         let dst = &mut vals[ly * p + cols.start..ly * p + cols.end];
         match (fixed, mask) {
             (true, Some(mask)) => plane::masked_store(dst, mask, value),
             (true, None) => dst.fill(value),
-            (false, mask) => draw_row(execs, rng, dst, mask),
+            (false, mask) => draws.row(rng, dst, mask),
         }
     });
 }

@@ -112,6 +112,12 @@ impl PlaneSpec {
         }
     }
 
+    /// The pair of byte weights of each code, when this spec shares one plane of pairs with
+    /// the next (see [`PlaneSpec::pair`]).
+    pub fn pair_weights(&self) -> Option<&[u16; 256]> {
+        self.pair_w.as_deref()
+    }
+
     /// Has paired passes keep the region's codes in the padded layout, margins holding
     /// `code`, a code on which no rule fires (see [`LivePlanes::coded_pairs`]).
     pub fn set_scan_code(&mut self, code: u8) {
@@ -518,6 +524,18 @@ impl LivePlanes {
     pub fn release_kept(&mut self) {
         self.spare
             .extend(self.kept.drain(..).map(|(_, store)| store));
+    }
+
+    /// The cell at padded index `i` of a paired pass's code plane (see
+    /// [`LivePlanes::coded_pairs`]) now holds `new`, which changes its pair weight by `d`
+    /// (zero when it held `new` already): [`LivePlanes::update`] for a paired pass, from the
+    /// padded index and the delta.
+    #[inline(always)]
+    pub fn update_coded(&mut self, i: usize, new: u8, d: u16) {
+        self.store.codes[i] = new;
+        let plane = &self.planes[0];
+        let first = (i as isize + plane.lowest) as usize;
+        add_deltas(&mut self.store.pairs[first..], plane, d, u16::wrapping_add);
     }
 
     /// Cell `(x, y)` of the region changed from `old` to `new`.

@@ -58,6 +58,11 @@ fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
     Some((t.plane, lo, hi - lo, neg))
 }
 
+/// Whether test `t` of a byte count passes for some count.
+pub fn fires_ever(t: PlaneTest) -> bool {
+    byte_test(t).is_some()
+}
+
 /// A code on which no rule of a kernel's `one` table fires (whatever the counts), if any.
 pub fn idle_code(one: &[Candidate]) -> Option<u8> {
     (0..one.len())
@@ -205,13 +210,15 @@ fn run<const L: usize>(
     let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
     let pos = |v: usize| o + v / w * p + v % w;
     let end = pos(b - 1) + 1;
-    // The region row `y` of the cells seen last, and the padded index past its last cell.
-    let mut y = a / w;
-    let mut row_end = o + y * p + w;
     let mut i = pos(a);
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
     let mut after_firing = false;
+    // Firings that only write their cell write the map, the code plane and the pairs
+    // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
+    let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
+    let direct = direct && !ctx.track_counts;
+    let cw = ctx.canvas.w;
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
         let f = if after_firing {
@@ -232,15 +239,22 @@ fn run<const L: usize>(
         if j >= end {
             break;
         }
-        while j >= row_end {
-            y += 1;
-            row_end += p;
-        }
-        let (x, yy) = (x0 + j + w - row_end, y0 + y);
-        let rule = kernel.one[codes[j] as usize].rule as usize;
-        match kernel.rules[rule].only {
-            Some(v) => ctx.set_at(x, yy, v),
-            None => kernel.write(ctx, rule, x, yy),
+        // The firing's cell (a division, not a loop over the rows passed: which row the next
+        // firing is in is as unpredictable as the firings).
+        let (dy, dx) = ((j - o) / p, (j - o) % p);
+        let (x, yy) = (x0 + dx, y0 + dy);
+        let code = codes[j];
+        if direct {
+            let (v, d) = kernel.direct[code as usize];
+            ctx.canvas.front[yy * cw + x] = v;
+            ctx.version += (v != code) as u64;
+            ctx.live.update_coded(j, v, d);
+        } else {
+            let rule = kernel.one[code as usize].rule as usize;
+            match kernel.rules[rule].only {
+                Some(v) => ctx.set_at(x, yy, v),
+                None => kernel.write(ctx, rule, x, yy),
+            }
         }
         *changed += 1;
         if *changed >= changes {

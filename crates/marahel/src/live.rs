@@ -31,6 +31,7 @@
 
 use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
+use std::sync::Arc;
 
 mod blocks;
 mod bytes;
@@ -65,7 +66,7 @@ pub struct PlaneSpec {
     single: Option<(u8, u32)>,
     /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
     /// byte weights of each code, this spec's in the low byte.
-    pair_w: Option<Box<[u16; 256]>>,
+    pair_w: Option<Arc<[u16; 256]>>,
     /// A code on which no rule of the kernel fires, for the margins of the padded code plane
     /// paired passes keep; with it, row scans run through that plane (see
     /// [`LivePlanes::coded_pairs`]); `None`: they do not.
@@ -128,14 +129,14 @@ impl PlaneSpec {
     /// of the pass, when both count the same neighbourhood.
     pub fn pair(&mut self, next: &PlaneSpec) {
         self.pair_w = (self.offsets == next.offsets).then(|| {
-            let mut w = Box::new([0u16; 256]);
+            let mut w = [0u16; 256];
             for (p, (&a, &b)) in w
                 .iter_mut()
                 .zip(self.weights8.iter().zip(&next.weights8[..]))
             {
                 *p = a as u16 | (b as u16) << 8;
             }
-            w
+            Arc::new(w)
         });
     }
 }
@@ -209,6 +210,9 @@ pub struct LivePlanes {
     /// The pair of weights of each code, when the planes are paired: low byte the first
     /// plane's weight, high byte the second's.
     pair_w: Vec<u16>,
+    /// The spec's pair weights `pair_w` was copied from (the copy is kept while the passes
+    /// use the same).
+    pair_src: Option<Arc<[u16; 256]>>,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
     /// Whether writes update the planes (false in buffered passes).
@@ -223,6 +227,8 @@ pub struct LivePlanes {
     keep: bool,
     /// Kept planes by region.
     kept: Vec<(Rect, Store)>,
+    /// Where in `kept` this pass found its region's planes (see [`LivePlanes::end`]).
+    slot: Option<usize>,
     /// Stores released by [`LivePlanes::release_kept`], reused for the next regions' planes
     /// (no allocation once a thread has seen enough regions).
     spare: Vec<Store>,
@@ -364,8 +370,15 @@ impl LivePlanes {
         let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
         self.coded = scan_code.is_some();
         if let (true, Some(w)) = (paired, &specs[0].pair_w) {
-            self.pair_w.clear();
-            self.pair_w.extend_from_slice(&w[..]);
+            if !self
+                .pair_src
+                .as_ref()
+                .is_some_and(|src| Arc::ptr_eq(src, w))
+            {
+                self.pair_w.clear();
+                self.pair_w.extend_from_slice(&w[..]);
+                self.pair_src = Some(Arc::clone(w));
+            }
         }
         let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };
@@ -378,6 +391,7 @@ impl LivePlanes {
         let kept = keep
             .then(|| self.kept.iter().position(|(kr, _)| *kr == r))
             .flatten();
+        self.slot = kept;
         match kept {
             Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
             // Sized when the pairs are summed.
@@ -503,7 +517,8 @@ impl LivePlanes {
     pub fn end(&mut self) {
         if self.keep && self.active != 0 {
             let r = self.region;
-            match self.kept.iter().position(|(kr, _)| *kr == r) {
+            // `kept` has not changed since `begin` looked the region up.
+            match self.slot.take() {
                 Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
                 None => {
                     let next = self.spare.pop().unwrap_or_default();
@@ -526,16 +541,15 @@ impl LivePlanes {
             .extend(self.kept.drain(..).map(|(_, store)| store));
     }
 
-    /// The cell at padded index `i` of a paired pass's code plane (see
-    /// [`LivePlanes::coded_pairs`]) now holds `new`, which changes its pair weight by `d`
-    /// (zero when it held `new` already): [`LivePlanes::update`] for a paired pass, from the
-    /// padded index and the delta.
-    #[inline(always)]
-    pub fn update_coded(&mut self, i: usize, new: u8, d: u16) {
-        self.store.codes[i] = new;
-        let plane = &self.planes[0];
-        let first = (i as isize + plane.lowest) as usize;
-        add_deltas(&mut self.store.pairs[first..], plane, d, u16::wrapping_add);
+    /// [`LivePlanes::coded_pairs`] to be written as well, for a pass that writes the
+    /// cells of its region itself (see [`CodedPairs`]).
+    #[inline]
+    pub fn coded_pairs_mut(&mut self) -> Option<CodedPairs<'_>> {
+        self.coded.then(|| CodedPairs {
+            codes: &mut self.store.codes[..self.len],
+            pairs: &mut self.store.pairs[..self.len],
+            plane: &self.planes[0],
+        })
     }
 
     /// Cell `(x, y)` of the region changed from `old` to `new`.
@@ -573,6 +587,30 @@ impl LivePlanes {
             let first = k * self.len + (i + plane.lowest) as usize;
             add_deltas(&mut self.store.data[first..], plane, dw, u32::wrapping_add);
         }
+    }
+}
+
+/// The code plane and count pairs of a paired pass (see [`LivePlanes::coded_pairs`]),
+/// borrowed for a pass that writes its region's cells itself: it writes the map, and
+/// [`CodedPairs::write`] keeps the codes and counts exact, as [`LivePlanes::update`] does.
+#[derive(Debug)]
+pub struct CodedPairs<'a> {
+    /// The region's codes in the padded layout.
+    pub codes: &'a mut [u8],
+    /// The count pairs in the padded layout.
+    pub pairs: &'a mut [u16],
+    /// How a write changes the pairs.
+    plane: &'a Plane,
+}
+
+impl CodedPairs<'_> {
+    /// The cell at padded index `i` now holds `new`, which changes its pair weight by `d`
+    /// (zero when it held `new` already).
+    #[inline(always)]
+    pub fn write(&mut self, i: usize, new: u8, d: u16) {
+        self.codes[i] = new;
+        let first = (i as isize + self.plane.lowest) as usize;
+        add_deltas(&mut self.pairs[first..], self.plane, d, u16::wrapping_add);
     }
 }
 

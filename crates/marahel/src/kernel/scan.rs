@@ -210,15 +210,16 @@ fn run<const L: usize>(
     let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
     let pos = |v: usize| o + v / w * p + v % w;
     let end = pos(b - 1) + 1;
+    // Firings that only write their cell write the map, the code plane and the pairs
+    // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
+    let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
+    if direct && !ctx.track_counts {
+        return run_direct::<L>(kernel, lanes, ctx, (a, b), changed, changes);
+    }
     let mut i = pos(a);
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
     let mut after_firing = false;
-    // Firings that only write their cell write the map, the code plane and the pairs
-    // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
-    let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
-    let direct = direct && !ctx.track_counts;
-    let cw = ctx.canvas.w;
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
         let f = if after_firing {
@@ -243,18 +244,10 @@ fn run<const L: usize>(
         // firing is in is as unpredictable as the firings).
         let (dy, dx) = ((j - o) / p, (j - o) % p);
         let (x, yy) = (x0 + dx, y0 + dy);
-        let code = codes[j];
-        if direct {
-            let (v, d) = kernel.direct[code as usize];
-            ctx.canvas.front[yy * cw + x] = v;
-            ctx.version += (v != code) as u64;
-            ctx.live.update_coded(j, v, d);
-        } else {
-            let rule = kernel.one[code as usize].rule as usize;
-            match kernel.rules[rule].only {
-                Some(v) => ctx.set_at(x, yy, v),
-                None => kernel.write(ctx, rule, x, yy),
-            }
+        let rule = kernel.one[codes[j] as usize].rule as usize;
+        match kernel.rules[rule].only {
+            Some(v) => ctx.set_at(x, yy, v),
+            None => kernel.write(ctx, rule, x, yy),
         }
         *changed += 1;
         if *changed >= changes {
@@ -266,6 +259,71 @@ fn run<const L: usize>(
         after_firing = true;
     }
     true
+}
+
+/// [`run`] when every firing writes one value to its cell (`kernel.direct`) and nothing but
+/// the live planes follows the map: the code plane and pairs are borrowed once for the run,
+/// and a firing writes the map, the codes and the counts itself.
+#[inline(always)]
+fn run_direct<const L: usize>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (a, b): (usize, usize),
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let r = ctx.region;
+    let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
+    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
+    let pos = |v: usize| o + v / w * p + v % w;
+    let end = pos(b - 1) + 1;
+    let mut i = pos(a);
+    let direct: &[(u8, u16); 256] = kernel.direct[..].try_into().expect("a write per code");
+    let cw = ctx.canvas.w;
+    let front = &mut ctx.canvas.front[..];
+    let mut planes = ctx.live.coded_pairs_mut().expect("a code plane");
+    // Cells changed (the version goes up by one for each).
+    let mut bumps = 0;
+    let mut go_on = true;
+    // As in [`run`]: the cell right after a firing is tested on its own.
+    let mut after_firing = false;
+    while i < end {
+        let (codes, pairs) = (&planes.codes[..], &planes.pairs[..]);
+        let f = if after_firing {
+            after_firing = false;
+            if !hit_at::<L>(codes, pairs, lanes, i) {
+                i += 1;
+                continue;
+            }
+            0
+        } else {
+            block_at::<L>(codes, pairs, lanes, i)
+        };
+        if f == BLOCK {
+            i += BLOCK;
+            continue;
+        }
+        let j = i + f;
+        if j >= end {
+            break;
+        }
+        let (dy, dx) = ((j - o) / p, (j - o) % p);
+        let code = codes[j];
+        let (v, d) = direct[code as usize];
+        front[(y0 + dy) * cw + x0 + dx] = v;
+        bumps += (v != code) as u64;
+        planes.write(j, v, d);
+        *changed += 1;
+        if *changed >= changes {
+            go_on = false;
+            break;
+        }
+        i = j + 1;
+        after_firing = true;
+    }
+    ctx.version += bumps;
+    go_on
 }
 
 /// Whether the cell at padded index `i` fires: [`first_hit`] for one cell.

@@ -369,16 +369,14 @@ impl LivePlanes {
         self.paired = paired;
         let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
         self.coded = scan_code.is_some();
-        if let (true, Some(w)) = (paired, &specs[0].pair_w) {
-            if !self
-                .pair_src
-                .as_ref()
-                .is_some_and(|src| Arc::ptr_eq(src, w))
-            {
-                self.pair_w.clear();
-                self.pair_w.extend_from_slice(&w[..]);
-                self.pair_src = Some(Arc::clone(w));
-            }
+        // The copy of the pair weights is kept while the passes use the same spec.
+        let same = |w: &Arc<[u16; 256]>| self.pair_src.as_ref().is_some_and(|s| Arc::ptr_eq(s, w));
+        if let (true, Some(w)) = (paired, &specs[0].pair_w)
+            && !same(w)
+        {
+            self.pair_w.clear();
+            self.pair_w.extend_from_slice(&w[..]);
+            self.pair_src = Some(Arc::clone(w));
         }
         let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };

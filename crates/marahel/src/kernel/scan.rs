@@ -210,6 +210,7 @@ fn run<const L: usize>(
     let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
     let pos = |v: usize| o + v / w * p + v % w;
     let end = pos(b - 1) + 1;
+    let rows = Rows::new(p, ctx.live.plane_len());
     // Firings that only write their cell write the map, the code plane and the pairs
     // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
     let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
@@ -242,7 +243,7 @@ fn run<const L: usize>(
         }
         // The firing's cell (a division, not a loop over the rows passed: which row the next
         // firing is in is as unpredictable as the firings).
-        let (dy, dx) = ((j - o) / p, (j - o) % p);
+        let (dy, dx) = rows.split(j - o);
         let (x, yy) = (x0 + dx, y0 + dy);
         let rule = kernel.one[codes[j] as usize].rule as usize;
         match kernel.rules[rule].only {
@@ -278,6 +279,7 @@ fn run_direct<const L: usize>(
     let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
     let pos = |v: usize| o + v / w * p + v % w;
     let end = pos(b - 1) + 1;
+    let rows = Rows::new(p, ctx.live.plane_len());
     let mut i = pos(a);
     let direct: &[(u8, u16); 256] = kernel.direct[..].try_into().expect("a write per code");
     let cw = ctx.canvas.w;
@@ -308,7 +310,7 @@ fn run_direct<const L: usize>(
         if j >= end {
             break;
         }
-        let (dy, dx) = ((j - o) / p, (j - o) % p);
+        let (dy, dx) = rows.split(j - o);
         let code = codes[j];
         let (v, d) = direct[code as usize];
         front[(y0 + dy) * cw + x0 + dx] = v;
@@ -324,6 +326,39 @@ fn run_direct<const L: usize>(
     }
     ctx.version += bumps;
     go_on
+}
+
+/// Row and column of padded offsets `n` with pitch `p`, by a multiplication with `p`'s
+/// reciprocal when that is exact: `floor(n * m / 2^40)` with `m = floor(2^40 / p) + 1` is
+/// `floor(n / p)` for `n < 2^24` and `p < 2^16` (the error `n * (m - 2^40 / p) / 2^40`
+/// stays under `2^-16 < 1 / p`); a division otherwise. A division's latency showed in the
+/// firings' cost.
+#[derive(Clone, Copy)]
+struct Rows {
+    p: usize,
+    /// The reciprocal, when exact for every offset of the plane.
+    m: Option<u64>,
+}
+
+impl Rows {
+    /// For pitch `p` and offsets below `len`.
+    fn new(p: usize, len: usize) -> Rows {
+        let exact = len < 1 << 24 && p < 1 << 16;
+        Rows {
+            p,
+            m: exact.then(|| (1u64 << 40) / p as u64 + 1),
+        }
+    }
+
+    /// `(n / p, n % p)`.
+    #[inline(always)]
+    fn split(self, n: usize) -> (usize, usize) {
+        let q = match self.m {
+            Some(m) => ((n as u64 * m) >> 40) as usize,
+            None => n / self.p,
+        };
+        (q, n - q * self.p)
+    }
 }
 
 /// Whether the cell at padded index `i` fires: [`first_hit`] for one cell.

@@ -14,7 +14,11 @@
 //! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
 //! the visits of a pass that follow each other in row-major order are one run of padded
 //! indices, and blocks of sixteen run on across the rows ([`padded`]): short rows no longer
-//! cost a block each.
+//! cost a block each. When every code that may fire has a rule writing one value to the
+//! cell (the kernel's `direct` table: that value and the change of the cell's pair weight)
+//! and nothing but the live planes follows the map (no buffer, no entity counts), a firing
+//! writes the map, the code plane and the pairs itself ([`crate::live::CodedPairs`]), and
+//! finds its cell's row by a multiplication with the pitch's reciprocal ([`Rows`]).
 //!
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).

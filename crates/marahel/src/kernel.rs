@@ -360,20 +360,7 @@ impl Kernel {
         if let (false, Some(code)) = (lanes.is_empty(), scan::idle_code(&one)) {
             planes.iter_mut().for_each(|p| p.set_scan_code(code));
         }
-        let direct = match (&planes[..], scan::idle_code(&one)) {
-            ([a, _], Some(_)) if !lanes.is_empty() => a.pair_weights().and_then(|pw| {
-                (0..one.len())
-                    .map(|c| match scan::fires_ever(one[c].test) {
-                        false => Some((c as u8, 0)),
-                        true => rules[one[c].rule as usize]
-                            .only
-                            .map(|v| (v, pw[v as usize].wrapping_sub(pw[c]))),
-                    })
-                    .collect::<Option<Vec<_>>>()
-            }),
-            _ => None,
-        }
-        .unwrap_or_default();
+        let direct = scan::direct_writes(&planes, &one, &lanes, |i| rules[i as usize].only);
         Some(Kernel {
             direct,
             rules,

@@ -25,7 +25,7 @@
 
 use super::{Candidate, Kernel, PlaneTest, line_steps};
 use crate::engine::Ctx;
-use crate::live::{ByteLayout, Bytes, Layout, Pairs};
+use crate::live::{ByteLayout, Bytes, Layout, Pairs, PlaneSpec};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -62,9 +62,28 @@ fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
     Some((t.plane, lo, hi - lo, neg))
 }
 
-/// Whether test `t` of a byte count passes for some count.
-pub fn fires_ever(t: PlaneTest) -> bool {
-    byte_test(t).is_some()
+/// The `direct` table of a kernel whose lanes are `lanes` over `planes`: per code, the one
+/// value its rule writes (`only`) and the change of the pair weight it makes, when the planes
+/// are paired with a code plane (some code never fires) and every code that may fire has a
+/// rule writing one value; else empty.
+pub fn direct_writes(
+    planes: &[PlaneSpec],
+    one: &[Candidate],
+    lanes: &[Lane],
+    only: impl Fn(u32) -> Option<u8>,
+) -> Vec<(u8, u16)> {
+    let table = match (planes, idle_code(one)) {
+        ([a, _], Some(_)) if !lanes.is_empty() => a.pair_weights().and_then(|pw| {
+            (0..one.len())
+                .map(|c| match byte_test(one[c].test) {
+                    None => Some((c as u8, 0)),
+                    Some(_) => only(one[c].rule).map(|v| (v, pw[v as usize].wrapping_sub(pw[c]))),
+                })
+                .collect::<Option<Vec<_>>>()
+        }),
+        _ => None,
+    };
+    table.unwrap_or_default()
 }
 
 /// A code on which no rule of a kernel's `one` table fires (whatever the counts), if any.

@@ -135,6 +135,11 @@ pub struct Kernel {
     /// `one` as lanes for row scans over byte planes ([`scan`]); empty when there are none or
     /// more than [`scan::MAX_LANES`].
     lanes: Vec<scan::Lane>,
+    /// When `lanes` run over paired planes with a code plane and every code that may fire
+    /// has a rule writing one value to the cell: per code, that value and the change of the
+    /// cell's pair weight it makes ([`scan`] fires such rules straight into the planes).
+    /// Else empty.
+    direct: Vec<(u8, u16)>,
     /// The live planes the rules read.
     pub planes: Vec<PlaneSpec>,
     /// Whether anything reads `percent`/`cpercent` (else the explorers need not set them).
@@ -355,7 +360,9 @@ impl Kernel {
         if let (false, Some(code)) = (lanes.is_empty(), scan::idle_code(&one)) {
             planes.iter_mut().for_each(|p| p.set_scan_code(code));
         }
+        let direct = scan::direct_writes(&planes, &one, &lanes, |i| rules[i as usize].only);
         Some(Kernel {
+            direct,
             rules,
             by_code,
             simple,

@@ -31,13 +31,16 @@
 
 use crate::engine::{Canvas, FlatNbh};
 use grid_core::Rect;
+use std::sync::Arc;
 
 mod blocks;
 mod bytes;
+mod coded;
 mod layout;
 mod pairs;
 mod sums;
 
+pub use coded::CodedPairs;
 pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
 
 /// What one plane counts: a neighbourhood and the weight of each cell code.
@@ -65,7 +68,7 @@ pub struct PlaneSpec {
     single: Option<(u8, u32)>,
     /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
     /// byte weights of each code, this spec's in the low byte.
-    pair_w: Option<Box<[u16; 256]>>,
+    pair_w: Option<Arc<[u16; 256]>>,
     /// A code on which no rule of the kernel fires, for the margins of the padded code plane
     /// paired passes keep; with it, row scans run through that plane (see
     /// [`LivePlanes::coded_pairs`]); `None`: they do not.
@@ -112,6 +115,12 @@ impl PlaneSpec {
         }
     }
 
+    /// The pair of byte weights of each code, when this spec shares one plane of pairs with
+    /// the next (see [`PlaneSpec::pair`]).
+    pub fn pair_weights(&self) -> Option<&[u16; 256]> {
+        self.pair_w.as_deref()
+    }
+
     /// Has paired passes keep the region's codes in the padded layout, margins holding
     /// `code`, a code on which no rule fires (see [`LivePlanes::coded_pairs`]).
     pub fn set_scan_code(&mut self, code: u8) {
@@ -122,14 +131,14 @@ impl PlaneSpec {
     /// of the pass, when both count the same neighbourhood.
     pub fn pair(&mut self, next: &PlaneSpec) {
         self.pair_w = (self.offsets == next.offsets).then(|| {
-            let mut w = Box::new([0u16; 256]);
+            let mut w = [0u16; 256];
             for (p, (&a, &b)) in w
                 .iter_mut()
                 .zip(self.weights8.iter().zip(&next.weights8[..]))
             {
                 *p = a as u16 | (b as u16) << 8;
             }
-            w
+            Arc::new(w)
         });
     }
 }
@@ -203,6 +212,9 @@ pub struct LivePlanes {
     /// The pair of weights of each code, when the planes are paired: low byte the first
     /// plane's weight, high byte the second's.
     pair_w: Vec<u16>,
+    /// The spec's pair weights `pair_w` was copied from (the copy is kept while the passes
+    /// use the same).
+    pair_src: Option<Arc<[u16; 256]>>,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
     /// Whether writes update the planes (false in buffered passes).
@@ -217,6 +229,8 @@ pub struct LivePlanes {
     keep: bool,
     /// Kept planes by region.
     kept: Vec<(Rect, Store)>,
+    /// Where in `kept` this pass found its region's planes (see [`LivePlanes::end`]).
+    slot: Option<usize>,
     /// Stores released by [`LivePlanes::release_kept`], reused for the next regions' planes
     /// (no allocation once a thread has seen enough regions).
     spare: Vec<Store>,
@@ -357,9 +371,14 @@ impl LivePlanes {
         self.paired = paired;
         let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
         self.coded = scan_code.is_some();
-        if let (true, Some(w)) = (paired, &specs[0].pair_w) {
+        // The copy of the pair weights is kept while the passes use the same spec.
+        let same = |w: &Arc<[u16; 256]>| self.pair_src.as_ref().is_some_and(|s| Arc::ptr_eq(s, w));
+        if let (true, Some(w)) = (paired, &specs[0].pair_w)
+            && !same(w)
+        {
             self.pair_w.clear();
             self.pair_w.extend_from_slice(&w[..]);
+            self.pair_src = Some(Arc::clone(w));
         }
         let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };
@@ -372,6 +391,7 @@ impl LivePlanes {
         let kept = keep
             .then(|| self.kept.iter().position(|(kr, _)| *kr == r))
             .flatten();
+        self.slot = kept;
         match kept {
             Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
             // Sized when the pairs are summed.
@@ -497,7 +517,8 @@ impl LivePlanes {
     pub fn end(&mut self) {
         if self.keep && self.active != 0 {
             let r = self.region;
-            match self.kept.iter().position(|(kr, _)| *kr == r) {
+            // `kept` has not changed since `begin` looked the region up.
+            match self.slot.take() {
                 Some(i) => std::mem::swap(&mut self.store, &mut self.kept[i].1),
                 None => {
                     let next = self.spare.pop().unwrap_or_default();

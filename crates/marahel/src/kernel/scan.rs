@@ -14,14 +14,18 @@
 //! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
 //! the visits of a pass that follow each other in row-major order are one run of padded
 //! indices, and blocks of sixteen run on across the rows ([`padded`]): short rows no longer
-//! cost a block each.
+//! cost a block each. When every code that may fire has a rule writing one value to the
+//! cell (the kernel's `direct` table: that value and the change of the cell's pair weight)
+//! and nothing but the live planes follows the map (no buffer, no entity counts), a firing
+//! writes the map, the code plane and the pairs itself ([`crate::live::CodedPairs`]), and
+//! finds its cell's row by a multiplication with the pitch's reciprocal ([`Rows`]).
 //!
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).
 
 use super::{Candidate, Kernel, PlaneTest, line_steps};
 use crate::engine::Ctx;
-use crate::live::{ByteLayout, Bytes, Layout, Pairs};
+use crate::live::{ByteLayout, Bytes, Layout, Pairs, PlaneSpec};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -56,6 +60,30 @@ fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
         return (!t.negate).then_some((0, 0, 255, 0));
     }
     Some((t.plane, lo, hi - lo, neg))
+}
+
+/// The `direct` table of a kernel whose lanes are `lanes` over `planes`: per code, the one
+/// value its rule writes (`only`) and the change of the pair weight it makes, when the planes
+/// are paired with a code plane (some code never fires) and every code that may fire has a
+/// rule writing one value; else empty.
+pub fn direct_writes(
+    planes: &[PlaneSpec],
+    one: &[Candidate],
+    lanes: &[Lane],
+    only: impl Fn(u32) -> Option<u8>,
+) -> Vec<(u8, u16)> {
+    let table = match (planes, idle_code(one)) {
+        ([a, _], Some(_)) if !lanes.is_empty() => a.pair_weights().and_then(|pw| {
+            (0..one.len())
+                .map(|c| match byte_test(one[c].test) {
+                    None => Some((c as u8, 0)),
+                    Some(_) => only(one[c].rule).map(|v| (v, pw[v as usize].wrapping_sub(pw[c]))),
+                })
+                .collect::<Option<Vec<_>>>()
+        }),
+        _ => None,
+    };
+    table.unwrap_or_default()
 }
 
 /// A code on which no rule of a kernel's `one` table fires (whatever the counts), if any.
@@ -205,9 +233,13 @@ fn run<const L: usize>(
     let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
     let pos = |v: usize| o + v / w * p + v % w;
     let end = pos(b - 1) + 1;
-    // The region row `y` of the cells seen last, and the padded index past its last cell.
-    let mut y = a / w;
-    let mut row_end = o + y * p + w;
+    let rows = Rows::new(p, ctx.live.plane_len());
+    // Firings that only write their cell write the map, the code plane and the pairs
+    // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
+    let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
+    if direct && !ctx.track_counts {
+        return run_direct::<L>(kernel, lanes, ctx, (a, b), changed, changes);
+    }
     let mut i = pos(a);
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
@@ -232,11 +264,10 @@ fn run<const L: usize>(
         if j >= end {
             break;
         }
-        while j >= row_end {
-            y += 1;
-            row_end += p;
-        }
-        let (x, yy) = (x0 + j + w - row_end, y0 + y);
+        // The firing's cell (a division, not a loop over the rows passed: which row the next
+        // firing is in is as unpredictable as the firings).
+        let (dy, dx) = rows.split(j - o);
+        let (x, yy) = (x0 + dx, y0 + dy);
         let rule = kernel.one[codes[j] as usize].rule as usize;
         match kernel.rules[rule].only {
             Some(v) => ctx.set_at(x, yy, v),
@@ -252,6 +283,105 @@ fn run<const L: usize>(
         after_firing = true;
     }
     true
+}
+
+/// [`run`] when every firing writes one value to its cell (`kernel.direct`) and nothing but
+/// the live planes follows the map: the code plane and pairs are borrowed once for the run,
+/// and a firing writes the map, the codes and the counts itself.
+#[inline(always)]
+fn run_direct<const L: usize>(
+    kernel: &Kernel,
+    lanes: &[Lane; L],
+    ctx: &mut Ctx,
+    (a, b): (usize, usize),
+    changed: &mut u64,
+    changes: u64,
+) -> bool {
+    let r = ctx.region;
+    let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
+    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
+    let pos = |v: usize| o + v / w * p + v % w;
+    let end = pos(b - 1) + 1;
+    let rows = Rows::new(p, ctx.live.plane_len());
+    let mut i = pos(a);
+    let direct: &[(u8, u16); 256] = kernel.direct[..].try_into().expect("a write per code");
+    let cw = ctx.canvas.w;
+    let front = &mut ctx.canvas.front[..];
+    let mut planes = ctx.live.coded_pairs_mut().expect("a code plane");
+    // Cells changed (the version goes up by one for each).
+    let mut bumps = 0;
+    let mut go_on = true;
+    // As in [`run`]: the cell right after a firing is tested on its own.
+    let mut after_firing = false;
+    while i < end {
+        let (codes, pairs) = (&planes.codes[..], &planes.pairs[..]);
+        let f = if after_firing {
+            after_firing = false;
+            if !hit_at::<L>(codes, pairs, lanes, i) {
+                i += 1;
+                continue;
+            }
+            0
+        } else {
+            block_at::<L>(codes, pairs, lanes, i)
+        };
+        if f == BLOCK {
+            i += BLOCK;
+            continue;
+        }
+        let j = i + f;
+        if j >= end {
+            break;
+        }
+        let (dy, dx) = rows.split(j - o);
+        let code = codes[j];
+        let (v, d) = direct[code as usize];
+        front[(y0 + dy) * cw + x0 + dx] = v;
+        bumps += (v != code) as u64;
+        planes.write(j, v, d);
+        *changed += 1;
+        if *changed >= changes {
+            go_on = false;
+            break;
+        }
+        i = j + 1;
+        after_firing = true;
+    }
+    ctx.version += bumps;
+    go_on
+}
+
+/// Row and column of padded offsets `n` with pitch `p`, by a multiplication with `p`'s
+/// reciprocal when that is exact: `floor(n * m / 2^40)` with `m = floor(2^40 / p) + 1` is
+/// `floor(n / p)` for `n < 2^24` and `p < 2^16` (the error `n * (m - 2^40 / p) / 2^40`
+/// stays under `2^-16 < 1 / p`); a division otherwise. A division's latency showed in the
+/// firings' cost.
+#[derive(Clone, Copy)]
+struct Rows {
+    p: usize,
+    /// The reciprocal, when exact for every offset of the plane.
+    m: Option<u64>,
+}
+
+impl Rows {
+    /// For pitch `p` and offsets below `len`.
+    fn new(p: usize, len: usize) -> Rows {
+        let exact = len < 1 << 24 && p < 1 << 16;
+        Rows {
+            p,
+            m: exact.then(|| (1u64 << 40) / p as u64 + 1),
+        }
+    }
+
+    /// `(n / p, n % p)`.
+    #[inline(always)]
+    fn split(self, n: usize) -> (usize, usize) {
+        let q = match self.m {
+            Some(m) => ((n as u64 * m) >> 40) as usize,
+            None => n / self.p,
+        };
+        (q, n - q * self.p)
+    }
 }
 
 /// Whether the cell at padded index `i` fires: [`first_hit`] for one cell.

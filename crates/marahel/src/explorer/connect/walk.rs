@@ -148,22 +148,24 @@ pub fn walk(
     let w = ctx.canvas.w as i64;
     let front = &mut ctx.canvas.front[..];
     let (mut changed, mut stores) = (0u64, 0u64);
+    // Only a firing counts, so `changed` first reaches this at a firing (a limit of 0 is
+    // reached at the first, as in the general walk).
+    let limit = lim.changes.max(1);
     // Visits the cell at flat index `i`: whether the firing limit is reached.
+    // Whether a rule fires and whether the cell changes are data (the walk crosses walls and
+    // floors): no branches on them, the cell is stored back either way.
     let mut visit = |i: i64| {
         let c = front[i as usize];
         let mut a = rules.act[c as usize];
         if a == CellRules::UNKNOWN {
             a = rules.fill(c);
         }
-        if a == CellRules::NONE {
-            return false;
-        }
-        if a as u8 != c {
-            front[i as usize] = a as u8;
-            stores += 1;
-        }
-        changed += 1;
-        changed >= lim.changes
+        let fires = a != CellRules::NONE;
+        let v = std::hint::select_unpredictable(fires, a as u8, c);
+        front[i as usize] = v;
+        stores += u64::from(v != c);
+        changed += u64::from(fires);
+        changed >= limit
     };
     let unit = Unit::new(dirs);
     let (mut x, mut y) = waypoints[0];

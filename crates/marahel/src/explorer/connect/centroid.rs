@@ -379,22 +379,35 @@ pub struct Scratch {
     keys: Vec<u128>,
 }
 
-/// The centre (region-local index) of each area of `s.areas` (with their sums), appended
-/// to `out` in order; `runs` are the region's runs in scan order, the run `r` of the area
-/// `area_of[r.lab]`, whose rows start at the runs `rows` (and end at the last), in a
-/// `(rw, rh)` region (with its [`Grid`] if at most 64 wide);
-/// `rank(n)` draws the rank of an area of `n`
+/// What stage 1 found of a `(rw, rh)` region: its runs in scan order, the run `r` of the
+/// area `area_of[r.lab]`, whose rows start at the runs `rows` (and end at the last), and its
+/// [`Grid`] if it is at most 64 wide.
+pub struct Found<'a> {
+    pub runs: &'a [Run],
+    pub area_of: &'a [u32],
+    pub rows: &'a [u32],
+    pub grid: Option<Grid<'a>>,
+    pub rw: usize,
+    pub rh: usize,
+}
+
+/// The centre (region-local index) of each area of `s.areas` (with their sums) in the
+/// region `found`, appended to `out` in order; `rank(n)` draws the rank of an area of `n`
 /// cells.
 pub fn centres(
-    runs: &[Run],
-    area_of: &[u32],
-    rows: &[u32],
-    grid: Option<Grid>,
+    found: Found,
     s: &mut Scratch,
     rank: &mut impl FnMut(usize) -> usize,
-    (rw, rh): (usize, usize),
     out: &mut Vec<usize>,
 ) {
+    let Found {
+        runs,
+        area_of,
+        rows,
+        grid,
+        rw,
+        rh,
+    } = found;
     let areas = &mut s.areas[..];
     let (mut hist, mut keys) = (0, 0);
     // Whether some area keys its cells in the sweep.

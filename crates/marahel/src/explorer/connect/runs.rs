@@ -181,12 +181,13 @@ impl Scan<'_> {
     /// [`Scan::join`] to the runs of the row above, whose bits are `above`: the runs above
     /// that a run overlaps hold the cells of `above` in its span, each found by its last
     /// cell (the first end at or right of such a cell), whose provisional area `labs`
-    /// holds at `lp + column`; the runs of row `y` are put at `lc + column`.
+    /// holds at `lp + column`; the runs of row `y` are put at `lc + column`. The areas in
+    /// `labs` of the two rows are roots (unions relabel them), so no find is needed.
     #[inline(always)]
     fn word(&mut self, y: u32, word: u64, above: u64, labs: &mut [u32], (lp, lc): (usize, usize)) {
         // First and last cell of each run here, last cells above.
         let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
-        let pends = above & !(above >> 1);
+        let (all, pends) = (ends, above & !(above >> 1));
         while starts != 0 {
             let (x0, e) = (starts.trailing_zeros(), ends.trailing_zeros());
             // The cells x0..=e (the shift wraps to 0 for e = 63).
@@ -199,12 +200,12 @@ impl Scan<'_> {
                 // The run above holding the first cell of `over`, and the cells right of it.
                 let low = over & over.wrapping_neg();
                 let pe = (pends & low.wrapping_neg()).trailing_zeros();
-                let id = self.find(labs[lp + pe as usize]);
+                let id = labs[lp + pe as usize];
                 over &= (u64::MAX << pe) << 1;
                 if over == 0 {
                     id
                 } else {
-                    self.more(id, over, pends, &labs[lp..])
+                    self.more(id, over, labs, (lp, pends), (lc, all ^ ends))
                 }
             };
             labs[lc + e as usize] = id;
@@ -215,16 +216,36 @@ impl Scan<'_> {
     }
 
     /// The provisional area of a run that overlaps the run above of provisional area `id`
-    /// and the runs above holding the cells `over` (whose last cells are in `pends`, their
-    /// areas in `labs` by column): all are united.
+    /// and the runs above holding the cells `over`: all are united. The rows' areas are in
+    /// `labs` by column from `lp` (the row above, last cells `pends`) and `lc` (this row,
+    /// the runs done so far, last cells `done`); a union relabels them, so that they stay
+    /// roots.
     #[inline(never)]
-    fn more(&mut self, mut id: u32, mut over: u64, pends: u64, labs: &[u32]) -> u32 {
+    fn more(
+        &mut self,
+        mut id: u32,
+        mut over: u64,
+        labs: &mut [u32],
+        (lp, pends): (usize, u64),
+        (lc, done): (usize, u64),
+    ) -> u32 {
         while over != 0 {
             let low = over & over.wrapping_neg();
             let pe = (pends & low.wrapping_neg()).trailing_zeros();
-            let r = self.find(labs[pe as usize]);
+            let r = labs[lp + pe as usize];
             if r != id {
-                id = self.unite(id, r);
+                let (lo, hi) = (id.min(r), id.max(r));
+                self.unite(lo, hi);
+                for (at, mut ends) in [(lp, pends), (lc, done)] {
+                    while ends != 0 {
+                        let l = &mut labs[at + ends.trailing_zeros() as usize];
+                        if *l == hi {
+                            *l = lo;
+                        }
+                        ends &= ends - 1;
+                    }
+                }
+                id = lo;
             }
             over &= (u64::MAX << pe) << 1;
         }
@@ -470,14 +491,13 @@ pub fn centres(
         labs: &s.labs,
         rw: g.rw,
     });
-    centroid::centres(
-        &s.runs[..s.nruns],
-        &s.area_of,
-        &s.rows,
+    let found = centroid::Found {
+        runs: &s.runs[..s.nruns],
+        area_of: &s.area_of,
+        rows: &s.rows,
         grid,
-        &mut s.centroid,
-        &mut rank,
-        (g.rw, g.rh),
-        out,
-    );
+        rw: g.rw,
+        rh: g.rh,
+    };
+    centroid::centres(found, &mut s.centroid, &mut rank, out);
 }

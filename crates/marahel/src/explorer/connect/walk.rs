@@ -18,21 +18,22 @@ use crate::estimator::Estimator;
 use crate::program::Explorer;
 use grid_core::Rect;
 
-/// The rules as a table: for each code, the value the first rule that fires writes (filled
-/// on first use: a walk meets few codes).
+/// The rules as a table: for each code, whether a rule fires and the value the cell then
+/// holds (filled on first use: a walk meets few codes).
 pub struct CellRules<'a> {
     ex: &'a Explorer,
     nbhs: &'a [FlatNbh],
-    /// The value written, [`CellRules::NONE`] when no rule fires, [`CellRules::UNKNOWN`]
+    /// The cell's value after the visit (the value the first rule that fires writes, or the
+    /// code itself), plus [`CellRules::FIRES`] when a rule fires; [`CellRules::UNKNOWN`]
     /// until first needed.
     act: [u16; 256],
 }
 
 impl<'a> CellRules<'a> {
-    /// No rule fires.
-    const NONE: u16 = 256;
+    /// A rule fires.
+    const FIRES: u16 = 256;
     /// Not computed yet.
-    const UNKNOWN: u16 = 257;
+    const UNKNOWN: u16 = u16::MAX;
 
     /// A condition side's value for a cell of code `c`, `None` for other estimators.
     #[inline]
@@ -81,8 +82,8 @@ impl<'a> CellRules<'a> {
                     .iter()
                     .all(|cond| cond.op.holds(side(&cond.left), side(&cond.right)))
             })
-            .map_or(CellRules::NONE, |rule| {
-                u16::from(rule.executers[0].choices[0])
+            .map_or(u16::from(c), |rule| {
+                CellRules::FIRES | u16::from(rule.executers[0].choices[0])
             });
         self.act[c as usize] = a;
         a
@@ -151,20 +152,19 @@ pub fn walk(
     // Only a firing counts, so `changed` first reaches this at a firing (a limit of 0 is
     // reached at the first, as in the general walk).
     let limit = lim.changes.max(1);
-    // Visits the cell at flat index `i`: whether the firing limit is reached.
-    // Whether a rule fires and whether the cell changes are data (the walk crosses walls and
-    // floors): no branches on them, the cell is stored back either way.
+    // Visits the cell at flat index `i`: whether the firing limit is reached. Whether a rule
+    // fires and whether the cell changes are data (the walk crosses walls and floors): no
+    // branches on them, the cell is stored back either way.
     let mut visit = |i: i64| {
         let c = front[i as usize];
         let mut a = rules.act[c as usize];
         if a == CellRules::UNKNOWN {
             a = rules.fill(c);
         }
-        let fires = a != CellRules::NONE;
-        let v = std::hint::select_unpredictable(fires, a as u8, c);
+        let v = a as u8;
         front[i as usize] = v;
         stores += u64::from(v != c);
-        changed += u64::from(fires);
+        changed += u64::from(a >> 8);
         changed >= limit
     };
     let unit = Unit::new(dirs);

@@ -3,10 +3,12 @@
 //! When every rule has the shape `self(list) op n, ... -> self(v)` (conditions that compare
 //! the visited cell's weight with a number, or two numbers; one executer writing one value
 //! to the visited cell: no draw, nothing else read) what happens at a cell depends only on
-//! its code, so the rules are one table from the code to the value written (or none: no
-//! rule fires), [`CellRules`]. In a pass that writes the front buffer and keeps no counts
-//! nor live planes, [`walk`] then visits a cell with a byte read, a table read and, when
-//! the value differs, a store; a straight run of steps is a loop over the flat index with
+//! its code, so the rules are one table from the code to the cell's value after the visit
+//! and whether a rule fires, [`CellRules`]. In a pass that writes the front buffer and keeps
+//! no counts nor live planes, [`walk`] then visits a cell with a byte read, a table read
+//! and a store, without branches on the cell (firings and changes are counted by
+//! arithmetic; a walk crosses walls and floors at random); a straight run of steps is a
+//! loop over the flat index with
 //! the run's stride. With unit steps only (the usual `plus`), each leg to a waypoint is
 //! two straight runs at most, in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.

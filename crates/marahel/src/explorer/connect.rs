@@ -4,17 +4,18 @@
 //!    `directions` offsets (made symmetric), numbered by their first cell in scan order
 //!    (module `areas`). With the 4-neighbourhood (the usual `plus`) they are horizontal runs,
 //!    found from per-row bitmasks (eight cells per word compare) and joined (union-find over
-//!    provisional areas, whose sums and run lists are kept as the runs are found) to the
-//!    previous row's runs as each row is scanned (module `runs`); other direction sets use a
-//!    flood fill over a padded label plane.
+//!    provisional areas, each summing its own runs) to the previous row's runs as each row
+//!    is scanned (module `runs`); other direction sets use a flood fill over a padded label
+//!    plane.
 //! 2. Each area gets a centre: a cell near its centroid, by rank selection over (Manhattan
 //!    distance to the float centroid, index). Only the cells whose distance has the chosen
 //!    rank's integer part (on runs: the integer part of 4 times the distance) are keyed,
 //!    found from a histogram of those parts. On runs, the sums are arithmetic series and the
-//!    histogram is kept as differences per run side (module `centroid`): along a run on one
-//!    side of the centroid the parts step evenly, checked in fixed point (cells that could
-//!    round across an integer are counted one by one), so the result is the one of the
-//!    per-cell float computation.
+//!    histograms of all areas are kept as differences per run side, in one sweep over the
+//!    runs (module `centroid`): along a run on one side of the centroid the parts step
+//!    evenly, checked in fixed point once per quadrant around the centroid (cells that
+//!    could round across an integer are counted one by one), so the result is the one of
+//!    the per-cell float computation.
 //! 3. The centres are visited in a random tour: from each centre the next is a near one
 //!    (rank selection by Manhattan distance, on keys packing distance and position); with
 //!    probability 1/4 the tour branches from the previous centre, and with probability 1/2
@@ -27,7 +28,8 @@
 //!    taken as a straight run for as long as the clamped offset and the region allow;
 //!    `percent`/`cpercent` are only kept when a rule reads them. Rules that only read and
 //!    write the visited cell (the idiom) are a table from the cell's code to the value
-//!    written, and in a plain pass the walk visits a cell with a table read and a store,
+//!    written, and in a plain pass the walk visits a cell with a table read and a store
+//!    (without branches on whether a rule fires),
 //!    and with unit steps only (the usual `plus`) takes each leg as at most two straight
 //!    runs in closed form (module `walk`).
 //!

@@ -1,73 +1,85 @@
-//! Stage 2 of `turtle_connect` on runs: an area's centre from its runs (see module `runs`
-//! for the method), with the same float operations as [`super::areas::centre`] wherever a
-//! distance is computed.
+//! Stage 2 of `turtle_connect` on runs: every area's centre from the runs (see module
+//! `runs` for the method), with the same float operations as [`super::areas::centre`]
+//! wherever a distance is computed.
 //!
 //! Buckets here are quarters: the bucket of a distance `d` is the integer part of `4d` (an
 //! exact scaling), so the chosen bucket holds about a quarter of the cells an integer one
-//! would, and fewer are keyed and selected among. Along a segment with consecutive integer
-//! parts the buckets step by 4, under the same fixed point test on `4d`; the histogram of
-//! differences has stride 4 (its counts are running sums per residue mod 4).
+//! would, and fewer are keyed and selected among. The histogram of differences has stride 4
+//! (its counts are running sums per residue mod 4).
 //!
-//! The histogram pass adds each run's two segments (left of `split`, and the rest) to the
-//! histogram of differences and records them; a segment whose buckets are consecutive holds
-//! at most one cell of the chosen bucket, found by index, and the keys pass keys it (other
-//! segments key cell by cell, as the histogram counted them). The segments and keys are
-//! written by index into buffers that only grow.
+//! The areas are split in quadrants by the column `split` (columns below it are at or left
+//! of `cx`) and the row `ymid` (the integer part of `cy`; rows at or above it are the upper
+//! ones). In a quadrant, a cell `u` columns and `v` rows away from the quadrant's corner
+//! cell (nearest the centroid) has the exact distance `u + v + f` for the quadrant's
+//! fraction `f` (in `0..2`), so when its computed distance has the exact one's quarter
+//! bucket (see module `runs`) its bucket is `4(u + v) + e` with `e` the bucket of `f`;
+//! whether that holds depends on the quadrant only (the fixed point test), and cells of
+//! other quadrants are counted one by one. All areas are handled at once in two sweeps
+//! over the runs in scan order, each area with its own part of the buffers: the histogram
+//! sweep adds each run's two segments (left of `split`, and the rest; an empty one adds and
+//! takes one at the same place) to its area's histogram of differences; after each area's
+//! bucket is found, the keys sweep keys the cells of that bucket (at most one per segment
+//! in a consecutive quadrant, found by index; every cell of a small area). The buffers
+//! only grow.
 
 use super::areas::{key, kth};
-use super::runs::{Area, Runs};
+use super::runs::Run;
+use std::hint::select_unpredictable;
 
-/// The centroid of an area with a histogram and what its rows derive from it.
-#[derive(Clone, Copy)]
-struct Centroid {
+/// One area: its sums, then what the sweeps need of it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Area {
+    /// Cells, sum of columns, sum of rows.
+    len: u64,
+    sx: u64,
+    sy: u64,
+    /// Its first run.
+    first: u32,
+    /// The drawn rank, then the rank within the keyed cells.
+    k: usize,
     cx: f64,
     cy: f64,
-    /// `cy` in 32.32 fixed point (truncated: within 2^-32 of the float).
-    fcy: i64,
-    /// Columns below `split` are at or left of `cx`.
+    /// Whether every cell is keyed (no histogram).
+    small: bool,
+    /// Columns below `split` are left, rows up to `ymid` upper.
     split: u32,
-    /// The fixed point `|x - cx|` of the columns `split - 1` and `split`.
-    fl0: i64,
-    fr0: i64,
-    /// Whether `cx` and `cy` have at most 20 fractional bits (distances are exact).
-    exact: bool,
+    ymid: u32,
+    /// Per quadrant (upper left, upper right, lower left, lower right): the bucket `e` of
+    /// its fraction, and whether its buckets are `4(u + v) + e` (else counted per cell).
+    e: [u32; 4],
+    cons: [bool; 4],
+    /// Where its histogram starts in the shared buffer.
+    hbase: usize,
+    /// Whether its keys are found from the [`Grid`] (else in the keys sweep).
+    grid: bool,
+    /// Where its keys start in the shared buffer, and how many are written.
+    kbase: usize,
+    kn: usize,
+    /// The chosen bucket's bounds, and per quadrant the `u + v` of its cells in it
+    /// ([`Area::NONE`] when none is).
+    lo: f64,
+    hi: f64,
+    nq: [i64; 4],
 }
 
-/// One row of an area with a histogram: the cells nearest `cx`, `split - 1` and `split`,
-/// have buckets `bl` and `br`; `cl` (`cr`) tells whether the buckets of the row's cells left
-/// (right) of `split` step by 4 from there. (Every cell left of `split` has the
-/// fractional part of the distance of `split - 1`, every other that of `split`.)
-#[derive(Clone, Copy, Default)]
-struct Row {
-    y: u32,
-    bl: usize,
-    br: usize,
-    cl: bool,
-    cr: bool,
-}
+impl Area {
+    /// No cell of the quadrant is in the bucket.
+    const NONE: i64 = i64::MIN / 4;
 
-impl Centroid {
-    /// Whether a segment whose nearest cell has fixed point distance `fd` has buckets
-    /// stepping by 4 from that cell's (`fd >> 30`, the integer part of `4 fd`): the fixed
-    /// point distance is within 2^-30 of the computed one (`4 fd` within 2^-28 of 4 times
-    /// it), so a fractional part of `4 fd` at least 2^-20 from an integer is safe (every
-    /// cell of the segment has the same one).
-    #[inline(always)]
-    fn consecutive(&self, fd: i64) -> bool {
-        self.exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&((fd << 2) & 0xffff_ffff))
+    /// An area whose first run in scan order is `first`.
+    pub fn new(first: u32) -> Area {
+        Area {
+            first,
+            ..Area::default()
+        }
     }
 
+    /// Adds the sums `[cells, columns, rows]` of a part of the area.
     #[inline(always)]
-    fn row(&self, y: u32) -> Row {
-        let fay = ((i64::from(y) << 32) - self.fcy).abs();
-        let (fl, fr) = (self.fl0 + fay, self.fr0 + fay);
-        Row {
-            y,
-            bl: (fl >> 30) as usize,
-            br: (fr >> 30) as usize,
-            cl: self.consecutive(fl),
-            cr: self.consecutive(fr),
-        }
+    pub fn add(&mut self, s: [u64; 3]) {
+        self.len += s[0];
+        self.sx += s[1];
+        self.sy += s[2];
     }
 
     /// The computed distance of cell `(x, y)`.
@@ -76,70 +88,94 @@ impl Centroid {
         (x as f64 - self.cx).abs() + (y as f64 - self.cy).abs()
     }
 
-    /// The histogram of the buckets of the cells of `runs`, as differences, and the runs'
-    /// segments (each left of `split` or not) in `segs` (from 0, at most two per run; the
-    /// count is returned).
-    #[inline(never)]
-    fn histogram(&self, runs: Runs, diff: &mut [i32], segs: &mut [Seg]) -> usize {
-        let split = self.split;
-        let mut at = Row {
-            y: u32::MAX,
-            ..Row::default()
-        };
-        let mut n = 0;
-        for r in runs {
-            if r.y != at.y {
-                at = self.row(r.y);
-            }
-            // The left segment x0..l1 (nearest cell last, `split - l1` columns further than
-            // `split - 1`) and the right one r0..x1 (nearest first); each cell further is 4
-            // buckets further.
-            if r.x0 < split {
-                let l1 = r.x1.min(split);
-                let len = l1 - r.x0;
-                segs[n] = if at.cl {
-                    let b = at.bl + 4 * (split - l1) as usize;
-                    diff[b] += 1;
-                    diff[b + 4 * len as usize] -= 1;
-                    Seg {
-                        y: r.y,
-                        xn: l1 - 1,
-                        len,
-                        b: b as u32,
-                    }
-                } else {
-                    self.count(diff, r.x0..l1, r.y);
-                    Seg {
-                        y: r.y,
-                        xn: r.x0,
-                        len,
-                        b: Seg::CELLS,
-                    }
-                };
-                n += 1;
-            }
-            if r.x1 > split {
-                let r0 = r.x0.max(split);
-                let len = r.x1 - r0;
-                let mut b = Seg::CELLS;
-                if at.cr {
-                    let b0 = at.br + 4 * (r0 - split) as usize;
-                    diff[b0] += 1;
-                    diff[b0 + 4 * len as usize] -= 1;
-                    b = b0 as u32;
-                } else {
-                    self.count(diff, r0..r.x1, r.y);
-                }
-                segs[n] = Seg {
-                    y: r.y,
-                    xn: r0,
-                    len,
-                    b,
-                };
-                n += 1;
-            }
+    /// The centroid and the quadrants, for rank `k` in a `(rw, rh)` region; the area's
+    /// histogram takes `hist` on (a small area's keys `keys` on).
+    fn plan(&mut self, k: usize, (rw, rh): (usize, usize), hist: &mut usize, keys: &mut usize) {
+        let n = self.len as f64;
+        (self.k, self.cx, self.cy) = (k, self.sx as f64 / n, self.sy as f64 / n);
+        self.kn = 0;
+        self.small = 4 * self.len < (rw + rh) as u64;
+        if self.small {
+            // Small areas: key every cell.
+            self.kbase = *keys;
+            *keys += self.len as usize;
+            return;
         }
-        n
+        // At most 20 fractional bits (v * 2^20 is below 2^40: the u64 round trip is exact).
+        let frac20 = |v: f64| {
+            let t = v * (1u64 << 20) as f64;
+            t == (t as u64) as f64
+        };
+        let exact = frac20(self.cx) && frac20(self.cy);
+        // 32.32 fixed point, truncated (error below 2^-32): |x - cx| and |y - cy| from
+        // integer operations are within 2^-32 of the exact ones of the float cx, cy.
+        let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
+        let (fcx, fcy) = (fix(self.cx), fix(self.cy));
+        self.split = self.cx as u32 + 1;
+        self.ymid = (fcy >> 32) as u32;
+        // The fixed point |x - cx| of the columns split - 1 and split, |y - cy| of the rows
+        // ymid and ymid + 1: a quadrant's corner cell has their sum, and its other cells
+        // that plus whole numbers.
+        let (fl, fr) = (
+            fcx - (i64::from(self.split - 1) << 32),
+            (i64::from(self.split) << 32) - fcx,
+        );
+        let (fu, fd) = (
+            fcy - (i64::from(self.ymid) << 32),
+            (i64::from(self.ymid + 1) << 32) - fcy,
+        );
+        for (q, f) in [fl + fu, fr + fu, fl + fd, fr + fd].into_iter().enumerate() {
+            // The bucket of the corner, `f >> 30`, and the fixed point test: `f` is within
+            // 2^-30 of the computed distance (`4f` within 2^-28 of 4 times it), so a
+            // fractional part of `4f` at least 2^-20 from an integer is safe (every cell of
+            // the quadrant has the same one).
+            self.e[q] = (f >> 30) as u32;
+            self.cons[q] =
+                exact || (1 << 12..=(1 << 32) - (1 << 12)).contains(&((f << 2) & 0xffff_ffff));
+        }
+        // cx lies within the columns and cy within the rows, and the float sum of two terms
+        // is at most the (exact) integer sum of their bounds: distances are below rw + rh,
+        // and below the area's cells (its cells are at most `len - 1` apart, and so are
+        // they from the centroid); buckets below 4 times that, and the differences end at
+        // most 4 past them (an empty segment's two at `4v + e`, below `4 len + 4`).
+        self.hbase = *hist;
+        *hist += 4 * (self.len as usize).min(rw + rh) + 4;
+    }
+
+    /// The row of a run: its quadrants (upper left and right, or lower), and its rows from
+    /// the corners.
+    #[inline(always)]
+    fn row(&self, y: u32) -> (usize, u32) {
+        if y <= self.ymid {
+            (0, self.ymid - y)
+        } else {
+            (2, y - self.ymid - 1)
+        }
+    }
+
+    /// The histogram of the buckets of a run's cells, as differences, into the area's part
+    /// `diff`, for an area with some quadrant counted per cell.
+    #[inline(never)]
+    fn histogram(&self, r: Run, diff: &mut [i32]) {
+        let (q, v) = self.row(r.y);
+        let sp = self.split;
+        // The left segment l0..l1 (nearest cell last, `u = sp - 1 - x`) and the right one
+        // r0..r1 (nearest first, `u = x - sp`); empty ones add nothing.
+        let (l0, l1) = (r.x0.min(sp), r.x1.min(sp));
+        let (r0, r1) = (r.x0.max(sp), r.x1.max(sp));
+        let at = |u: u32, e: u32| 4 * (u + v) as usize + e as usize;
+        if !self.cons[q] {
+            self.count(diff, l0..l1, r.y);
+        } else if l0 < l1 {
+            diff[at(sp - l1, self.e[q])] += 1;
+            diff[at(sp - l0, self.e[q])] -= 1;
+        }
+        if !self.cons[q + 1] {
+            self.count(diff, r0..r1, r.y);
+        } else if r0 < r1 {
+            diff[at(r0 - sp, self.e[q + 1])] += 1;
+            diff[at(r1 - sp, self.e[q + 1])] -= 1;
+        }
     }
 
     /// Counts the cells `xs` of row `y` in the histogram `diff`, one by one.
@@ -152,140 +188,298 @@ impl Centroid {
         }
     }
 
-    /// Keys the cells of `segs` in `bucket` (`rw` wide region) into `keys` (from 0; the
-    /// count is returned), see [`super::areas::centre`].
-    #[inline(never)]
-    fn keys(&self, segs: &[Seg], bucket: usize, rw: usize, keys: &mut [u128]) -> usize {
+    /// Finds the bucket of the cell of rank `k` from the histogram `diff`: the area then
+    /// keys that bucket's cells, from `keys` on.
+    fn choose(&mut self, diff: &[i32], keys: &mut usize) {
+        let k = self.k;
+        // The count of bucket `b` is the sum of the differences at `b`, `b - 4`, ...: groups
+        // of four buckets at a time (the length is a multiple of 4, and the k-th cell's
+        // bucket is below it).
+        let (mut bucket, mut before, mut sums) = (0, 0, [0i32; 4]);
+        let here = loop {
+            let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + diff[bucket + i]);
+            let total = counts.iter().sum::<i32>() as usize;
+            if before + total > k {
+                let mut i = 0;
+                while before + counts[i] as usize <= k {
+                    before += counts[i] as usize;
+                    i += 1;
+                }
+                bucket += i;
+                break counts[i];
+            }
+            before += total;
+            sums = counts;
+            bucket += 4;
+        };
+        self.k = k - before;
+        self.kbase = *keys;
+        *keys += here as usize;
         // `(dm * 4.0) as usize == bucket` for a distance dm >= 0 is
         // `bucket / 4 <= dm < (bucket + 1) / 4` (exact quarters).
-        let (lo, hi) = (bucket as f64 / 4.0, (bucket + 1) as f64 / 4.0);
-        let mut n = 0;
-        let mut key = |x: u32, y: u32| {
-            let dm = self.dist(x, y);
-            if lo <= dm && dm < hi {
-                keys[n] = key(dm, (y as usize * rw + x as usize) as u32);
-                n += 1;
-            }
-        };
-        for s in segs {
-            if s.b == Seg::CELLS {
-                (s.xn..s.xn + s.len).for_each(|x| key(x, s.y));
+        (self.lo, self.hi) = (bucket as f64 / 4.0, (bucket + 1) as f64 / 4.0);
+        for q in 0..4 {
+            let t = bucket.wrapping_sub(self.e[q] as usize);
+            self.nq[q] = if self.cons[q] && t <= bucket && t & 3 == 0 {
+                (t >> 2) as i64
+            } else {
+                Area::NONE
+            };
+        }
+    }
+
+    /// Keys the cells of the area `id` in the chosen bucket from the grid: in each
+    /// quadrant, the cells with `u + v` the quadrant's `n` (one per row) that belong to the
+    /// area. Every quadrant is consecutive.
+    fn grid_keys(&mut self, id: u32, grid: Grid, area_of: &[u32], keys: &mut [u128]) {
+        let (rw, rh) = (grid.rw, grid.words.len() as i64);
+        let (sp, ym) = (i64::from(self.split), i64::from(self.ymid));
+        for q in 0..4 {
+            let n = self.nq[q];
+            if n < 0 {
                 continue;
             }
-            // The cell `i` steps from the nearest has bucket b + 4i.
-            let t = bucket.wrapping_sub(s.b as usize);
-            let i = t >> 2;
-            if t & 3 == 0 && i < s.len as usize {
-                let x = if s.xn < self.split {
-                    s.xn - i as u32
-                } else {
-                    s.xn + i as u32
-                };
-                key(x, s.y);
+            let left = q & 1 == 0;
+            // The farthest column from the corner, and the first row with it in reach.
+            let umax = if left { sp - 1 } else { rw as i64 - 1 - sp };
+            for v in (n - umax).max(0)..=n {
+                let y = if q < 2 { ym - v } else { ym + 1 + v };
+                if y < 0 || y >= rh {
+                    break;
+                }
+                let x = if left { sp - 1 - (n - v) } else { sp + (n - v) };
+                let word = grid.words[y as usize];
+                if (word >> x) & 1 == 0 {
+                    continue;
+                }
+                // The run holding x ends at the first last cell at or right of it.
+                let e = (word & !(word >> 1) & (u64::MAX << x)).trailing_zeros() as usize;
+                if area_of[grid.labs[y as usize * rw + e] as usize] != id {
+                    continue;
+                }
+                let (x, y) = (x as u32, y as u32);
+                let dm = self.dist(x, y);
+                if self.lo <= dm && dm < self.hi {
+                    keys[self.kbase + self.kn] = key(dm, (y as usize * rw + x as usize) as u32);
+                    self.kn += 1;
+                }
             }
         }
-        n
+    }
+
+    /// Keys the cells of the run `r` in the chosen bucket (every cell, for a small area)
+    /// into `keys`, see [`super::areas::centre`].
+    #[inline(always)]
+    fn keys(&mut self, r: Run, rw: usize, keys: &mut [u128]) {
+        let index = |x: u32| (r.y as usize * rw + x as usize) as u32;
+        if self.small {
+            let ay = (r.y as f64 - self.cy).abs();
+            for x in r.x0..r.x1 {
+                keys[self.kbase + self.kn] = key((x as f64 - self.cx).abs() + ay, index(x));
+                self.kn += 1;
+            }
+            return;
+        }
+        let (lo, hi) = (self.lo, self.hi);
+        let mut put = |a: &mut Area, x: u32| {
+            let dm = a.dist(x, r.y);
+            if lo <= dm && dm < hi {
+                keys[a.kbase + a.kn] = key(dm, index(x));
+                a.kn += 1;
+            }
+        };
+        let (q, v) = self.row(r.y);
+        let sp = self.split;
+        let (l0, l1) = (r.x0.min(sp), r.x1.min(sp));
+        let (r0, r1) = (r.x0.max(sp), r.x1.max(sp));
+        if self.cons[q] {
+            // The cell `u = n - v` from the corner.
+            let x = i64::from(sp) - 1 - (self.nq[q] - i64::from(v));
+            if i64::from(l0) <= x && x < i64::from(l1) {
+                put(self, x as u32);
+            }
+        } else {
+            (l0..l1).for_each(|x| put(self, x));
+        }
+        if self.cons[q + 1] {
+            let x = i64::from(sp) + (self.nq[q + 1] - i64::from(v));
+            if i64::from(r0) <= x && x < i64::from(r1) {
+                put(self, x as u32);
+            }
+        } else {
+            (r0..r1).for_each(|x| put(self, x));
+        }
     }
 }
 
-/// A segment of a run, `len` cells of row `y`, all left of `split` or none: `b` is the
-/// bucket of the cell nearest `cx`, column `xn` (the segment's last cell if it is left of
-/// `split`, else its first), the others' are consecutive from it; or [`Seg::CELLS`], each
-/// cell has its own (then `xn` is the first cell).
+/// The rows of a region at most 64 wide: each row's hits, and the provisional area of each
+/// run at its last cell (row-major, `rw` wide, `words.len()` rows).
+#[derive(Clone, Copy)]
+pub struct Grid<'a> {
+    pub words: &'a [u64],
+    pub labs: &'a [u32],
+    pub rw: usize,
+}
+
+/// What the histogram sweep reads of an area whose quadrants are all consecutive
+/// ([`Hot::SKIP`] for others): its histogram's start, `split`, `ymid` and the quadrants' `e`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Seg {
-    y: u32,
-    xn: u32,
-    len: u32,
-    b: u32,
+struct Hot {
+    hbase: u32,
+    split: u32,
+    ymid: u32,
+    e: [u32; 4],
 }
 
-impl Seg {
-    const CELLS: u32 = u32::MAX;
-}
+impl Hot {
+    /// Not in the sweep.
+    const SKIP: u32 = u32::MAX;
 
-/// The centre of the area `a` made of `runs`, for rank `k` (region-local index).
-#[inline(always)]
-pub fn centre(
-    runs: Runs,
-    a: &Area,
-    k: usize,
-    (rw, rh): (usize, usize),
-    hist: &mut Vec<i32>,
-    segs: &mut Vec<Seg>,
-    keys: &mut Vec<u128>,
-) -> usize {
-    let index = |x: u32, y: u32| (y as usize * rw + x as usize) as u32;
-    if a.len == 1 {
-        let r = runs.first();
-        return index(r.x0, r.y) as usize;
+    /// Adds a run's two segments (left of `split` and the rest) to the histogram of
+    /// differences `hist`; the changes of an empty segment, which cancel, go to the slot
+    /// `spare` (outside every area's part, and different for neighbouring runs: no chain
+    /// of changes to one slot).
+    #[inline(always)]
+    fn histogram(self, r: Run, hist: &mut [i32], spare: usize) {
+        let (el, er, v) = if r.y <= self.ymid {
+            (self.e[0], self.e[1], self.ymid - r.y)
+        } else {
+            (self.e[2], self.e[3], r.y - self.ymid - 1)
+        };
+        let sp = self.split;
+        let base = (self.hbase + 4 * v) as usize;
+        let (l0, l1) = (r.x0.min(sp), r.x1.min(sp));
+        let (r0, r1) = (r.x0.max(sp), r.x1.max(sp));
+        // Left: the nearest cell last, `u = sp - 1 - x`; right: nearest first, `u = x - sp`
+        // (both in range for empty segments too). Which segments are empty is data: no
+        // branches.
+        let (at, pick) = (base + el as usize, l0 < l1);
+        let a = select_unpredictable(pick, at + 4 * (sp - l1) as usize, spare);
+        let b = select_unpredictable(pick, at + 4 * (sp - l0) as usize, spare);
+        hist[a] += 1;
+        hist[b] -= 1;
+        let (at, pick) = (base + er as usize, r0 < r1);
+        let a = select_unpredictable(pick, at + 4 * (r0 - sp) as usize, spare);
+        let b = select_unpredictable(pick, at + 4 * (r1 - sp) as usize, spare);
+        hist[a] += 1;
+        hist[b] -= 1;
     }
-    let n = a.len as f64;
-    let (cx, cy) = (a.sx as f64 / n, a.sy as f64 / n);
-    let dist = |x: u32, ay: f64| (x as f64 - cx).abs() + ay;
-    if 4 * a.len < (rw + rh) as u64 {
-        // Small areas: key every cell.
-        keys.clear();
-        for r in runs {
-            let ay = (r.y as f64 - cy).abs();
-            keys.extend((r.x0..r.x1).map(|x| key(dist(x, ay), index(x, r.y))));
+}
+
+/// Buffers of the centroid stage.
+#[derive(Default)]
+pub struct Scratch {
+    /// The areas in the order of their first cells.
+    pub areas: Vec<Area>,
+    /// The areas for the histogram sweep.
+    hot: Vec<Hot>,
+    /// The areas' histograms of differences.
+    hist: Vec<i32>,
+    /// `(distance bits, region-local index)` of the keyed cells, per area.
+    keys: Vec<u128>,
+}
+
+/// What stage 1 found of a `(rw, rh)` region: its runs in scan order, the run `r` of the
+/// area `area_of[r.lab]`, whose rows start at the runs `rows` (and end at the last), and its
+/// [`Grid`] if it is at most 64 wide.
+pub struct Found<'a> {
+    pub runs: &'a [Run],
+    pub area_of: &'a [u32],
+    pub rows: &'a [u32],
+    pub grid: Option<Grid<'a>>,
+    pub rw: usize,
+    pub rh: usize,
+}
+
+/// The centre (region-local index) of each area of `s.areas` (with their sums) in the
+/// region `found`, appended to `out` in order; `rank(n)` draws the rank of an area of `n`
+/// cells.
+pub fn centres(
+    found: Found,
+    s: &mut Scratch,
+    rank: &mut impl FnMut(usize) -> usize,
+    out: &mut Vec<usize>,
+) {
+    let Found {
+        runs,
+        area_of,
+        rows,
+        grid,
+        rw,
+        rh,
+    } = found;
+    let areas = &mut s.areas[..];
+    let (mut hist, mut keys) = (0, 0);
+    // Whether some area keys its cells in the sweep.
+    let mut sweep = false;
+    for a in areas.iter_mut() {
+        let k = rank(a.len as usize);
+        a.plan(k, (rw, rh), &mut hist, &mut keys);
+        a.grid = !a.small && grid.is_some() && a.cons.iter().all(|&c| c);
+        sweep |= !a.grid && !a.small;
+    }
+    if hist > 0 {
+        s.hist.clear();
+        s.hist.resize(hist + 16, 0);
+        // Areas with a quadrant counted per cell are swept on their own.
+        s.hot.clear();
+        let mut slow = false;
+        for a in &*areas {
+            let cons = !a.small && a.cons.iter().all(|&c| c);
+            slow |= !a.small && !cons;
+            s.hot.push(Hot {
+                hbase: if cons { a.hbase as u32 } else { Hot::SKIP },
+                split: a.split,
+                ymid: a.ymid,
+                e: a.e,
+            });
         }
-        return kth(keys, k);
-    }
-    // At most 20 fractional bits (v * 2^20 is below 2^40: the u64 round trip is exact).
-    let frac20 = |v: f64| {
-        let t = v * (1u64 << 20) as f64;
-        t == (t as u64) as f64
-    };
-    // 32.32 fixed point, truncated (error below 2^-32): |x - cx| and |y - cy| from integer
-    // operations are within 2^-32 of the exact ones of the float cx, cy.
-    let fix = |v: f64| (v * (1u64 << 32) as f64) as i64;
-    let (fcx, split) = (fix(cx), cx as u32 + 1);
-    let c = Centroid {
-        cx,
-        cy,
-        fcy: fix(cy),
-        split,
-        fl0: fcx - (i64::from(split - 1) << 32),
-        fr0: (i64::from(split) << 32) - fcx,
-        exact: frac20(cx) && frac20(cy),
-    };
-    // cx lies within the columns and cy within the rows, and the float sum of two terms is
-    // at most the (exact) integer sum of their bounds: distances are below rw + rh, buckets
-    // below 4(rw + rh), and the differences end at most 4 past them.
-    hist.clear();
-    hist.resize(4 * (rw + rh) + 4, 0);
-    // Buffers only grow (no clearing): the passes write them from 0 by index.
-    let most = 2 * a.runs as usize;
-    if segs.len() < most {
-        segs.resize(most, Seg::default());
-    }
-    let nsegs = c.histogram(runs, hist, segs);
-    // The count of bucket `q` is the sum of the differences at `q`, `q - 4`, ...: groups of
-    // four buckets at a time (the length is a multiple of 4, and the k-th cell's bucket is
-    // below it).
-    let (mut bucket, mut before, mut sums) = (0, 0, [0i32; 4]);
-    let here = loop {
-        let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + hist[bucket + i]);
-        let total = counts.iter().sum::<i32>() as usize;
-        if before + total > k {
-            let mut i = 0;
-            while before + counts[i] as usize <= k {
-                before += counts[i] as usize;
-                i += 1;
+        for &r in runs {
+            let h = s.hot[area_of[r.lab as usize] as usize];
+            if h.hbase != Hot::SKIP {
+                h.histogram(r, &mut s.hist, hist + (r.x0 & 15) as usize);
             }
-            bucket += i;
-            break counts[i];
         }
-        before += total;
-        sums = counts;
-        bucket += 4;
-    };
-    let here = here as usize;
-    if keys.len() < here {
-        keys.resize(here, 0);
+        if slow {
+            for &r in runs {
+                let a = &areas[area_of[r.lab as usize] as usize];
+                if !a.small && !a.cons.iter().all(|&c| c) {
+                    a.histogram(r, &mut s.hist[a.hbase..]);
+                }
+            }
+        }
+        for a in areas.iter_mut().filter(|a| !a.small) {
+            a.choose(&s.hist[a.hbase..], &mut keys);
+        }
     }
-    let n = c.keys(&segs[..nsegs], bucket, rw, keys);
-    debug_assert_eq!(n, here, "keys as counted");
-    kth(&mut keys[..here], k - before)
+    if s.keys.len() < keys {
+        s.keys.resize(keys, 0);
+    }
+    if let Some(grid) = grid {
+        for (id, a) in areas.iter_mut().enumerate().filter(|a| a.1.grid) {
+            a.grid_keys(id as u32, grid, area_of, &mut s.keys);
+        }
+    }
+    if sweep {
+        for &r in runs {
+            let a = &mut areas[area_of[r.lab as usize] as usize];
+            if !a.grid && !a.small {
+                a.keys(r, rw, &mut s.keys);
+            }
+        }
+    }
+    // A small area's runs lie within its first `len` rows.
+    for (id, a) in areas.iter_mut().enumerate().filter(|a| a.1.small) {
+        let y = runs[a.first as usize].y as usize;
+        let end = rows[(y + a.len as usize).min(rh)] as usize;
+        for &r in &runs[a.first as usize..end] {
+            if area_of[r.lab as usize] == id as u32 {
+                a.keys(r, rw, &mut s.keys);
+            }
+        }
+    }
+    out.reserve(areas.len());
+    for a in &*areas {
+        out.push(kth(&mut s.keys[a.kbase..a.kbase + a.kn], a.k));
+    }
 }

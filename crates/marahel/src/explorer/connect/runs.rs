@@ -4,18 +4,20 @@
 //! eight cells per word compare; for regions at least half as wide as the map, one bitset
 //! of all their rows at once, read from the cells' low bits when the cells are all 0 or 1
 //! and 1 is the chosen code) and joins each to the areas of the previous row's runs it
-//! overlaps (found from the two rows' bits when a row fits in one word; a row with the
-//! bits of the row above copies its runs, each joined to the one above). A run that
-//! overlaps none opens a provisional area; one that overlaps runs of several unites their
-//! provisional areas (union-find, the lower kept). Each run is added to its area as it is
-//! found: the sums of its cells, columns and rows, and the list of its runs (united lists
-//! are concatenated, so a list is in scan order only until a union). A component's first
-//! run in scan order opened the lowest of its provisional areas, so the surviving ones, in
-//! order, are the areas in the order of their first cells (the flood fill's numbers).
+//! overlaps. When a row fits in one word the overlaps come from the two rows' bits: the
+//! cells above a run's span, each run above found by its last cell (the first end at or
+//! right of such a cell), whose provisional area is kept in a label plane by the runs'
+//! last cells; wider rows walk the two rows' run lists. A run that overlaps none opens a
+//! provisional area; one that overlaps runs of several unites their provisional areas
+//! (union-find, the lower kept). Each provisional area sums its own runs' cells, columns
+//! and rows; the runs are kept in scan order with their provisional areas. A component's
+//! first run in scan order opened the lowest of its provisional areas, so the roots, in
+//! order, are the areas in the order of their first cells (the flood fill's numbers), and
+//! an area's sums are those of its provisional areas.
 //!
-//! Each area's centre is then found from its runs (no per-cell list), with the same float
+//! Each area's centre is then found from the runs (no per-cell list), with the same float
 //! operations as [`super::areas::centre`] where a distance is computed (so the same
-//! distance bits). A single cell is its own centre; small areas key every cell. Others:
+//! distance bits). Small areas key every cell. Others:
 //! * the sums are arithmetic series per run;
 //! * the histogram of the distances' integer parts (buckets; module `centroid` uses quarter
 //!   buckets, the integer parts of 4 times the distances, by the same argument) is kept as
@@ -28,46 +30,31 @@
 //!   rounding error is below 2^-32, and every cell of the segment has the same fractional
 //!   part). The nearest cell's bucket is read from a 32.32 fixed point distance (integer
 //!   operations, within 2^-31 of the exact one; exact when the float one is). Other
-//!   segments count cell by cell. A row's segments on one side of `cx` all have the
-//!   fractional part of its cell nearest `cx` on that side, so the test and that cell's
-//!   bucket are computed once per row;
-//! * the histogram pass records the segments; the cells of the chosen bucket are then one
-//!   cell per such segment, found by index, and keyed (module `centroid`).
+//!   segments count cell by cell. The cells on one side of `cx` and of `cy` (a quadrant)
+//!   all have the same fractional part, so the test is made once per quadrant;
+//! * the cells of the chosen bucket are then at most one per such segment, found by index
+//!   (in a region at most 64 wide, one per row of the quadrant, checked against the label
+//!   plane), and keyed (module `centroid`).
 //!
 //! Regions of more than 2^20 cells use the flood fill instead (distances below 2^20 keep
 //! the fixed point below 2^52). The buffers are kept per thread from one pass to the next.
 
 use super::areas::View;
 use super::bits::{bitset, bitset01, eq_bits, hit_bits};
-use super::centroid::{Seg, centre};
+use super::centroid::{self, Area};
 use std::cell::RefCell;
 
 /// Regions up to this many cells use the runs.
 pub const MAX_CELLS: usize = 1 << 20;
 
-/// A run of entity cells of row `y`, columns `x0..x1` (region-local).
+/// A run of entity cells of row `y`, columns `x0..x1` (region-local), and its provisional
+/// area.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Run {
     pub y: u32,
     pub x0: u32,
     pub x1: u32,
-    /// The run's provisional area.
-    lab: u32,
-    /// The next run of the same area.
-    next: u32,
-}
-
-/// One area: its sums and its runs (a list through [`Run::next`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Area {
-    /// Cells, sum of columns, sum of rows.
-    pub len: u64,
-    pub sx: u64,
-    pub sy: u64,
-    /// Number of runs, first run, last run.
-    pub runs: u32,
-    head: u32,
-    tail: u32,
+    pub lab: u32,
 }
 
 /// Buffers of the run-based path.
@@ -77,19 +64,26 @@ pub struct Scratch {
     runs: Vec<Run>,
     /// The hits of the region's rows, see [`bitset`].
     bits: Vec<u64>,
-    /// Provisional areas, one per run that overlaps no run above, and their union-find
-    /// parents (the first `nprov`; the buffers only grow, like `runs`).
-    prov: Vec<Area>,
+    /// Per provisional area (one per run that overlaps no run above): the sums of its own
+    /// runs' cells, columns and rows, and its union-find parent (the first `nprov`; the
+    /// buffers only grow, like `runs`).
+    sums: Vec<[u64; 3]>,
     parent: Vec<u32>,
+    /// The run that opened each provisional area.
+    first: Vec<u32>,
     nprov: usize,
-    /// The areas in the order of their first cells.
-    areas: Vec<Area>,
-    /// Cells per bucket, as differences.
-    hist: Vec<i32>,
-    /// The segments of an area's runs (only grows).
-    segs: Vec<Seg>,
-    /// `(distance bits, region-local index)` of the keyed cells.
-    keys: Vec<u128>,
+    /// Regions at most 64 wide: each row's hits, and the provisional area of each run at
+    /// its last cell (row-major, other cells unspecified).
+    words: Vec<u64>,
+    labs: Vec<u32>,
+    /// The first run of each row, then the number of runs.
+    rows: Vec<u32>,
+    /// How many runs the last scan found.
+    nruns: usize,
+    /// The area (index in order of first cells) of each provisional area.
+    area_of: Vec<u32>,
+    /// The centroid stage's buffers.
+    pub centroid: centroid::Scratch,
 }
 
 thread_local! {
@@ -117,7 +111,8 @@ pub fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 /// as the one of its first run in scan order).
 struct Scan<'a> {
     runs: &'a mut [Run],
-    prov: &'a mut [Area],
+    sums: &'a mut [[u64; 3]],
+    first: &'a mut [u32],
     parent: &'a mut [u32],
     n: usize,
     /// Provisional areas so far.
@@ -144,71 +139,34 @@ impl Scan<'_> {
         a
     }
 
-    /// Adds run `j` to the provisional area `id`.
+    /// Adds the run `x0..x1` of row `y` to the sums of the provisional area `id`.
     #[inline(always)]
-    fn add(&mut self, id: u32, j: usize) {
-        let r = self.runs[j];
-        let l = u64::from(r.x1 - r.x0);
-        let ar = &mut self.prov[id as usize];
-        ar.len += l;
+    fn add(&mut self, id: u32, y: u32, x0: u32, x1: u32) {
+        let l = u64::from(x1 - x0);
+        let s = &mut self.sums[id as usize];
+        s[0] += l;
         // Sum of x over a run: (x0 + x1 - 1) * len / 2, exact (the product is even).
-        ar.sx += (u64::from(r.x0) + u64::from(r.x1) - 1) * l / 2;
-        ar.sy += u64::from(r.y) * l;
-        ar.runs += 1;
-        self.runs[ar.tail as usize].next = j as u32;
-        ar.tail = j as u32;
-        self.runs[j].lab = id;
+        s[1] += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
+        s[2] += u64::from(y) * l;
     }
 
-    /// Appends the run `x0..x1` of row `y` to the runs and to the provisional area `id`
-    /// (like [`Scan::push`] then [`Scan::add`], without reading the run back).
+    /// Appends the run `x0..x1` of row `y` of the provisional area `id`.
     #[inline(always)]
     fn append(&mut self, id: u32, y: u32, x0: u32, x1: u32) {
-        let j = self.n;
+        self.runs[self.n] = Run { y, x0, x1, lab: id };
         self.n += 1;
-        self.runs[j] = Run {
-            y,
-            x0,
-            x1,
-            lab: id,
-            next: 0,
-        };
-        let l = u64::from(x1 - x0);
-        let ar = &mut self.prov[id as usize];
-        ar.len += l;
-        ar.sx += (u64::from(x0) + u64::from(x1) - 1) * l / 2;
-        ar.sy += u64::from(y) * l;
-        ar.runs += 1;
-        self.runs[ar.tail as usize].next = j as u32;
-        ar.tail = j as u32;
+        self.add(id, y, x0, x1);
     }
 
-    /// A new provisional area, to hold the next run; returns it.
+    /// A new provisional area, opened by the run `j`; returns it.
     #[inline(always)]
-    fn fresh(&mut self) -> u32 {
+    fn fresh(&mut self, j: usize) -> u32 {
         let id = self.np as u32;
-        self.prov[self.np] = Area {
-            head: self.n as u32,
-            tail: self.n as u32,
-            ..Area::default()
-        };
+        self.sums[self.np] = [0; 3];
+        self.first[self.np] = j as u32;
         self.parent[self.np] = id;
         self.np += 1;
         id
-    }
-
-    /// Makes run `j` a new provisional area.
-    #[inline(always)]
-    fn open(&mut self, j: usize) {
-        let id = self.np as u32;
-        self.prov[self.np] = Area {
-            head: j as u32,
-            tail: j as u32,
-            ..Area::default()
-        };
-        self.parent[self.np] = id;
-        self.np += 1;
-        self.add(id, j);
     }
 
     /// Unites the provisional areas `a` and `b` (roots), into the lower; returns it.
@@ -216,68 +174,82 @@ impl Scan<'_> {
     fn unite(&mut self, a: u32, b: u32) -> u32 {
         let (lo, hi) = (a.min(b), a.max(b));
         self.parent[hi as usize] = lo;
-        let h = self.prov[hi as usize];
-        let l = &mut self.prov[lo as usize];
-        l.len += h.len;
-        l.sx += h.sx;
-        l.sy += h.sy;
-        l.runs += h.runs;
-        self.runs[l.tail as usize].next = h.head;
-        l.tail = h.tail;
         lo
     }
 
-    /// Row `y` has the same runs as the row above (`prev`): each joins the one above it.
-    #[inline(always)]
-    fn copy(&mut self, y: u32, prev: std::ops::Range<usize>) {
-        for i in prev {
-            let r = self.runs[i];
-            let id = self.find(r.lab);
-            self.append(id, y, r.x0, r.x1);
-        }
-    }
-
     /// The runs of row `y` from its bits `word` (at most 64 cells), each joined like in
-    /// [`Scan::join`] to the runs `prev` of the row above, whose bits are `above`: the
-    /// overlaps are found from the bits, the runs above only read for their areas.
+    /// [`Scan::join`] to the runs of the row above, whose bits are `above`: the runs above
+    /// that a run overlaps hold the cells of `above` in its span, each found by its last
+    /// cell (the first end at or right of such a cell), whose provisional area `labs`
+    /// holds at `lp + column`; the runs of row `y` are put at `lc + column`. The areas in
+    /// `labs` of the two rows are roots (unions relabel them), so no find is needed.
     #[inline(always)]
-    fn word(&mut self, y: u32, word: u64, above: u64, prev: std::ops::Range<usize>) {
-        const NONE: u32 = u32::MAX;
-        // First and last cell of each run, here and above.
+    fn word(&mut self, y: u32, word: u64, above: u64, labs: &mut [u32], (lp, lc): (usize, usize)) {
+        // First and last cell of each run here, last cells above.
         let (mut starts, mut ends) = (word & !(word << 1), word & !(word >> 1));
-        let (mut pstarts, mut pends) = (above & !(above << 1), above & !(above >> 1));
-        let mut pi = prev.start; // the first run above not ending left of the current run
+        let (all, pends) = (ends, above & !(above >> 1));
         while starts != 0 {
-            let (x0, x1) = (starts.trailing_zeros(), ends.trailing_zeros() + 1);
-            // Skip the runs above that end left of x0.
-            let left = (1u64 << x0) - 1;
-            while pends & left != 0 {
-                pstarts &= pstarts - 1;
-                pends &= pends - 1;
-                pi += 1;
-            }
-            // The runs above starting left of x1 overlap (they end at or right of x0); the
-            // last may overlap the next run too, so the scan restarts from `pi`.
-            let before_end = u64::MAX >> (64 - x1);
-            let (mut qs, mut k) = (pstarts, pi);
-            let mut id = NONE;
-            while qs & before_end != 0 {
-                let r = self.find(self.runs[k].lab);
-                id = if id == NONE || id == r {
-                    r
+            let (x0, e) = (starts.trailing_zeros(), ends.trailing_zeros());
+            // The cells x0..=e (the shift wraps to 0 for e = 63).
+            let span =
+                ((ends & ends.wrapping_neg()) << 1).wrapping_sub(starts & starts.wrapping_neg());
+            let mut over = above & span;
+            let id = if over == 0 {
+                self.fresh(self.n)
+            } else {
+                // The run above holding the first cell of `over`, and the cells right of it.
+                let low = over & over.wrapping_neg();
+                let pe = (pends & low.wrapping_neg()).trailing_zeros();
+                let id = labs[lp + pe as usize];
+                over &= (u64::MAX << pe) << 1;
+                if over == 0 {
+                    id
                 } else {
-                    self.unite(id, r)
-                };
-                qs &= qs - 1;
-                k += 1;
-            }
-            if id == NONE {
-                id = self.fresh();
-            }
-            self.append(id, y, x0, x1);
+                    self.more(id, over, labs, (lp, pends), (lc, all ^ ends))
+                }
+            };
+            labs[lc + e as usize] = id;
+            self.append(id, y, x0, e + 1);
             starts &= starts - 1;
             ends &= ends - 1;
         }
+    }
+
+    /// The provisional area of a run that overlaps the run above of provisional area `id`
+    /// and the runs above holding the cells `over`: all are united. The rows' areas are in
+    /// `labs` by column from `lp` (the row above, last cells `pends`) and `lc` (this row,
+    /// the runs done so far, last cells `done`); a union relabels them, so that they stay
+    /// roots.
+    #[inline(never)]
+    fn more(
+        &mut self,
+        mut id: u32,
+        mut over: u64,
+        labs: &mut [u32],
+        (lp, pends): (usize, u64),
+        (lc, done): (usize, u64),
+    ) -> u32 {
+        while over != 0 {
+            let low = over & over.wrapping_neg();
+            let pe = (pends & low.wrapping_neg()).trailing_zeros();
+            let r = labs[lp + pe as usize];
+            if r != id {
+                let (lo, hi) = (id.min(r), id.max(r));
+                self.unite(lo, hi);
+                for (at, mut ends) in [(lp, pends), (lc, done)] {
+                    while ends != 0 {
+                        let l = &mut labs[at + ends.trailing_zeros() as usize];
+                        if *l == hi {
+                            *l = lo;
+                        }
+                        ends &= ends - 1;
+                    }
+                }
+                id = lo;
+            }
+            over &= (u64::MAX << pe) << 1;
+        }
+        id
     }
 
     /// Joins each run of `cur` (a row's runs) to the area of the runs of `prev` (the
@@ -305,10 +277,10 @@ impl Scan<'_> {
             // The last run overlapping `b` may overlap the next one too.
             i = i.max(k.saturating_sub(1));
             if id == NONE {
-                self.open(j);
-            } else {
-                self.add(id, j);
+                id = self.fresh(j);
             }
+            self.runs[j].lab = id;
+            self.add(id, b.y, b.x0, b.x1);
         }
     }
 }
@@ -385,12 +357,21 @@ fn find_areas(g: &View, entities: &[bool], s: &mut Scratch) {
             scan_rows(g, bits8, hit, s, false)
         }
     }
-    // The areas: the provisional ones that were not united into a lower one.
-    s.areas.clear();
-    for (id, a) in s.prov[..s.nprov].iter().enumerate() {
-        if s.parent[id] == id as u32 {
-            s.areas.push(*a);
-        }
+    // The areas, in the order of their provisional roots (a provisional area's parent is
+    // lower, so its area is known), with the sums of their provisional areas.
+    let areas = &mut s.centroid.areas;
+    areas.clear();
+    grow(&mut s.area_of, s.nprov);
+    for p in 0..s.nprov {
+        let q = s.parent[p] as usize;
+        let a = if q == p {
+            areas.push(Area::new(s.first[p]));
+            areas.len() - 1
+        } else {
+            s.area_of[q] as usize
+        };
+        s.area_of[p] = a as u32;
+        areas[a].add(s.sums[p]);
     }
 }
 
@@ -424,8 +405,14 @@ fn scan_rows(
         bitset(&g.cells[g.first..g.first + span(g)], bits8, hit, bits);
     }
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
+    s.rows.clear();
     let mut prev = 0..0; // the previous row's runs
     let mut above = 0; // the previous row's bits (one word; no runs above the first row)
+    if g.rw <= 64 {
+        // Only cells that were written are read: the labels grow without clearing.
+        s.words.clear();
+        grow(&mut s.labs, g.rw * g.rh);
+    }
     // A row of `rw` cells has at most `ceil(rw / 2)` runs, each at most one new provisional
     // area. The rows go in chunks of at most `CHUNK_RUNS` such runs: before each chunk the
     // buffers grow (doubling) to hold its worst case, so a large region neither zeroes nor
@@ -435,17 +422,20 @@ fn scan_rows(
     while ly0 < g.rh {
         let rows = (CHUNK_RUNS / half).clamp(1, g.rh - ly0);
         grow(&mut s.runs, n + rows * half);
-        grow(&mut s.prov, np + rows * half);
+        grow(&mut s.sums, np + rows * half);
+        grow(&mut s.first, np + rows * half);
         grow(&mut s.parent, np + rows * half);
         let mut scan = Scan {
             runs: &mut s.runs[..],
-            prov: &mut s.prov[..],
+            sums: &mut s.sums[..],
+            first: &mut s.first[..],
             parent: &mut s.parent[..],
             n,
             np,
         };
         for ly in ly0..ly0 + rows {
             let (start, y) = (scan.n, ly as u32);
+            s.rows.push(start as u32);
             if g.rw <= 64 {
                 let word = if flat {
                     let o = ly * g.w;
@@ -455,11 +445,9 @@ fn scan_rows(
                 } else {
                     hit_bits(g.row(ly), bits8, hit)
                 };
-                if above == word {
-                    scan.copy(y, prev);
-                } else {
-                    scan.word(y, word, above, prev);
-                }
+                let lc = ly * g.rw;
+                scan.word(y, word, above, &mut s.labs, (lc.wrapping_sub(g.rw), lc));
+                s.words.push(word);
                 above = word;
             } else {
                 row_runs(g.row(ly), y, bits8, hit, &mut scan);
@@ -470,6 +458,8 @@ fn scan_rows(
         (n, np) = (scan.n, scan.np);
         ly0 += rows;
     }
+    s.rows.push(n as u32);
+    s.nruns = n;
     s.nprov = np;
 }
 
@@ -496,52 +486,18 @@ pub fn centres(
 ) {
     debug_assert!(g.rw * g.rh <= MAX_CELLS);
     find_areas(g, entities, s);
-    out.reserve(s.areas.len());
-    for a in &s.areas {
-        let k = rank(a.len as usize);
-        let list = Runs {
-            runs: &s.runs,
-            at: a.head as usize,
-            left: a.runs,
-        };
-        out.push(centre(
-            list,
-            a,
-            k,
-            (g.rw, g.rh),
-            &mut s.hist,
-            &mut s.segs,
-            &mut s.keys,
-        ));
-    }
-}
-
-/// An area's runs (in scan order, except where areas were united).
-#[derive(Clone, Copy)]
-pub struct Runs<'a> {
-    runs: &'a [Run],
-    at: usize,
-    left: u32,
-}
-
-impl Runs<'_> {
-    /// The first run.
-    pub fn first(&self) -> Run {
-        self.runs[self.at]
-    }
-}
-
-impl Iterator for Runs<'_> {
-    type Item = Run;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<Run> {
-        if self.left == 0 {
-            return None;
-        }
-        self.left -= 1;
-        let r = self.runs[self.at];
-        self.at = r.next as usize;
-        Some(r)
-    }
+    let grid = (g.rw <= 64).then_some(centroid::Grid {
+        words: &s.words,
+        labs: &s.labs,
+        rw: g.rw,
+    });
+    let found = centroid::Found {
+        runs: &s.runs[..s.nruns],
+        area_of: &s.area_of,
+        rows: &s.rows,
+        grid,
+        rw: g.rw,
+        rh: g.rh,
+    };
+    centroid::centres(found, &mut s.centroid, &mut rank, out);
 }

@@ -3,10 +3,12 @@
 //! When every rule has the shape `self(list) op n, ... -> self(v)` (conditions that compare
 //! the visited cell's weight with a number, or two numbers; one executer writing one value
 //! to the visited cell: no draw, nothing else read) what happens at a cell depends only on
-//! its code, so the rules are one table from the code to the value written (or none: no
-//! rule fires), [`CellRules`]. In a pass that writes the front buffer and keeps no counts
-//! nor live planes, [`walk`] then visits a cell with a byte read, a table read and, when
-//! the value differs, a store; a straight run of steps is a loop over the flat index with
+//! its code, so the rules are one table from the code to the cell's value after the visit
+//! and whether a rule fires, [`CellRules`]. In a pass that writes the front buffer and keeps
+//! no counts nor live planes, [`walk`] then visits a cell with a byte read, a table read
+//! and a store, without branches on the cell (firings and changes are counted by
+//! arithmetic; a walk crosses walls and floors at random); a straight run of steps is a
+//! loop over the flat index with
 //! the run's stride. With unit steps only (the usual `plus`), each leg to a waypoint is
 //! two straight runs at most, in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.
@@ -18,21 +20,22 @@ use crate::estimator::Estimator;
 use crate::program::Explorer;
 use grid_core::Rect;
 
-/// The rules as a table: for each code, the value the first rule that fires writes (filled
-/// on first use: a walk meets few codes).
+/// The rules as a table: for each code, whether a rule fires and the value the cell then
+/// holds (filled on first use: a walk meets few codes).
 pub struct CellRules<'a> {
     ex: &'a Explorer,
     nbhs: &'a [FlatNbh],
-    /// The value written, [`CellRules::NONE`] when no rule fires, [`CellRules::UNKNOWN`]
+    /// The cell's value after the visit (the value the first rule that fires writes, or the
+    /// code itself), plus [`CellRules::FIRES`] when a rule fires; [`CellRules::UNKNOWN`]
     /// until first needed.
     act: [u16; 256],
 }
 
 impl<'a> CellRules<'a> {
-    /// No rule fires.
-    const NONE: u16 = 256;
+    /// A rule fires.
+    const FIRES: u16 = 256;
     /// Not computed yet.
-    const UNKNOWN: u16 = 257;
+    const UNKNOWN: u16 = u16::MAX;
 
     /// A condition side's value for a cell of code `c`, `None` for other estimators.
     #[inline]
@@ -81,8 +84,8 @@ impl<'a> CellRules<'a> {
                     .iter()
                     .all(|cond| cond.op.holds(side(&cond.left), side(&cond.right)))
             })
-            .map_or(CellRules::NONE, |rule| {
-                u16::from(rule.executers[0].choices[0])
+            .map_or(u16::from(c), |rule| {
+                CellRules::FIRES | u16::from(rule.executers[0].choices[0])
             });
         self.act[c as usize] = a;
         a
@@ -148,22 +151,23 @@ pub fn walk(
     let w = ctx.canvas.w as i64;
     let front = &mut ctx.canvas.front[..];
     let (mut changed, mut stores) = (0u64, 0u64);
-    // Visits the cell at flat index `i`: whether the firing limit is reached.
+    // Only a firing counts, so `changed` first reaches this at a firing (a limit of 0 is
+    // reached at the first, as in the general walk).
+    let limit = lim.changes.max(1);
+    // Visits the cell at flat index `i`: whether the firing limit is reached. Whether a rule
+    // fires and whether the cell changes are data (the walk crosses walls and floors): no
+    // branches on them, the cell is stored back either way.
     let mut visit = |i: i64| {
         let c = front[i as usize];
         let mut a = rules.act[c as usize];
         if a == CellRules::UNKNOWN {
             a = rules.fill(c);
         }
-        if a == CellRules::NONE {
-            return false;
-        }
-        if a as u8 != c {
-            front[i as usize] = a as u8;
-            stores += 1;
-        }
-        changed += 1;
-        changed >= lim.changes
+        let v = a as u8;
+        front[i as usize] = v;
+        stores += u64::from(v != c);
+        changed += u64::from(a >> 8);
+        changed >= limit
     };
     let unit = Unit::new(dirs);
     let (mut x, mut y) = waypoints[0];

@@ -15,11 +15,18 @@
 //!   it each row's one to three cells in the region as a slice: its ends and middle);
 //! - any other list of [`Step`]s ([`general`]): the rules in order.
 //!
+//! The digger whose first rule has no `self` test and whose second rule's test holds for
+//! every cell the walk can visit (none, `self(any)` on a region that holds no `out`, ...)
+//! always fires and never reads the map: it has a loop of its own in `dig.rs`, which makes
+//! no branch on the draw away from the region's edge.
+//!
 //! `random op t` is an integer range test of the draw's 53 bits ([`Span::draw`]) or, in the
 //! digger, of the whole 64-bit draw ([`Span::raw_draw`]); the turn test `bits < turn` is
 //! `x < turn << 11`. `self op t` tests the cell's weight. Both loops make the draws of the
 //! compiled rules, in the same order, and the same writes; `tests/kernel.rs` compares them
 //! with the interpreter.
+
+mod dig;
 
 use super::super::Limits;
 use crate::engine::{Ctx, FlatNbh};
@@ -304,8 +311,11 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
                 b_value,
             };
             match (test(a_cell), test(b_cell)) {
-                (None, None) => digger(dirs, dirprob, ctx, lim, &d),
+                (None, None) => dig::dig(dirs, dirprob, ctx, lim, a_draw, a_value, b_value),
                 (Some(a), None) => digger(dirs, dirprob, ctx, lim, &d.tests(a, Always)),
+                (None, Some(b)) if passes_all(&b, ctx, [a_value, b_value]) => {
+                    dig::dig(dirs, dirprob, ctx, lim, a_draw, a_value, b_value)
+                }
                 (None, Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(Always, b)),
                 (Some(a), Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(a, b)),
             }
@@ -329,6 +339,20 @@ fn table(cell: Option<(&[u32; 256], Span)>, out: u8) -> Option<Table> {
         *t = span.holds(v.into());
     }
     Some(Table(t))
+}
+
+/// Whether `test` holds for every cell the walk can visit: for the values it writes, and
+/// for the cells of the region's rows, which hold no code that fails it (looked for when
+/// only one code a cell can hold fails it, e.g. `out` for `self(any)`).
+fn passes_all(test: &Table, ctx: &Ctx, writes: [u8; 2]) -> bool {
+    let mut fails = (0..=ctx.out_code).filter(|&c| !test.holds(c));
+    let (Some(fail), None) = (fails.next(), fails.next()) else {
+        return false;
+    };
+    let (r, w) = (ctx.region, ctx.canvas.w);
+    let rows = &ctx.canvas.front[r.y as usize * w..(r.y + r.h) as usize * w];
+    // (A fold without an early exit, which the compiler vectorizes.)
+    writes.iter().all(|&v| test.holds(v)) && !rows.iter().fold(false, |f, &c| f | (c == fail))
 }
 
 /// A `self` test of the visited cell's code.
@@ -465,28 +489,32 @@ fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at:
 /// compiled rules).
 pub(super) const MAX_DIRS: usize = 16;
 
-/// The walk: from a random direction and a random cell, up to `lim.tiles` steps or until
-/// `lim.changes` firings, `fire` where the walker stands, then turn with probability
-/// `dirprob` (or when the next cell is outside the region) and step. The same draws in the
-/// same order as [`super::drunk`]'s visits, with the position, the direction's index, the
-/// map slice and the RNG state in locals (few enough to stay in registers).
+/// Where a walk starts, and what its steps need: each direction's dx, dy and flat delta,
+/// indexed by `k & (MAX_DIRS - 1)` (which is `k`), the direction's index `k`, the cell,
+/// the region and the turn threshold over the whole draw.
+struct Start {
+    n: usize,
+    mx: [i64; MAX_DIRS],
+    my: [i64; MAX_DIRS],
+    md: [isize; MAX_DIRS],
+    k: usize,
+    at: At,
+    area: Area,
+    /// `random < dirprob` is `x < turn` for the draw `x`.
+    turn: u64,
+}
+
+/// The walk's first draws (a direction, then the cell's x and y), as [`super::drunk`]
+/// makes them, from `rng` (a copy of the context's).
 #[inline(always)]
-fn walk(
-    dirs: &FlatNbh,
-    dirprob: f64,
-    ctx: &mut Ctx,
-    lim: Limits,
-    mut fire: impl FnMut(&mut [u8], &mut LevelRng, Area, At) -> bool,
-) {
+fn start(dirs: &FlatNbh, dirprob: f64, ctx: &Ctx, rng: &mut LevelRng) -> Start {
     let n = dirs.offsets.len();
     assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
-    // Each direction's dx, dy and flat delta, indexed by `k & (MAX_DIRS - 1)`, which is `k`.
     let (mut mx, mut my, mut md) = ([0i64; MAX_DIRS], [0i64; MAX_DIRS], [0isize; MAX_DIRS]);
     for (k, (&(dx, dy), &d)) in dirs.offsets.iter().zip(&dirs.flat).enumerate() {
         (mx[k], my[k], md[k]) = (dx, dy, d);
     }
-    let mut rng = ctx.rng.clone();
-    let mut k = below(&mut rng, n) & (MAX_DIRS - 1);
+    let k = below(rng, n) & (MAX_DIRS - 1);
     let r = ctx.region;
     let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
     let area = Area {
@@ -494,8 +522,7 @@ fn walk(
         rw: r.w as u64,
         rh: r.h as u64,
     };
-    let front = &mut ctx.canvas.front[..];
-    let mut at = At {
+    let at = At {
         x,
         y,
         i: (r.y + y) as usize * area.w + (r.x + x) as usize,
@@ -510,7 +537,43 @@ fn walk(
     // With `turn < 2^53` (`dirprob < 1`), `bits < turn` is `x < turn << 11` over the whole
     // draw `x`.
     assert!(turn < 1 << 53, "dirprob {dirprob}");
-    let turn = turn << 11;
+    Start {
+        n,
+        mx,
+        my,
+        md,
+        k,
+        at,
+        area,
+        turn: turn << 11,
+    }
+}
+
+/// The walk: from a random direction and a random cell, up to `lim.tiles` steps or until
+/// `lim.changes` firings, `fire` where the walker stands, then turn with probability
+/// `dirprob` (or when the next cell is outside the region) and step. The same draws in the
+/// same order as [`super::drunk`]'s visits, with the position, the direction's index, the
+/// map slice and the RNG state in locals (few enough to stay in registers).
+#[inline(always)]
+fn walk(
+    dirs: &FlatNbh,
+    dirprob: f64,
+    ctx: &mut Ctx,
+    lim: Limits,
+    mut fire: impl FnMut(&mut [u8], &mut LevelRng, Area, At) -> bool,
+) {
+    let mut rng = ctx.rng.clone();
+    let Start {
+        n,
+        mx,
+        my,
+        md,
+        mut k,
+        mut at,
+        area,
+        turn,
+    } = start(dirs, dirprob, ctx, &mut rng);
+    let front = &mut ctx.canvas.front[..];
     let (mut tiles, mut left) = (lim.tiles, lim.changes);
     while tiles > 0 && left > 0 {
         // At most `run` firings in `run` steps: the limit cannot be reached before the end of

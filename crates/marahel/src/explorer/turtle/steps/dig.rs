@@ -1,0 +1,109 @@
+//! The digger proper's loop: `random test -> self(a)` then `-> all(b)`, with no `self`
+//! test (or one that holds for every cell the walk can visit), so that a visit never reads
+//! the map and always fires one rule. Away from the region's edge a visit makes no branch
+//! on its draw: the square's three row stores go to a scratch sink as long as the square's
+//! rows when the first rule fires (the rows' slice is chosen by a conditional move), and
+//! the centre gets the firing rule's value, which makes the same writes as the compiled
+//! rules. Along the edge the visit branches on the draw and writes the square's cells in
+//! the region.
+//!
+//! The walker's row is not kept: its index `j` in the region's rows (from the region's top
+//! row's first cell) says it, given its column `x` in the region.
+
+use super::{MAX_DIRS, Span, Start, start};
+use crate::engine::{Ctx, FlatNbh};
+use crate::explorer::Limits;
+use grid_core::below;
+use grid_core::rand::Rng;
+use std::hint::select_unpredictable;
+
+/// The digger's walk (the module's docs): its first rule writes `a` when `draw` holds for
+/// the visit's draw, else its second writes the 3x3 square of `b`.
+#[inline(never)]
+pub(super) fn dig(
+    dirs: &FlatNbh,
+    dirprob: f64,
+    ctx: &mut Ctx,
+    lim: Limits,
+    draw: Span,
+    a: u8,
+    b: u8,
+) {
+    let mut rng = ctx.rng.clone();
+    let Start {
+        n,
+        mx,
+        md,
+        mut k,
+        at,
+        area,
+        turn,
+        ..
+    } = start(dirs, dirprob, ctx, &mut rng);
+    let w = area.w;
+    let first = ctx.region.y as usize * w;
+    let rows = area.rh as usize * w;
+    let front = &mut ctx.canvas.front[first..first + rows];
+    // `j` is below `rows` just when the walker's row is in the region, given its column is.
+    let inside = |x: i64, j: usize| (x as u64) < area.rw && j < rows;
+    // Away from the edge: `1 <= x <= rw - 2` and `w <= j < rows - w`.
+    let inner_x = area.rw.saturating_sub(2);
+    let inner_rows = rows.saturating_sub(2 * w);
+    let (mut x, mut j) = (at.x, at.i - first);
+    // The sink (on the stack for maps up to 128 wide).
+    // (Checked, so that the compiler knows that the rows fit in `span`.)
+    let span = w
+        .checked_mul(2)
+        .and_then(|s| s.checked_add(3))
+        .expect("width");
+    let (mut small, mut large) = ([0u8; 259], Vec::new());
+    let sink = match small.get_mut(..span) {
+        Some(s) => s,
+        None => {
+            large.resize(span, 0);
+            &mut large[..]
+        }
+    };
+    // Every visit fires: the walk ends at the visits' or the firings' limit.
+    let visits = lim.tiles.min(lim.changes);
+    for _ in 0..visits {
+        let fires = draw.holds(rng.next_u64());
+        if ((x - 1) as u64) < inner_x && j.wrapping_sub(w) < inner_rows {
+            // The square's rows, from its top left cell (the centre is `w + 1`).
+            let top = j - w - 1;
+            let square = &mut front[top..top + span];
+            // (Before the rows: when they are written, the centre gets `b` either way.)
+            square[w + 1] = select_unpredictable(fires, a, b);
+            let rows = select_unpredictable(fires, &mut sink[..span], square);
+            rows[..3].fill(b);
+            rows[w..w + 3].fill(b);
+            rows[span - 3..].fill(b);
+        } else if fires {
+            front[j] = a;
+        } else {
+            // The row above or below the region is replaced with the centre's (written
+            // anyway), and each row's cells from `r - left` to `r + right` lie in it.
+            let left = usize::from(x > 0);
+            let right = usize::from(((x + 1) as u64) < area.rw);
+            let up = usize::from(j >= w) * w;
+            let down = usize::from(j + w < rows) * w;
+            for r in [j - up, j, j + down] {
+                front[r - left] = b;
+                front[r] = b;
+                front[r + right] = b;
+            }
+        }
+        let turning = rng.next_u64() < turn;
+        if turning || !inside(x + mx[k], j.wrapping_add_signed(md[k])) {
+            k = below(&mut rng, n) & (MAX_DIRS - 1);
+        }
+        let (nx, nj) = (x + mx[k], j.wrapping_add_signed(md[k]));
+        if inside(nx, nj) {
+            (x, j) = (nx, nj);
+        }
+    }
+    // Only caches read the version, and only as "unchanged since": one bump per firing
+    // covers every change.
+    ctx.version += visits;
+    *ctx.rng = rng;
+}

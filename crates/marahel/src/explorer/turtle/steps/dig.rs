@@ -64,6 +64,9 @@ pub(super) fn dig(
             &mut large[..]
         }
     };
+    // (What the compiler then needs not check in the loop.)
+    assert!(w + 1 < span && w + 3 <= span);
+    let bbb = [b; 3];
     // Every visit fires: the walk ends at the visits' or the firings' limit.
     let visits = lim.tiles.min(lim.changes);
     for _ in 0..visits {
@@ -75,9 +78,9 @@ pub(super) fn dig(
             // (Before the rows: when they are written, the centre gets `b` either way.)
             square[w + 1] = select_unpredictable(fires, a, b);
             let rows = select_unpredictable(fires, &mut sink[..span], square);
-            rows[..3].fill(b);
-            rows[w..w + 3].fill(b);
-            rows[span - 3..].fill(b);
+            rows[..3].copy_from_slice(&bbb);
+            rows[w..w + 3].copy_from_slice(&bbb);
+            rows[span - 3..].copy_from_slice(&bbb);
         } else if fires {
             front[j] = a;
         } else {
@@ -94,11 +97,14 @@ pub(super) fn dig(
             }
         }
         let turning = rng.next_u64() < turn;
-        if turning || !inside(x + mx[k], j.wrapping_add_signed(md[k])) {
+        let (mut nx, mut nj) = (x + mx[k], j.wrapping_add_signed(md[k]));
+        let mut ok = inside(nx, nj);
+        if turning || !ok {
             k = below(&mut rng, n) & (MAX_DIRS - 1);
+            (nx, nj) = (x + mx[k], j.wrapping_add_signed(md[k]));
+            ok = inside(nx, nj);
         }
-        let (nx, nj) = (x + mx[k], j.wrapping_add_signed(md[k]));
-        if inside(nx, nj) {
+        if ok {
             (x, j) = (nx, nj);
         }
     }

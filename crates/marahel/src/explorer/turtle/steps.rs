@@ -489,13 +489,12 @@ fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at:
 /// compiled rules).
 pub(super) const MAX_DIRS: usize = 16;
 
-/// Where a walk starts, and what its steps need: each direction's dx, dy and flat delta,
+/// Where a walk starts, and what its steps need: each direction's dx and flat delta,
 /// indexed by `k & (MAX_DIRS - 1)` (which is `k`), the direction's index `k`, the cell,
 /// the region and the turn threshold over the whole draw.
 struct Start {
     n: usize,
     mx: [i64; MAX_DIRS],
-    my: [i64; MAX_DIRS],
     md: [isize; MAX_DIRS],
     k: usize,
     at: At,
@@ -504,15 +503,15 @@ struct Start {
     turn: u64,
 }
 
-/// The walk's first draws (a direction, then the cell's x and y), as [`super::drunk`]
-/// makes them, from `rng` (a copy of the context's).
+/// The walk's first draws (a direction, then the cell's x and y), as [`super::drunk`] and
+/// [`walk`] make them, from `rng` (a copy of the context's), for the digger's own loop.
 #[inline(always)]
 fn start(dirs: &FlatNbh, dirprob: f64, ctx: &Ctx, rng: &mut LevelRng) -> Start {
     let n = dirs.offsets.len();
     assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
-    let (mut mx, mut my, mut md) = ([0i64; MAX_DIRS], [0i64; MAX_DIRS], [0isize; MAX_DIRS]);
-    for (k, (&(dx, dy), &d)) in dirs.offsets.iter().zip(&dirs.flat).enumerate() {
-        (mx[k], my[k], md[k]) = (dx, dy, d);
+    let (mut mx, mut md) = ([0i64; MAX_DIRS], [0isize; MAX_DIRS]);
+    for (k, (&(dx, _), &d)) in dirs.offsets.iter().zip(&dirs.flat).enumerate() {
+        (mx[k], md[k]) = (dx, d);
     }
     let k = below(rng, n) & (MAX_DIRS - 1);
     let r = ctx.region;
@@ -540,7 +539,6 @@ fn start(dirs: &FlatNbh, dirprob: f64, ctx: &Ctx, rng: &mut LevelRng) -> Start {
     Start {
         n,
         mx,
-        my,
         md,
         k,
         at,
@@ -562,18 +560,39 @@ fn walk(
     lim: Limits,
     mut fire: impl FnMut(&mut [u8], &mut LevelRng, Area, At) -> bool,
 ) {
+    let n = dirs.offsets.len();
+    assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
+    // Each direction's dx, dy and flat delta, indexed by `k & (MAX_DIRS - 1)`, which is `k`.
+    let (mut mx, mut my, mut md) = ([0i64; MAX_DIRS], [0i64; MAX_DIRS], [0isize; MAX_DIRS]);
+    for (k, (&(dx, dy), &d)) in dirs.offsets.iter().zip(&dirs.flat).enumerate() {
+        (mx[k], my[k], md[k]) = (dx, dy, d);
+    }
     let mut rng = ctx.rng.clone();
-    let Start {
-        n,
-        mx,
-        my,
-        md,
-        mut k,
-        mut at,
-        area,
-        turn,
-    } = start(dirs, dirprob, ctx, &mut rng);
+    let mut k = below(&mut rng, n) & (MAX_DIRS - 1);
+    let r = ctx.region;
+    let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
+    let area = Area {
+        w: ctx.canvas.w,
+        rw: r.w as u64,
+        rh: r.h as u64,
+    };
     let front = &mut ctx.canvas.front[..];
+    let mut at = At {
+        x,
+        y,
+        i: (r.y + y) as usize * area.w + (r.x + x) as usize,
+    };
+    // `random < dirprob` is `bits < dirprob * 2^53` (exact), so `bits < turn`.
+    let scaled = dirprob * (1u64 << 53) as f64;
+    let turn = if scaled > 0.0 {
+        scaled.ceil().min((1u64 << 53) as f64) as u64
+    } else {
+        0
+    };
+    // With `turn < 2^53` (`dirprob < 1`), `bits < turn` is `x < turn << 11` over the whole
+    // draw `x`.
+    assert!(turn < 1 << 53, "dirprob {dirprob}");
+    let turn = turn << 11;
     let (mut tiles, mut left) = (lim.tiles, lim.changes);
     while tiles > 0 && left > 0 {
         // At most `run` firings in `run` steps: the limit cannot be reached before the end of

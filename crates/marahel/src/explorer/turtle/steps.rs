@@ -313,7 +313,7 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
             match (test(a_cell), test(b_cell)) {
                 (None, None) => dig::dig(dirs, dirprob, ctx, lim, a_draw, a_value, b_value),
                 (Some(a), None) => digger(dirs, dirprob, ctx, lim, &d.tests(a, Always)),
-                (None, Some(b)) if passes_all(&b, ctx, [a_value, b_value]) => {
+                (None, Some(b)) if dig::passes_all(&b, ctx, [a_value, b_value]) => {
                     dig::dig(dirs, dirprob, ctx, lim, a_draw, a_value, b_value)
                 }
                 (None, Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(Always, b)),
@@ -339,20 +339,6 @@ fn table(cell: Option<(&[u32; 256], Span)>, out: u8) -> Option<Table> {
         *t = span.holds(v.into());
     }
     Some(Table(t))
-}
-
-/// Whether `test` holds for every cell the walk can visit: for the values it writes, and
-/// for the cells of the region's rows, which hold no code that fails it (looked for when
-/// only one code a cell can hold fails it, e.g. `out` for `self(any)`).
-fn passes_all(test: &Table, ctx: &Ctx, writes: [u8; 2]) -> bool {
-    let mut fails = (0..=ctx.out_code).filter(|&c| !test.holds(c));
-    let (Some(fail), None) = (fails.next(), fails.next()) else {
-        return false;
-    };
-    let (r, w) = (ctx.region, ctx.canvas.w);
-    let rows = &ctx.canvas.front[r.y as usize * w..(r.y + r.h) as usize * w];
-    // (A fold without an early exit, which the compiler vectorizes.)
-    writes.iter().all(|&v| test.holds(v)) && !rows.iter().fold(false, |f, &c| f | (c == fail))
 }
 
 /// A `self` test of the visited cell's code.
@@ -488,64 +474,6 @@ fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at:
 /// The most directions the step loops keep in locals (walkers with more visit through the
 /// compiled rules).
 pub(super) const MAX_DIRS: usize = 16;
-
-/// Where a walk starts, and what its steps need: each direction's dx and flat delta,
-/// indexed by `k & (MAX_DIRS - 1)` (which is `k`), the direction's index `k`, the cell,
-/// the region and the turn threshold over the whole draw.
-struct Start {
-    n: usize,
-    mx: [i64; MAX_DIRS],
-    md: [isize; MAX_DIRS],
-    k: usize,
-    at: At,
-    area: Area,
-    /// `random < dirprob` is `x < turn` for the draw `x`.
-    turn: u64,
-}
-
-/// The walk's first draws (a direction, then the cell's x and y), as [`super::drunk`] and
-/// [`walk`] make them, from `rng` (a copy of the context's), for the digger's own loop.
-#[inline(always)]
-fn start(dirs: &FlatNbh, dirprob: f64, ctx: &Ctx, rng: &mut LevelRng) -> Start {
-    let n = dirs.offsets.len();
-    assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
-    let (mut mx, mut md) = ([0i64; MAX_DIRS], [0isize; MAX_DIRS]);
-    for (k, (&(dx, _), &d)) in dirs.offsets.iter().zip(&dirs.flat).enumerate() {
-        (mx[k], md[k]) = (dx, d);
-    }
-    let k = below(rng, n) & (MAX_DIRS - 1);
-    let r = ctx.region;
-    let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
-    let area = Area {
-        w: ctx.canvas.w,
-        rw: r.w as u64,
-        rh: r.h as u64,
-    };
-    let at = At {
-        x,
-        y,
-        i: (r.y + y) as usize * area.w + (r.x + x) as usize,
-    };
-    // `random < dirprob` is `bits < dirprob * 2^53` (exact), so `bits < turn`.
-    let scaled = dirprob * (1u64 << 53) as f64;
-    let turn = if scaled > 0.0 {
-        scaled.ceil().min((1u64 << 53) as f64) as u64
-    } else {
-        0
-    };
-    // With `turn < 2^53` (`dirprob < 1`), `bits < turn` is `x < turn << 11` over the whole
-    // draw `x`.
-    assert!(turn < 1 << 53, "dirprob {dirprob}");
-    Start {
-        n,
-        mx,
-        md,
-        k,
-        at,
-        area,
-        turn: turn << 11,
-    }
-}
 
 /// The walk: from a random direction and a random cell, up to `lim.tiles` steps or until
 /// `lim.changes` firings, `fire` where the walker stands, then turn with probability

@@ -10,11 +10,11 @@
 //! The walker's row is not kept: its index `j` in the region's rows (from the region's top
 //! row's first cell) says it, given its column `x` in the region.
 
-use super::{MAX_DIRS, Span, Start, start};
+use super::{Area, At, CellTest, MAX_DIRS, Span, Table};
 use crate::engine::{Ctx, FlatNbh};
 use crate::explorer::Limits;
-use grid_core::below;
-use grid_core::rand::Rng;
+use grid_core::rand::{Rng, RngExt};
+use grid_core::{LevelRng, below};
 use std::hint::select_unpredictable;
 
 /// The digger's walk (the module's docs): its first rule writes `a` when `draw` holds for
@@ -112,4 +112,77 @@ pub(super) fn dig(
     // covers every change.
     ctx.version += visits;
     *ctx.rng = rng;
+}
+
+/// Whether `test` holds for every cell the walk can visit: for the values it writes, and
+/// for the cells of the region's rows, which hold no code that fails it (looked for when
+/// only one code a cell can hold fails it, e.g. `out` for `self(any)`).
+pub(super) fn passes_all(test: &Table, ctx: &Ctx, writes: [u8; 2]) -> bool {
+    let mut fails = (0..=ctx.out_code).filter(|&c| !test.holds(c));
+    let (Some(fail), None) = (fails.next(), fails.next()) else {
+        return false;
+    };
+    let (r, w) = (ctx.region, ctx.canvas.w);
+    let rows = &ctx.canvas.front[r.y as usize * w..(r.y + r.h) as usize * w];
+    // (A fold without an early exit, which the compiler vectorizes.)
+    writes.iter().all(|&v| test.holds(v)) && !rows.iter().fold(false, |f, &c| f | (c == fail))
+}
+
+/// Where a walk starts, and what its steps need: each direction's dx and flat delta,
+/// indexed by `k & (MAX_DIRS - 1)` (which is `k`), the direction's index `k`, the cell,
+/// the region and the turn threshold over the whole draw.
+struct Start {
+    n: usize,
+    mx: [i64; MAX_DIRS],
+    md: [isize; MAX_DIRS],
+    k: usize,
+    at: At,
+    area: Area,
+    /// `random < dirprob` is `x < turn` for the draw `x`.
+    turn: u64,
+}
+
+/// The walk's first draws (a direction, then the cell's x and y), as
+/// [`super::super::drunk`] and [`super::walk`] make them, from `rng` (a copy of the
+/// context's).
+#[inline(always)]
+fn start(dirs: &FlatNbh, dirprob: f64, ctx: &Ctx, rng: &mut LevelRng) -> Start {
+    let n = dirs.offsets.len();
+    assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
+    let (mut mx, mut md) = ([0i64; MAX_DIRS], [0isize; MAX_DIRS]);
+    for (k, (&(dx, _), &d)) in dirs.offsets.iter().zip(&dirs.flat).enumerate() {
+        (mx[k], md[k]) = (dx, d);
+    }
+    let k = below(rng, n) & (MAX_DIRS - 1);
+    let r = ctx.region;
+    let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
+    let area = Area {
+        w: ctx.canvas.w,
+        rw: r.w as u64,
+        rh: r.h as u64,
+    };
+    let at = At {
+        x,
+        y,
+        i: (r.y + y) as usize * area.w + (r.x + x) as usize,
+    };
+    // `random < dirprob` is `bits < dirprob * 2^53` (exact), so `bits < turn`.
+    let scaled = dirprob * (1u64 << 53) as f64;
+    let turn = if scaled > 0.0 {
+        scaled.ceil().min((1u64 << 53) as f64) as u64
+    } else {
+        0
+    };
+    // With `turn < 2^53` (`dirprob < 1`), `bits < turn` is `x < turn << 11` over the whole
+    // draw `x`.
+    assert!(turn < 1 << 53, "dirprob {dirprob}");
+    Start {
+        n,
+        mx,
+        md,
+        k,
+        at,
+        area,
+        turn: turn << 11,
+    }
 }

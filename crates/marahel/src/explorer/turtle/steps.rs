@@ -15,11 +15,18 @@
 //!   it each row's one to three cells in the region as a slice: its ends and middle);
 //! - any other list of [`Step`]s ([`general`]): the rules in order.
 //!
+//! The digger whose first rule has no `self` test and whose second rule's test holds for
+//! every cell the walk can visit (none, `self(any)` on a region that holds no `out`, ...)
+//! always fires and never reads the map: it has a loop of its own in `dig.rs`, which makes
+//! no branch on the draw away from the region's edge.
+//!
 //! `random op t` is an integer range test of the draw's 53 bits ([`Span::draw`]) or, in the
 //! digger, of the whole 64-bit draw ([`Span::raw_draw`]); the turn test `bits < turn` is
 //! `x < turn << 11`. `self op t` tests the cell's weight. Both loops make the draws of the
 //! compiled rules, in the same order, and the same writes; `tests/kernel.rs` compares them
 //! with the interpreter.
+
+mod dig;
 
 use super::super::Limits;
 use crate::engine::{Ctx, FlatNbh};
@@ -304,8 +311,11 @@ pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx,
                 b_value,
             };
             match (test(a_cell), test(b_cell)) {
-                (None, None) => digger(dirs, dirprob, ctx, lim, &d),
+                (None, None) => dig::dig(dirs, dirprob, ctx, lim, a_draw, a_value, b_value),
                 (Some(a), None) => digger(dirs, dirprob, ctx, lim, &d.tests(a, Always)),
+                (None, Some(b)) if dig::passes_all(&b, ctx, [a_value, b_value]) => {
+                    dig::dig(dirs, dirprob, ctx, lim, a_draw, a_value, b_value)
+                }
                 (None, Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(Always, b)),
                 (Some(a), Some(b)) => digger(dirs, dirprob, ctx, lim, &d.tests(a, b)),
             }

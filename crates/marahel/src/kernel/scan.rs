@@ -246,21 +246,9 @@ fn run<const L: usize>(
     let mut after_firing = false;
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
-        let f = if after_firing {
-            after_firing = false;
-            if !hit_at::<L>(codes, pairs, lanes, i) {
-                i += 1;
-                continue;
-            }
-            0
-        } else {
-            block_at::<L>(codes, pairs, lanes, i)
-        };
-        if f == BLOCK {
-            i += BLOCK;
+        let Some(j) = next_firing::<L>((codes, pairs), lanes, &mut i, &mut after_firing) else {
             continue;
-        }
-        let j = i + f;
+        };
         if j >= end {
             break;
         }
@@ -283,6 +271,33 @@ fn run<const L: usize>(
         after_firing = true;
     }
     true
+}
+
+/// One step of the search for the next firing cell from `*i`: the cell right after a firing
+/// alone (`after_firing`, then cleared), else a block. Returns the firing cell, or `None` with `*i` moved past the cells that do not
+/// fire.
+#[inline(always)]
+fn next_firing<const L: usize>(
+    (codes, pairs): (&[u8], &[u16]),
+    lanes: &[Lane; L],
+    i: &mut usize,
+    after_firing: &mut bool,
+) -> Option<usize> {
+    let f = if *after_firing {
+        *after_firing = false;
+        if !hit_at::<L>(codes, pairs, lanes, *i) {
+            *i += 1;
+            return None;
+        }
+        0
+    } else {
+        block_at::<L>(codes, pairs, lanes, *i)
+    };
+    if f == BLOCK {
+        *i += BLOCK;
+        return None;
+    }
+    Some(*i + f)
 }
 
 /// [`run`] when every firing writes one value to its cell (`kernel.direct`) and nothing but
@@ -315,21 +330,9 @@ fn run_direct<const L: usize>(
     let mut after_firing = false;
     while i < end {
         let (codes, pairs) = (&planes.codes[..], &planes.pairs[..]);
-        let f = if after_firing {
-            after_firing = false;
-            if !hit_at::<L>(codes, pairs, lanes, i) {
-                i += 1;
-                continue;
-            }
-            0
-        } else {
-            block_at::<L>(codes, pairs, lanes, i)
-        };
-        if f == BLOCK {
-            i += BLOCK;
+        let Some(j) = next_firing::<L>((codes, pairs), lanes, &mut i, &mut after_firing) else {
             continue;
-        }
-        let j = i + f;
+        };
         if j >= end {
             break;
         }

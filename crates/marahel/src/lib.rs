@@ -107,7 +107,7 @@
 //! 111x; the wide explorers over 2500x (O(A log A) instead of A² log A); a 2000x2000 cave in
 //! about 0.13 s with a 49 MB peak. Timed interleaved with the reference (the machine's speed
 //! swung by up to 30%), paper_digger reaches 101-105x; readme_example stays below the 100x
-//! target (92-95x), its time spread over five regions' set-up, the CA's firings and connect
+//! target (90-95x), its time spread over five regions' set-up, the CA's firings and connect
 //! (the README says what remains). Every map is the same as before the
 //! speed work: the compiled rules ([`kernel`], [`live`]) are checked against the interpreter
 //! ([`Script::without_compiled_rules`]) by `tests/kernel.rs` and `tests/connect_walk.rs`.

@@ -228,19 +228,21 @@ fn run<const L: usize>(
     changed: &mut u64,
     changes: u64,
 ) -> bool {
-    let r = ctx.region;
-    let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
-    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
-    let pos = |v: usize| o + v / w * p + v % w;
-    let end = pos(b - 1) + 1;
-    let rows = Rows::new(p, ctx.live.plane_len());
+    let stretch = Stretch::new(ctx, (a, b));
     // Firings that only write their cell write the map, the code plane and the pairs
     // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
     let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
     if direct && !ctx.track_counts {
-        return run_direct::<L>(kernel, lanes, ctx, (a, b), changed, changes);
+        return run_direct::<L>(kernel, lanes, ctx, stretch, changed, changes);
     }
-    let mut i = pos(a);
+    let Stretch {
+        x0,
+        y0,
+        o,
+        rows,
+        mut i,
+        end,
+    } = stretch;
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
     let mut after_firing = false;
@@ -300,7 +302,7 @@ fn next_firing<const L: usize>(
     Some(*i + f)
 }
 
-/// [`run`] when every firing writes one value to its cell (`kernel.direct`) and nothing but
+/// [`run`] (over `stretch`) when every firing writes one value to its cell (`kernel.direct`) and nothing but
 /// the live planes follows the map: the code plane and pairs are borrowed once for the run,
 /// and a firing writes the map, the codes and the counts itself.
 #[inline(always)]
@@ -308,17 +310,18 @@ fn run_direct<const L: usize>(
     kernel: &Kernel,
     lanes: &[Lane; L],
     ctx: &mut Ctx,
-    (a, b): (usize, usize),
+    stretch: Stretch,
     changed: &mut u64,
     changes: u64,
 ) -> bool {
-    let r = ctx.region;
-    let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
-    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
-    let pos = |v: usize| o + v / w * p + v % w;
-    let end = pos(b - 1) + 1;
-    let rows = Rows::new(p, ctx.live.plane_len());
-    let mut i = pos(a);
+    let Stretch {
+        x0,
+        y0,
+        o,
+        rows,
+        mut i,
+        end,
+    } = stretch;
     let direct: &[(u8, u16); 256] = kernel.direct[..].try_into().expect("a write per code");
     let cw = ctx.canvas.w;
     let front = &mut ctx.canvas.front[..];
@@ -352,6 +355,36 @@ fn run_direct<const L: usize>(
     }
     ctx.version += bumps;
     go_on
+}
+
+/// Where a run's cells `a..b` (row-major in the region) lie in the padded planes: the
+/// region's corner `(x0, y0)` in the map, the padded index `o` of its first cell, how padded
+/// offsets split into rows, and the run's first and past-the-last padded indices.
+struct Stretch {
+    x0: usize,
+    y0: usize,
+    o: usize,
+    rows: Rows,
+    i: usize,
+    end: usize,
+}
+
+impl Stretch {
+    #[inline(always)]
+    fn new(ctx: &Ctx, (a, b): (usize, usize)) -> Stretch {
+        let r = ctx.region;
+        let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
+        let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
+        let pos = |v: usize| o + v / w * p + v % w;
+        Stretch {
+            x0,
+            y0,
+            o,
+            rows: Rows::new(p, ctx.live.plane_len()),
+            i: pos(a),
+            end: pos(b - 1) + 1,
+        }
+    }
 }
 
 /// Row and column of padded offsets `n` with pitch `p`, by a multiplication with `p`'s

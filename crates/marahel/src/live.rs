@@ -210,11 +210,8 @@ pub struct LivePlanes {
     /// for bytes); `store.pairs` has one plane of pairs of this length.
     len: usize,
     /// The pair of weights of each code, when the planes are paired: low byte the first
-    /// plane's weight, high byte the second's.
-    pair_w: Vec<u16>,
-    /// The spec's pair weights `pair_w` was copied from (the copy is kept while the passes
-    /// use the same).
-    pair_src: Option<Arc<[u16; 256]>>,
+    /// plane's weight, high byte the second's (the spec's table, shared).
+    pair_w: Option<Arc<[u16; 256]>>,
     /// Number of planes in use (0: none, writes update nothing).
     active: usize,
     /// Whether writes update the planes (false in buffered passes).
@@ -371,14 +368,8 @@ impl LivePlanes {
         self.paired = paired;
         let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
         self.coded = scan_code.is_some();
-        // The copy of the pair weights is kept while the passes use the same spec.
-        let same = |w: &Arc<[u16; 256]>| self.pair_src.as_ref().is_some_and(|s| Arc::ptr_eq(s, w));
-        if let (true, Some(w)) = (paired, &specs[0].pair_w)
-            && !same(w)
-        {
-            self.pair_w.clear();
-            self.pair_w.extend_from_slice(&w[..]);
-            self.pair_src = Some(Arc::clone(w));
+        if paired {
+            self.pair_w.clone_from(&specs[0].pair_w);
         }
         let padded = p * (my + rh + my);
         let len = if small { padded + SLACK } else { padded };
@@ -549,7 +540,11 @@ impl LivePlanes {
             // Paired passes always lay the code plane out.
             self.store.codes[i as usize] = new;
             // One delta for both planes (the planes share their deltas).
-            let d = self.pair_w[new as usize].wrapping_sub(self.pair_w[old as usize]);
+            let pw = self
+                .pair_w
+                .as_deref()
+                .expect("paired planes have pair weights");
+            let d = pw[new as usize].wrapping_sub(pw[old as usize]);
             if d != 0 {
                 let plane = &self.planes[0];
                 let first = (i + plane.lowest) as usize;

@@ -51,7 +51,7 @@ impl LivePlanes {
                 })
             }
             _ => {
-                let pw: &[u16; 256] = self.pair_w[..].try_into().expect("a pair per code");
+                let pw: &[u16; 256] = self.pair_w.as_deref().expect("a pair per code");
                 lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
                     codes.map(|c| pw[c as usize])
                 })

@@ -114,15 +114,15 @@ pub fn bitset01(cells: &[u8], out: &mut Vec<u64>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{bitset, bitset01, eq_bits, transpose8};
+    use grid_core::Seed;
+    use grid_core::rand::Rng;
 
     /// [`transpose8`] moves bit `8i + j` to `8j + i`.
     #[test]
     fn transpose8_transposes() {
-        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut rng = Seed(1).rng();
         for _ in 0..10_000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let s = rng.next_u64();
             let mut t = 0u64;
             for i in 0..8 {
                 for j in 0..8 {
@@ -137,11 +137,9 @@ mod tests {
     /// other cells.
     #[test]
     fn bitset01_is_bitset_of_ones() {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = Seed(2).rng();
         for len in 0..300 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let s = rng.next_u64();
             let cells: Vec<u8> = (0..len)
                 .map(|i| (s.rotate_left(i as u32 % 64) & 1) as u8)
                 .collect();

@@ -161,24 +161,23 @@ pub fn rows<const L: usize, K: ByteLayout>(
 /// the number of lanes.
 pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
     let l = &kernel.lanes[..];
-    if ctx.live.coded_pairs().is_some() {
-        match l.len() {
-            1 => padded::<1>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-            2 => padded::<2>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-            3 => padded::<3>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-            _ => padded::<4>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        }
-        return;
+    // `f::<L>` (or `f::<L, K>`) for the number of lanes `L` (at most 4).
+    macro_rules! by_lanes {
+        ($f:ident $(, $k:ty)?) => {
+            match l.len() {
+                1 => $f::<1 $(, $k)?>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+                2 => $f::<2 $(, $k)?>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+                3 => $f::<3 $(, $k)?>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+                _ => $f::<4 $(, $k)?>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+            }
+        };
     }
-    match (Pairs::view(&ctx.live).is_some(), l.len()) {
-        (true, 1) => rows::<1, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (true, 2) => rows::<2, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (true, 3) => rows::<3, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (true, _) => rows::<4, Pairs>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (false, 1) => rows::<1, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (false, 2) => rows::<2, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (false, 3) => rows::<3, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
-        (false, _) => rows::<4, Bytes>(kernel, l.try_into().unwrap(), ctx, start, tiles, changes),
+    if ctx.live.coded_pairs().is_some() {
+        by_lanes!(padded)
+    } else if Pairs::view(&ctx.live).is_some() {
+        by_lanes!(rows, Pairs)
+    } else {
+        by_lanes!(rows, Bytes)
     }
 }
 

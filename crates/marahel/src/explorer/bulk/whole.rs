@@ -488,7 +488,8 @@ struct Draws<'a> {
 impl<'a> Draws<'a> {
     fn new(execs: &'a [Executer]) -> Draws<'a> {
         let table = match execs {
-            [e] if e.choices.len() <= 256 => {
+            // (A single fixed value needs no table: such passes store it without drawing.)
+            [e] if (2..=256).contains(&e.choices.len()) => {
                 let mut t = [0; 256];
                 t[..e.choices.len()].copy_from_slice(&e.choices);
                 Some((e.choices.len(), t))

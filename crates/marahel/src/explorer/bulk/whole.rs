@@ -197,6 +197,18 @@ enum Cells<'a> {
 }
 
 impl Cells<'_> {
+    /// The columns and rows (region coordinates) when the cells are every cell of a non-empty
+    /// rectangle.
+    fn rect(&self, lay: Layout) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+        match self {
+            Cells::All => Some((0..lay.rw, 0..lay.rh)),
+            Cells::Area(a) if a.inside && a.x.0 < a.x.1 && a.y.0 < a.y.1 => {
+                Some((a.x.0..a.x.1, a.y.0..a.y.1))
+            }
+            _ => None,
+        }
+    }
+
     /// Calls `f(ly, columns, mask)` for the cells of each row, in row-major order (`mask`
     /// over those columns, `None`: all of them); skips empty runs.
     #[inline]
@@ -466,6 +478,13 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
     }
     let rng = &mut *ctx.rng;
     let draws = Draws::new(execs);
+    if let (false, Some((xs, ys))) = (fixed, cells.rect(lay)) {
+        // Every cell of a rectangle: one call, with the generator's state in locals throughout.
+        let first = (y0 + ys.start) * w + x0 + xs.start;
+        if draws.rect(rng, &mut target[first..], w, xs.len(), ys.len()) {
+            return;
+        }
+    }
     cells.for_each_run(lay, |ly, cols, mask| {
         let start = (y0 + ly) * w + x0;
         let dst = &mut target[start + cols.start..start + cols.end];
@@ -497,6 +516,30 @@ impl<'a> Draws<'a> {
             _ => None,
         };
         Draws { execs, table }
+    }
+
+    /// [`Draws::row`] over the `rows x width` rectangle whose rows start `stride` apart in
+    /// `dst`, when a table applies (one call for the whole rectangle); returns whether it
+    /// did (else nothing is drawn).
+    fn rect(
+        &self,
+        rng: &mut LevelRng,
+        dst: &mut [u8],
+        stride: usize,
+        width: usize,
+        rows: usize,
+    ) -> bool {
+        let Some((len, table)) = &self.table else {
+            return false;
+        };
+        let mut r = rng.clone();
+        for row in dst.chunks_mut(stride).take(rows) {
+            for t in &mut row[..width] {
+                *t = table[below(&mut r, *len) & 255];
+            }
+        }
+        *rng = r;
+        true
     }
 
     /// Drawn values: the draws of every executer, cell by cell in row-major order (the
@@ -571,6 +614,12 @@ fn stage(
     }
     let p = lay.pitch;
     let draws = Draws::new(execs);
+    if let (false, Some((xs, ys))) = (fixed, cells.rect(lay)) {
+        let first = ys.start * p + xs.start;
+        if draws.rect(rng, &mut vals[first..], p, xs.len(), ys.len()) {
+            return;
+        }
+    }
     cells.for_each_run(lay, |ly, cols, mask| {
         let dst = &mut vals[ly * p + cols.start..ly * p + cols.end];
         match (fixed, mask) {

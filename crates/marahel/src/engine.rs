@@ -430,47 +430,54 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             front: vec![unknown; w * h],
             back,
         };
-        let mut cache = vec![None; p.dist_slots];
         let (explorers, noise_seed) = (seed.stream("explorers"), seed.stream("noise"));
+        let mut rng = explorers.child(0).rng();
+        // One context for the whole map; each explorer sets its own fields below.
+        let mut ctx = Ctx {
+            canvas: &mut canvas,
+            rng: &mut rng,
+            noise: &noise,
+            noise_seed,
+            nbhs: &ws.nbhs,
+            region: Rect::new(0, 0, w as i64, h as i64),
+            out: 0,
+            out_code: p.out(),
+            buffer: false,
+            track_counts: false,
+            counts: std::mem::take(&mut ws.counts),
+            version: 0,
+            dist_cache: vec![None; p.dist_slots],
+            percent: 0.0,
+            cpercent: 0.0,
+            rpercent: 0.0,
+            scratch: std::mem::take(&mut ws.scratch),
+            live: std::mem::take(&mut ws.live),
+        };
         for (i, ex) in p.explorers.iter().enumerate() {
-            let mut rng = explorers.child(i as u64).rng();
-            let mut counts = std::mem::take(&mut ws.counts);
-            counts.clear();
-            counts.resize(p.entities.len() + 2, 0);
-            let mut ctx = Ctx {
-                canvas: &mut canvas,
-                rng: &mut rng,
-                noise: &noise,
-                noise_seed,
-                nbhs: &ws.nbhs,
-                region: Rect::new(0, 0, w as i64, h as i64),
-                out: ex.out,
-                out_code: p.out(),
-                buffer: ex.buffer,
-                track_counts: explorer::uses_counts(ex),
-                counts,
-                version: 0,
-                dist_cache: std::mem::take(&mut cache),
-                percent: 0.0,
-                cpercent: 0.0,
-                rpercent: 0.0,
-                scratch: std::mem::take(&mut ws.scratch),
-                live: std::mem::take(&mut ws.live),
-            };
+            if i > 0 {
+                *ctx.rng = explorers.child(i as u64).rng();
+            }
+            ctx.region = Rect::new(0, 0, w as i64, h as i64);
+            (ctx.out, ctx.buffer) = (ex.out, ex.buffer);
+            ctx.track_counts = explorer::uses_counts(ex);
+            ctx.counts.clear();
+            ctx.counts.resize(p.entities.len() + 2, 0);
+            (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
-            cache = std::mem::take(&mut ctx.dist_cache);
-            ws.scratch = std::mem::take(&mut ctx.scratch);
-            ws.live = std::mem::take(&mut ctx.live);
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next
                 // explorer may need other buffers as large).
-                ws.scratch = PlaneScratch::default();
-                ws.live = LivePlanes::default();
+                ctx.scratch = PlaneScratch::default();
+                ctx.live = LivePlanes::default();
             }
-            ws.counts = std::mem::take(&mut ctx.counts);
         }
+        if w * h <= KEEP_CELLS {
+            ws.scratch = std::mem::take(&mut ctx.scratch);
+            ws.live = std::mem::take(&mut ctx.live);
+        }
+        ws.counts = std::mem::take(&mut ctx.counts);
         ws.back = std::mem::take(&mut canvas.back);
         MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
     })

@@ -80,22 +80,13 @@ pub fn uses_counts(ex: &Explorer) -> bool {
 /// Runs one explorer over its regions, `repeats` times.
 pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<String>) {
     let map = Rect::new(0, 0, ctx.canvas.w as i64, ctx.canvas.h as i64);
-    let mut list = Vec::new();
-    for r in &ex.regions {
-        match *r {
-            RegionRef::Map => list.push(map),
-            RegionRef::All if regions.is_empty() => list.push(map),
-            RegionRef::All => list.extend_from_slice(regions),
-            RegionRef::Index(i) => match regions.get(i) {
-                Some(&reg) => list.push(reg),
-                None => warnings.push(format!(
-                    "{}: region {i} does not exist on this map (the divider made {}); skipped",
-                    ex.path,
-                    regions.len()
-                )),
-            },
-        }
-    }
+    // The usual lists (`map`, `all`) borrow; others are built.
+    let list: std::borrow::Cow<[Rect]> = match ex.regions[..] {
+        [RegionRef::Map] => std::slice::from_ref(&map).into(),
+        [RegionRef::All] if regions.is_empty() => std::slice::from_ref(&map).into(),
+        [RegionRef::All] => regions.into(),
+        _ => region_list(ex, regions, map, warnings).into(),
+    };
     // Live planes may be kept from one repeat to the next when no other region of the list
     // overlaps a region (then only that region's own passes write its cells).
     let disjoint = list
@@ -106,7 +97,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
     let repeats = draw(ex.repeats, ctx.rng);
     for rep in 0..repeats {
         ctx.rpercent = rep as f64 / repeats as f64;
-        for &r0 in &list {
+        for &r0 in list.iter() {
             let r = match ex.border {
                 None => r0,
                 Some(b) => {
@@ -181,6 +172,32 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
             }
         }
     }
+}
+
+/// The regions `ex` runs over, in order (a missing index is skipped with a warning).
+fn region_list(
+    ex: &Explorer,
+    regions: &[Rect],
+    map: Rect,
+    warnings: &mut Vec<String>,
+) -> Vec<Rect> {
+    let mut list = Vec::new();
+    for r in &ex.regions {
+        match *r {
+            RegionRef::Map => list.push(map),
+            RegionRef::All if regions.is_empty() => list.push(map),
+            RegionRef::All => list.extend_from_slice(regions),
+            RegionRef::Index(i) => match regions.get(i) {
+                Some(&reg) => list.push(reg),
+                None => warnings.push(format!(
+                    "{}: region {i} does not exist on this map (the divider made {}); skipped",
+                    ex.path,
+                    regions.len()
+                )),
+            },
+        }
+    }
+    list
 }
 
 /// Copies the rows of `r` from `src` to `dst` (both `w` wide).

@@ -37,6 +37,7 @@ mod blocks;
 mod bytes;
 mod coded;
 mod layout;
+mod narrow;
 mod pairs;
 mod sums;
 

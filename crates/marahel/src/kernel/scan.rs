@@ -185,7 +185,8 @@ pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, c
 /// ([`crate::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
 /// of a pass that follow each other in the region's row-major order are one run of the
 /// padded layout, margins included (their code is one on which no rule fires), so blocks
-/// of sixteen cells run on across rows.
+/// of sixteen cells run on across rows. A pass is at most two runs: from the start cell to
+/// the region's end, then (wrapping) from its first cell on.
 pub fn padded<const L: usize>(
     kernel: &Kernel,
     lanes: &[Lane; L],
@@ -195,39 +196,55 @@ pub fn padded<const L: usize>(
     changes: u64,
 ) {
     let r = ctx.region;
-    let (w, h) = (r.w as usize, r.h as usize);
+    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
     let area = (w * h) as u64;
+    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
+    // Where a run lies in the padded planes, set up once for the pass (no division per run
+    // in the usual passes).
+    let mut at = Stretch {
+        x0,
+        y0,
+        o,
+        rows: Rows::new(p, ctx.live.plane_len()),
+        i: o + ly * p + lx,
+        end: 0,
+    };
+    // Past the padded index of the last cell of region row-major position `v - 1`.
+    let end_before = |v: u64| {
+        let v = v as usize;
+        match v {
+            _ if v as u64 == area => o + (h - 1) * p + w,
+            // The start cell's row, or the end of the row before when the start is a row's
+            // first cell (the usual second run).
+            _ if v == ly * w + lx && lx > 0 => o + ly * p + lx,
+            _ if v == ly * w + lx => o + (ly - 1) * p + w,
+            _ => o + (v - 1) / w * p + (v - 1) % w + 1,
+        }
+    };
     let mut v = (ly * w + lx) as u64;
     let (mut left, mut changed) = (tiles, 0u64);
     while left > 0 {
         let n = (area - v).min(left);
-        if !run::<L>(
-            kernel,
-            lanes,
-            ctx,
-            (v as usize, (v + n) as usize),
-            &mut changed,
-            changes,
-        ) {
+        at.end = end_before(v + n);
+        if !run::<L>(kernel, lanes, ctx, at, &mut changed, changes) {
             return;
         }
         left -= n;
         v = 0;
+        at.i = o;
     }
 }
 
-/// One run of [`padded`]: the region's cells `a..b` in row-major order; false once `changed`
-/// reaches `changes`.
+/// One run of [`padded`] (over `stretch`); false once `changed` reaches `changes`.
 #[inline(always)]
 fn run<const L: usize>(
     kernel: &Kernel,
     lanes: &[Lane; L],
     ctx: &mut Ctx,
-    (a, b): (usize, usize),
+    stretch: Stretch,
     changed: &mut u64,
     changes: u64,
 ) -> bool {
-    let stretch = Stretch::new(ctx, (a, b));
     // Firings that only write their cell write the map, the code plane and the pairs
     // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
     let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
@@ -356,9 +373,10 @@ fn run_direct<const L: usize>(
     go_on
 }
 
-/// Where a run's cells `a..b` (row-major in the region) lie in the padded planes: the
-/// region's corner `(x0, y0)` in the map, the padded index `o` of its first cell, how padded
-/// offsets split into rows, and the run's first and past-the-last padded indices.
+/// Where a run of a pass lies in the padded planes: the region's corner `(x0, y0)` in the
+/// map, the padded index `o` of its first cell, how padded offsets split into rows, and the
+/// run's first and past-the-last padded indices.
+#[derive(Clone, Copy)]
 struct Stretch {
     x0: usize,
     y0: usize,
@@ -366,24 +384,6 @@ struct Stretch {
     rows: Rows,
     i: usize,
     end: usize,
-}
-
-impl Stretch {
-    #[inline(always)]
-    fn new(ctx: &Ctx, (a, b): (usize, usize)) -> Stretch {
-        let r = ctx.region;
-        let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
-        let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
-        let pos = |v: usize| o + v / w * p + v % w;
-        Stretch {
-            x0,
-            y0,
-            o,
-            rows: Rows::new(p, ctx.live.plane_len()),
-            i: pos(a),
-            end: pos(b - 1) + 1,
-        }
-    }
 }
 
 /// Row and column of padded offsets `n` with pitch `p`, by a multiplication with `p`'s

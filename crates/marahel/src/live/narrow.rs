@@ -88,11 +88,14 @@ pub fn box_pairs<const N: usize>(
         let at = o + y * p;
         for (b, dst) in pairs[at..at + N * L].chunks_exact_mut(L).enumerate() {
             let (a, h, w) = (&above[b], &here[b], &below[b]);
+            let (mut lo, mut hi) = ([0u8; L], [0u8; L]);
+            for i in 0..L {
+                lo[i] = a.0[i].wrapping_add(h.0[i]).wrapping_add(w.0[i]);
+                hi[i] = a.1[i].wrapping_add(h.1[i]).wrapping_add(w.1[i]);
+            }
             let mut pair = [0u16; L];
             for (i, d) in pair.iter_mut().enumerate() {
-                let lo = a.0[i].wrapping_add(h.0[i]).wrapping_add(w.0[i]);
-                let hi = a.1[i].wrapping_add(h.1[i]).wrapping_add(w.1[i]);
-                *d = lo as u16 | (hi as u16) << 8;
+                *d = lo[i] as u16 | (hi[i] as u16) << 8;
             }
             dst.copy_from_slice(&pair);
         }

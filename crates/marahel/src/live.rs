@@ -24,7 +24,10 @@
 //!   write adds one delta (the pair weight of the new code minus the old one's) per offset
 //!   for both planes, and the two bytes of a region cell are its two counts exactly, since
 //!   each fits a byte. At the start of a pass the pair weights are laid out and summed as
-//!   `u16` straight away (`pairs`), the same sums as the two byte planes' interleaved.
+//!   `u16` straight away (`pairs`), the same sums as the two byte planes' interleaved. The
+//!   usual automaton's two one-code counts over a 3x3 box (`all(solid)`, `all(empty)`) in
+//!   regions up to 30 wide are summed in one sweep over the region's rows instead, each row
+//!   in registers (`narrow`).
 //!
 //! A pass over disjoint regions may keep each region's counts for its next repeat (see
 //! [`LivePlanes::begin`]).

@@ -372,12 +372,9 @@ impl LivePlanes {
         self.paired = paired;
         let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
         self.coded = scan_code.is_some();
-        // The same table pass after pass: no reference count traffic (two atomic operations)
-        // unless it changes.
-        let same = match (&self.pair_w, &specs[0].pair_w) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
+        // The same table pass after pass: no reference counting (atomics) unless it changes.
+        let same =
+            matches!((&self.pair_w, &specs[0].pair_w), (Some(a), Some(b)) if Arc::ptr_eq(a, b));
         if paired && !same {
             self.pair_w.clone_from(&specs[0].pair_w);
         }

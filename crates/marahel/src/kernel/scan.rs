@@ -122,6 +122,20 @@ pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
     lanes
 }
 
+/// The lanes as one test per code, for testing one cell: `[shift, lo, w, neg]`, the code's
+/// count being the pair shifted right by `shift` (a byte), tested as in [`Lane`]; codes of
+/// no lane get a test that never holds. One look-up and one compare instead of a branch per
+/// lane.
+pub fn cell_tests(lanes: &[Lane]) -> Vec<[u8; 4]> {
+    let mut cells = vec![[0, 0, 255, 0xff]; 256];
+    for lane in lanes {
+        for c in lane.clo..=lane.clo + lane.cw {
+            cells[c as usize] = [8 * lane.plane as u8, lane.lo, lane.w, lane.neg];
+        }
+    }
+    cells
+}
+
 /// A horizontal scan pass over byte planes (see [`Kernel::scan_rows`]) with `L` lanes:
 /// `tiles` visits from `(lx, ly)` (region coordinates), row after row, wrapping; stops once
 /// `changes` rules have fired.
@@ -262,9 +276,11 @@ fn run<const L: usize>(
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
     let mut after_firing = false;
+    let cells: &[[u8; 4]; 256] = kernel.cells[..].try_into().expect("a test per code");
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
-        let Some(j) = next_firing::<L>((codes, pairs), lanes, &mut i, &mut after_firing) else {
+        let tests = (lanes, cells);
+        let Some(j) = next_firing::<L>((codes, pairs), tests, &mut i, &mut after_firing) else {
             continue;
         };
         if j >= end {
@@ -297,13 +313,13 @@ fn run<const L: usize>(
 #[inline(always)]
 fn next_firing<const L: usize>(
     (codes, pairs): (&[u8], &[u16]),
-    lanes: &[Lane; L],
+    (lanes, cells): (&[Lane; L], &[[u8; 4]; 256]),
     i: &mut usize,
     after_firing: &mut bool,
 ) -> Option<usize> {
     let f = if *after_firing {
         *after_firing = false;
-        if !hit_at::<L>(codes, pairs, lanes, *i) {
+        if !hit_at(codes, pairs, cells, *i) {
             *i += 1;
             return None;
         }
@@ -347,9 +363,11 @@ fn run_direct<const L: usize>(
     let mut go_on = true;
     // As in [`run`]: the cell right after a firing is tested on its own.
     let mut after_firing = false;
+    let cells: &[[u8; 4]; 256] = kernel.cells[..].try_into().expect("a test per code");
     while i < end {
         let (codes, pairs) = (&planes.codes[..], &planes.pairs[..]);
-        let Some(j) = next_firing::<L>((codes, pairs), lanes, &mut i, &mut after_firing) else {
+        let tests = (lanes, cells);
+        let Some(j) = next_firing::<L>((codes, pairs), tests, &mut i, &mut after_firing) else {
             continue;
         };
         if j >= end {
@@ -419,15 +437,13 @@ impl Rows {
     }
 }
 
-/// Whether the cell at padded index `i` fires: [`first_hit`] for one cell.
+/// Whether the cell at padded index `i` fires: [`first_hit`] for one cell, from the
+/// kernel's [`cell_tests`].
 #[inline(always)]
-fn hit_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], i: usize) -> bool {
-    let (code, pair) = (codes[i], pairs[i]);
-    lanes.iter().any(|lane| {
-        let c = code.wrapping_sub(lane.clo);
-        let n = ((pair >> (8 * lane.plane)) as u8).wrapping_sub(lane.lo);
-        c <= lane.cw && ((n <= lane.w) != (lane.neg != 0))
-    })
+fn hit_at(codes: &[u8], pairs: &[u16], cells: &[[u8; 4]; 256], i: usize) -> bool {
+    let [shift, lo, w, neg] = cells[codes[i] as usize];
+    let n = ((pairs[i] >> shift) as u8).wrapping_sub(lo);
+    ((n <= w) as u8 ^ (neg & 1)) != 0
 }
 
 /// The first of the sixteen cells from padded index `at` that fires, or 16, from the padded

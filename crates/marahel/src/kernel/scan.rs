@@ -8,7 +8,9 @@
 //! codes with its run and the counts with its range, byte-wise, and the first cell of the
 //! sixteen that fires is found from the combined mask. After a firing the scan goes on from
 //! the next cell with a fresh mask (the firing changed that cell's code and the counts around
-//! it), so it visits the cells in order, exactly as one visit per cell would.
+//! it), so it visits the cells in order, exactly as one visit per cell would. The cell right
+//! after a firing is tested alone, from a per-code table of the lanes' tests
+//! ([`cell_tests`]).
 //!
 //! When some code never fires, paired passes keep the region's codes in the padded layout of
 //! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then

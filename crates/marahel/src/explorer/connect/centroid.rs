@@ -20,7 +20,9 @@
 //! takes one at the same place) to its area's histogram of differences; after each area's
 //! bucket is found, the keys sweep keys the cells of that bucket (at most one per segment
 //! in a consecutive quadrant, found by index; every cell of a small area). The buffers
-//! only grow.
+//! only grow. The histograms need no clearing: each area zeroes its part as it reads it
+//! (past the chosen bucket, up to its last cell's group and the next one, or after a few
+//! groups the rest of the part at once), so the buffer is zero between passes.
 
 use super::areas::{key, kth};
 use super::runs::Run;
@@ -48,8 +50,9 @@ pub struct Area {
     /// its fraction, and whether its buckets are `4(u + v) + e` (else counted per cell).
     e: [u32; 4],
     cons: [bool; 4],
-    /// Where its histogram starts in the shared buffer.
+    /// Where its histogram starts in the shared buffer, and its length.
     hbase: usize,
+    hlen: usize,
     /// Whether its keys are found from the [`Grid`] (else in the keys sweep).
     grid: bool,
     /// Where its keys start in the shared buffer, and how many are written.
@@ -65,6 +68,9 @@ pub struct Area {
 impl Area {
     /// No cell of the quadrant is in the bucket.
     const NONE: i64 = i64::MIN / 4;
+    /// At most this many groups of buckets past the chosen one are counted to find the
+    /// end of the histogram (see [`Area::choose`]).
+    const COUNTED: usize = 8;
 
     /// An area whose first run in scan order is `first`.
     pub fn new(first: u32) -> Area {
@@ -139,7 +145,8 @@ impl Area {
         // they from the centroid); buckets below 4 times that, and the differences end at
         // most 4 past them (an empty segment's two at `4v + e`, below `4 len + 4`).
         self.hbase = *hist;
-        *hist += 4 * (self.len as usize).min(rw + rh) + 4;
+        self.hlen = 4 * (self.len as usize).min(rw + rh) + 4;
+        *hist += self.hlen;
     }
 
     /// The row of a run: its quadrants (upper left and right, or lower), and its rows from
@@ -188,30 +195,50 @@ impl Area {
         }
     }
 
-    /// Finds the bucket of the cell of rank `k` from the histogram `diff`: the area then
-    /// keys that bucket's cells, from `keys` on.
-    fn choose(&mut self, diff: &[i32], keys: &mut usize) {
+    /// Finds the bucket of the cell of rank `k` from the histogram `diff` (the area's
+    /// part): the area then keys that bucket's cells, from `keys` on. Leaves `diff` zero.
+    fn choose(&mut self, diff: &mut [i32], keys: &mut usize) {
         let k = self.k;
         // The count of bucket `b` is the sum of the differences at `b`, `b - 4`, ...: groups
         // of four buckets at a time (the length is a multiple of 4, and the k-th cell's
-        // bucket is below it).
-        let (mut bucket, mut before, mut sums) = (0, 0, [0i32; 4]);
-        let here = loop {
-            let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + diff[bucket + i]);
-            let total = counts.iter().sum::<i32>() as usize;
+        // bucket is below it). Each group is zeroed once read.
+        let mut group = |g: usize, sums: &mut [i32; 4]| {
+            let d: &mut [i32; 4] = (&mut diff[g..g + 4]).try_into().expect("four buckets");
+            let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + d[i]);
+            *d = [0; 4];
+            *sums = counts;
+            counts.iter().sum::<i32>() as usize
+        };
+        let (mut g, mut before, mut sums) = (0, 0, [0i32; 4]);
+        let (bucket, here) = loop {
+            let total = group(g, &mut sums);
             if before + total > k {
                 let mut i = 0;
-                while before + counts[i] as usize <= k {
-                    before += counts[i] as usize;
+                while before + sums[i] as usize <= k {
+                    before += sums[i] as usize;
                     i += 1;
                 }
-                bucket += i;
-                break counts[i];
+                break (g + i, sums[i]);
             }
             before += total;
-            sums = counts;
-            bucket += 4;
+            g += 4;
         };
+        // The rest of the histogram, zeroed: the groups up to the last cell's (every cell
+        // counted), then the next one, which holds the last cells' ends (a segment's
+        // differences end 4 past its last bucket; the part holds them: see `plan`). Past a
+        // few groups, the rest of the part is zeroed whole (cheaper than counting it).
+        let mut seen = before + sums[bucket - g..].iter().sum::<i32>() as usize;
+        let mut left = Area::COUNTED;
+        while seen < self.len as usize && left > 0 {
+            g += 4;
+            seen += group(g, &mut sums);
+            left -= 1;
+        }
+        if seen < self.len as usize {
+            diff[g + 4..].fill(0);
+        } else {
+            group(g + 4, &mut sums);
+        }
         self.k = k - before;
         self.kbase = *keys;
         *keys += here as usize;
@@ -373,10 +400,19 @@ pub struct Scratch {
     pub areas: Vec<Area>,
     /// The areas for the histogram sweep.
     hot: Vec<Hot>,
-    /// The areas' histograms of differences.
+    /// The areas' histograms of differences (zero between passes when `clean`).
     hist: Vec<i32>,
+    clean: bool,
     /// `(distance bits, region-local index)` of the keyed cells, per area.
     keys: Vec<u128>,
+}
+
+impl Scratch {
+    /// Whether the histograms are all zero, as every pass leaves them.
+    #[cfg(test)]
+    pub fn hist_is_clean(&self) -> bool {
+        self.hist.iter().all(|&h| h == 0)
+    }
 }
 
 /// What stage 1 found of a `(rw, rh)` region: its runs in scan order, the run `r` of the
@@ -419,8 +455,15 @@ pub fn centres(
         sweep |= !a.grid && !a.small;
     }
     if hist > 0 {
-        s.hist.clear();
-        s.hist.resize(hist + 16, 0);
+        // The histograms are zero between passes (each area's `choose` zeroes its part,
+        // and the spare slots are zeroed after the sweeps), unless a pass was cut short.
+        if !s.clean {
+            s.hist.fill(0);
+        }
+        if s.hist.len() < hist + 16 {
+            s.hist.resize(hist + 16, 0);
+        }
+        s.clean = false;
         // Areas with a quadrant counted per cell are swept on their own.
         s.hot.clear();
         let mut slow = false;
@@ -448,9 +491,11 @@ pub fn centres(
                 }
             }
         }
+        s.hist[hist..hist + 16].fill(0);
         for a in areas.iter_mut().filter(|a| !a.small) {
-            a.choose(&s.hist[a.hbase..], &mut keys);
+            a.choose(&mut s.hist[a.hbase..a.hbase + a.hlen], &mut keys);
         }
+        s.clean = true;
     }
     if s.keys.len() < keys {
         s.keys.resize(keys, 0);

@@ -267,13 +267,12 @@ impl Area {
                 continue;
             }
             let left = q & 1 == 0;
-            // The farthest column from the corner, and the first row with it in reach.
+            // The farthest column from the corner, and the farthest row (the region's first
+            // or last): the rows `v` with the cell `u = n - v` in the region.
             let umax = if left { sp - 1 } else { rw as i64 - 1 - sp };
-            for v in (n - umax).max(0)..=n {
+            let vmax = if q < 2 { ym } else { rh - 2 - ym };
+            for v in (n - umax).max(0)..=n.min(vmax) {
                 let y = if q < 2 { ym - v } else { ym + 1 + v };
-                if y < 0 || y >= rh {
-                    break;
-                }
                 let x = if left { sp - 1 - (n - v) } else { sp + (n - v) };
                 let word = grid.words[y as usize];
                 if (word >> x) & 1 == 0 {
@@ -286,10 +285,10 @@ impl Area {
                 }
                 let (x, y) = (x as u32, y as u32);
                 let dm = self.dist(x, y);
-                if self.lo <= dm && dm < self.hi {
-                    keys[self.kbase + self.kn] = key(dm, (y as usize * rw + x as usize) as u32);
-                    self.kn += 1;
-                }
+                // The quadrant is consecutive: the cell's bucket is `4n + e`, the chosen one.
+                debug_assert!(self.lo <= dm && dm < self.hi);
+                keys[self.kbase + self.kn] = key(dm, (y as usize * rw + x as usize) as u32);
+                self.kn += 1;
             }
         }
     }

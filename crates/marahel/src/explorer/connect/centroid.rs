@@ -68,8 +68,8 @@ pub struct Area {
 impl Area {
     /// No cell of the quadrant is in the bucket.
     const NONE: i64 = i64::MIN / 4;
-    /// At most this many groups of buckets past the chosen one are counted to find the
-    /// end of the histogram (see [`Area::choose`]).
+    /// This many groups of buckets past the chosen one (or up to the part's end) are
+    /// counted to find the end of the histogram (see [`Area::choose`]).
     const COUNTED: usize = 8;
 
     /// An area whose first run in scan order is `first`.
@@ -202,6 +202,7 @@ impl Area {
         // The count of bucket `b` is the sum of the differences at `b`, `b - 4`, ...: groups
         // of four buckets at a time (the length is a multiple of 4, and the k-th cell's
         // bucket is below it). Each group is zeroed once read.
+        let end = diff.len();
         let mut group = |g: usize, sums: &mut [i32; 4]| {
             let d: &mut [i32; 4] = (&mut diff[g..g + 4]).try_into().expect("four buckets");
             let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + d[i]);
@@ -223,21 +224,21 @@ impl Area {
             before += total;
             g += 4;
         };
-        // The rest of the histogram, zeroed: the groups up to the last cell's (every cell
-        // counted), then the next one, which holds the last cells' ends (a segment's
-        // differences end 4 past its last bucket; the part holds them: see `plan`). Past a
-        // few groups, the rest of the part is zeroed whole (cheaper than counting it).
+        // The rest of the histogram, zeroed: a few groups past the chosen one are counted;
+        // if they hold the last cells, the group after them holds the last cells' ends (a
+        // segment's differences end 4 past its last bucket; the part holds them: see
+        // `plan`), else the rest of the part is zeroed whole.
+        // The count of groups is fixed (a loop that stops at the last cell mispredicts).
         let mut seen = before + sums[bucket - g..].iter().sum::<i32>() as usize;
-        let mut left = Area::COUNTED;
-        while seen < self.len as usize && left > 0 {
-            g += 4;
-            seen += group(g, &mut sums);
-            left -= 1;
+        let mut h = g + 4;
+        while h < (g + 4 + 4 * Area::COUNTED).min(end) {
+            seen += group(h, &mut sums);
+            h += 4;
         }
         if seen < self.len as usize {
-            diff[g + 4..].fill(0);
-        } else {
-            group(g + 4, &mut sums);
+            diff[h..].fill(0);
+        } else if h < end {
+            group(h, &mut sums);
         }
         self.k = k - before;
         self.kbase = *keys;

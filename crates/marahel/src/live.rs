@@ -24,7 +24,10 @@
 //!   write adds one delta (the pair weight of the new code minus the old one's) per offset
 //!   for both planes, and the two bytes of a region cell are its two counts exactly, since
 //!   each fits a byte. At the start of a pass the pair weights are laid out and summed as
-//!   `u16` straight away (`pairs`), the same sums as the two byte planes' interleaved.
+//!   `u16` straight away (`pairs`), the same sums as the two byte planes' interleaved. The
+//!   usual automaton's two one-code counts over a 3x3 box (`all(solid)`, `all(empty)`) in
+//!   regions up to 30 wide are summed in one sweep over the region's rows instead, each row
+//!   in registers (`narrow`).
 //!
 //! A pass over disjoint regions may keep each region's counts for its next repeat (see
 //! [`LivePlanes::begin`]).
@@ -37,6 +40,7 @@ mod blocks;
 mod bytes;
 mod coded;
 mod layout;
+mod narrow;
 mod pairs;
 mod sums;
 
@@ -368,7 +372,10 @@ impl LivePlanes {
         self.paired = paired;
         let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
         self.coded = scan_code.is_some();
-        if paired {
+        // The same table pass after pass: no reference counting (atomics) unless it changes.
+        let same =
+            matches!((&self.pair_w, &specs[0].pair_w), (Some(a), Some(b)) if Arc::ptr_eq(a, b));
+        if paired && !same {
             self.pair_w.clone_from(&specs[0].pair_w);
         }
         let padded = p * (my + rh + my);

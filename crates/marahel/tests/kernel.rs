@@ -469,6 +469,43 @@ fn paired_row_scans_see_the_codes_written() {
     }
 }
 
+/// The usual two-rule cellular automaton (`all(solid)` and `all(empty)`, paired planes summed
+/// row by row for regions up to 30 wide): regions from one cell to wider than the narrow
+/// sums take, at every edge of maps of several sizes (the map's last cells), with the
+/// outside weighing nothing, a solid or an empty cell, against the interpreter.
+#[test]
+fn narrow_paired_regions_of_every_width() {
+    for (q, out) in ["", r#", "out": "solid""#, r#", "out": "empty""#]
+        .iter()
+        .enumerate()
+    {
+        for (d, divider) in [
+            r#""type": "bsp", "number": "6", "parameters": {"min": "1x1", "max": "34x20"}"#,
+            r#""type": "sampling", "number": "5", "parameters": {"min": "1x2", "max": "33x9"}"#,
+        ]
+        .iter()
+        .enumerate()
+        {
+            let text = format!(
+                r#"{{"metadata": {{"min": "3x3", "max": "70x40"}},
+                    "regions": {{{divider}}},
+                    "entities": ["solid", "empty", "water"],
+                    "explorers": [
+                      {{"type": "narrow_horz", "rules": ["random < 0.45 -> self(solid)", "random < 0.1 -> self(water)", "-> self(empty)"]}},
+                      {{"type": "narrow_horz", "region": "all", "parameters": {{"repeats": "2"{out}}},
+                        "rules": ["self(empty), all(solid) > 4 -> self(solid)", "self(solid), all(empty) > 5 -> self(empty)"]}},
+                      {{"type": "narrow_horz", "region": "map", "parameters": {{"repeats": "1"{out}}},
+                        "rules": ["self(empty), all(solid) > 5 -> self(solid)", "self(solid), all(empty) > 4 -> self(empty)"]}}]}}"#
+            );
+            let seeds = (q * 100 + d * 50) as u64;
+            same_maps(&text, seeds..seeds + 40, None);
+            for size in [(16, 3), (30, 5), (31, 31), (32, 8), (47, 12)] {
+                same_maps(&text, seeds..seeds + 8, Some(size));
+            }
+        }
+    }
+}
+
 /// Byte planes of a neighbourhood one row high and wider than a block (no margin rows, side
 /// margins of 25 cells): the codes laid out for the scan must stay inside their buffer.
 #[test]

@@ -8,7 +8,9 @@
 //! codes with its run and the counts with its range, byte-wise, and the first cell of the
 //! sixteen that fires is found from the combined mask. After a firing the scan goes on from
 //! the next cell with a fresh mask (the firing changed that cell's code and the counts around
-//! it), so it visits the cells in order, exactly as one visit per cell would.
+//! it), so it visits the cells in order, exactly as one visit per cell would. The cell right
+//! after a firing is tested alone, from a per-code table of the lanes' tests
+//! ([`cell_tests`]).
 //!
 //! When some code never fires, paired passes keep the region's codes in the padded layout of
 //! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
@@ -122,6 +124,20 @@ pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
     lanes
 }
 
+/// The lanes as one test per code, for testing one cell: `[shift, lo, w, neg]`, the code's
+/// count being the pair shifted right by `shift` (a byte), tested as in [`Lane`]; codes of
+/// no lane get a test that never holds. One look-up and one compare instead of a branch per
+/// lane.
+pub fn cell_tests(lanes: &[Lane]) -> Vec<[u8; 4]> {
+    let mut cells = vec![[0, 0, 255, 0xff]; 256];
+    for lane in lanes {
+        for c in lane.clo..=lane.clo + lane.cw {
+            cells[c as usize] = [8 * lane.plane as u8, lane.lo, lane.w, lane.neg];
+        }
+    }
+    cells
+}
+
 /// A horizontal scan pass over byte planes (see [`Kernel::scan_rows`]) with `L` lanes:
 /// `tiles` visits from `(lx, ly)` (region coordinates), row after row, wrapping; stops once
 /// `changes` rules have fired.
@@ -185,7 +201,8 @@ pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, c
 /// ([`crate::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
 /// of a pass that follow each other in the region's row-major order are one run of the
 /// padded layout, margins included (their code is one on which no rule fires), so blocks
-/// of sixteen cells run on across rows.
+/// of sixteen cells run on across rows. A pass is at most two runs: from the start cell to
+/// the region's end, then (wrapping) from its first cell on.
 pub fn padded<const L: usize>(
     kernel: &Kernel,
     lanes: &[Lane; L],
@@ -195,39 +212,55 @@ pub fn padded<const L: usize>(
     changes: u64,
 ) {
     let r = ctx.region;
-    let (w, h) = (r.w as usize, r.h as usize);
+    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
     let area = (w * h) as u64;
+    let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
+    // Where a run lies in the padded planes, set up once for the pass (no division per run
+    // in the usual passes).
+    let mut at = Stretch {
+        x0,
+        y0,
+        o,
+        rows: Rows::new(p, ctx.live.plane_len()),
+        i: o + ly * p + lx,
+        end: 0,
+    };
+    // Past the padded index of the last cell of region row-major position `v - 1`.
+    let end_before = |v: u64| {
+        let v = v as usize;
+        match v {
+            _ if v as u64 == area => o + (h - 1) * p + w,
+            // The start cell's row, or the end of the row before when the start is a row's
+            // first cell (the usual second run).
+            _ if v == ly * w + lx && lx > 0 => o + ly * p + lx,
+            _ if v == ly * w + lx => o + (ly - 1) * p + w,
+            _ => o + (v - 1) / w * p + (v - 1) % w + 1,
+        }
+    };
     let mut v = (ly * w + lx) as u64;
     let (mut left, mut changed) = (tiles, 0u64);
     while left > 0 {
         let n = (area - v).min(left);
-        if !run::<L>(
-            kernel,
-            lanes,
-            ctx,
-            (v as usize, (v + n) as usize),
-            &mut changed,
-            changes,
-        ) {
+        at.end = end_before(v + n);
+        if !run::<L>(kernel, lanes, ctx, at, &mut changed, changes) {
             return;
         }
         left -= n;
         v = 0;
+        at.i = o;
     }
 }
 
-/// One run of [`padded`]: the region's cells `a..b` in row-major order; false once `changed`
-/// reaches `changes`.
+/// One run of [`padded`] (over `stretch`); false once `changed` reaches `changes`.
 #[inline(always)]
 fn run<const L: usize>(
     kernel: &Kernel,
     lanes: &[Lane; L],
     ctx: &mut Ctx,
-    (a, b): (usize, usize),
+    stretch: Stretch,
     changed: &mut u64,
     changes: u64,
 ) -> bool {
-    let stretch = Stretch::new(ctx, (a, b));
     // Firings that only write their cell write the map, the code plane and the pairs
     // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
     let direct = !kernel.direct.is_empty() && ctx.live.tracking() && !ctx.buffer;
@@ -245,9 +278,11 @@ fn run<const L: usize>(
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
     let mut after_firing = false;
+    let cells: &[[u8; 4]; 256] = kernel.cells[..].try_into().expect("a test per code");
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
-        let Some(j) = next_firing::<L>((codes, pairs), lanes, &mut i, &mut after_firing) else {
+        let tests = (lanes, cells);
+        let Some(j) = next_firing::<L>((codes, pairs), tests, &mut i, &mut after_firing) else {
             continue;
         };
         if j >= end {
@@ -280,13 +315,13 @@ fn run<const L: usize>(
 #[inline(always)]
 fn next_firing<const L: usize>(
     (codes, pairs): (&[u8], &[u16]),
-    lanes: &[Lane; L],
+    (lanes, cells): (&[Lane; L], &[[u8; 4]; 256]),
     i: &mut usize,
     after_firing: &mut bool,
 ) -> Option<usize> {
     let f = if *after_firing {
         *after_firing = false;
-        if !hit_at::<L>(codes, pairs, lanes, *i) {
+        if !hit_at(codes, pairs, cells, *i) {
             *i += 1;
             return None;
         }
@@ -330,9 +365,11 @@ fn run_direct<const L: usize>(
     let mut go_on = true;
     // As in [`run`]: the cell right after a firing is tested on its own.
     let mut after_firing = false;
+    let cells: &[[u8; 4]; 256] = kernel.cells[..].try_into().expect("a test per code");
     while i < end {
         let (codes, pairs) = (&planes.codes[..], &planes.pairs[..]);
-        let Some(j) = next_firing::<L>((codes, pairs), lanes, &mut i, &mut after_firing) else {
+        let tests = (lanes, cells);
+        let Some(j) = next_firing::<L>((codes, pairs), tests, &mut i, &mut after_firing) else {
             continue;
         };
         if j >= end {
@@ -356,9 +393,10 @@ fn run_direct<const L: usize>(
     go_on
 }
 
-/// Where a run's cells `a..b` (row-major in the region) lie in the padded planes: the
-/// region's corner `(x0, y0)` in the map, the padded index `o` of its first cell, how padded
-/// offsets split into rows, and the run's first and past-the-last padded indices.
+/// Where a run of a pass lies in the padded planes: the region's corner `(x0, y0)` in the
+/// map, the padded index `o` of its first cell, how padded offsets split into rows, and the
+/// run's first and past-the-last padded indices.
+#[derive(Clone, Copy)]
 struct Stretch {
     x0: usize,
     y0: usize,
@@ -366,24 +404,6 @@ struct Stretch {
     rows: Rows,
     i: usize,
     end: usize,
-}
-
-impl Stretch {
-    #[inline(always)]
-    fn new(ctx: &Ctx, (a, b): (usize, usize)) -> Stretch {
-        let r = ctx.region;
-        let (x0, y0, w) = (r.x as usize, r.y as usize, r.w as usize);
-        let (o, p) = (ctx.live.index(x0, y0), ctx.live.pitch());
-        let pos = |v: usize| o + v / w * p + v % w;
-        Stretch {
-            x0,
-            y0,
-            o,
-            rows: Rows::new(p, ctx.live.plane_len()),
-            i: pos(a),
-            end: pos(b - 1) + 1,
-        }
-    }
 }
 
 /// Row and column of padded offsets `n` with pitch `p`, by a multiplication with `p`'s
@@ -419,15 +439,13 @@ impl Rows {
     }
 }
 
-/// Whether the cell at padded index `i` fires: [`first_hit`] for one cell.
+/// Whether the cell at padded index `i` fires: [`first_hit`] for one cell, from the
+/// kernel's [`cell_tests`].
 #[inline(always)]
-fn hit_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], i: usize) -> bool {
-    let (code, pair) = (codes[i], pairs[i]);
-    lanes.iter().any(|lane| {
-        let c = code.wrapping_sub(lane.clo);
-        let n = ((pair >> (8 * lane.plane)) as u8).wrapping_sub(lane.lo);
-        c <= lane.cw && ((n <= lane.w) != (lane.neg != 0))
-    })
+fn hit_at(codes: &[u8], pairs: &[u16], cells: &[[u8; 4]; 256], i: usize) -> bool {
+    let [shift, lo, w, neg] = cells[codes[i] as usize];
+    let n = ((pairs[i] >> shift) as u8).wrapping_sub(lo);
+    ((n <= w) as u8 ^ (neg & 1)) != 0
 }
 
 /// The first of the sixteen cells from padded index `at` that fires, or 16, from the padded

@@ -8,10 +8,15 @@ impl LivePlanes {
     /// cells of its region itself (see [`CodedPairs`]).
     #[inline]
     pub fn coded_pairs_mut(&mut self) -> Option<CodedPairs<'_>> {
-        self.coded.then(|| CodedPairs {
-            codes: &mut self.store.codes[..self.len],
-            pairs: &mut self.store.pairs[..self.len],
-            plane: &self.planes[0],
+        self.coded.then(|| {
+            let plane = &self.planes[0];
+            CodedPairs {
+                codes: &mut self.store.codes[..self.len],
+                pairs: &mut self.store.pairs[..self.len],
+                lowest: plane.lowest,
+                box3: plane.box3,
+                plane,
+            }
         })
     }
 }
@@ -27,6 +32,10 @@ pub struct CodedPairs<'a> {
     pub pairs: &'a mut [u16],
     /// How a write changes the pairs.
     plane: &'a Plane,
+    /// `plane.lowest` and `plane.box3`, copied so that they stay in registers across the
+    /// writes.
+    lowest: isize,
+    box3: Option<usize>,
 }
 
 impl CodedPairs<'_> {
@@ -35,7 +44,16 @@ impl CodedPairs<'_> {
     #[inline(always)]
     pub fn write(&mut self, i: usize, new: u8, d: u16) {
         self.codes[i] = new;
-        let first = (i as isize + self.plane.lowest) as usize;
+        let first = (i as isize + self.lowest) as usize;
+        if let Some(p) = self.box3 {
+            // Three rows of three cells: one bounds check for the nine.
+            let cells = &mut self.pairs[first..first + 2 * p + 3];
+            for r in [0, p, 2 * p] {
+                let row: &mut [u16; 3] = (&mut cells[r..r + 3]).try_into().expect("three cells");
+                row.iter_mut().for_each(|c| *c = c.wrapping_add(d));
+            }
+            return;
+        }
         add_deltas(&mut self.pairs[first..], self.plane, d, u16::wrapping_add);
     }
 }

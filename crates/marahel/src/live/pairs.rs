@@ -6,6 +6,7 @@
 //! plane's byte count does: the same pairs as summing the two byte planes apart.
 
 use super::blocks::{BLOCK, region_blocks};
+use super::narrow::{self, Weighing};
 use super::{LivePlanes, PlaneSpec, sums};
 use crate::engine::Canvas;
 use crate::plane::fill_short;
@@ -34,7 +35,35 @@ impl LivePlanes {
         let span = (r.h as usize - 1) * p + r.w as usize;
         let out = outs[0] as u8 as u16 | (outs[1] as u8 as u16) << 8;
         // The code plane is laid out even without a scan code (it costs little).
-        let codes = (&mut self.store.codes, scan_code.unwrap_or(0));
+        let margin = scan_code.unwrap_or(0);
+        if let (Some((a, wa)), Some((b, wb)), true) =
+            (specs[0].single, specs[1].single, specs[0].is_box)
+        {
+            // Narrow regions: one sweep over the rows (see [`narrow`]).
+            let k = Weighing {
+                a,
+                wa: wa as u8,
+                b,
+                wb: wb as u8,
+                out,
+                margin,
+            };
+            let rw = r.w as usize;
+            let (pairs, codes) = (&mut self.store.pairs, &mut self.store.codes);
+            if narrow::fits(rw, 16) {
+                let need = len.max(o + (r.h as usize - 1) * p + 16);
+                grow(pairs, codes, need);
+                narrow::box_pairs::<1>(pairs, codes, canvas, r, geometry, k);
+                return;
+            }
+            if narrow::fits(rw, 32) {
+                let need = len.max(o + (r.h as usize - 1) * p + 32);
+                grow(pairs, codes, need);
+                narrow::box_pairs::<2>(pairs, codes, canvas, r, geometry, k);
+                return;
+            }
+        }
+        let codes = (&mut self.store.codes, margin);
         match (specs[0].single, specs[1].single) {
             // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
             // instead of table look-ups, which vectorise.
@@ -118,4 +147,14 @@ pub fn lay(
     );
     pad[(my + rh) * p..total].fill(out);
     plane[(my + rh) * p..total + BLOCK].fill(margin);
+}
+
+/// Grows the pairs and the code plane to at least `n` cells each.
+fn grow(pairs: &mut Vec<u16>, codes: &mut Vec<u8>, n: usize) {
+    if pairs.len() < n {
+        pairs.resize(n, 0);
+    }
+    if codes.len() < n {
+        codes.resize(n, 0);
+    }
 }

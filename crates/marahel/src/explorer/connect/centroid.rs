@@ -20,11 +20,12 @@
 //! takes one at the same place) to its area's histogram of differences; after each area's
 //! bucket is found, the keys sweep keys the cells of that bucket (at most one per segment
 //! in a consecutive quadrant, found by index; every cell of a small area). The buffers
-//! only grow.
+//! only grow. The histograms need no clearing: each area zeroes its part as it reads it
+//! (past the chosen bucket, up to its last cell's group and the next one, or after a few
+//! groups the rest of the part at once), so the buffer is zero between passes.
 
 use super::areas::{key, kth};
 use super::runs::Run;
-use std::hint::select_unpredictable;
 
 /// One area: its sums, then what the sweeps need of it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,8 +49,9 @@ pub struct Area {
     /// its fraction, and whether its buckets are `4(u + v) + e` (else counted per cell).
     e: [u32; 4],
     cons: [bool; 4],
-    /// Where its histogram starts in the shared buffer.
+    /// Where its histogram starts in the shared buffer, and its length.
     hbase: usize,
+    hlen: usize,
     /// Whether its keys are found from the [`Grid`] (else in the keys sweep).
     grid: bool,
     /// Where its keys start in the shared buffer, and how many are written.
@@ -65,6 +67,9 @@ pub struct Area {
 impl Area {
     /// No cell of the quadrant is in the bucket.
     const NONE: i64 = i64::MIN / 4;
+    /// This many groups of buckets past the chosen one (or up to the part's end) are
+    /// counted to find the end of the histogram (see [`Area::choose`]).
+    const COUNTED: usize = 8;
 
     /// An area whose first run in scan order is `first`.
     pub fn new(first: u32) -> Area {
@@ -139,7 +144,8 @@ impl Area {
         // they from the centroid); buckets below 4 times that, and the differences end at
         // most 4 past them (an empty segment's two at `4v + e`, below `4 len + 4`).
         self.hbase = *hist;
-        *hist += 4 * (self.len as usize).min(rw + rh) + 4;
+        self.hlen = 4 * (self.len as usize).min(rw + rh) + 4;
+        *hist += self.hlen;
     }
 
     /// The row of a run: its quadrants (upper left and right, or lower), and its rows from
@@ -188,30 +194,51 @@ impl Area {
         }
     }
 
-    /// Finds the bucket of the cell of rank `k` from the histogram `diff`: the area then
-    /// keys that bucket's cells, from `keys` on.
-    fn choose(&mut self, diff: &[i32], keys: &mut usize) {
+    /// Finds the bucket of the cell of rank `k` from the histogram `diff` (the area's
+    /// part): the area then keys that bucket's cells, from `keys` on. Leaves `diff` zero.
+    fn choose(&mut self, diff: &mut [i32], keys: &mut usize) {
         let k = self.k;
         // The count of bucket `b` is the sum of the differences at `b`, `b - 4`, ...: groups
         // of four buckets at a time (the length is a multiple of 4, and the k-th cell's
-        // bucket is below it).
-        let (mut bucket, mut before, mut sums) = (0, 0, [0i32; 4]);
-        let here = loop {
-            let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + diff[bucket + i]);
-            let total = counts.iter().sum::<i32>() as usize;
+        // bucket is below it). Each group is zeroed once read.
+        let end = diff.len();
+        let mut group = |g: usize, sums: &mut [i32; 4]| {
+            let d: &mut [i32; 4] = (&mut diff[g..g + 4]).try_into().expect("four buckets");
+            let counts: [i32; 4] = std::array::from_fn(|i| sums[i] + d[i]);
+            *d = [0; 4];
+            *sums = counts;
+            counts.iter().sum::<i32>() as usize
+        };
+        let (mut g, mut before, mut sums) = (0, 0, [0i32; 4]);
+        let (bucket, here) = loop {
+            let total = group(g, &mut sums);
             if before + total > k {
                 let mut i = 0;
-                while before + counts[i] as usize <= k {
-                    before += counts[i] as usize;
+                while before + sums[i] as usize <= k {
+                    before += sums[i] as usize;
                     i += 1;
                 }
-                bucket += i;
-                break counts[i];
+                break (g + i, sums[i]);
             }
             before += total;
-            sums = counts;
-            bucket += 4;
+            g += 4;
         };
+        // The rest of the histogram, zeroed: a few groups past the chosen one are counted;
+        // if they hold the last cells, the group after them holds the last cells' ends (a
+        // segment's differences end 4 past its last bucket; the part holds them: see
+        // `plan`), else the rest of the part is zeroed whole.
+        // The count of groups is fixed (a loop that stops at the last cell mispredicts).
+        let mut seen = before + sums[bucket - g..].iter().sum::<i32>() as usize;
+        let mut h = g + 4;
+        while h < (g + 4 + 4 * Area::COUNTED).min(end) {
+            seen += group(h, &mut sums);
+            h += 4;
+        }
+        if seen < self.len as usize {
+            diff[h..].fill(0);
+        } else if h < end {
+            group(h, &mut sums);
+        }
         self.k = k - before;
         self.kbase = *keys;
         *keys += here as usize;
@@ -240,13 +267,12 @@ impl Area {
                 continue;
             }
             let left = q & 1 == 0;
-            // The farthest column from the corner, and the first row with it in reach.
+            // The farthest column from the corner, and the farthest row (the region's first
+            // or last): the rows `v` with the cell `u = n - v` in the region.
             let umax = if left { sp - 1 } else { rw as i64 - 1 - sp };
-            for v in (n - umax).max(0)..=n {
+            let vmax = if q < 2 { ym } else { rh - 2 - ym };
+            for v in (n - umax).max(0)..=n.min(vmax) {
                 let y = if q < 2 { ym - v } else { ym + 1 + v };
-                if y < 0 || y >= rh {
-                    break;
-                }
                 let x = if left { sp - 1 - (n - v) } else { sp + (n - v) };
                 let word = grid.words[y as usize];
                 if (word >> x) & 1 == 0 {
@@ -259,10 +285,10 @@ impl Area {
                 }
                 let (x, y) = (x as u32, y as u32);
                 let dm = self.dist(x, y);
-                if self.lo <= dm && dm < self.hi {
-                    keys[self.kbase + self.kn] = key(dm, (y as usize * rw + x as usize) as u32);
-                    self.kn += 1;
-                }
+                // The quadrant is consecutive: the cell's bucket is `4n + e`, the chosen one.
+                debug_assert!(self.lo <= dm && dm < self.hi);
+                keys[self.kbase + self.kn] = key(dm, (y as usize * rw + x as usize) as u32);
+                self.kn += 1;
             }
         }
     }
@@ -336,11 +362,10 @@ impl Hot {
     const SKIP: u32 = u32::MAX;
 
     /// Adds a run's two segments (left of `split` and the rest) to the histogram of
-    /// differences `hist`; the changes of an empty segment, which cancel, go to the slot
-    /// `spare` (outside every area's part, and different for neighbouring runs: no chain
-    /// of changes to one slot).
+    /// differences `hist`; an empty segment adds and takes one at the same slot (which
+    /// costs less than moving its changes to a spare slot without branches: measured).
     #[inline(always)]
-    fn histogram(self, r: Run, hist: &mut [i32], spare: usize) {
+    fn histogram(self, r: Run, hist: &mut [i32]) {
         let (el, er, v) = if r.y <= self.ymid {
             (self.e[0], self.e[1], self.ymid - r.y)
         } else {
@@ -353,16 +378,12 @@ impl Hot {
         // Left: the nearest cell last, `u = sp - 1 - x`; right: nearest first, `u = x - sp`
         // (both in range for empty segments too). Which segments are empty is data: no
         // branches.
-        let (at, pick) = (base + el as usize, l0 < l1);
-        let a = select_unpredictable(pick, at + 4 * (sp - l1) as usize, spare);
-        let b = select_unpredictable(pick, at + 4 * (sp - l0) as usize, spare);
-        hist[a] += 1;
-        hist[b] -= 1;
-        let (at, pick) = (base + er as usize, r0 < r1);
-        let a = select_unpredictable(pick, at + 4 * (r0 - sp) as usize, spare);
-        let b = select_unpredictable(pick, at + 4 * (r1 - sp) as usize, spare);
-        hist[a] += 1;
-        hist[b] -= 1;
+        let at = base + el as usize;
+        hist[at + 4 * (sp - l1) as usize] += 1;
+        hist[at + 4 * (sp - l0) as usize] -= 1;
+        let at = base + er as usize;
+        hist[at + 4 * (r0 - sp) as usize] += 1;
+        hist[at + 4 * (r1 - sp) as usize] -= 1;
     }
 }
 
@@ -373,10 +394,19 @@ pub struct Scratch {
     pub areas: Vec<Area>,
     /// The areas for the histogram sweep.
     hot: Vec<Hot>,
-    /// The areas' histograms of differences.
+    /// The areas' histograms of differences (zero between passes when `clean`).
     hist: Vec<i32>,
+    clean: bool,
     /// `(distance bits, region-local index)` of the keyed cells, per area.
     keys: Vec<u128>,
+}
+
+impl Scratch {
+    /// Whether the histograms are all zero, as every pass leaves them.
+    #[cfg(test)]
+    pub fn hist_is_clean(&self) -> bool {
+        self.hist.iter().all(|&h| h == 0)
+    }
 }
 
 /// What stage 1 found of a `(rw, rh)` region: its runs in scan order, the run `r` of the
@@ -419,8 +449,15 @@ pub fn centres(
         sweep |= !a.grid && !a.small;
     }
     if hist > 0 {
-        s.hist.clear();
-        s.hist.resize(hist + 16, 0);
+        // The histograms are zero between passes (each area's `choose` zeroes its part),
+        // unless a pass was cut short.
+        if !s.clean {
+            s.hist.fill(0);
+        }
+        if s.hist.len() < hist {
+            s.hist.resize(hist, 0);
+        }
+        s.clean = false;
         // Areas with a quadrant counted per cell are swept on their own.
         s.hot.clear();
         let mut slow = false;
@@ -437,7 +474,7 @@ pub fn centres(
         for &r in runs {
             let h = s.hot[area_of[r.lab as usize] as usize];
             if h.hbase != Hot::SKIP {
-                h.histogram(r, &mut s.hist, hist + (r.x0 & 15) as usize);
+                h.histogram(r, &mut s.hist);
             }
         }
         if slow {
@@ -449,8 +486,9 @@ pub fn centres(
             }
         }
         for a in areas.iter_mut().filter(|a| !a.small) {
-            a.choose(&s.hist[a.hbase..], &mut keys);
+            a.choose(&mut s.hist[a.hbase..a.hbase + a.hlen], &mut keys);
         }
+        s.clean = true;
     }
     if s.keys.len() < keys {
         s.keys.resize(keys, 0);

@@ -72,11 +72,11 @@ pub struct Scratch {
     /// The run that opened each provisional area.
     first: Vec<u32>,
     nprov: usize,
-    /// Regions at most 64 wide: each row's hits, and the provisional area of each run at
-    /// its last cell (row-major, other cells unspecified).
+    /// Regions at most 64 wide: each row's hits (the first `rh`), and the provisional area
+    /// of each run at its last cell (row-major, other cells unspecified).
     words: Vec<u64>,
     labs: Vec<u32>,
-    /// The first run of each row, then the number of runs.
+    /// The first run of each row, then the number of runs (the first `rh + 1`).
     rows: Vec<u32>,
     /// How many runs the last scan found.
     nruns: usize,
@@ -405,12 +405,13 @@ fn scan_rows(
         bitset(&g.cells[g.first..g.first + span(g)], bits8, hit, bits);
     }
     let mask = u64::MAX >> (64 - g.rw.clamp(1, 64));
-    s.rows.clear();
+    // The first `rh + 1` rows and `rh` words are this region's (the buffers only grow).
+    grow(&mut s.rows, g.rh + 1);
     let mut prev = 0..0; // the previous row's runs
     let mut above = 0; // the previous row's bits (one word; no runs above the first row)
     if g.rw <= 64 {
         // Only cells that were written are read: the labels grow without clearing.
-        s.words.clear();
+        grow(&mut s.words, g.rh);
         grow(&mut s.labs, g.rw * g.rh);
     }
     // A row of `rw` cells has at most `ceil(rw / 2)` runs, each at most one new provisional
@@ -435,7 +436,7 @@ fn scan_rows(
         };
         for ly in ly0..ly0 + rows {
             let (start, y) = (scan.n, ly as u32);
-            s.rows.push(start as u32);
+            s.rows[ly] = start as u32;
             if g.rw <= 64 {
                 let word = if flat {
                     let o = ly * g.w;
@@ -447,7 +448,7 @@ fn scan_rows(
                 };
                 let lc = ly * g.rw;
                 scan.word(y, word, above, &mut s.labs, (lc.wrapping_sub(g.rw), lc));
-                s.words.push(word);
+                s.words[ly] = word;
                 above = word;
             } else {
                 row_runs(g.row(ly), y, bits8, hit, &mut scan);
@@ -458,7 +459,7 @@ fn scan_rows(
         (n, np) = (scan.n, scan.np);
         ly0 += rows;
     }
-    s.rows.push(n as u32);
+    s.rows[g.rh] = n as u32;
     s.nruns = n;
     s.nprov = np;
 }
@@ -486,15 +487,15 @@ pub fn centres(
 ) {
     debug_assert!(g.rw * g.rh <= MAX_CELLS);
     find_areas(g, entities, s);
-    let grid = (g.rw <= 64).then_some(centroid::Grid {
-        words: &s.words,
+    let grid = (g.rw <= 64).then(|| centroid::Grid {
+        words: &s.words[..g.rh],
         labs: &s.labs,
         rw: g.rw,
     });
     let found = centroid::Found {
         runs: &s.runs[..s.nruns],
         area_of: &s.area_of,
-        rows: &s.rows,
+        rows: &s.rows[..=g.rh],
         grid,
         rw: g.rw,
         rh: g.rh,

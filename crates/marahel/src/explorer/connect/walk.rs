@@ -4,13 +4,14 @@
 //! the visited cell's weight with a number, or two numbers; one executer writing one value
 //! to the visited cell: no draw, nothing else read) what happens at a cell depends only on
 //! its code, so the rules are one table from the code to the cell's value after the visit
-//! and whether a rule fires, [`CellRules`]. In a pass that writes the front buffer and keeps
-//! no counts nor live planes, [`walk`] then visits a cell with a byte read, a table read
-//! and a store, without branches on the cell (firings and changes are counted by
-//! arithmetic; a walk crosses walls and floors at random); a straight run of steps is a
-//! loop over the flat index with
-//! the run's stride. With unit steps only (the usual `plus`), each leg to a waypoint is
-//! two straight runs at most, in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
+//! and whether a rule fires and the cell changes, [`CellRules`]. In a pass that writes the
+//! front buffer and keeps no counts nor live planes, [`walk`] then visits a cell with a byte
+//! read, a table read and a store, without branches on the cell (firings and changes are
+//! counted by arithmetic, one sum of table bits; a walk crosses walls and floors at random);
+//! a straight run of steps that cannot reach the firing limit is a loop over its cells as a
+//! slice with the run's stride ([`straight`]; else cell by cell, checking the limit). With
+//! unit steps only (the usual `plus`), each leg to a waypoint is two straight runs at most,
+//! in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.
 
 use super::super::Limits;
@@ -26,16 +27,19 @@ pub struct CellRules<'a> {
     ex: &'a Explorer,
     nbhs: &'a [FlatNbh],
     /// The cell's value after the visit (the value the first rule that fires writes, or the
-    /// code itself), plus [`CellRules::FIRES`] when a rule fires; [`CellRules::UNKNOWN`]
-    /// until first needed.
-    act: [u16; 256],
+    /// code itself), plus [`CellRules::FIRES`] when a rule fires and
+    /// [`CellRules::CHANGES`] when the value is not the code; [`CellRules::UNKNOWN`] until
+    /// first needed.
+    act: [u32; 256],
 }
 
 impl<'a> CellRules<'a> {
     /// A rule fires.
-    const FIRES: u16 = 256;
+    const FIRES: u32 = 1 << 8;
+    /// The cell's value is not its code.
+    const CHANGES: u32 = 1 << 31;
     /// Not computed yet.
-    const UNKNOWN: u16 = u16::MAX;
+    const UNKNOWN: u32 = u32::MAX;
 
     /// A condition side's value for a cell of code `c`, `None` for other estimators.
     #[inline]
@@ -73,7 +77,7 @@ impl<'a> CellRules<'a> {
     /// The table entry of code `c`: the first rule whose conditions hold, as `visit` finds
     /// it (the conditions read nothing but `c` and draw nothing).
     #[inline(never)]
-    fn fill(&mut self, c: u8) -> u16 {
+    fn fill(&mut self, c: u8) -> u32 {
         let side = |e| CellRules::side(self.nbhs, e, c as usize).unwrap_or(f64::NAN);
         let a = self
             .ex
@@ -84,9 +88,14 @@ impl<'a> CellRules<'a> {
                     .iter()
                     .all(|cond| cond.op.holds(side(&cond.left), side(&cond.right)))
             })
-            .map_or(u16::from(c), |rule| {
-                CellRules::FIRES | u16::from(rule.executers[0].choices[0])
+            .map_or(u32::from(c), |rule| {
+                CellRules::FIRES | u32::from(rule.executers[0].choices[0])
             });
+        let a = if a as u8 != c {
+            a | CellRules::CHANGES
+        } else {
+            a
+        };
         self.act[c as usize] = a;
         a
     }
@@ -136,6 +145,44 @@ impl Unit {
     }
 }
 
+/// The visits of the `k` cells from `i + stride` on by `stride` (in the map `front`), when
+/// the firing limit cannot be reached among them: the firings and the changed cells. The
+/// visits are to distinct cells and fill the same table entries in any order, so the cells
+/// go as a slice from the lowest; whether a rule fires and whether the cell changes are
+/// data (the walk crosses walls and floors): no branches on them, the cell is stored back
+/// either way.
+#[inline(never)]
+fn straight(rules: &mut CellRules, front: &mut [u8], i: i64, stride: i64, k: u64) -> (u64, u64) {
+    let far = i + stride * k as i64;
+    let (lo, hi) = (
+        (i + stride).min(far) as usize,
+        (i + stride).max(far) as usize,
+    );
+    // The firings and changes as one sum, `changes << 23 | firings` (a run is shorter than
+    // 2^23 cells: map sides are at most `MAX_SIDE`).
+    const _: () = assert!(crate::compile::MAX_SIDE < 1 << 23);
+    debug_assert!(k < 1 << 23);
+    let mut sum = 0u64;
+    let cell = |c: &mut u8| {
+        let mut a = rules.act[*c as usize];
+        if a == CellRules::UNKNOWN {
+            a = rules.fill(*c);
+        }
+        *c = a as u8;
+        sum += u64::from(a >> 8);
+    };
+    let cells = &mut front[lo..=hi];
+    if stride.unsigned_abs() == 1 {
+        cells.iter_mut().for_each(cell);
+    } else {
+        cells
+            .iter_mut()
+            .step_by(stride.unsigned_abs() as usize)
+            .for_each(cell);
+    }
+    (sum & ((1 << 23) - 1), sum >> 23)
+}
+
 /// Stage 4 with [`CellRules`] in a plain pass (front buffer, no counts, no live planes):
 /// the walk of `super::pass` along `waypoints` (global coordinates, at least one), with the
 /// same visits in the same order. Returns how many waypoints were skipped (stuck).
@@ -157,23 +204,25 @@ pub fn walk(
     // Visits the cell at flat index `i`: whether the firing limit is reached. Whether a rule
     // fires and whether the cell changes are data (the walk crosses walls and floors): no
     // branches on them, the cell is stored back either way.
-    let mut visit = |i: i64| {
-        let c = front[i as usize];
-        let mut a = rules.act[c as usize];
-        if a == CellRules::UNKNOWN {
-            a = rules.fill(c);
-        }
-        let v = a as u8;
-        front[i as usize] = v;
-        stores += u64::from(v != c);
-        changed += u64::from(a >> 8);
-        changed >= limit
-    };
+    macro_rules! visit {
+        ($i:expr) => {{
+            let i = $i as usize;
+            let c = front[i];
+            let mut a = rules.act[c as usize];
+            if a == CellRules::UNKNOWN {
+                a = rules.fill(c);
+            }
+            front[i] = a as u8;
+            stores += u64::from(a >> 31);
+            changed += u64::from((a >> 8) & 1);
+            changed >= limit
+        }};
+    }
     let unit = Unit::new(dirs);
     let (mut x, mut y) = waypoints[0];
     let (mut wi, mut stuck) = (0, 0);
     'walk: {
-        if visit(y * w + x) {
+        if visit!(y * w + x) {
             break 'walk;
         }
         // Every leg gets strictly closer to its waypoint (at most `r.w + r.h` legs each) and a
@@ -196,10 +245,17 @@ pub fn walk(
                     // A straight run of `k` steps, each cell visited.
                     let stride = d.1 * w + d.0;
                     let mut i = y * w + x;
-                    for _ in 0..k {
-                        i += stride;
-                        if visit(i) {
-                            break 'walk;
+                    if changed + k < limit {
+                        // A visit adds at most one firing: the limit is not reached.
+                        let (c, s) = straight(rules, front, i, stride, k);
+                        changed += c;
+                        stores += s;
+                    } else {
+                        for _ in 0..k {
+                            i += stride;
+                            if visit!(i) {
+                                break 'walk;
+                            }
                         }
                     }
                     let k = k as i64;
@@ -212,7 +268,7 @@ pub fn walk(
                         break;
                     }
                     // The general loop visits the cell again before the next leg.
-                    if visit(y * w + x) {
+                    if visit!(y * w + x) {
                         break 'walk;
                     }
                 }

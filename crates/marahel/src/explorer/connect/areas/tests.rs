@@ -61,6 +61,8 @@ fn runs_are_the_fill() {
             by_fill(&four, &view, &entities, &mut fill, ranks(), &mut want);
             runs::centres(&view, &entities, &mut rs, ranks(), &mut got);
             assert_eq!(got, want, "case {case} pick {pick}");
+            // The next pass relies on the histograms left zero.
+            assert!(rs.centroid.hist_is_clean(), "case {case} pick {pick}");
         }
     }
 }

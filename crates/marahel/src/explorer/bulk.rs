@@ -14,6 +14,7 @@
 //!   draws are made row by row, in column order, only for the cells that reach that estimator,
 //!   then the rule's executers draw for its cells in column order.
 
+mod draws;
 pub mod whole;
 
 use crate::engine::Ctx;

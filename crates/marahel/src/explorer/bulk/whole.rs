@@ -24,17 +24,16 @@
 //! buffered pass with a code plane stages its writes in the layout (long contiguous stores)
 //! and copies them to the back buffer once.
 
+use super::draws::Draws;
 use super::{Kind, kind};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::executer::Executer;
 use crate::plane::shape::{self, Area, Shape};
 use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
 use crate::program::Explorer;
 use crate::rule::Pred;
 use crate::rule::Rule;
 use grid_core::LevelRng;
-use grid_core::below;
 use grid_core::rand::RngExt;
 
 /// The weight of a cell outside the region (`out`, and the explorer's `out` entity).
@@ -494,87 +493,6 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
             (false, mask) => draws.row(rng, dst, mask),
         }
     });
-}
-
-/// The draws of a rule's executers, prepared once per pass.
-struct Draws<'a> {
-    execs: &'a [Executer],
-    /// A single executer's choices, when at most 256: indexed by the draw masked to a byte
-    /// (the draw is below their number), so without a bounds test.
-    table: Option<(usize, [u8; 256])>,
-}
-
-impl<'a> Draws<'a> {
-    fn new(execs: &'a [Executer]) -> Draws<'a> {
-        let table = match execs {
-            // (A single fixed value needs no table: such passes store it without drawing.)
-            [e] if (2..=256).contains(&e.choices.len()) => {
-                let mut t = [0; 256];
-                t[..e.choices.len()].copy_from_slice(&e.choices);
-                Some((e.choices.len(), t))
-            }
-            _ => None,
-        };
-        Draws { execs, table }
-    }
-
-    /// [`Draws::row`] over the `rows x width` rectangle whose rows start `stride` apart in
-    /// `dst`, when a table applies (one call for the whole rectangle); returns whether it
-    /// did (else nothing is drawn).
-    fn rect(
-        &self,
-        rng: &mut LevelRng,
-        dst: &mut [u8],
-        stride: usize,
-        width: usize,
-        rows: usize,
-    ) -> bool {
-        let Some((len, table)) = &self.table else {
-            return false;
-        };
-        let mut r = rng.clone();
-        for row in dst.chunks_mut(stride).take(rows) {
-            for t in &mut row[..width] {
-                *t = table[below(&mut r, *len) & 255];
-            }
-        }
-        *rng = r;
-        true
-    }
-
-    /// Drawn values: the draws of every executer, cell by cell in row-major order (the
-    /// cells of `mask`, or all); the last executer's value stays.
-    #[inline]
-    fn row(&self, rng: &mut LevelRng, dst: &mut [u8], mask: Option<&[u8]>) {
-        if let (Some((len, table)), None) = (&self.table, mask) {
-            // The common case (one drawing executer, every cell): the choices and the
-            // generator's state in locals.
-            let mut r = rng.clone();
-            for t in dst {
-                *t = table[below(&mut r, *len) & 255];
-            }
-            *rng = r;
-            return;
-        }
-        let mut draw = |t: &mut u8| {
-            for e in self.execs {
-                *t = match e.choices.len() {
-                    1 => e.choices[0],
-                    len => e.choices[below(rng, len)],
-                };
-            }
-        };
-        match mask {
-            Some(mask) => {
-                for (t, &m) in dst.iter_mut().zip(mask) {
-                    if m != 0 {
-                        draw(t);
-                    }
-                }
-            }
-            None => dst.iter_mut().for_each(draw),
-        }
-    }
 }
 
 /// [`write()`] for a buffered pass with a code plane: writes into `vals` (the region's values in

@@ -102,14 +102,17 @@
 //! --measurement-time 3` on an idle 2 vCPU Intel Xeon, against the reference run under node on
 //! the same machine (full table, method and history in `crates/marahel/README.md`): the cave
 //! example at 50x50 in 21 µs (220x the reference; the target was about 30 µs) and at 500x500
-//! in 1.8 ms (83x the 50x50 time: linear); paper_cave 224x, paper_uniform 179x,
-//! paper_nonuniform 168x, paper_mine 150x, reference_test 127x (its 2020 copy 124x), roguelike
-//! 111x; the wide explorers over 2500x (O(A log A) instead of A² log A); a 2000x2000 cave in
-//! about 0.13 s with a 49 MB peak. Timed interleaved with the reference (the machine's speed
-//! swung by up to 30%), paper_digger reaches 101-105x; readme_example stays below the 100x
-//! target (90-95x), its time spread over five regions' set-up, the CA's firings and connect
-//! (the README says what remains). Every map is the same as before the
-//! speed work: the compiled rules ([`kernel`], [`live`]) are checked against the interpreter
+//! in 1.8 ms (83x the 50x50 time: linear); the wide explorers over 2500x (O(A log A) instead
+//! of A² log A); a 2000x2000 cave in about 0.13 s with a 49 MB peak.
+//!
+//! Session 5 timed every fixture script interleaved with the reference (the machine's speed
+//! swung by up to 1.7x), eight rounds each, taking the ratio per round. The harness is
+//! `benches/reference/bench.js` and our side is `examples/per_size.rs`. The median rounds:
+//! paper_cave 264x, the example cave 202x, paper_nonuniform 191x, reference_test 184x (its
+//! 2020 copy 185x), paper_uniform 184x, paper_mine 183x, paper_digger 133x, roguelike 133x.
+//! readme_example runs at 135x per finished map (the spec's `ms/map`); the reference throws on
+//! 36% of its maps, and counting those crashes as maps it runs at 116x. Every map is the
+//! same as before the speed work: the compiled rules ([`kernel`], [`live`]) are checked against the interpreter
 //! ([`Script::without_compiled_rules`]) by `tests/kernel.rs` and `tests/connect_walk.rs`.
 
 pub mod compile;

@@ -149,8 +149,16 @@ fn raw_rule() -> impl Strategy<Value = RawRule> {
     )
 }
 
+/// Cases per test: `PROPTEST_CASES` for a longer run, else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(160), ..ProptestConfig::default() })]
 
     #[test]
     fn random_scripts_are_the_same_compiled_and_interpreted(
@@ -363,7 +371,7 @@ fn ca_rule(own: Option<usize>, count: Option<(usize, usize, usize)>, to: usize) 
 type CaRule = (Option<(usize, usize, usize)>, usize);
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(160), ..ProptestConfig::default() })]
 
     /// Cellular automata (a rule per `self` code, at most one count test each) in every
     /// count layout the live planes have (words, bytes, paired bytes), with row scans of
@@ -530,7 +538,7 @@ fn one_row_neighbourhoods_wider_than_a_block() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     /// Cellular automata over a neighbourhood of random shape (one to three rows, one to 41
     /// columns, the centre anywhere): byte, paired and word planes with margins of any width

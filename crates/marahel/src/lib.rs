@@ -106,7 +106,7 @@
 //! of A² log A); a 2000x2000 cave in about 0.13 s with a 49 MB peak.
 //!
 //! Session 5 timed every fixture script interleaved with the reference (the machine's speed
-//! swung by up to 1.7x), eight rounds each, taking the ratio per round. The harness is
+//! swung by up to 1.8x), eight rounds each, taking the ratio per round. The harness is
 //! `benches/reference/bench.js` and our side is `examples/per_size.rs`. The median rounds:
 //! paper_cave 264x, the example cave 202x, paper_nonuniform 191x, reference_test 184x (its
 //! 2020 copy 185x), paper_uniform 184x, paper_mine 183x, paper_digger 133x, roguelike 133x.

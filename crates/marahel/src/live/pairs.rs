@@ -48,18 +48,16 @@ impl LivePlanes {
                 out,
                 margin,
             };
-            let rw = r.w as usize;
-            let (pairs, codes) = (&mut self.store.pairs, &mut self.store.codes);
-            if narrow::fits(rw, 16) {
-                let need = len.max(o + (r.h as usize - 1) * p + 16);
-                grow(pairs, codes, need);
-                narrow::box_pairs::<1>(pairs, codes, canvas, r, geometry, k);
-                return;
-            }
-            if narrow::fits(rw, 32) {
-                let need = len.max(o + (r.h as usize - 1) * p + 32);
-                grow(pairs, codes, need);
-                narrow::box_pairs::<2>(pairs, codes, canvas, r, geometry, k);
+            // Blocks of sixteen lanes a row: one or two.
+            let blocks = (1..=2).find(|&n| narrow::fits(r.w as usize, 16 * n));
+            if let Some(n) = blocks {
+                let (pairs, codes) = (&mut self.store.pairs, &mut self.store.codes);
+                // The last row is read and written as whole blocks.
+                grow(pairs, codes, len.max(o + (r.h as usize - 1) * p + 16 * n));
+                match n {
+                    1 => narrow::box_pairs::<1>(pairs, codes, canvas, r, geometry, k),
+                    _ => narrow::box_pairs::<2>(pairs, codes, canvas, r, geometry, k),
+                }
                 return;
             }
         }

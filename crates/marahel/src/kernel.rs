@@ -135,8 +135,8 @@ pub struct Kernel {
     /// `one` as lanes for row scans over byte planes ([`scan`]); empty when there are none or
     /// more than [`scan::MAX_LANES`].
     lanes: Vec<scan::Lane>,
-    /// `lanes` as one test per code ([`scan::cell_tests`]); empty without lanes.
-    cells: Vec<[u8; 4]>,
+    /// `lanes` as one test per code ([`scan::cell_tests`]).
+    cells: Box<[[u8; 4]; 256]>,
     /// When `lanes` run over paired planes with a code plane and every code that may fire
     /// has a rule writing one value to the cell: per code, that value and the change of the
     /// cell's pair weight it makes ([`scan`] fires such rules straight into the planes).
@@ -363,10 +363,7 @@ impl Kernel {
             planes.iter_mut().for_each(|p| p.set_scan_code(code));
         }
         let direct = scan::direct_writes(&planes, &one, &lanes, |i| rules[i as usize].only);
-        let cells = match lanes.is_empty() {
-            true => Vec::new(),
-            false => scan::cell_tests(&lanes),
-        };
+        let cells = scan::cell_tests(&lanes);
         Some(Kernel {
             direct,
             cells,

@@ -128,8 +128,8 @@ pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
 /// count being the pair shifted right by `shift` (a byte), tested as in [`Lane`]; codes of
 /// no lane get a test that never holds. One look-up and one compare instead of a branch per
 /// lane.
-pub fn cell_tests(lanes: &[Lane]) -> Vec<[u8; 4]> {
-    let mut cells = vec![[0, 0, 255, 0xff]; 256];
+pub fn cell_tests(lanes: &[Lane]) -> Box<[[u8; 4]; 256]> {
+    let mut cells = Box::new([[0, 0, 255, 0xff]; 256]);
     for lane in lanes {
         for c in lane.clo..=lane.clo + lane.cw {
             cells[c as usize] = [8 * lane.plane as u8, lane.lo, lane.w, lane.neg];
@@ -278,7 +278,7 @@ fn run<const L: usize>(
     // Right after a firing, the next cell is tested on its own: its counts were just stored
     // one by one, and a block load over them would wait for those stores to land.
     let mut after_firing = false;
-    let cells: &[[u8; 4]; 256] = kernel.cells[..].try_into().expect("a test per code");
+    let cells = &*kernel.cells;
     while i < end {
         let (codes, pairs) = ctx.live.coded_pairs().expect("a code plane");
         let tests = (lanes, cells);
@@ -365,7 +365,7 @@ fn run_direct<const L: usize>(
     let mut go_on = true;
     // As in [`run`]: the cell right after a firing is tested on its own.
     let mut after_firing = false;
-    let cells: &[[u8; 4]; 256] = kernel.cells[..].try_into().expect("a test per code");
+    let cells = &*kernel.cells;
     while i < end {
         let (codes, pairs) = (&planes.codes[..], &planes.pairs[..]);
         let tests = (lanes, cells);

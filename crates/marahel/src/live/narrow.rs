@@ -159,7 +159,7 @@ impl Edges {
 
 /// The weights of a block of codes: the low and the high byte of their pairs.
 #[inline(always)]
-fn weigh(c: &Block, k: &Weighing) -> (Block, Block) {
+pub fn weigh(c: &Block, k: &Weighing) -> (Block, Block) {
     (
         c.map(|c| ((c == k.a) as u8).wrapping_neg() & k.wa),
         c.map(|c| ((c == k.b) as u8).wrapping_neg() & k.wb),

@@ -36,18 +36,20 @@ impl LivePlanes {
         let out = outs[0] as u8 as u16 | (outs[1] as u8 as u16) << 8;
         // The code plane is laid out even without a scan code (it costs little).
         let margin = scan_code.unwrap_or(0);
-        if let (Some((a, wa)), Some((b, wb)), true) =
-            (specs[0].single, specs[1].single, specs[0].is_box)
-        {
-            // Narrow regions: one sweep over the rows (see [`narrow`]).
-            let k = Weighing {
+        // One weighted code each (the usual `all(solid)` and `all(empty)`).
+        let single = match (specs[0].single, specs[1].single) {
+            (Some((a, wa)), Some((b, wb))) => Some(Weighing {
                 a,
                 wa: wa as u8,
                 b,
                 wb: wb as u8,
                 out,
                 margin,
-            };
+            }),
+            _ => None,
+        };
+        if let (Some(k), true) = (single, specs[0].is_box) {
+            // Narrow regions: one sweep over the rows (see [`narrow`]).
             // Blocks of sixteen lanes a row: one or two.
             let blocks = (1..=2).find(|&n| narrow::fits(r.w as usize, 16 * n));
             if let Some(n) = blocks {
@@ -62,22 +64,17 @@ impl LivePlanes {
             }
         }
         let codes = (&mut self.store.codes, margin);
-        match (specs[0].single, specs[1].single) {
-            // One weighted code each (the usual `all(solid)` and `all(empty)`): compares
-            // instead of table look-ups, which vectorise.
-            (Some((a, wa)), Some((b, wb))) => {
-                let (wa, wb) = (wa as u8, wb as u8);
-                lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
-                    let lo = codes.map(|c| ((c == a) as u8).wrapping_neg() & wa);
-                    let hi = codes.map(|c| ((c == b) as u8).wrapping_neg() & wb);
-                    let mut w = [0u16; BLOCK];
-                    for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
-                        *w = lo as u16 | (hi as u16) << 8;
-                    }
-                    w
-                })
-            }
-            _ => {
+        match single {
+            // One weighted code each: compares instead of table look-ups, which vectorise.
+            Some(k) => lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
+                let (lo, hi) = narrow::weigh(codes, &k);
+                let mut w = [0u16; BLOCK];
+                for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
+                    *w = lo as u16 | (hi as u16) << 8;
+                }
+                w
+            }),
+            None => {
                 let pw: &[u16; 256] = self.pair_w.as_deref().expect("a pair per code");
                 lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
                     codes.map(|c| pw[c as usize])

@@ -74,6 +74,18 @@ impl<'a> CellRules<'a> {
         })
     }
 
+    /// Visits a cell: stores its value after the visit (the cell is stored back either way:
+    /// no branch on whether it changes) and returns its table entry.
+    #[inline(always)]
+    fn apply(&mut self, cell: &mut u8) -> u32 {
+        let mut a = self.act[*cell as usize];
+        if a == CellRules::UNKNOWN {
+            a = self.fill(*cell);
+        }
+        *cell = a as u8;
+        a
+    }
+
     /// The table entry of code `c`: the first rule whose conditions hold, as `visit` finds
     /// it (the conditions read nothing but `c` and draw nothing).
     #[inline(never)]
@@ -163,14 +175,7 @@ fn straight(rules: &mut CellRules, front: &mut [u8], i: i64, stride: i64, k: u64
     const _: () = assert!(crate::compile::MAX_SIDE < 1 << 23);
     debug_assert!(k < 1 << 23);
     let mut sum = 0u64;
-    let cell = |c: &mut u8| {
-        let mut a = rules.act[*c as usize];
-        if a == CellRules::UNKNOWN {
-            a = rules.fill(*c);
-        }
-        *c = a as u8;
-        sum += u64::from(a >> 8);
-    };
+    let cell = |c: &mut u8| sum += u64::from(rules.apply(c) >> 8);
     let cells = &mut front[lo..=hi];
     if stride.unsigned_abs() == 1 {
         cells.iter_mut().for_each(cell);
@@ -206,13 +211,7 @@ pub fn walk(
     // branches on them, the cell is stored back either way.
     macro_rules! visit {
         ($i:expr) => {{
-            let i = $i as usize;
-            let c = front[i];
-            let mut a = rules.act[c as usize];
-            if a == CellRules::UNKNOWN {
-                a = rules.fill(c);
-            }
-            front[i] = a as u8;
+            let a = rules.apply(&mut front[$i as usize]);
             stores += u64::from(a >> 31);
             changed += u64::from((a >> 8) & 1);
             changed >= limit

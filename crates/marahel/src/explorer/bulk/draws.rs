@@ -28,7 +28,7 @@ impl<'a> Draws<'a> {
 
     /// [`Draws::row`] over the `rows x width` rectangle whose rows start `stride` apart in
     /// `dst`, when a table applies (one call for the whole rectangle); returns whether it
-    /// did (else nothing is drawn).
+    /// did (else nothing is drawn). The choices and the generator's state are in locals.
     pub fn rect(
         &self,
         rng: &mut LevelRng,
@@ -54,14 +54,8 @@ impl<'a> Draws<'a> {
     /// cells of `mask`, or all); the last executer's value stays.
     #[inline]
     pub fn row(&self, rng: &mut LevelRng, dst: &mut [u8], mask: Option<&[u8]>) {
-        if let (Some((len, table)), None) = (&self.table, mask) {
-            // The common case (one drawing executer, every cell): the choices and the
-            // generator's state in locals.
-            let mut r = rng.clone();
-            for t in dst {
-                *t = table[below(&mut r, *len) & 255];
-            }
-            *rng = r;
+        // The common case (one drawing executer, every cell): a one-row rectangle.
+        if mask.is_none() && self.rect(rng, dst, dst.len().max(1), dst.len(), 1) {
             return;
         }
         let mut draw = |t: &mut u8| {

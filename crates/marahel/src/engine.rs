@@ -432,6 +432,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
         };
         let (explorers, noise_seed) = (seed.stream("explorers"), seed.stream("noise"));
         let mut rng = explorers.child(0).rng();
+        let whole = Rect::new(0, 0, w as i64, h as i64);
         // One context for the whole map; each explorer sets its own fields below.
         let mut ctx = Ctx {
             canvas: &mut canvas,
@@ -439,7 +440,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             noise: &noise,
             noise_seed,
             nbhs: &ws.nbhs,
-            region: Rect::new(0, 0, w as i64, h as i64),
+            region: whole,
             out: 0,
             out_code: p.out(),
             buffer: false,
@@ -457,7 +458,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             if i > 0 {
                 *ctx.rng = explorers.child(i as u64).rng();
             }
-            ctx.region = Rect::new(0, 0, w as i64, h as i64);
+            ctx.region = whole;
             (ctx.out, ctx.buffer) = (ex.out, ex.buffer);
             ctx.track_counts = explorer::uses_counts(ex);
             ctx.counts.clear();

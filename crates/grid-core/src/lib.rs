@@ -12,6 +12,7 @@
 //! | [`metrics`] | expressive-range metrics: empty fraction, regions, block entropy |
 //! | [`path`] | [`astar`] on the `pathfinding` crate |
 //! | [`rng`] | [`Seed`] and [`LevelRng`] (Xoshiro256++), with child streams |
+//! | [`text`] | short, escaped excerpts of user input for error messages |
 //! | [`export`] | text, JSON, PNG and Tiled TMX for any [`TileMap`] |
 //!
 //! ## Measured speed
@@ -47,6 +48,7 @@ pub mod metrics;
 pub mod neighborhood;
 pub mod path;
 pub mod rng;
+pub mod text;
 pub mod tile;
 
 pub use connectivity::{

@@ -12,6 +12,7 @@
 //! | [`metrics`] | expressive-range metrics: empty fraction, regions, block entropy |
 //! | [`path`] | [`astar`] on the `pathfinding` crate |
 //! | [`rng`] | [`Seed`] and [`LevelRng`] (Xoshiro256++), with child streams |
+//! | [`overrides`] | `path=value` overrides of a JSON input (`--set`, sliders, searches) |
 //! | [`text`] | short, escaped excerpts of user input for error messages |
 //! | [`export`] | text, JSON, PNG and Tiled TMX for any [`TileMap`] |
 //!
@@ -46,6 +47,7 @@ pub mod geom;
 pub mod grid;
 pub mod metrics;
 pub mod neighborhood;
+pub mod overrides;
 pub mod path;
 pub mod rng;
 pub mod text;

@@ -1,0 +1,100 @@
+//! The pictures manifest (`docs/pictures.txt`): every picture and sample file under `docs/`
+//! with the `levelgen` command that makes it. `cargo run --release --example pictures`
+//! remakes them all; `tests/pictures` checks that each committed file is byte for byte what
+//! the code makes now.
+//!
+//! A line is `FILES | FLAGS | COMMAND`: FILES are names under `docs/images/`, each
+//! optionally `NAME=PRODUCED` when the command writes it under another name; FLAGS is empty
+//! or holds `heavy` (checked only in optimised builds) and `fixtures` (needs the shared
+//! fixtures); COMMAND is the `levelgen` arguments, split on spaces, where `{out}` is the
+//! directory the command writes into and `{fixtures}` the shared fixtures folder.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// One manifest line.
+#[derive(Debug)]
+pub struct Entry {
+    /// `(docs name, path the command produces under {out})`.
+    pub files: Vec<(String, String)>,
+    /// Checked only in optimised builds.
+    pub heavy: bool,
+    /// Needs `../shared/fixtures`.
+    pub fixtures: bool,
+    /// The command's arguments, placeholders unexpanded.
+    pub args: Vec<String>,
+    /// Line number in the manifest.
+    pub line: usize,
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared fixtures folder, if present.
+pub fn fixtures() -> Option<PathBuf> {
+    let dir = root().join("../shared/fixtures");
+    dir.is_dir().then_some(dir)
+}
+
+/// Reads `docs/pictures.txt`.
+pub fn read() -> Vec<Entry> {
+    let text =
+        std::fs::read_to_string(root().join("docs/pictures.txt")).expect("docs/pictures.txt");
+    let mut entries = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.splitn(3, '|').map(str::trim).collect();
+        assert_eq!(
+            parts.len(),
+            3,
+            "docs/pictures.txt:{}: expected FILES | FLAGS | COMMAND",
+            i + 1
+        );
+        let files = parts[0]
+            .split_whitespace()
+            .map(|f| match f.split_once('=') {
+                Some((name, produced)) => (name.to_string(), produced.to_string()),
+                None => (f.to_string(), f.to_string()),
+            })
+            .collect();
+        entries.push(Entry {
+            files,
+            heavy: parts[1].split_whitespace().any(|f| f == "heavy"),
+            fixtures: parts[1].split_whitespace().any(|f| f == "fixtures"),
+            args: parts[2].split_whitespace().map(str::to_string).collect(),
+            line: i + 1,
+        });
+    }
+    entries
+}
+
+/// Runs an entry's command in this process with `{out}` = `out`; returns the produced files
+/// as `(docs name, path)`, or the CLI's error.
+pub fn make(entry: &Entry, out: &Path, fixtures: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    use clap::Parser;
+    std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    let args: Vec<String> = std::iter::once("levelgen".to_string())
+        .chain(entry.args.iter().map(|a| {
+            a.replace("{out}", &out.to_string_lossy())
+                .replace("{fixtures}", &fixtures.to_string_lossy())
+        }))
+        .collect();
+    // Paths in commands are relative to the workspace root.
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    std::env::set_current_dir(root()).map_err(|e| e.to_string())?;
+    let result = levelgen::cli::Cli::try_parse_from(&args)
+        .map_err(|e| e.to_string())
+        .and_then(|cli| levelgen::cli::run(cli).map_err(|e| e.to_string()));
+    std::env::set_current_dir(cwd).map_err(|e| e.to_string())?;
+    result.map_err(|e| format!("docs/pictures.txt:{}: {e}", entry.line))?;
+    Ok(entry
+        .files
+        .iter()
+        .map(|(name, produced)| (name.clone(), out.join(produced)))
+        .collect())
+}

@@ -1,7 +1,8 @@
 //! `levelgen marahel SCRIPT.json`: run a Marahel script (v0.3.0 or the 2017 paper dialect).
 
-use super::common::{CommonArgs, write_generic};
+use super::common::{CommonArgs, Formats, GENERIC, write_generic};
 use super::error::CliError;
+use super::output::{Output, Target, note, print};
 use ::marahel::{MarahelMap, Script};
 use clap::Args as ClapArgs;
 use grid_core::export::{self, ExportOptions};
@@ -56,6 +57,14 @@ fn export_options(map: &MarahelMap) -> ExportOptions {
     }
 }
 
+/// What `levelgen marahel` writes: the generic formats; text in a directory.
+pub const FORMATS: Formats = Formats {
+    generator: "marahel",
+    known: &GENERIC,
+    dir: "txt",
+    stdout: "txt",
+};
+
 /// Runs `levelgen marahel`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let text =
@@ -67,54 +76,29 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .file_stem()
         .map_or("marahel".to_string(), |s| s.to_string_lossy().to_string());
     let c = &args.common;
-    // Maps are generated in parallel and written in seed order; `Err(None)` stops quietly
-    // (stdout closed, as when piping into `head`).
-    let outcome = c.batch(&name).for_each_ordered(
+    let plan = c.plan(&name, &FORMATS)?;
+    let out = Output::guarding([args.script.as_path()]);
+    let msg = c.messages();
+    // Maps are generated in parallel and written in seed order.
+    c.batch(&name).for_each_ordered(
         || (),
         |_, seed| generate(&script, seed, args.size),
-        |seed, map| -> Result<(), Option<CliError>> {
+        |seed, map| -> Result<(), CliError> {
             let map = map?;
-            if !c.quiet {
-                for w in &map.warnings {
-                    eprintln!("warning: seed {seed}: {w}");
-                }
+            for w in &map.warnings {
+                msg.warn(format!("warning: seed {seed}: {w}"));
             }
-            match c.out_path(&name, seed) {
-                Some(path) => {
-                    write_generic(&map, &path, &export_options(&map))?;
-                    c.wrote(&path);
-                }
-                None if !c.quiet => {
-                    let mut text = String::new();
-                    if c.is_batch() {
-                        text.push_str(&format!("seed {seed}\n"));
-                    }
-                    text.push_str(&export::to_text(&map));
-                    if c.is_batch() {
-                        text.push('\n');
-                    }
-                    if !print(&text) {
-                        return Err(None);
-                    }
-                }
-                None => {}
-            }
+            let target = plan.target(seed);
+            if target == Target::Stdout && plan.format() == "txt" && plan.is_batch() {
+                // Text maps of a batch on stdout are headed by their seed.
+                print(&format!("seed {seed}\n{}\n", export::to_text(&map)))
+            } else {
+                write_generic(&out, &map, &target, plan.format(), &export_options(&map))
+            }?;
+            msg.wrote(&target);
             Ok(())
         },
-    );
-    match outcome {
-        Err(Some(e)) => Err(e),
-        _ => Ok(()),
-    }
-}
-
-/// Writes to stdout; `false` when stdout is closed (a pipe to `head`), which is not an error.
-fn print(text: &str) -> bool {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .is_ok()
+    )
 }
 
 /// The no-argument run: the cave example with seed 0, printed, and a PNG preview written to
@@ -122,15 +106,19 @@ fn print(text: &str) -> bool {
 pub fn default_run(png: &Path) -> Result<(), CliError> {
     let script = Script::parse(CAVE).map_err(CliError::input)?;
     let map = script.generate(0).map_err(CliError::input)?;
-    let opts = ExportOptions::default();
-    write_generic(&map, png, &opts)?;
-    print(&export::to_text(&map));
-    eprintln!(
+    let target = Target::File(png.to_path_buf());
+    write_generic(
+        &Output::new(),
+        &map,
+        &target,
+        "png",
+        &ExportOptions::default(),
+    )?;
+    print(&export::to_text(&map))?;
+    note(format!(
         "Marahel cave example (examples/marahel/cave.json, seed 0); PNG preview written to {}",
         png.display()
-    );
-    eprintln!(
-        "Try `levelgen marahel examples/marahel/roguelike.json --seed 7` or `levelgen --help`."
-    );
+    ));
+    note("Try `levelgen marahel examples/marahel/roguelike.json --seed 7` or `levelgen --help`.");
     Ok(())
 }

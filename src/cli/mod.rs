@@ -1,6 +1,8 @@
 //! The `levelgen` CLI: one subcommand per generator, plus `analyze`.
 //!
-//! Each subcommand lives in its own module with an `Args` struct (clap) and a `run` function.
+//! Each subcommand lives in its own module with an `Args` struct (clap) and a `run` function;
+//! every one plans its output with [`common`] and writes through [`output`]. The flags, file
+//! naming, formats and exit codes are described for users in `docs/cli.md`.
 
 pub mod analyze;
 pub mod common;
@@ -8,6 +10,7 @@ pub mod error;
 pub mod heroes;
 pub mod marahel;
 pub mod mario;
+pub mod output;
 pub mod zones;
 
 use clap::{Parser, Subcommand};
@@ -41,8 +44,10 @@ pub enum Command {
     Zones(zones::Args),
 }
 
-/// Parses the arguments, runs, and maps errors to exit codes (2 for bad input).
+/// Parses the arguments, runs, and maps errors to exit codes: 0 success (also when stdout
+/// is closed early), 1 an I/O or internal failure, 2 bad input.
 pub fn main() -> ExitCode {
+    ignore_file_size_signal();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -57,10 +62,24 @@ pub fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_closed_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            output::note(format!("error: {e}"));
             ExitCode::from(e.code)
         }
+    }
+}
+
+/// Under a file-size limit (`ulimit -f`), a write past it raises `SIGXFSZ`, which kills the
+/// process by default; ignored, the write fails with an error the output layer reports
+/// (exit 1, the previous file intact).
+#[allow(unsafe_code)]
+fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code; it is
+    // done once at start-up, before any thread is spawned.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 

@@ -52,10 +52,10 @@ pub struct Args {
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Map size for generators that take one: the Heroes map side (32, 64, 128 or 256;
-    /// default 128) or the zones window side in zones (default 20). Ignored by marahel
-    /// (the script sets its size) and mario (the rooms do).
-    #[arg(long)]
+    /// Map size `NxN` (or `N`) for generators that take one: the Heroes map (32, 64, 128 or
+    /// 256; default 128) or the zones window in zones (default 20). Ignored by marahel (the
+    /// script sets its size) and mario (the rooms do).
+    #[arg(long, value_parser = super::common::parse_square)]
     pub size: Option<u32>,
     /// The Heroes generation config JSON (as `levelgen heroes --config`; default: the
     /// built-in config). Only for the heroes generator.

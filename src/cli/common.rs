@@ -351,6 +351,48 @@ pub fn write_generic(
 /// The generic formats, written by [`write_generic`].
 pub const GENERIC: [&str; 4] = ["txt", "json", "png", "tmx"];
 
+/// A map size `WxH`, both whole numbers of at least 1 (the `--size` of every generator).
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let bad = || {
+        format!(
+            "{}: expected WxH with whole numbers >= 1, e.g. 80x50",
+            grid_core::text::excerpt(text)
+        )
+    };
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    match (w.trim().parse::<usize>(), h.trim().parse::<usize>()) {
+        (Ok(w), Ok(h)) if w > 0 && h > 0 => Ok((w, h)),
+        _ => Err(bad()),
+    }
+}
+
+/// A square map size: `NxN`, or `N` as its shorthand.
+pub fn parse_square(text: &str) -> Result<u32, String> {
+    let side = if text.contains(['x', 'X']) {
+        match parse_size(text)? {
+            (w, h) if w == h => w,
+            _ => {
+                return Err(format!(
+                    "{}: this map is square (NxN, or N)",
+                    grid_core::text::excerpt(text)
+                ));
+            }
+        }
+    } else {
+        text.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| {
+                format!(
+                    "{}: expected a side N >= 1 or NxN",
+                    grid_core::text::excerpt(text)
+                )
+            })?
+    };
+    u32::try_from(side).map_err(|_| format!("{side}: too large a side"))
+}
+
 /// The lower-case extension of `path` (empty if none): what picks an output format.
 pub fn extension(path: &Path) -> String {
     path.extension()

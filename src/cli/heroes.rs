@@ -1,6 +1,6 @@
 //! `levelgen heroes`: template-driven Heroes zone maps, exported as Pocket Heroes `.hmm`.
 
-use super::common::{CommonArgs, Formats, Plan, write_generic};
+use super::common::{CommonArgs, Formats, Plan, parse_square, write_generic};
 use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
@@ -40,22 +40,15 @@ fn with_path(path: &Path, e: heroes_zones::HeroesError) -> CliError {
 /// The map sides the `.hmm` format and the generator support.
 pub const SIDES: [u32; 4] = [32, 64, 128, 256];
 
-/// A Heroes map size: `N` or `NxN`, N one of [`SIDES`].
+/// A Heroes map size: `NxN` or `N`, N one of [`SIDES`].
 pub fn parse_side(text: &str) -> Result<u32, String> {
-    let (w, h) = match text.split_once(['x', 'X']) {
-        Some((w, h)) => (w.trim(), h.trim()),
-        None => (text.trim(), text.trim()),
-    };
-    let bad = || {
-        format!(
-            "{}: expected a square size 32x32, 64x64, 128x128 or 256x256 (or 32, 64, 128, 256)",
-            grid_core::text::excerpt(text)
-        )
-    };
-    match (w.parse::<u32>(), h.parse::<u32>()) {
-        (Ok(w), Ok(h)) if w == h && SIDES.contains(&w) => Ok(w),
-        _ => Err(bad()),
+    let side = parse_square(text)?;
+    if !SIDES.contains(&side) {
+        return Err(format!(
+            "{side}x{side}: a Heroes map is 32x32, 64x64, 128x128 or 256x256 (or 32, 64, 128, 256)"
+        ));
     }
+    Ok(side)
 }
 
 /// What `levelgen heroes` writes: `.hmm` editor maps (its own format, the default in a

@@ -1,6 +1,6 @@
 //! `levelgen marahel SCRIPT.json`: run a Marahel script (v0.3.0 or the 2017 paper dialect).
 
-use super::common::{CommonArgs, Formats, GENERIC, write_generic};
+use super::common::{CommonArgs, Formats, GENERIC, parse_size, write_generic};
 use super::error::CliError;
 use super::output::{Output, Target, note, print};
 use ::marahel::{MarahelMap, Script};
@@ -22,16 +22,6 @@ pub struct Args {
     /// Seed, count, output.
     #[command(flatten)]
     pub common: CommonArgs,
-}
-
-fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{s:?}: expected WxH, e.g. 80x50"))?;
-    match (w.trim().parse::<usize>(), h.trim().parse::<usize>()) {
-        (Ok(w), Ok(h)) if w > 0 && h > 0 => Ok((w, h)),
-        _ => Err(format!("{s:?}: expected WxH with whole numbers >= 1")),
-    }
 }
 
 fn generate(

@@ -11,6 +11,7 @@ use crate::batch::{Batch, SeedRange};
 use clap::Args;
 use grid_core::TileMap;
 use grid_core::export::{self, ExportOptions};
+use grid_core::overrides::{Override, apply_all};
 use std::path::{Path, PathBuf};
 
 /// Flags shared by every generator subcommand.
@@ -350,6 +351,46 @@ pub fn write_generic(
 
 /// The generic formats, written by [`write_generic`].
 pub const GENERIC: [&str; 4] = ["txt", "json", "png", "tmx"];
+
+/// Reads the JSON input `path` and applies the `--set` overrides (flag `flag`) to it,
+/// returning the text for the crate's parser. An input that is valid JSON but not an object
+/// is rejected here; a syntax error is left to the crate's parser, which names its place.
+pub fn json_input(path: &Path, sets: &[Override], flag: &str) -> Result<String, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::read(path, e))?;
+    json_with_overrides(&text, sets, flag)
+        .map_err(|e| CliError::input_msg(format!("{}: {e}", path.display())))
+}
+
+/// [`json_input`] for text in hand (`text` is returned as it is when there is nothing to
+/// change, so the crate's error locations stay true).
+pub fn json_with_overrides(text: &str, sets: &[Override], flag: &str) -> Result<String, String> {
+    let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Ok(text.to_string());
+    };
+    if !doc.is_object() {
+        return Err(format!(
+            "expected a JSON object {{...}}, found {}",
+            json_kind(&doc)
+        ));
+    }
+    if sets.is_empty() {
+        return Ok(text.to_string());
+    }
+    apply_all(&mut doc, sets).map_err(|e| format!("{flag}: {e}"))?;
+    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}
+
+/// How a JSON value's type is named in messages.
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
 
 /// A map size `WxH`, both whole numbers of at least 1 (the `--size` of every generator).
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {

@@ -1,9 +1,12 @@
 //! `levelgen heroes`: template-driven Heroes zone maps, exported as Pocket Heroes `.hmm`.
 
-use super::common::{CommonArgs, Formats, Plan, parse_square, write_generic};
+use super::common::{
+    CommonArgs, Formats, Plan, json_input, json_with_overrides, parse_square, write_generic,
+};
 use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
+use grid_core::overrides::Override;
 use heroes_zones::{Config, Template, generate, hmm, preview};
 use std::path::{Path, PathBuf};
 
@@ -17,6 +20,14 @@ pub struct Args {
     /// The config JSON (defaults: the crate's built-in config).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Change one value of the template: `PATH=VALUE` (`zones.0.size=30`,
+    /// `/connections/0/guard=5000`; the value JSON or else text). Repeatable.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<Override>,
+    /// Change one value of the config (the built-in one without --config): `PATH=VALUE`,
+    /// e.g. `mapSize=64`. Repeatable.
+    #[arg(long = "config-set", value_name = "PATH=VALUE")]
+    pub config_set: Vec<Override>,
     /// Map size `WxH`, square: 32x32, 64x64, 128x128 or 256x256; a single number is short
     /// for a square (default: the config's mapSize).
     #[arg(long, value_parser = parse_side)]
@@ -27,10 +38,6 @@ pub struct Args {
     /// Shared flags (--seed, --count, --out, --format, --quiet).
     #[command(flatten)]
     pub common: CommonArgs,
-}
-
-fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| CliError::read(path, e))
 }
 
 fn with_path(path: &Path, e: heroes_zones::HeroesError) -> CliError {
@@ -73,14 +80,31 @@ fn write_map(
     }
 }
 
+/// The config: `--config` or the built-in one, with the `--config-set` overrides.
+fn read_config(args: &Args) -> Result<Config, CliError> {
+    let flag = "--config-set";
+    let text = match &args.config {
+        Some(p) => json_input(p, &args.config_set, flag)?,
+        None if args.config_set.is_empty() => return Ok(Config::default()),
+        None => {
+            let builtin = serde_json::to_string(&Config::default())
+                .map_err(|e| CliError::output_msg(e.to_string()))?;
+            json_with_overrides(&builtin, &args.config_set, flag)
+                .map_err(|e| CliError::input_msg(format!("built-in config: {e}")))?
+        }
+    };
+    let name = args
+        .config
+        .as_deref()
+        .unwrap_or(Path::new("built-in config"));
+    Config::from_json(&text).map_err(|e| with_path(name, e))
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let template =
-        Template::from_json(&read(&args.template)?).map_err(|e| with_path(&args.template, e))?;
-    let config = match &args.config {
-        Some(p) => Config::from_json(&read(p)?).map_err(|e| with_path(p, e))?,
-        None => Config::default(),
-    };
+    let template = Template::from_json(&json_input(&args.template, &args.set, "--set")?)
+        .map_err(|e| with_path(&args.template, e))?;
+    let config = read_config(&args)?;
     let size = args.size.unwrap_or(config.map_size);
     let name = args
         .template

@@ -5,6 +5,7 @@
 //! naming, formats and exit codes are described for users in `docs/cli.md`.
 
 pub mod analyze;
+pub mod check;
 pub mod common;
 pub mod error;
 pub mod heroes;
@@ -34,6 +35,9 @@ pub struct Cli {
 pub enum Command {
     /// Expressive-range analysis: metrics, summary and plots over many seeds.
     Analyze(analyze::Args),
+    /// Validate files: .hmm maps, Mario levels, Marahel scripts, heroes templates and
+    /// configs, Mario room/section/macro files; exit 2 if any has an error.
+    Check(check::Args),
     /// Template-driven Heroes zone map, exported as a Pocket Heroes `.hmm` editor map.
     Heroes(heroes::Args),
     /// Run a Marahel script (JSON level-generator language).
@@ -87,6 +91,7 @@ fn ignore_file_size_signal() {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Some(Command::Analyze(args)) => analyze::run(args),
+        Some(Command::Check(args)) => check::run(args),
         None => marahel::default_run(std::path::Path::new("levelgen-cave.png")),
         Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),

@@ -92,7 +92,8 @@ impl Args {
             .collect();
         if names.is_empty() {
             return Err(CliError::input_msg(format!(
-                "--empty {text:?}: expected tile names separated by ',' or '|'"
+                "--empty {}: expected tile names separated by ',' or '|'",
+                grid_core::text::excerpt(text)
             )));
         }
         Ok(Some(names))

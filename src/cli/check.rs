@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 f.warnings.len()
             ));
         }
-        print(&out)?;
+        print(&super::output::bounded(&out))?;
     }
     if failed > 0 {
         return Err(CliError::input_msg(format!(

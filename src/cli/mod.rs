@@ -55,7 +55,16 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
+            // clap quotes the whole offending argument; a long one is cut.
+            let text = e.render().to_string();
+            if text
+                .lines()
+                .all(|l| l.chars().count() <= output::MAX_LINE_CHARS)
+            {
+                let _ = e.print();
+            } else {
+                output::note(text.trim_end());
+            }
             return match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                     ExitCode::SUCCESS

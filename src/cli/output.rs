@@ -52,7 +52,34 @@ impl Target {
 /// run that made its output into a failure.
 pub fn note(text: impl AsRef<str>) {
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", text.as_ref());
+    let _ = writeln!(err, "{}", bounded(text.as_ref()));
+}
+
+/// Longest message line [`bounded`] lets through, in characters.
+pub const MAX_LINE_CHARS: usize = 400;
+
+/// `text` with every line longer than [`MAX_LINE_CHARS`] cut in the middle, keeping its
+/// start (the file and place) and its end (what was expected) and naming what was cut. The
+/// last guard on every message: errors quote input through `grid_core::text::excerpt`, and
+/// this keeps a message that quotes more (a crate's, clap's) from filling a terminal.
+pub fn bounded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * MAX_LINE_CHARS));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let n = line.chars().count();
+        if n <= MAX_LINE_CHARS {
+            out.push_str(line);
+            continue;
+        }
+        let head = MAX_LINE_CHARS * 3 / 4;
+        let tail = MAX_LINE_CHARS / 4;
+        out.extend(line.chars().take(head));
+        out.push_str(&format!(" [... {} characters cut ...] ", n - head - tail));
+        out.extend(line.chars().skip(n - tail));
+    }
+    out
 }
 
 /// The output layer of one run: its inputs, guarded against being overwritten.
@@ -253,6 +280,21 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn long_lines_are_cut_in_the_middle() {
+        let line = format!("file.json:3:4: rule {} expected a number", "x".repeat(5000));
+        let text = format!("short\n{line}\nend");
+        let b = bounded(&text);
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(lines[0], "short");
+        assert_eq!(lines[2], "end");
+        assert!(lines[1].starts_with("file.json:3:4: rule xxx"));
+        assert!(lines[1].ends_with("xxx expected a number"));
+        assert!(lines[1].contains("characters cut"));
+        assert!(lines[1].chars().count() < MAX_LINE_CHARS + 40);
+        assert_eq!(bounded("é".repeat(10).as_str()), "é".repeat(10));
     }
 
     #[test]

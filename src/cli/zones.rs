@@ -125,7 +125,12 @@ pub struct AtlasArgs {
 }
 
 fn parse_origin(text: &str) -> Result<(i64, i64), CliError> {
-    let err = || CliError::input_msg(format!("--origin {text:?}: expected X,Y zone coordinates"));
+    let err = || {
+        CliError::input_msg(format!(
+            "--origin {}: expected X,Y zone coordinates",
+            grid_core::text::excerpt(text)
+        ))
+    };
     let (x, y) = text.split_once(',').ok_or_else(err)?;
     Ok((
         x.trim().parse().map_err(|_| err())?,
@@ -221,10 +226,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             distinct[s.index() as usize] = true;
         }
         msg.summary(format!(
-            "seed {seed}: {w}x{h} zones, {} distinct states, border mismatch {:.1}% of zone pairs ({:?} mode)",
+            "seed {seed}: {w}x{h} zones, {} distinct states, border mismatch {:.1}% of zone pairs ({} mode)",
             distinct.iter().filter(|&&d| d).count(),
             100.0 * m.rate(),
-            cfg.mode
+            match cfg.mode {
+                Mode::Reference => "reference",
+                Mode::Seamless => "seamless",
+            }
         ));
         let target = plan.target(seed);
         write_world(&out, &world, &target, plan.format(), atlas.as_ref())?;

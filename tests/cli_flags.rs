@@ -268,3 +268,26 @@ fn size_is_one_flag_everywhere() {
     let rows = std::fs::read_to_string(dir.join("maps.csv")).unwrap();
     assert!(rows.lines().nth(1).unwrap().contains(",32,32,"), "{rows}");
 }
+
+/// A zones picture too large for the PNG limit is rejected before generating (a 1000x1000
+/// window computed for 25 s first; 65536x65536 aborted allocating 8 GiB). The run gets a
+/// 2 GB address-space limit so a regression fails fast instead of eating the machine.
+#[test]
+fn picture_limits_are_checked_before_generating() {
+    for size in ["65536x65536", "1000x1000"] {
+        let script = format!(
+            "ulimit -v 2000000; exec '{}' zones --size {size} --out /nonexistent-dir/o.png",
+            env!("CARGO_BIN_EXE_levelgen")
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{size}: {err}");
+        assert!(
+            err.contains("over the limit of 268435456 pixels"),
+            "{size}: {err}"
+        );
+    }
+}

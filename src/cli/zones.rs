@@ -209,6 +209,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => None,
     };
     let cfg = config(&args);
+    if plan.format() == "png" {
+        let zone = atlas.as_ref().map_or(cfg.zone_size, Atlas::zone_size);
+        check_picture(w, h, zone)?;
+    }
     let out = Output::guarding(args.atlas.as_deref());
     let msg = c.messages();
     // Worlds are generated in parallel and written in seed order.
@@ -240,6 +244,22 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Ok(())
         },
     )
+}
+
+/// A PNG world of `w x h` zones of `zone` pixels must fit the picture limit: checked
+/// before generating, so a window too large for a picture fails at once.
+fn check_picture(w: u32, h: u32, zone: u32) -> Result<(), CliError> {
+    let pixels = u64::from(w)
+        .saturating_mul(u64::from(h))
+        .saturating_mul(u64::from(zone) * u64::from(zone));
+    if pixels > zone_tiles::export::MAX_IMAGE_PIXELS {
+        return Err(CliError::input_msg(format!(
+            "--size {w}x{h} with {zone}-pixel zones is a {pixels}-pixel picture, over the \
+             limit of {} pixels: give a smaller window or --zone-size, or write .json or .txt",
+            zone_tiles::export::MAX_IMAGE_PIXELS
+        )));
+    }
+    Ok(())
 }
 
 fn write_world(

@@ -251,3 +251,41 @@ fn out_dash_is_stdout() {
     assert!(png.status.success());
     assert_eq!(&png.stdout[..4], b"\x89PNG");
 }
+
+/// An input that never ends (`/dev/zero`) or is too large is bad input, found before it
+/// is held in memory; a preview named like the map itself is refused before generating.
+#[test]
+fn endless_inputs_and_clashing_outputs_are_bad_input() {
+    if Path::new("/dev/zero").exists() {
+        for args in [
+            vec!["marahel", "/dev/zero"],
+            vec!["heroes", "/dev/zero"],
+            vec!["check", "/dev/zero", "--kind", "marahel"],
+        ] {
+            let script = format!(
+                "ulimit -v 2000000; exec '{}' {}",
+                env!("CARGO_BIN_EXE_levelgen"),
+                args.join(" ")
+            );
+            let out = Command::new("sh").args(["-c", &script]).output().unwrap();
+            // `check` reports on stdout, the generators on stderr.
+            let err = String::from_utf8_lossy(&out.stderr).into_owned()
+                + &String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.contains("64 MiB"), "{args:?}: {err}");
+        }
+    }
+    let dir = fresh("clash");
+    let p = dir.join("p.png");
+    let out = bin()
+        .args(["mario", "--out"])
+        .arg(&p)
+        .arg("--png")
+        .arg(&p)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is also --out"), "{err}");
+    assert!(names(&dir).is_empty());
+}

@@ -13,9 +13,6 @@ use super::output::print;
 use clap::ValueEnum;
 use std::path::{Path, PathBuf};
 
-/// Largest file `check` reads (64 MiB): a bigger one is reported, not read.
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
-
 /// The kinds of file `check` knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Kind {
@@ -190,18 +187,10 @@ fn check_text(kind: Kind, path: &Path, text: String) -> Findings {
 }
 
 fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.is_dir() {
+    if path.is_dir() {
         return Err("is a directory (give the files in it)".into());
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{} bytes: larger than the {} bytes `check` reads",
-            meta.len(),
-            MAX_FILE_BYTES
-        ));
-    }
-    std::fs::read(path).map_err(|e| e.to_string())
+    super::output::read_input(path)
 }
 
 /// The kind of a file from its extension, folder and content.

@@ -240,11 +240,19 @@ impl Plan {
         }
     }
 
-    /// Checks a preview flag (`--png`) before generating: a `.png` file.
-    pub fn check_preview(flag: &str, path: &Path) -> Result<(), CliError> {
+    /// Checks a preview flag (`--png`) before generating: a `.png` file, not the file the
+    /// map itself goes to.
+    pub fn check_preview(&self, flag: &str, path: &Path) -> Result<(), CliError> {
         if path.as_os_str() == "-" || extension(path) != "png" {
             return Err(CliError::input_msg(format!(
                 "{flag} {}: expected a .png file",
+                path.display()
+            )));
+        }
+        let seed = self.seeds.start;
+        if Target::File(self.preview(path, seed)) == self.target(seed) {
+            return Err(CliError::input_msg(format!(
+                "{flag} {}: is also --out; give the preview another name",
                 path.display()
             )));
         }
@@ -356,7 +364,7 @@ pub const GENERIC: [&str; 4] = ["txt", "json", "png", "tmx"];
 /// returning the text for the crate's parser. An input that is valid JSON but not an object
 /// is rejected here; a syntax error is left to the crate's parser, which names its place.
 pub fn json_input(path: &Path, sets: &[Override], flag: &str) -> Result<String, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::read(path, e))?;
+    let text = super::output::read_text(path)?;
     json_with_overrides(&text, sets, flag)
         .map_err(|e| CliError::input_msg(format!("{}: {e}", path.display())))
 }

@@ -1,7 +1,7 @@
 //! `levelgen heroes`: template-driven Heroes zone maps, exported as Pocket Heroes `.hmm`.
 
 use super::common::{
-    CommonArgs, Formats, Plan, json_input, json_with_overrides, parse_square, write_generic,
+    CommonArgs, Formats, json_input, json_with_overrides, parse_square, write_generic,
 };
 use super::error::CliError;
 use super::output::{Output, Target};
@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let c = &args.common;
     let plan = c.plan(&name, &FORMATS)?;
     if let Some(png) = &args.png {
-        Plan::check_preview("--png", png)?;
+        plan.check_preview("--png", png)?;
     }
     let out = Output::guarding(
         [Some(args.template.as_path()), args.config.as_deref()]

@@ -1,7 +1,7 @@
 //! `levelgen mario`: Super Mario levels assembled from rooms, sections and macros, each
 //! proven playable, written as Mario AI Framework level text.
 
-use super::common::{CommonArgs, Formats, Plan, write_generic};
+use super::common::{CommonArgs, Formats, write_generic};
 use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let c = &args.common;
     let plan = c.plan("mario", &FORMATS)?;
     if let Some(png) = &args.png {
-        Plan::check_preview("--png", png)?;
+        plan.check_preview("--png", png)?;
     }
     let msg = c.messages();
     let strictness = if args.strict

@@ -55,6 +55,44 @@ pub fn note(text: impl AsRef<str>) {
     let _ = writeln!(err, "{}", bounded(text.as_ref()));
 }
 
+/// Largest input file the CLI reads (64 MiB): scripts, templates, configs and the files
+/// `levelgen check` reads. A larger input (or an endless one, such as `/dev/zero`) is bad
+/// input, found before it is held in memory.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads an input file of at most [`MAX_INPUT_BYTES`].
+pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err("is a directory".into());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "larger than the {MAX_INPUT_BYTES} bytes (64 MiB) an input may have"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// [`read_input`] for text: bad input (exit 2) naming the file when it cannot be read, is
+/// too large or is not UTF-8.
+pub fn read_text(path: &Path) -> Result<String, CliError> {
+    let bytes =
+        read_input(path).map_err(|e| CliError::input_msg(format!("{}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::input_msg(format!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// Longest message line [`bounded`] lets through, in characters.
 pub const MAX_LINE_CHARS: usize = 400;
 

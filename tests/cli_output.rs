@@ -289,3 +289,35 @@ fn endless_inputs_and_clashing_outputs_are_bad_input() {
     assert!(err.contains("is also --out"), "{err}");
     assert!(names(&dir).is_empty());
 }
+
+/// A FIFO (or device) named by `--out` is written into, not replaced by a regular file.
+#[cfg(unix)]
+#[test]
+fn a_fifo_target_is_written_into() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = fresh("fifo");
+    let fifo = dir.join("map.txt");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: mkfifo not available");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let out = bin()
+        .args(["marahel", &example("marahel/cave.json"), "--out"])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    let text = reader.join().unwrap();
+    assert!(text.contains('#') && text.contains("solid"), "{text}");
+    assert_eq!(names(&dir), vec!["map.txt"]);
+}

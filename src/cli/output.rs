@@ -6,6 +6,7 @@
 //! - A file that is one of the run's inputs (script, template, config, a room, section or
 //!   macro file, an analysed input) is never overwritten: paths are compared canonically,
 //!   and naming an input is bad input (exit 2).
+//! - A target that is a FIFO or a device is written into, never replaced.
 //! - `-` means stdout. A closed stdout (a pipe into `head`) ends the run quietly with exit 0;
 //!   any other write error (a full device) is exit 1 with a message.
 //! - Messages go to stderr and never fail the run: [`note`] ignores a closed stderr.
@@ -225,8 +226,19 @@ impl Output {
             self.check(&parent.join(file))?;
         }
         for file in &made {
-            let to = parent.join(file);
-            std::fs::rename(tmp.0.join(file), &to).map_err(|e| write_error(&to, e))?;
+            let (from, to) = (tmp.0.join(file), parent.join(file));
+            if is_special(&to) {
+                // A FIFO or device (`/dev/stdout`, a process substitution) is written into,
+                // never replaced.
+                let bytes = std::fs::read(&from).map_err(|e| write_error(&from, e))?;
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&to)
+                    .and_then(|mut f| f.write_all(&bytes))
+                    .map_err(|e| write_error(&to, e))?;
+            } else {
+                std::fs::rename(&from, &to).map_err(|e| write_error(&to, e))?;
+            }
         }
         Ok(())
     }
@@ -259,6 +271,12 @@ fn parent_dir(path: &Path) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     }
+}
+
+/// Whether `path` exists and is neither a regular file nor a directory (a FIFO, a device,
+/// a socket): such a target is written into rather than replaced.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// Creates `dir` and its parents if missing (exit 1 on failure).

@@ -30,9 +30,9 @@ const CHUNK: u64 = 4096;
 
 /// A bad `--seeds` range.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("bad seed range {text:?}: expected A..B with A <= B (B excluded), e.g. 0..1000")]
+#[error("bad seed range {text}: expected A..B with A <= B (B excluded), e.g. 0..1000")]
 pub struct SeedRangeError {
-    /// The text given.
+    /// An excerpt of the text given (see [`grid_core::text::excerpt`]).
     pub text: String,
 }
 
@@ -87,7 +87,7 @@ impl FromStr for SeedRange {
     /// `A..B`, B excluded.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || SeedRangeError {
-            text: s.to_string(),
+            text: grid_core::text::excerpt(s),
         };
         let (a, b) = s.split_once("..").ok_or_else(bad)?;
         let a: u64 = a.trim().parse().map_err(|_| bad())?;

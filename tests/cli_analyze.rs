@@ -52,7 +52,7 @@ fn writes_rows_summary_and_both_pngs() {
         .output()
         .unwrap();
     assert_success(&o, "");
-    let table = String::from_utf8_lossy(&o.stdout);
+    let table = String::from_utf8_lossy(&o.stderr);
     assert!(table.contains("cave: 40/40 maps"), "{table}");
     assert!(table.contains("block_entropy"), "{table}");
 

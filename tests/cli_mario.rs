@@ -80,7 +80,8 @@ fn sequence_flag_picks_the_sections() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let s = String::from_utf8(out.stdout).unwrap();
+    // The summary is a message: on stderr.
+    let s = String::from_utf8(out.stderr).unwrap();
     assert!(s.contains("sections [twist_section, twist_section]"), "{s}");
     let out = bin()
         .args(["mario", "--sequence", "nosuchrole"])
@@ -99,7 +100,7 @@ fn check_rooms_reports_unplayable_rooms() {
     let out = bin().args(["mario", "--check-rooms"]).output().unwrap();
     assert!(out.status.success());
     assert!(
-        String::from_utf8(out.stdout)
+        String::from_utf8(out.stderr)
             .unwrap()
             .contains("every middle room is playable")
     );
@@ -129,10 +130,13 @@ fn check_rooms_reports_unplayable_rooms() {
 fn prints_level_and_summary() {
     let out = bin().args(["mario", "--seed", "2"]).output().unwrap();
     assert!(out.status.success());
+    // The level on stdout, its summary on stderr.
     let s = String::from_utf8(out.stdout).unwrap();
-    assert!(s.starts_with("mario seed 2: "), "{s}");
-    assert!(s.contains("playable: exit column"));
     assert!(s.contains('M') && s.contains('F'));
+    assert!(!s.contains("mario seed"), "{s}");
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.starts_with("mario seed 2: "), "{e}");
+    assert!(e.contains("playable: exit column"));
 }
 
 #[test]
@@ -181,8 +185,7 @@ fn reads_the_reference_data() {
     assert_success(&out, "");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("warning: probabilities sum to 1.20"), "{err}");
-    let s = String::from_utf8(out.stdout).unwrap();
-    assert!(s.contains("playable"));
+    assert!(err.contains("playable"));
     let strict = bin()
         .args(["mario", "--strict", "--rooms"])
         .arg(f.join("blocks"))

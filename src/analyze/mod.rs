@@ -37,10 +37,10 @@ pub const GENERATORS: [&str; 4] = ["marahel", "heroes", "mario", "zones"];
 #[derive(Debug, Error)]
 pub enum AnalyzeError {
     /// The generator name is not one of [`GENERATORS`].
-    #[error("unknown generator {0:?} (expected one of: marahel, heroes, mario, zones)")]
+    #[error("unknown generator {} (expected one of: marahel, heroes, mario, zones)", grid_core::text::excerpt(.0))]
     UnknownGenerator(String),
     /// The generator's crate does not expose what the analysis needs yet.
-    #[error("generator {0:?} cannot be analysed yet: {1}")]
+    #[error("generator {} cannot be analysed yet: {}", grid_core::text::excerpt(.0), .1)]
     Unsupported(String, String),
     /// The input could not be read or parsed.
     #[error("{path}: {message}")]

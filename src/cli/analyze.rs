@@ -7,14 +7,15 @@
 //!
 //! Writes into `--out DIR`: `maps.csv` (one row per map), `summary.csv` and `summary.json`
 //! (mean, median, min, max of each metric; the JSON adds timings), `heatmap.png` (empty
-//! fraction vs regions) and `entropy.png` (block-entropy box plot), and prints the summary
-//! table. Several inputs are analysed side by side (one heat-map panel and one box each).
+//! fraction vs regions) and `entropy.png` (block-entropy box plot), each atomically and
+//! never over one of the inputs, and prints the summary table on stderr. Several inputs are analysed side by side (one heat-map panel and one box each).
 //!
 //! The flags mirror the generator subcommands' `--seed`/`--count`/`--out`/`--quiet`, but
 //! are declared here rather than through `CommonArgs` because analysis needs a different
 //! default count (1000, as in the paper) and a required output directory.
 
 use super::error::CliError;
+use super::output::{Output, Target, create_dir, note};
 use crate::analyze::{self, AnalyzeError, Settings, plot, summary};
 use crate::batch::{SeedRange, with_threads};
 use clap::builder::PossibleValuesParser;
@@ -51,10 +52,10 @@ pub struct Args {
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
-    /// Map size for generators that take one: the Heroes map side (32, 64, 128 or 256;
-    /// default 128) or the zones window side in zones (default 20). Ignored by marahel
-    /// (the script sets its size) and mario (the rooms do).
-    #[arg(long)]
+    /// Map size `NxN` (or `N`) for generators that take one: the Heroes map (32, 64, 128 or
+    /// 256; default 128) or the zones window in zones (default 20). Ignored by marahel (the
+    /// script sets its size) and mario (the rooms do).
+    #[arg(long, value_parser = super::common::parse_square)]
     pub size: Option<u32>,
     /// The Heroes generation config JSON (as `levelgen heroes --config`; default: the
     /// built-in config). Only for the heroes generator.
@@ -63,9 +64,12 @@ pub struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Print nothing but errors (and no progress bar).
+    /// Print nothing but errors (no table, no progress bar); the files are still written.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also print every file written.
+    #[arg(long, short, conflicts_with = "quiet")]
+    pub verbose: bool,
 }
 
 impl Args {
@@ -88,7 +92,8 @@ impl Args {
             .collect();
         if names.is_empty() {
             return Err(CliError::input_msg(format!(
-                "--empty {text:?}: expected tile names separated by ',' or '|'"
+                "--empty {}: expected tile names separated by ',' or '|'",
+                grid_core::text::excerpt(text)
             )));
         }
         Ok(Some(names))
@@ -106,10 +111,15 @@ fn cli_err(e: AnalyzeError) -> CliError {
 /// Runs `levelgen analyze`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let empty = args.empty_names()?;
-    if args.seed_range().is_empty() {
+    let short = match args.seeds {
+        Some(r) => r.is_empty(),
+        None => args.seed_range().len() < args.count,
+    };
+    if short {
         return Err(CliError::input_msg(format!(
-            "--seeds {}: the range holds no seed",
-            args.seed_range()
+            "seeds {}: fewer seeds than asked (a range holds no seed, or the seeds run past {})",
+            args.seed_range(),
+            u64::MAX
         )));
     }
     let options = analyze::OpenOptions {
@@ -122,12 +132,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map(|p| analyze::open(&args.generator, p, &options))
         .collect::<Result<Vec<_>, _>>()
         .map_err(cli_err)?;
-    std::fs::create_dir_all(&args.out).map_err(|e| {
-        CliError::output(std::io::Error::new(
-            e.kind(),
-            format!("{}: {e}", args.out.display()),
-        ))
-    })?;
+    let out = Output::guarding(args.inputs.iter().chain(&args.config).map(PathBuf::as_path));
+    // Every file's name is checked against the inputs before the analysis runs.
+    for name in OUTPUT_FILES {
+        out.check(&args.out.join(name))?;
+    }
+    create_dir(&args.out)?;
     let settings = Settings {
         seeds: args.seed_range(),
         empty: empty.clone(),
@@ -169,23 +179,36 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let histogram = summary::histogram_csv(&runs);
     for (name, text) in files.iter().chain(&histogram) {
         let path = args.out.join(name);
-        summary::write_text(&path, text).map_err(cli_err)?;
+        out.write(&Target::File(path.clone()), text.as_bytes())?;
         wrote(&args, &path);
     }
     let heat = args.out.join("heatmap.png");
-    plot::heat_map(&runs, &heat).map_err(cli_err)?;
+    out.write_files(&heat, |tmp| plot::heat_map(&runs, tmp).map_err(cli_err))?;
     wrote(&args, &heat);
     let boxes = args.out.join("entropy.png");
-    plot::entropy_box_plot(&runs, &settings.blocks.to_string(), &boxes).map_err(cli_err)?;
+    let blocks = settings.blocks.to_string();
+    out.write_files(&boxes, |tmp| {
+        plot::entropy_box_plot(&runs, &blocks, tmp).map_err(cli_err)
+    })?;
     wrote(&args, &boxes);
     if !args.quiet {
-        print!("{}", summary::table(&summaries));
+        note(summary::table(&summaries).trim_end());
     }
     Ok(())
 }
 
+/// The files `levelgen analyze` writes into `--out` (a histogram file is added for some
+/// generators; see [`summary::histogram_csv`]).
+const OUTPUT_FILES: [&str; 5] = [
+    "maps.csv",
+    "summary.csv",
+    "summary.json",
+    "heatmap.png",
+    "entropy.png",
+];
+
 fn wrote(args: &Args, path: &std::path::Path) {
-    if !args.quiet {
-        eprintln!("wrote {}", path.display());
+    if args.verbose {
+        note(format!("wrote {}", path.display()));
     }
 }

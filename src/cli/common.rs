@@ -1,10 +1,17 @@
-//! Flags every generator subcommand shares, and writing maps where they ask.
+//! Flags every generator subcommand shares, and how they become an output plan.
+//!
+//! A run is planned before anything is generated: its seeds (an empty range is an error),
+//! where each map goes ([`Plan::target`]) and in which format. A format the generator cannot
+//! write, or a `--format` that disagrees with the extension of a file `--out`, is bad input
+//! found before any work. The flags are described for users in `docs/cli.md`.
 
 use super::error::CliError;
+use super::output::{Output, Target, note};
 use crate::batch::{Batch, SeedRange};
 use clap::Args;
 use grid_core::TileMap;
-use grid_core::export::{self, ExportOptions, Format};
+use grid_core::export::{self, ExportOptions};
+use grid_core::overrides::{Override, apply_all};
 use std::path::{Path, PathBuf};
 
 /// Flags shared by every generator subcommand.
@@ -20,29 +27,86 @@ pub struct CommonArgs {
     /// across machines or job arrays and concatenate the pieces.
     #[arg(long, conflicts_with_all = ["seed", "count"])]
     pub seeds: Option<SeedRange>,
-    /// Output file; the format follows the extension (.txt, .json, .png, .tmx, and the
-    /// generator's own). With --count > 1: a directory, one file per map named by its seed,
-    /// or a path containing `{seed}`.
+    /// Where the maps go: `-` for stdout (the default); a file, its format from its
+    /// extension (a batch writes `STEM_SEED.EXT`); a directory (`DIR/` or an existing one:
+    /// one file per map, `NAME_SEED.EXT`, in the generator's own format unless --format); or
+    /// a path containing `{seed}`.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// File format when --out is a directory (an extension such as `png`).
-    #[arg(long, default_value = "txt")]
-    pub format: String,
-    /// Print nothing but errors.
+    /// Output format, as an extension (`png`, `json`, ...): for a directory or stdout; with a
+    /// file --out it must agree with the file's extension.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Print no messages, only errors; never silences the output asked for.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also print every map's summary and every file written (no progress bar).
+    #[arg(long, short, conflicts_with = "quiet")]
+    pub verbose: bool,
+}
+
+/// The formats one generator writes.
+#[derive(Clone, Copy, Debug)]
+pub struct Formats {
+    /// The subcommand, for messages.
+    pub generator: &'static str,
+    /// The extensions it writes (lower case, no dot).
+    pub known: &'static [&'static str],
+    /// The format of a directory `--out` without `--format`: the generator's own.
+    pub dir: &'static str,
+    /// The format on stdout without `--format`.
+    pub stdout: &'static str,
+}
+
+/// Formats that write more than one file (a TMX map and its tileset image), so never stdout.
+const MULTI_FILE: [&str; 1] = ["tmx"];
+
+/// Where a run's maps go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Dest {
+    Stdout,
+    File(PathBuf),
+    Pattern(String),
+    Dir(PathBuf),
+}
+
+/// A run's output, decided before generating: the seeds, the format and each map's target.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    dest: Dest,
+    format: String,
+    name: String,
+    seeds: SeedRange,
 }
 
 impl CommonArgs {
-    /// The seeds of this run: `--seeds A..B`, or `seed..seed+count`.
+    /// The seeds of this run: `--seeds A..B`, or `seed..seed+count` (capped at `u64::MAX`;
+    /// [`CommonArgs::checked_seeds`] rejects what the cap would cut).
     pub fn seed_range(&self) -> SeedRange {
         self.seeds
             .unwrap_or_else(|| SeedRange::from_count(self.seed, self.count))
     }
 
-    /// The seeds of this run, in order.
-    pub fn seeds(&self) -> std::ops::Range<u64> {
-        self.seed_range().iter()
+    /// The seeds of this run, or bad input when they are fewer than asked (an empty
+    /// `--seeds A..A`, or `--seed S --count N` running past the last seed).
+    pub fn checked_seeds(&self) -> Result<SeedRange, CliError> {
+        let range = self.seed_range();
+        if let Some(r) = self.seeds {
+            if r.is_empty() {
+                return Err(CliError::input_msg(format!(
+                    "--seeds {r}: the range holds no seed (B is excluded)"
+                )));
+            }
+        } else if range.len() < self.count {
+            return Err(CliError::input_msg(format!(
+                "--seed {} --count {}: seeds end at {} (the last seed a run can use is {})",
+                self.seed,
+                self.count,
+                u64::MAX,
+                u64::MAX - 1
+            )));
+        }
+        Ok(range)
     }
 
     /// Whether this run makes more than one map.
@@ -50,49 +114,332 @@ impl CommonArgs {
         self.seed_range().len() > 1
     }
 
-    /// The parallel batch over this run's seeds (progress bar on a terminal unless quiet).
+    /// The parallel batch over this run's seeds: a progress bar on a terminal, unless quiet
+    /// or verbose (whose per-map lines would break it).
     pub fn batch(&self, label: &str) -> Batch {
-        Batch::new(self.seed_range()).quiet(self.quiet).label(label)
+        Batch::new(self.seed_range())
+            .quiet(self.quiet || self.verbose)
+            .label(label)
     }
 
-    /// Where map `seed` goes, or `None` to print it. `name` is the file stem used inside a
-    /// directory (for example the script's name).
-    pub fn out_path(&self, name: &str, seed: u64) -> Option<PathBuf> {
-        let out = self.out.as_ref()?;
-        let text = out.to_string_lossy();
+    /// The messages of this run.
+    pub fn messages(&self) -> Messages {
+        Messages {
+            quiet: self.quiet,
+            verbose: self.verbose,
+            batch: self.is_batch(),
+        }
+    }
+
+    /// Plans the run's output: `name` names the files in a directory (the input's stem).
+    pub fn plan(&self, name: &str, formats: &Formats) -> Result<Plan, CliError> {
+        let seeds = self.checked_seeds()?;
+        let batch = seeds.len() > 1;
+        let chosen = match &self.format {
+            Some(f) => Some(known_format(
+                f.trim_start_matches('.'),
+                formats,
+                "--format",
+            )?),
+            None => None,
+        };
+        let (dest, format) = match self.out.as_deref().map(Target::from_arg) {
+            None | Some(Target::Stdout) => (Dest::Stdout, chosen.unwrap_or(formats.stdout)),
+            Some(Target::File(out)) => {
+                let text = out.to_string_lossy().into_owned();
+                let dir = out.is_dir()
+                    || text.ends_with('/')
+                    || (batch && out.extension().is_none() && !text.contains("{seed}"));
+                if dir {
+                    (Dest::Dir(out), chosen.unwrap_or(formats.dir))
+                } else {
+                    let ext = extension(&out);
+                    let format = known_format(&ext, formats, &out.display().to_string())?;
+                    if let Some(c) = chosen
+                        && c != format
+                    {
+                        return Err(CliError::input_msg(format!(
+                            "--format {c} disagrees with --out {} (a .{format} file)",
+                            out.display()
+                        )));
+                    }
+                    if text.contains("{seed}") {
+                        (Dest::Pattern(text), format)
+                    } else {
+                        (Dest::File(out), format)
+                    }
+                }
+            }
+        };
+        if dest == Dest::Stdout && MULTI_FILE.contains(&format) {
+            return Err(CliError::input_msg(format!(
+                "a .{format} map comes with a tileset image beside it, so it cannot go to \
+                 stdout: give --out a file or directory"
+            )));
+        }
+        Ok(Plan {
+            dest,
+            format: format.to_string(),
+            name: name.to_string(),
+            seeds,
+        })
+    }
+}
+
+/// `ext` if `formats` knows it, else bad input naming `what`.
+fn known_format(ext: &str, formats: &Formats, what: &str) -> Result<&'static str, CliError> {
+    let lower = ext.to_ascii_lowercase();
+    formats
+        .known
+        .iter()
+        .find(|k| **k == lower)
+        .copied()
+        .ok_or_else(|| {
+            CliError::input_msg(format!(
+                "{what}: {} does not write {} files (it writes .{})",
+                formats.generator,
+                if lower.is_empty() {
+                    "extension-less".to_string()
+                } else {
+                    format!(".{}", grid_core::text::excerpt(&lower).trim_matches('"'))
+                },
+                formats.known.join(", .")
+            ))
+        })
+}
+
+impl Plan {
+    /// The output format (an extension).
+    pub fn format(&self) -> &str {
+        &self.format
+    }
+
+    /// The seeds of the run.
+    pub fn seeds(&self) -> SeedRange {
+        self.seeds
+    }
+
+    /// Whether the run makes more than one map.
+    pub fn is_batch(&self) -> bool {
+        self.seeds.len() > 1
+    }
+
+    /// Whether the maps go to stdout.
+    pub fn to_stdout(&self) -> bool {
+        self.dest == Dest::Stdout
+    }
+
+    /// Where map `seed` goes.
+    pub fn target(&self, seed: u64) -> Target {
+        match &self.dest {
+            Dest::Stdout => Target::Stdout,
+            Dest::Dir(d) => Target::File(d.join(format!("{}_{seed}.{}", self.name, self.format))),
+            Dest::Pattern(p) => Target::File(PathBuf::from(p.replace("{seed}", &seed.to_string()))),
+            Dest::File(f) if self.is_batch() => Target::File(numbered(f, seed)),
+            Dest::File(f) => Target::File(f.clone()),
+        }
+    }
+
+    /// Checks a preview flag (`--png`) before generating: a `.png` file, not the file the
+    /// map itself goes to.
+    pub fn check_preview(&self, flag: &str, path: &Path) -> Result<(), CliError> {
+        if path.as_os_str() == "-" || extension(path) != "png" {
+            return Err(CliError::input_msg(format!(
+                "{flag} {}: expected a .png file",
+                path.display()
+            )));
+        }
+        let seed = self.seeds.start;
+        if Target::File(self.preview(path, seed)) == self.target(seed) {
+            return Err(CliError::input_msg(format!(
+                "{flag} {}: is also --out; give the preview another name",
+                path.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Where the preview of map `seed` goes: `path`, or in a batch `STEM_SEED.png` (a path
+    /// containing `{seed}` is filled in instead).
+    pub fn preview(&self, path: &Path, seed: u64) -> PathBuf {
+        let text = path.to_string_lossy();
         if text.contains("{seed}") {
-            return Some(PathBuf::from(text.replace("{seed}", &seed.to_string())));
-        }
-        let is_dir =
-            out.is_dir() || text.ends_with('/') || (self.is_batch() && out.extension().is_none());
-        if is_dir {
-            Some(out.join(format!(
-                "{name}_{seed}.{}",
-                self.format.trim_start_matches('.')
-            )))
+            PathBuf::from(text.replace("{seed}", &seed.to_string()))
         } else if self.is_batch() {
-            // Several maps, one file name: number them.
-            let stem = out.file_stem().and_then(|s| s.to_str()).unwrap_or(name);
-            let ext = out.extension().and_then(|s| s.to_str()).unwrap_or("txt");
-            Some(out.with_file_name(format!("{stem}_{seed}.{ext}")))
+            numbered(path, seed)
         } else {
-            Some(out.clone())
+            path.to_path_buf()
+        }
+    }
+}
+
+/// `dir/stem.ext` -> `dir/stem_SEED.ext`.
+fn numbered(path: &Path, seed: u64) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or("map".into(), |s| s.to_string_lossy());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}_{seed}.{}", ext.to_string_lossy()),
+        None => format!("{stem}_{seed}"),
+    };
+    path.with_file_name(name)
+}
+
+/// A run's messages on stderr: summaries, warnings and files written, by verbosity.
+#[derive(Clone, Copy, Debug)]
+pub struct Messages {
+    quiet: bool,
+    verbose: bool,
+    batch: bool,
+}
+
+impl Messages {
+    /// A map's summary: shown for a single map, or for every map with `-v`.
+    pub fn summary(&self, text: impl AsRef<str>) {
+        if !self.quiet && (self.verbose || !self.batch) {
+            note(text);
         }
     }
 
-    /// Prints `text` unless quiet.
-    pub fn say(&self, text: impl AsRef<str>) {
+    /// A warning or notice: shown unless quiet.
+    pub fn warn(&self, text: impl AsRef<str>) {
         if !self.quiet {
-            println!("{}", text.as_ref());
+            note(text);
         }
     }
 
-    /// Tells on stderr (unless quiet) that a file was written.
-    pub fn wrote(&self, path: &Path) {
-        if !self.quiet {
-            eprintln!("wrote {}", path.display());
+    /// A file written: shown only with `-v`.
+    pub fn wrote(&self, target: &Target) {
+        if self.verbose
+            && let Target::File(p) = target
+        {
+            note(format!("wrote {}", p.display()));
         }
     }
+}
+
+/// Writes any map in a generic format (`txt`, `json`, `png`, `tmx`) to `target`. On stdout,
+/// text is the map alone; a `.txt` file adds the legend.
+pub fn write_generic(
+    out: &Output,
+    map: &dyn TileMap,
+    target: &Target,
+    format: &str,
+    opts: &ExportOptions,
+) -> Result<(), CliError> {
+    let bytes = match format {
+        "txt" if *target == Target::Stdout => export::to_text(map).into_bytes(),
+        "txt" => {
+            let mut s = export::to_text(map);
+            s.push('\n');
+            s.push_str(&export::legend_text(map.legend()));
+            s.into_bytes()
+        }
+        "json" => export::to_json(map, opts.json_tiles).into_bytes(),
+        "png" => {
+            let (w, h, rgb) = export::render_rgb(map, opts.png_scale);
+            export::encode_png(w, h, &rgb).map_err(CliError::output_msg)?
+        }
+        "tmx" => {
+            let Target::File(path) = target else {
+                return Err(CliError::input_msg("a .tmx map cannot go to stdout"));
+            };
+            return out.write_files(path, |tmp| {
+                export::write_tmx(map, tmp, opts.tmx_tile_size).map_err(CliError::output)
+            });
+        }
+        other => {
+            return Err(CliError::input_msg(format!(
+                "unknown output format .{other} (expected .txt, .json, .png or .tmx)"
+            )));
+        }
+    };
+    out.write(target, &bytes)
+}
+
+/// The generic formats, written by [`write_generic`].
+pub const GENERIC: [&str; 4] = ["txt", "json", "png", "tmx"];
+
+/// Reads the JSON input `path` and applies the `--set` overrides (flag `flag`) to it,
+/// returning the text for the crate's parser. An input that is valid JSON but not an object
+/// is rejected here; a syntax error is left to the crate's parser, which names its place.
+pub fn json_input(path: &Path, sets: &[Override], flag: &str) -> Result<String, CliError> {
+    let text = super::output::read_text(path)?;
+    json_with_overrides(&text, sets, flag)
+        .map_err(|e| CliError::input_msg(format!("{}: {e}", path.display())))
+}
+
+/// [`json_input`] for text in hand (`text` is returned as it is when there is nothing to
+/// change, so the crate's error locations stay true).
+pub fn json_with_overrides(text: &str, sets: &[Override], flag: &str) -> Result<String, String> {
+    let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Ok(text.to_string());
+    };
+    if !doc.is_object() {
+        return Err(format!(
+            "expected a JSON object {{...}}, found {}",
+            json_kind(&doc)
+        ));
+    }
+    if sets.is_empty() {
+        return Ok(text.to_string());
+    }
+    apply_all(&mut doc, sets).map_err(|e| format!("{flag}: {e}"))?;
+    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}
+
+/// How a JSON value's type is named in messages.
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// A map size `WxH`, both whole numbers of at least 1 (the `--size` of every generator).
+pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let bad = || {
+        format!(
+            "{}: expected WxH with whole numbers >= 1, e.g. 80x50",
+            grid_core::text::excerpt(text)
+        )
+    };
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    match (w.trim().parse::<usize>(), h.trim().parse::<usize>()) {
+        (Ok(w), Ok(h)) if w > 0 && h > 0 => Ok((w, h)),
+        _ => Err(bad()),
+    }
+}
+
+/// A square map size: `NxN`, or `N` as its shorthand.
+pub fn parse_square(text: &str) -> Result<u32, String> {
+    let side = if text.contains(['x', 'X']) {
+        match parse_size(text)? {
+            (w, h) if w == h => w,
+            _ => {
+                return Err(format!(
+                    "{}: this map is square (NxN, or N)",
+                    grid_core::text::excerpt(text)
+                ));
+            }
+        }
+    } else {
+        text.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| {
+                format!(
+                    "{}: expected a side N >= 1 or NxN",
+                    grid_core::text::excerpt(text)
+                )
+            })?
+    };
+    u32::try_from(side).map_err(|_| format!("{side}: too large a side"))
 }
 
 /// The lower-case extension of `path` (empty if none): what picks an output format.
@@ -101,31 +448,4 @@ pub fn extension(path: &Path) -> String {
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase()
-}
-
-/// Creates the parent directory of `path` if it is missing.
-pub fn ensure_parent(path: &Path) -> Result<(), CliError> {
-    if let Some(parent) = path.parent()
-        && !parent.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            CliError::output(std::io::Error::new(
-                e.kind(),
-                format!("{}: {e}", parent.display()),
-            ))
-        })?;
-    }
-    Ok(())
-}
-
-/// Writes any map in a generic format (.txt, .json, .png, .tmx), creating directories.
-pub fn write_generic(map: &dyn TileMap, path: &Path, opts: &ExportOptions) -> Result<(), CliError> {
-    if Format::from_path(path).is_none() {
-        return Err(CliError::input_msg(format!(
-            "{}: unknown output format (expected .txt, .json, .png or .tmx)",
-            path.display()
-        )));
-    }
-    ensure_parent(path)?;
-    export::write_map(map, path, opts).map_err(CliError::output)
 }

@@ -1,4 +1,8 @@
-//! The CLI's error: a message and an exit code (2 for bad input, 1 for failures to write).
+//! The CLI's error: a message and an exit code.
+//!
+//! Exit codes: 0 success (also when stdout is closed early, as by `| head`), 1 an I/O or
+//! internal failure (a write that failed, a full disk), 2 bad input (a malformed file or
+//! flag, an output that would overwrite an input, a run that would make nothing).
 
 use std::fmt;
 
@@ -53,6 +57,28 @@ impl CliError {
             message: chain(&e),
             code: EXIT_FAILURE,
         }
+    }
+
+    /// Output could not be written, described in words: exit code 1.
+    pub fn output_msg(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: EXIT_FAILURE,
+        }
+    }
+
+    /// Stdout was closed by its reader (a pipe into `head`): the run ends quietly with
+    /// exit code 0, as Unix tools do.
+    pub fn closed_pipe() -> Self {
+        Self {
+            message: String::new(),
+            code: 0,
+        }
+    }
+
+    /// Whether this is [`CliError::closed_pipe`].
+    pub fn is_closed_pipe(&self) -> bool {
+        self.code == 0
     }
 
     /// A file that could not be read: bad input, naming the file.

@@ -1,8 +1,12 @@
 //! `levelgen heroes`: template-driven Heroes zone maps, exported as Pocket Heroes `.hmm`.
 
-use super::common::{CommonArgs, ensure_parent, extension, write_generic};
+use super::common::{
+    CommonArgs, Formats, json_input, json_with_overrides, parse_square, write_generic,
+};
 use super::error::CliError;
+use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
+use grid_core::overrides::Override;
 use heroes_zones::{Config, Template, generate, hmm, preview};
 use std::path::{Path, PathBuf};
 
@@ -16,10 +20,19 @@ pub struct Args {
     /// The config JSON (defaults: the crate's built-in config).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Map side: 32, 64, 128 or 256 (default: the config's mapSize).
-    #[arg(long, value_parser = ["32", "64", "128", "256"])]
-    pub size: Option<String>,
-    /// Also write a PNG preview here.
+    /// Change one value of the template: `PATH=VALUE` (`zones.0.size=30`,
+    /// `/connections/0/guard=5000`; the value JSON or else text). Repeatable.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<Override>,
+    /// Change one value of the config (the built-in one without --config): `PATH=VALUE`,
+    /// e.g. `mapSize=64`. Repeatable.
+    #[arg(long = "config-set", value_name = "PATH=VALUE")]
+    pub config_set: Vec<Override>,
+    /// Map size `WxH`, square: 32x32, 64x64, 128x128 or 256x256; a single number is short
+    /// for a square (default: the config's mapSize).
+    #[arg(long, value_parser = parse_side)]
+    pub size: Option<u32>,
+    /// Also write a PNG preview here (in a batch, one per map: `STEM_SEED.png`).
     #[arg(long)]
     pub png: Option<PathBuf>,
     /// Shared flags (--seed, --count, --out, --format, --quiet).
@@ -27,51 +40,96 @@ pub struct Args {
     pub common: CommonArgs,
 }
 
-fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| CliError::read(path, e))
-}
-
 fn with_path(path: &Path, e: heroes_zones::HeroesError) -> CliError {
     CliError::input_msg(format!("{}: {e}", path.display()))
 }
 
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    ensure_parent(path)?;
-    std::fs::write(path, bytes).map_err(|e| {
-        CliError::output(std::io::Error::new(
-            e.kind(),
-            format!("{}: {e}", path.display()),
-        ))
-    })
+/// The map sides the `.hmm` format and the generator support.
+pub const SIDES: [u32; 4] = [32, 64, 128, 256];
+
+/// A Heroes map size: `NxN` or `N`, N one of [`SIDES`].
+pub fn parse_side(text: &str) -> Result<u32, String> {
+    let side = parse_square(text)?;
+    if !SIDES.contains(&side) {
+        return Err(format!(
+            "{side}x{side}: a Heroes map is 32x32, 64x64, 128x128 or 256x256 (or 32, 64, 128, 256)"
+        ));
+    }
+    Ok(side)
+}
+
+/// What `levelgen heroes` writes: `.hmm` editor maps (its own format, the default in a
+/// directory), PNG previews and the generic formats.
+pub const FORMATS: Formats = Formats {
+    generator: "heroes",
+    known: &["hmm", "png", "txt", "json", "tmx"],
+    dir: "hmm",
+    stdout: "txt",
+};
+
+fn write_map(
+    out: &Output,
+    map: &heroes_zones::HeroesMap,
+    target: &Target,
+    format: &str,
+) -> Result<(), CliError> {
+    match format {
+        "hmm" => out.write(target, &hmm::export(map).to_bytes()),
+        "png" => out.write(target, &preview::png(map).map_err(CliError::output_msg)?),
+        _ => write_generic(out, map, target, format, &ExportOptions::default()),
+    }
+}
+
+/// The config: `--config` or the built-in one, with the `--config-set` overrides.
+fn read_config(args: &Args) -> Result<Config, CliError> {
+    let flag = "--config-set";
+    let text = match &args.config {
+        Some(p) => json_input(p, &args.config_set, flag)?,
+        None if args.config_set.is_empty() => return Ok(Config::default()),
+        None => {
+            let builtin = serde_json::to_string(&Config::default())
+                .map_err(|e| CliError::output_msg(e.to_string()))?;
+            json_with_overrides(&builtin, &args.config_set, flag)
+                .map_err(|e| CliError::input_msg(format!("built-in config: {e}")))?
+        }
+    };
+    let name = args
+        .config
+        .as_deref()
+        .unwrap_or(Path::new("built-in config"));
+    Config::from_json(&text).map_err(|e| with_path(name, e))
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let template =
-        Template::from_json(&read(&args.template)?).map_err(|e| with_path(&args.template, e))?;
-    let config = match &args.config {
-        Some(p) => Config::from_json(&read(p)?).map_err(|e| with_path(p, e))?,
-        None => Config::default(),
-    };
-    let size = match &args.size {
-        Some(s) => s
-            .parse::<u32>()
-            .map_err(|e| CliError::input_msg(format!("--size: {e}")))?,
-        None => config.map_size,
-    };
+    let template = Template::from_json(&json_input(&args.template, &args.set, "--set")?)
+        .map_err(|e| with_path(&args.template, e))?;
+    let config = read_config(&args)?;
+    let size = args.size.unwrap_or(config.map_size);
     let name = args
         .template
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("heroes")
         .to_string();
+    let c = &args.common;
+    let plan = c.plan(&name, &FORMATS)?;
+    if let Some(png) = &args.png {
+        plan.check_preview("--png", png)?;
+    }
+    let out = Output::guarding(
+        [Some(args.template.as_path()), args.config.as_deref()]
+            .into_iter()
+            .flatten(),
+    );
+    let msg = c.messages();
     // Maps are generated in parallel and written in seed order.
-    args.common.batch(&name).for_each_ordered(
+    c.batch(&name).for_each_ordered(
         || (),
         |_, seed| generate(&template, &config, size, seed),
         |seed, map| -> Result<(), CliError> {
         let map = map.map_err(|e| with_path(&args.template, e))?;
-        args.common.say(format!(
+        msg.summary(format!(
             "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} repaired",
             map.zones.len(),
             map.objects.len(),
@@ -80,26 +138,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
             map.stats.repaired
         ));
         if let Some(png) = &args.png {
-            let bytes = preview::png(&map).map_err(CliError::input_msg)?;
-            write_bytes(png, &bytes)?;
-            args.common.wrote(png);
+            let target = Target::File(plan.preview(png, seed));
+            write_map(&out, &map, &target, "png")?;
+            msg.wrote(&target);
         }
-        match args.common.out_path(&name, seed) {
-            Some(out) => {
-                let ext = extension(&out);
-                match ext.as_str() {
-                    "hmm" => write_bytes(&out, &hmm::export(&map).to_bytes())?,
-                    "png" => write_bytes(&out, &preview::png(&map).map_err(CliError::input_msg)?)?,
-                    _ => write_generic(&map, &out, &ExportOptions::default())?,
-                }
-                args.common.wrote(&out);
-            }
-            None => {
-                if !args.common.quiet {
-                    print!("{}", grid_core::export::to_text(&map));
-                }
-            }
-        }
+        let target = plan.target(seed);
+        write_map(&out, &map, &target, plan.format())?;
+        msg.wrote(&target);
         Ok(())
         },
     )

@@ -1,11 +1,12 @@
 //! `levelgen mario`: Super Mario levels assembled from rooms, sections and macros, each
 //! proven playable, written as Mario AI Framework level text.
 
-use super::common::{CommonArgs, ensure_parent, extension, write_generic};
+use super::common::{CommonArgs, Formats, write_generic};
 use super::error::CliError;
+use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
 use mario_rooms::{LevelConfig, Library, Strictness, generate, preview};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Generate Mario levels from a room library (by default the embedded one). --out takes
 /// .txt (Mario AI Framework level text), .png, .json or .tmx; without --out the level text
@@ -21,7 +22,7 @@ pub struct Args {
     /// Directory of macro files.
     #[arg(long)]
     pub macros: Option<PathBuf>,
-    /// Also write a PNG preview here (with --count > 1, one per seed: `name_<seed>.png`).
+    /// Also write a PNG preview here (in a batch, one per map: `STEM_SEED.png`).
     #[arg(long)]
     pub png: Option<PathBuf>,
     /// Mark the standing tiles the playability checker reached in the --png preview.
@@ -60,20 +61,50 @@ pub struct Args {
     pub common: CommonArgs,
 }
 
-fn write_text(path: &Path, text: &str) -> Result<(), CliError> {
-    ensure_parent(path)?;
-    std::fs::write(path, text).map_err(|e| {
-        CliError::output(std::io::Error::new(
-            e.kind(),
-            format!("{}: {e}", path.display()),
-        ))
-    })
+/// What `levelgen mario` writes: Mario AI Framework level text (`.txt` or `.lvl`, its own
+/// format and the default), PNG and the generic JSON and TMX.
+pub const FORMATS: Formats = Formats {
+    generator: "mario",
+    known: &["txt", "lvl", "png", "json", "tmx"],
+    dir: "txt",
+    stdout: "txt",
+};
+
+fn write_level(
+    out: &Output,
+    level: &mario_rooms::MarioLevel,
+    target: &Target,
+    format: &str,
+) -> Result<(), CliError> {
+    match format {
+        "txt" | "lvl" if *target == Target::Stdout => {
+            out.write(target, format!("{}\n", level.to_text()).as_bytes())
+        }
+        "txt" | "lvl" => out.write(target, level.to_text().as_bytes()),
+        _ => write_generic(out, level, target, format, &ExportOptions::default()),
+    }
+}
+
+fn write_preview(
+    out: &Output,
+    level: &mario_rooms::MarioLevel,
+    target: &Target,
+    reach: bool,
+) -> Result<(), CliError> {
+    let (w, h, rgb) = if reach {
+        preview::render_with_reach(level, 8)
+    } else {
+        preview::render(level, 8)
+    };
+    let png = grid_core::export::encode_png(w, h, &rgb).map_err(CliError::output_msg)?;
+    out.write(target, &png)
 }
 
 fn parse_difficulty(s: &str) -> Result<(f32, f32), CliError> {
     let bad = || {
         CliError::input_msg(format!(
-            "--difficulty {s:?}: expected `A` or `A:B` (numbers)"
+            "--difficulty {}: expected `A` or `A:B` (numbers)",
+            grid_core::text::excerpt(s)
         ))
     };
     let mut parts = s.split(':').map(|p| p.trim().parse::<f32>());
@@ -90,6 +121,12 @@ fn parse_difficulty(s: &str) -> Result<(f32, f32), CliError> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), CliError> {
+    let c = &args.common;
+    let plan = c.plan("mario", &FORMATS)?;
+    if let Some(png) = &args.png {
+        plan.check_preview("--png", png)?;
+    }
+    let msg = c.messages();
     let strictness = if args.strict
         || (args.rooms.is_none() && args.sections.is_none() && args.macros.is_none())
     {
@@ -104,15 +141,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         strictness,
     )
     .map_err(CliError::input)?;
-    if !args.common.quiet {
-        for d in &lib.diagnostics {
-            eprintln!("{d}");
-        }
+    for d in &lib.diagnostics {
+        msg.warn(d.to_string());
     }
     if args.check_rooms {
         let failures = mario_rooms::playability::unplayable_rooms(&lib, 16);
         if failures.is_empty() {
-            args.common.say(format!(
+            msg.warn(format!(
                 "{} rooms: every middle room is playable on its own",
                 lib.rooms.len()
             ));
@@ -155,13 +190,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(d) = &args.difficulty {
         cfg.difficulty = Some(parse_difficulty(d)?);
     }
+    let out = Output::guarding(
+        [&args.rooms, &args.sections, &args.macros]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path),
+    );
     // Levels are generated in parallel and written in seed order.
-    args.common.batch("mario").for_each_ordered(
+    c.batch("mario").for_each_ordered(
         || (),
         |_, seed| generate(&lib, &cfg, seed),
         |seed, g| -> Result<(), CliError> {
             let g = g.map_err(CliError::input)?;
-            args.common.say(format!(
+            msg.summary(format!(
                 "mario seed {seed}: {}x{}, {} rooms, sections [{}], difficulty {:.2}, {}{}",
                 g.level.width(),
                 g.level.height(),
@@ -178,37 +219,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 }
             ));
             if let Some(png) = &args.png {
-                let path = if args.common.is_batch() {
-                    let stem = png.file_stem().and_then(|s| s.to_str()).unwrap_or("mario");
-                    png.with_file_name(format!("{stem}_{seed}.png"))
-                } else {
-                    png.clone()
-                };
-                ensure_parent(&path)?;
-                if args.show_reach {
-                    preview::write_png_with_reach(&g.level, &path, 8)
-                } else {
-                    preview::write_png(&g.level, &path, 8)
-                }
-                .map_err(CliError::output)?;
-                args.common.wrote(&path);
+                let target = Target::File(plan.preview(png, seed));
+                write_preview(&out, &g.level, &target, args.show_reach)?;
+                msg.wrote(&target);
             }
-            match args.common.out_path("mario", seed) {
-                Some(out) => {
-                    let ext = extension(&out);
-                    if ext == "txt" || ext == "lvl" {
-                        write_text(&out, &g.level.to_text())?;
-                    } else {
-                        write_generic(&g.level, &out, &ExportOptions::default())?;
-                    }
-                    args.common.wrote(&out);
-                }
-                None => {
-                    if !args.common.quiet {
-                        println!("{}", g.level.to_text());
-                    }
-                }
-            }
+            let target = plan.target(seed);
+            write_level(&out, &g.level, &target, plan.format())?;
+            msg.wrote(&target);
             Ok(())
         },
     )

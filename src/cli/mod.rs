@@ -1,13 +1,17 @@
 //! The `levelgen` CLI: one subcommand per generator, plus `analyze`.
 //!
-//! Each subcommand lives in its own module with an `Args` struct (clap) and a `run` function.
+//! Each subcommand lives in its own module with an `Args` struct (clap) and a `run` function;
+//! every one plans its output with [`common`] and writes through [`output`]. The flags, file
+//! naming, formats and exit codes are described for users in `docs/cli.md`.
 
 pub mod analyze;
+pub mod check;
 pub mod common;
 pub mod error;
 pub mod heroes;
 pub mod marahel;
 pub mod mario;
+pub mod output;
 pub mod zones;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +35,9 @@ pub struct Cli {
 pub enum Command {
     /// Expressive-range analysis: metrics, summary and plots over many seeds.
     Analyze(analyze::Args),
+    /// Validate files: .hmm maps, Mario levels, Marahel scripts, heroes templates and
+    /// configs, Mario room/section/macro files; exit 2 if any has an error.
+    Check(check::Args),
     /// Template-driven Heroes zone map, exported as a Pocket Heroes `.hmm` editor map.
     Heroes(heroes::Args),
     /// Run a Marahel script (JSON level-generator language).
@@ -41,12 +48,23 @@ pub enum Command {
     Zones(zones::Args),
 }
 
-/// Parses the arguments, runs, and maps errors to exit codes (2 for bad input).
+/// Parses the arguments, runs, and maps errors to exit codes: 0 success (also when stdout
+/// is closed early), 1 an I/O or internal failure, 2 bad input.
 pub fn main() -> ExitCode {
+    ignore_file_size_signal();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
+            // clap quotes the whole offending argument; a long one is cut.
+            let text = e.render().to_string();
+            if text
+                .lines()
+                .all(|l| l.chars().count() <= output::MAX_LINE_CHARS)
+            {
+                let _ = e.print();
+            } else {
+                output::note(text.trim_end());
+            }
             return match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
                     ExitCode::SUCCESS
@@ -57,10 +75,24 @@ pub fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_closed_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            output::note(format!("error: {e}"));
             ExitCode::from(e.code)
         }
+    }
+}
+
+/// Under a file-size limit (`ulimit -f`), a write past it raises `SIGXFSZ`, which kills the
+/// process by default; ignored, the write fails with an error the output layer reports
+/// (exit 1, the previous file intact).
+#[allow(unsafe_code)]
+fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code; it is
+    // done once at start-up, before any thread is spawned.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
 }
 
@@ -68,6 +100,7 @@ pub fn main() -> ExitCode {
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Some(Command::Analyze(args)) => analyze::run(args),
+        Some(Command::Check(args)) => check::run(args),
         None => marahel::default_run(std::path::Path::new("levelgen-cave.png")),
         Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),

@@ -1,11 +1,12 @@
 //! `levelgen zones`: noise-driven 3x3 zone matching into a tiled world, and its atlases.
 
-use super::common::{CommonArgs, ensure_parent, extension, write_generic};
+use super::common::{CommonArgs, Formats, extension, write_generic};
 use super::error::CliError;
+use super::output::{Output, Target};
 use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
-use std::path::{Path, PathBuf};
-use zone_tiles::export::{black_and_white, paint, save_png, write_json, write_tmx};
+use std::path::PathBuf;
+use zone_tiles::export::{black_and_white, paint, state_grid_json, write_tmx};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::world::parse_size;
 use zone_tiles::{
@@ -79,9 +80,9 @@ pub struct Args {
     /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
     #[arg(long)]
     pub seamless: bool,
-    /// Window size in zones, WxH.
-    #[arg(long, default_value = "20x20")]
-    pub zones: String,
+    /// Window size in zones, `WxH` (`--zones` is an alias).
+    #[arg(long, visible_alias = "zones", default_value = "20x20")]
+    pub size: String,
     /// Zone coordinates of the window's top-left zone, X,Y (any integers: the world is unbounded).
     #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
     pub origin: String,
@@ -115,13 +116,21 @@ pub struct AtlasArgs {
     /// Tile side in pixels (a multiple of 3).
     #[arg(long, default_value_t = 60)]
     pub zone_size: u32,
-    /// Output PNG.
+    /// Output PNG (`-` for stdout).
     #[arg(long)]
     pub out: PathBuf,
+    /// Also print the file written.
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 fn parse_origin(text: &str) -> Result<(i64, i64), CliError> {
-    let err = || CliError::input_msg(format!("--origin {text:?}: expected X,Y zone coordinates"));
+    let err = || {
+        CliError::input_msg(format!(
+            "--origin {}: expected X,Y zone coordinates",
+            grid_core::text::excerpt(text)
+        ))
+    };
     let (x, y) = text.split_once(',').ok_or_else(err)?;
     Ok((
         x.trim().parse().map_err(|_| err())?,
@@ -177,20 +186,37 @@ pub fn config(args: &Args) -> ZoneConfig {
     }
 }
 
+/// What `levelgen zones` writes: PNG (its own picture, the default in a directory), the
+/// zone-state JSON, TMX with the reduced tileset, and the cell map as text.
+pub const FORMATS: Formats = Formats {
+    generator: "zones",
+    known: &["png", "json", "tmx", "txt"],
+    dir: "png",
+    stdout: "txt",
+};
+
 /// Runs `levelgen zones`.
 pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(Action::Atlas(a)) = &args.action {
         return run_atlas(a);
     }
-    let (w, h) = parse_size(&args.zones).map_err(CliError::input)?;
+    let c = &args.common;
+    let plan = c.plan("zones", &FORMATS)?;
+    let (w, h) = parse_size(&args.size).map_err(CliError::input)?;
     let (ox, oy) = parse_origin(&args.origin)?;
     let atlas = match &args.atlas {
         Some(p) => Some(Atlas::load(p, None, None).map_err(CliError::input)?),
         None => None,
     };
     let cfg = config(&args);
+    if plan.format() == "png" {
+        let zone = atlas.as_ref().map_or(cfg.zone_size, Atlas::zone_size);
+        check_picture(w, h, zone)?;
+    }
+    let out = Output::guarding(args.atlas.as_deref());
+    let msg = c.messages();
     // Worlds are generated in parallel and written in seed order.
-    args.common.batch("zones").for_each_ordered(
+    c.batch("zones").for_each_ordered(
         || (),
         |_, seed| {
             ZoneGenerator::new(cfg, seed)
@@ -203,67 +229,100 @@ pub fn run(args: Args) -> Result<(), CliError> {
         for s in world.states.as_slice() {
             distinct[s.index() as usize] = true;
         }
-        let summary = format!(
-            "seed {seed}: {w}x{h} zones, {} distinct states, border mismatch {:.1}% of zone pairs ({:?} mode)",
+        msg.summary(format!(
+            "seed {seed}: {w}x{h} zones, {} distinct states, border mismatch {:.1}% of zone pairs ({} mode)",
             distinct.iter().filter(|&&d| d).count(),
             100.0 * m.rate(),
-            cfg.mode
-        );
-        match args.common.out_path("zones", seed) {
-            None => {
-                args.common
-                    .say(grid_core::export::to_text(&world).trim_end());
-                args.common.say(summary);
+            match cfg.mode {
+                Mode::Reference => "reference",
+                Mode::Seamless => "seamless",
             }
-            Some(path) => {
-                write_world(&world, &path, atlas.as_ref(), cfg.zone_size)?;
-                args.common.wrote(&path);
-                if !args.common.quiet {
-                    eprintln!("{summary}");
-                }
-            }
-        }
+        ));
+        let target = plan.target(seed);
+        write_world(&out, &world, &target, plan.format(), atlas.as_ref())?;
+        msg.wrote(&target);
         Ok(())
         },
     )
 }
 
+/// A PNG world of `w x h` zones of `zone` pixels must fit the picture limit: checked
+/// before generating, so a window too large for a picture fails at once.
+fn check_picture(w: u32, h: u32, zone: u32) -> Result<(), CliError> {
+    let pixels = u64::from(w)
+        .saturating_mul(u64::from(h))
+        .saturating_mul(u64::from(zone) * u64::from(zone));
+    if pixels > zone_tiles::export::MAX_IMAGE_PIXELS {
+        return Err(CliError::input_msg(format!(
+            "--size {w}x{h} with {zone}-pixel zones is a {pixels}-pixel picture, over the \
+             limit of {} pixels: give a smaller window or --zone-size, or write .json or .txt",
+            zone_tiles::export::MAX_IMAGE_PIXELS
+        )));
+    }
+    Ok(())
+}
+
 fn write_world(
+    out: &Output,
     world: &zone_tiles::ZoneWorld,
-    path: &Path,
+    target: &Target,
+    format: &str,
     atlas: Option<&Atlas>,
-    zone: u32,
 ) -> Result<(), CliError> {
-    let ext = extension(path);
-    ensure_parent(path)?;
-    let out = |e: zone_tiles::ZoneError| match e {
+    let zone_err = |e: zone_tiles::ZoneError| match e {
         zone_tiles::ZoneError::Write { .. } => CliError::output(e),
         _ => CliError::input(e),
     };
-    match ext.as_str() {
+    match format {
         "png" => {
             let img = match atlas {
                 Some(a) => paint(world, a),
-                None => black_and_white(world, zone),
+                None => black_and_white(world, world.zone_size),
             }
-            .map_err(out)?;
-            save_png(&img, path).map_err(out)
+            .map_err(zone_err)?;
+            let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
+                .map_err(CliError::output_msg)?;
+            out.write(target, &png)
         }
-        "json" => write_json(world, path).map_err(out),
-        "tmx" => write_tmx(world, path, atlas).map_err(out),
-        _ => write_generic(world, path, &ExportOptions::default()),
+        "json" => out.write(target, state_grid_json(world).as_bytes()),
+        "txt" if *target == Target::Stdout => out.write(
+            target,
+            format!("{}\n", grid_core::export::to_text(world).trim_end()).as_bytes(),
+        ),
+        "tmx" => match target {
+            Target::File(path) => {
+                out.write_files(path, |tmp| write_tmx(world, tmp, atlas).map_err(zone_err))
+            }
+            Target::Stdout => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
+        },
+        _ => write_generic(out, world, target, format, &ExportOptions::default()),
     }
 }
 
 fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
+    let target = Target::from_arg(&a.out);
+    if let Target::File(path) = &target
+        && extension(path) != "png"
+    {
+        return Err(CliError::input_msg(format!(
+            "--out {}: an atlas is a PNG image; give a .png file or `-`",
+            path.display()
+        )));
+    }
     let kind = if a.reduced {
         AtlasKind::Reduced
     } else {
         AtlasKind::Full
     };
     let atlas = Atlas::reference(kind, a.zone_size).map_err(CliError::input)?;
-    ensure_parent(&a.out)?;
-    atlas.save_png(&a.out).map_err(CliError::output)?;
-    eprintln!("wrote {}", a.out.display());
+    let img = atlas.to_image();
+    let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
+        .map_err(CliError::output_msg)?;
+    Output::new().write(&target, &png)?;
+    if a.verbose
+        && let Target::File(p) = &target
+    {
+        super::output::note(format!("wrote {}", p.display()));
+    }
     Ok(())
 }

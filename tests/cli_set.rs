@@ -1,0 +1,123 @@
+//! `--set PATH=VALUE` changes one value of a JSON input (marahel scripts, heroes templates;
+//! `--config-set` for the heroes config) through `grid_core::overrides`, without editing the
+//! file; a path that leads nowhere is bad input naming it.
+
+mod common;
+use common::{bin, temp_dir};
+use std::path::PathBuf;
+use std::process::Output;
+
+fn example(path: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(path)
+        .display()
+        .to_string()
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+#[test]
+fn marahel_set_changes_the_script() {
+    let cave = example("marahel/cave.json");
+    let out = run(&[
+        "marahel",
+        &cave,
+        "--set",
+        "metadata.min=10x5",
+        "--set",
+        "/metadata/max=10x5",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(text.lines().all(|l| l.chars().count() == 10), "{text}");
+    // A number replaces a number.
+    let more = run(&[
+        "marahel",
+        &cave,
+        "--set",
+        "explorers.1.parameters.repeats=1",
+    ]);
+    assert!(more.status.success());
+    assert_ne!(more.stdout, run(&["marahel", &cave]).stdout);
+}
+
+#[test]
+fn a_set_path_that_leads_nowhere_is_bad_input() {
+    let cave = example("marahel/cave.json");
+    for (set, needle) in [
+        ("explorers.9.type=drunk", "/explorers has no \"9\""),
+        ("metadata.min.x=3", "not an object or array"),
+        ("nonsense", "expected PATH=VALUE"),
+    ] {
+        let out = run(&["marahel", &cave, "--set", set]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{set}: {err}");
+        assert!(err.contains(needle), "{set}: {err}");
+    }
+}
+
+#[test]
+fn heroes_set_and_config_set() {
+    let duel = example("heroes/duel.json");
+    let plain = run(&["heroes", &duel, "--size", "32"]);
+    assert!(plain.status.success());
+    // A value that is not JSON is text: the surface name. The .hmm map shows it.
+    let hmm = |extra: &[&str]| {
+        let out = bin()
+            .args(["heroes", &duel, "--size", "32", "--format", "hmm"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_ne!(hmm(&[]), hmm(&["--set", "zones.0.surface=SNOW"]));
+    // The built-in config's map size, changed without a config file.
+    let small = run(&["heroes", &duel, "--config-set", "mapSize=32"]);
+    assert!(
+        small.status.success(),
+        "{}",
+        String::from_utf8_lossy(&small.stderr)
+    );
+    assert_eq!(small.stdout, plain.stdout);
+    let out = run(&["heroes", &duel, "--config-set", "noSuchKey.x=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("built-in config"));
+}
+
+/// A heroes `--config` holding `[]` (or any JSON that is not an object) was accepted and
+/// ran with the defaults.
+#[test]
+fn a_config_that_is_not_an_object_is_rejected() {
+    let dir = temp_dir("cli-set");
+    let duel = example("heroes/duel.json");
+    for (name, text) in [
+        ("list.json", "[]"),
+        ("num.json", "5"),
+        ("null.json", "null"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = bin()
+            .args(["heroes", &duel, "--size", "32", "--config"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {err}");
+        assert!(err.contains("expected a JSON object"), "{text}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}

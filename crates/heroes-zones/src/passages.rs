@@ -136,7 +136,7 @@ pub(crate) fn place(
         return Err(HeroesError::Generation(format!(
             "{} portal pairs needed but the .hmm format has ids for {MAX_PORTAL_PAIRS}: {}",
             portals.len(),
-            list.join(", ")
+            crate::error::join_some(&list, ", ")
         )));
     }
     for (k, &(j, a, b, reason)) in portals.iter().enumerate() {

@@ -189,6 +189,22 @@ pub enum ZoneKind {
     Junction,
 }
 
+/// How strong a zone's guards are (added, after VCMI's `monsters`): with it, treasure and
+/// mine guards follow VCMI's value-to-strength rule ([`crate::strength`]) instead of the
+/// reference's fixed levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum MonsterStrength {
+    /// No treasure or mine guards (connection guards stay).
+    None,
+    /// Weaker guards, fewer guarded piles.
+    Weak,
+    /// The standard.
+    Normal,
+    /// Stronger guards, more guarded piles.
+    Strong,
+}
+
 /// A treasure value band (added): `density` piles per 1000 zone cells, each worth a value
 /// drawn in `min..=max` (in gold units; the value picks the treasure kind and guard).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,6 +230,10 @@ pub struct TemplateMine {
     /// Guard level; outside −1..6 it comes from `config.mineGuardLevel`; −1 means no guard.
     #[serde(default = "minus_two_range")]
     pub guard_level: RandomRange,
+    /// The mine's value in gold (added): when set and the zone has `monsters`, the guard's
+    /// strength comes from it ([`crate::strength`]) instead of `guardLevel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_value: Option<u32>,
 }
 
 /// A castle of a zone.
@@ -252,6 +272,10 @@ pub struct TemplateConnection {
     /// Guard level: −1 takes `config.connectionGuardLevel`, −2 or lower means no guard, 0..6.
     #[serde(default = "minus_one_range")]
     pub guard_level: RandomRange,
+    /// Guard value (added, VCMI's `guard`): when set, the guard's creature level and count
+    /// come from it ([`crate::strength`]) and `guardLevel` is not used; 0 means no guard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_value: Option<u32>,
 }
 
 /// One zone of a template.
@@ -288,6 +312,10 @@ pub struct TemplateZone {
     /// Treasure value bands (added); when empty the `richness` budget rule is used.
     #[serde(default)]
     pub treasures: Vec<TreasureBand>,
+    /// Guard strength of the zone's treasures and mines (added); unset keeps the reference's
+    /// rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monsters: Option<MonsterStrength>,
 }
 
 /// A template: zones and the connections between them.

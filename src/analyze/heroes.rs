@@ -1,4 +1,5 @@
-//! The Heroes-zones adapter: the input is a template JSON; map `seed` is
+//! The Heroes-zones adapter: the input is a template JSON (or a VCMI template file holding
+//! one template, at the side it suggests); map `seed` is
 //! `heroes_zones::generate(template, config, size, seed)` with `config` from `--config` (a
 //! config JSON; default: the crate's built-in config) and `size` from `--size` (32, 64, 128 or
 //! 256; default: the config's `mapSize` when `--config` is given, else [`DEFAULT_SIZE`]).
@@ -38,7 +39,18 @@ pub struct HeroesSubject {
 /// Opens a template for analysis.
 pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, AnalyzeError> {
     let text = read_input(path)?;
-    let template = Template::from_json(&text).map_err(|e| AnalyzeError::input(path, e))?;
+    let (template, vcmi_side) = if heroes_zones::vcmi::is_vcmi(&text) {
+        let opts = heroes_zones::vcmi::Options {
+            players: None,
+            side: options.size,
+        };
+        let c = heroes_zones::vcmi::load(&text, None, &opts)
+            .map_err(|e| AnalyzeError::input(path, e))?;
+        (c.template, Some(c.side))
+    } else {
+        let t = Template::from_json(&text).map_err(|e| AnalyzeError::input(path, e))?;
+        (t, None)
+    };
     let config = match &options.config {
         Some(p) => Config::from_json(&read_input(p)?).map_err(|e| AnalyzeError::input(p, e))?,
         None => Config::default(),
@@ -46,7 +58,7 @@ pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, Anal
     let (size, from) = match (options.size, &options.config) {
         (Some(size), _) => (size, (path, "--size")),
         (None, Some(p)) => (config.map_size, (p.as_path(), "config.mapSize")),
-        (None, None) => (DEFAULT_SIZE, (path, "--size")),
+        (None, None) => (vcmi_side.unwrap_or(DEFAULT_SIZE), (path, "--size")),
     };
     if ![32, 64, 128, 256].contains(&size) {
         return Err(AnalyzeError::input(

@@ -7,16 +7,23 @@ use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
-use heroes_zones::{Config, Template, generate, hmm, preview};
+use heroes_zones::{Config, Template, generate, hmm, preview, vcmi};
 use std::path::{Path, PathBuf};
 
-/// Generate a Heroes-style zone map from a template (MapGen-KorGE JSON format plus added
-/// fields). --out takes .hmm (Pocket Heroes editor map), .png (preview), .txt, .json or .tmx.
-/// Without --out, prints the map as text.
+/// Generate a Heroes-style zone map from a template: MapGen-KorGE JSON (plus added fields) or
+/// a VCMI random-map template file (pick one with --template, players with --players). --out
+/// takes .hmm (Pocket Heroes editor map), .png (preview), .txt, .json or .tmx. Without --out,
+/// prints the map as text.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The template JSON.
+    /// The template JSON (this crate's format or a VCMI template file).
     pub template: PathBuf,
+    /// The template to use from a VCMI file holding several (by name).
+    #[arg(long = "template", value_name = "NAME")]
+    pub template_name: Option<String>,
+    /// Number of players for a VCMI template (within its `players` range, at most 6).
+    #[arg(long)]
+    pub players: Option<u8>,
     /// The config JSON (defaults: the crate's built-in config).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -102,10 +109,30 @@ fn read_config(args: &Args) -> Result<Config, CliError> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let template = Template::from_json(&json_input(&args.template, &args.set, "--set")?)
-        .map_err(|e| with_path(&args.template, e))?;
+    let text = json_input(&args.template, &args.set, "--set")?;
     let config = read_config(&args)?;
-    let size = args.size.unwrap_or(config.map_size);
+    let msg = args.common.messages();
+    let (template, size) = if vcmi::is_vcmi(&text) {
+        let opts = vcmi::Options {
+            players: args.players,
+            side: args.size,
+        };
+        let c = vcmi::load(&text, args.template_name.as_deref(), &opts)
+            .map_err(|e| with_path(&args.template, e))?;
+        for w in &c.warnings {
+            msg.warn(format!("{}: {w}", args.template.display()));
+        }
+        (c.template, c.side)
+    } else {
+        if args.template_name.is_some() || args.players.is_some() {
+            return Err(CliError::input_msg(format!(
+                "{}: --template and --players apply to VCMI template files",
+                args.template.display()
+            )));
+        }
+        let t = Template::from_json(&text).map_err(|e| with_path(&args.template, e))?;
+        (t, args.size.unwrap_or(config.map_size))
+    };
     let name = args
         .template
         .file_stem()
@@ -122,7 +149,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .into_iter()
             .flatten(),
     );
-    let msg = c.messages();
     // Maps are generated in parallel and written in seed order.
     c.batch(&name).for_each_ordered(
         || (),
@@ -130,11 +156,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         |seed, map| -> Result<(), CliError> {
         let map = map.map_err(|e| with_path(&args.template, e))?;
         msg.summary(format!(
-            "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} repaired",
+            "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} connections left out, {} repaired",
             map.zones.len(),
             map.objects.len(),
             map.stats.max_area_error * 100.0,
             map.stats.forced_portals,
+            map.stats.left_out.len(),
             map.stats.repaired
         ));
         if let Some(png) = &args.png {

@@ -78,8 +78,8 @@ pub fn mine_list(
     z: &TemplateZone,
     config: &Config,
     rng: &mut LevelRng,
-) -> Vec<(Resource, i32, i32)> {
-    let mut out: Vec<(Resource, i32, i32)> = Vec::new();
+) -> Vec<(Resource, i32, i32, Option<u32>)> {
+    let mut out: Vec<(Resource, i32, i32, Option<u32>)> = Vec::new();
     let guard = |m: &crate::template::TemplateMine, rng: &mut LevelRng| m.guard_level.draw(rng);
     for m in &z.mines {
         let res = if m.resource == Resource::Random {
@@ -87,7 +87,7 @@ pub fn mine_list(
         } else {
             m.resource
         };
-        out.push((res, m.player, guard(m, rng)));
+        out.push((res, m.player, guard(m, rng), m.guard_value));
     }
     let want = if z.kind == ZoneKind::Junction && z.mines.is_empty() {
         0
@@ -95,7 +95,8 @@ pub fn mine_list(
         z.mines_num.draw(rng).max(0) as usize
     };
     while out.len() < want {
-        let has = |r: Resource, o: &Vec<(Resource, i32, i32)>| o.iter().any(|m| m.0 == r);
+        let has =
+            |r: Resource, o: &Vec<(Resource, i32, i32, Option<u32>)>| o.iter().any(|m| m.0 == r);
         let res = if config.prioritize_base_mines.value
             && !(has(Resource::Ore, &out) && has(Resource::Wood, &out))
         {
@@ -116,21 +117,24 @@ pub fn mine_list(
                 missing[rng.random_range(0..missing.len())]
             }
         };
-        out.push((res, -1, -2));
+        out.push((res, -1, -2, None));
     }
     // Base mines first, as in the reference.
     out.sort_by_key(|m| !matches!(m.0, Resource::Ore | Resource::Wood));
     out
 }
 
-/// Places castles and mines in every zone. Returns each mine's (object index, drawn guard
-/// level, resource) for the guard step.
+/// A mine's guard for the guard step: object index, level (below 0: none) and, when the
+/// zone's monster strength decided it, the creature count.
+pub(crate) type MineGuard = (usize, i32, Option<u32>);
+
+/// Places castles and mines in every zone. Returns each mine's guard for the guard step.
 pub(crate) fn place(
     w: &mut Work,
     zones: &[TemplateZone],
     config: &Config,
     rng: &mut LevelRng,
-) -> Vec<(usize, i32)> {
+) -> Vec<MineGuard> {
     let mut mine_guards = Vec::new();
     for (zi, z) in zones.iter().enumerate() {
         let castles: Vec<TemplateCastle> = if !z.castles.is_empty() {
@@ -165,7 +169,7 @@ pub(crate) fn place(
             }
         }
         let surface = w.zones[zi].surface;
-        for (k, (res, player, level)) in mine_list(z, config, rng).into_iter().enumerate() {
+        for (k, (res, player, level, value)) in mine_list(z, config, rng).into_iter().enumerate() {
             let (id, fp) = ids::mine(res, surface);
             let kind = ObjectKind::Mine {
                 id,
@@ -175,6 +179,16 @@ pub(crate) fn place(
             match place_object(w, zi, fp, (0, 1), kind, false, rng) {
                 Some(ap) => {
                     w.nodes[zi].push(ap);
+                    let oi = w.objects.len() - 1;
+                    if let (Some(m), Some(v)) = (z.monsters, value) {
+                        let guard = crate::strength::zone_index(m).and_then(|i| {
+                            crate::strength::stack(crate::strength::strength(v, i), rng)
+                        });
+                        if let Some((l, c)) = guard {
+                            mine_guards.push((oi, l as i32, Some(c)));
+                        }
+                        continue;
+                    }
                     let mut lvl = level;
                     if !(-1..=6).contains(&lvl) {
                         lvl = config.mine_guard_level.draw(rng);
@@ -184,7 +198,7 @@ pub(crate) fn place(
                             lvl -= 1;
                         }
                     }
-                    mine_guards.push((w.objects.len() - 1, lvl));
+                    mine_guards.push((oi, lvl, None));
                 }
                 None => w
                     .stats

@@ -191,7 +191,7 @@ pub(crate) fn run(w: &mut Work) -> Result<(), HeroesError> {
     } else {
         Err(HeroesError::Generation(format!(
             "unreachable after repair: {}",
-            fatal.join("; ")
+            crate::error::join_some(&fatal, "; ")
         )))
     }
 }

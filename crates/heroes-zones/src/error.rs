@@ -27,8 +27,22 @@ pub enum HeroesError {
         /// What is wrong and what was expected.
         message: String,
     },
-    /// Several validation problems at once (each one an [`HeroesError::Invalid`] line).
-    #[error("{} problems in the template:\n{}", .0.len(), .0.join("\n"))]
+    /// JSON that parses but holds the wrong kind of value where the format expects another
+    /// (a config file holding `[]`, a range written as an array): `at` is the JSON path.
+    #[error("{what} JSON at {at}: expected {expected}, found {found}")]
+    WrongType {
+        /// `"template"` or `"config"`.
+        what: &'static str,
+        /// JSON path of the value, `$` for the whole document.
+        at: String,
+        /// What the format expects there.
+        expected: &'static str,
+        /// What the file holds there (`an array`, `a string`, ...).
+        found: &'static str,
+    },
+    /// Several validation problems at once (each one an [`HeroesError::Invalid`] line); at
+    /// most [`MAX_LISTED`] are listed, then how many more there are.
+    #[error("{}", list_problems(.0))]
     Many(Vec<String>),
     /// Generation ran but the result failed the whole-map check and could not be repaired.
     #[error("generation failed: {0}")]
@@ -50,6 +64,37 @@ pub enum HeroesError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// The most problems one [`HeroesError::Many`] message lists (so a hostile template cannot
+/// make a megabyte error).
+pub const MAX_LISTED: usize = 20;
+
+/// `problems` as one message: a count, then at most [`MAX_LISTED`] lines.
+pub fn list_problems(problems: &[String]) -> String {
+    let mut out = format!("{} problems in the template:", problems.len());
+    for p in problems.iter().take(MAX_LISTED) {
+        out.push('\n');
+        out.push_str(p);
+    }
+    if problems.len() > MAX_LISTED {
+        out.push_str(&format!("\n... and {} more", problems.len() - MAX_LISTED));
+    }
+    out
+}
+
+/// The first [`MAX_LISTED`] of `items` joined by `sep`, then how many more there are.
+pub fn join_some(items: &[String], sep: &str) -> String {
+    let mut out = items
+        .iter()
+        .take(MAX_LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(sep);
+    if items.len() > MAX_LISTED {
+        out.push_str(&format!("{sep}... and {} more", items.len() - MAX_LISTED));
+    }
+    out
 }
 
 impl HeroesError {

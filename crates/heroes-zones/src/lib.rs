@@ -15,7 +15,7 @@
 //!
 //! | step | module |
 //! |---|---|
-//! | parse | [`template`] (strict serde of the reference's JSON plus added fields) |
+//! | parse | [`template`] (strict serde of the reference's JSON plus added fields), or [`vcmi`] (VCMI random-map templates: [`vcmi::parse`], then [`mod@vcmi::convert`] onto [`Template`], with warnings for what `.hmm` cannot hold) |
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
@@ -26,9 +26,29 @@
 //! | 7 passages, portals | [`passages`] |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
-//! | 10 treasures, guards | [`treasures`] |
+//! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
 //! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG) |
+//!
+//! ## Limits
+//!
+//! Checked by [`validate::validate`] (and the parsers) before anything is laid out or
+//! allocated; a template past a limit gets an error naming it.
+//!
+//! | limit | value |
+//! |---|---|
+//! | map side | 32, 64, 128 or 256 (the `.hmm` format's sizes) |
+//! | template or config text | [`template::MAX_INPUT_BYTES`] (4 MiB) |
+//! | zones | [`validate::MAX_ZONES`] (64) |
+//! | connections | [`validate::MAX_CONNECTIONS`] (192) |
+//! | portal pairs | [`validate::MAX_PORTAL_PAIRS`] (6), counting PORTAL connections and, before layout, every connection past the `3n - 6` that `n` zones can realise as shared borders ([`validate::portal_shortfall`]) |
+//! | cells per zone | [`validate::MIN_ZONE_CELLS`] (100) at the chosen map side |
+//! | castles, mines per zone | [`validate::MAX_OBJECTS_PER_ZONE`] (32 each) |
+//! | treasure bands per zone | [`validate::MAX_BANDS`] (16) |
+//! | template name | [`validate::MAX_NAME_CHARS`] (200 characters) |
+//!
+//! Errors quote input only through [`grid_core::text::excerpt`], and a list of problems names
+//! at most [`error::MAX_LISTED`] of them.
 //!
 //! The map is a pure function of (template, config, size, seed): every step draws from its own
 //! [`grid_core::Seed::stream`].
@@ -59,9 +79,11 @@ pub mod obstacles;
 pub mod passages;
 pub mod preview;
 pub mod roads;
+pub mod strength;
 pub mod template;
 pub mod treasures;
 pub mod validate;
+pub mod vcmi;
 pub mod visitables;
 pub mod voronoi;
 mod work;
@@ -84,7 +106,10 @@ pub const ATTEMPTS: u64 = 3;
 /// Generates a `size x size` map (32, 64, 128 or 256) from `template` and `config`.
 ///
 /// Validates first ([`validate::validate`]); then runs the pipeline. If the global check
-/// fails, retries with derived seeds ([`ATTEMPTS`] in all) before returning the report.
+/// fails, or a connection had to be left out (its zones do not touch and every portal id is
+/// taken: see [`Stats::left_out`]), retries with derived seeds ([`ATTEMPTS`] in all) and
+/// returns the first complete map, else the one with the fewest connections left out, else
+/// the report.
 pub fn generate(
     template: &Template,
     config: &Config,
@@ -93,6 +118,7 @@ pub fn generate(
 ) -> Result<HeroesMap, HeroesError> {
     validate::validate(template, config, size)?;
     let mut last = None;
+    let mut best: Option<HeroesMap> = None;
     for attempt in 0..ATTEMPTS {
         let s = if attempt == 0 {
             Seed(seed)
@@ -100,12 +126,21 @@ pub fn generate(
             Seed(seed).child(attempt)
         };
         match run(template, config, size as usize, s) {
-            Ok(m) => return Ok(m),
+            Ok(m) if m.stats.left_out.is_empty() => return Ok(m),
+            // Connections left out: another layout may realise them all.
+            Ok(m) => {
+                if best
+                    .as_ref()
+                    .is_none_or(|b| m.stats.left_out.len() < b.stats.left_out.len())
+                {
+                    best = Some(m);
+                }
+            }
             Err(e @ HeroesError::Generation(_)) => last = Some(e),
             Err(e) => return Err(e),
         }
     }
-    Err(last.unwrap_or_else(|| HeroesError::Generation("no attempt ran".into())))
+    best.ok_or_else(|| last.unwrap_or_else(|| HeroesError::Generation("no attempt ran".into())))
 }
 
 /// The pipeline on a validated template.

@@ -164,6 +164,12 @@ pub enum Realised {
         /// Why: "PORTAL connection" or "zones do not share a border".
         reason: &'static str,
     },
+    /// Not realised: the zones do not touch and every portal id of the `.hmm` format is
+    /// taken; the zones are still reachable through other connections.
+    LeftOut {
+        /// Why.
+        reason: &'static str,
+    },
 }
 
 /// One zone as generated.
@@ -198,6 +204,9 @@ pub struct Stats {
     pub repaired: usize,
     /// Objects removed because they could not be reached or placed.
     pub removed: Vec<String>,
+    /// Connections left out (their zones do not touch and every portal id is taken), each
+    /// described; the zone graph stays connected without them.
+    pub left_out: Vec<String>,
 }
 
 /// A generated Heroes map: a [`TileMap`] of [`Cell`] ids plus zones and objects.

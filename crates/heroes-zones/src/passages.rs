@@ -56,6 +56,70 @@ fn border_pairs(w: &Work, a: usize, b: usize, reach: i64) -> Vec<(usize, usize)>
     out
 }
 
+/// A connection to realise as a portal pair: (connection, zone a, zone b, why).
+type PortalNeed = (usize, usize, usize, &'static str);
+
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+/// More portal pairs are needed than the format has ids for: keeps the PORTAL connections
+/// and the forced ones that join otherwise separate parts of the zone graph, fills the
+/// remaining ids in connection order, and leaves the rest out (recorded in the map's stats;
+/// every zone stays reachable).
+fn leave_out_redundant(w: &mut Work, portals: &mut Vec<PortalNeed>) {
+    let n = w.zones.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    for r in &w.realised {
+        if let Some(Realised::Passage([p, q])) = r {
+            let (a, b) = (w.zone_of[*p] as usize, w.zone_of[*q] as usize);
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            parent[ra] = rb;
+        }
+    }
+    let mut keep = vec![false; portals.len()];
+    // PORTAL connections first (validation keeps them within the budget), then bridges.
+    for pass in 0..2 {
+        for (k, &(_, a, b, reason)) in portals.iter().enumerate() {
+            let required = reason == "PORTAL connection";
+            if keep[k] || (pass == 0) != required {
+                continue;
+            }
+            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+            if required || ra != rb {
+                keep[k] = true;
+                parent[ra] = rb;
+            }
+        }
+    }
+    let mut spare = MAX_PORTAL_PAIRS.saturating_sub(keep.iter().filter(|&&k| k).count());
+    for k in keep.iter_mut().filter(|k| !**k) {
+        if spare > 0 {
+            *k = true;
+            spare -= 1;
+        }
+    }
+    let mut k = 0;
+    portals.retain(|&(j, a, b, _)| {
+        k += 1;
+        if keep[k - 1] {
+            return true;
+        }
+        w.realised[j] = Some(Realised::LeftOut {
+            reason: "zones do not share a border and every portal id is in use",
+        });
+        w.stats.left_out.push(format!(
+            "connections[{j}] (zones {} and {}): zones do not share a border and every portal id is in use",
+            w.zones[a].index, w.zones[b].index
+        ));
+        false
+    });
+}
+
 pub(crate) fn place(
     w: &mut Work,
     template: &Template,
@@ -63,7 +127,7 @@ pub(crate) fn place(
     road_to_portals: bool,
     rng: &mut LevelRng,
 ) -> Result<(), HeroesError> {
-    let mut portals = Vec::new();
+    let mut portals: Vec<PortalNeed> = Vec::new();
     let mut used: Vec<usize> = Vec::new();
     for (j, c) in template.connections.iter().enumerate() {
         let (a, b) = (pos[c.first as usize], pos[c.second as usize]);
@@ -129,6 +193,9 @@ pub(crate) fn place(
         w.realised[j] = Some(Realised::Passage([p, q]));
     }
     if portals.len() > MAX_PORTAL_PAIRS {
+        leave_out_redundant(w, &mut portals);
+    }
+    if portals.len() > MAX_PORTAL_PAIRS {
         let list: Vec<String> = portals
             .iter()
             .map(|(j, _, _, r)| format!("connections[{j}] ({r})"))
@@ -136,7 +203,7 @@ pub(crate) fn place(
         return Err(HeroesError::Generation(format!(
             "{} portal pairs needed but the .hmm format has ids for {MAX_PORTAL_PAIRS}: {}",
             portals.len(),
-            list.join(", ")
+            crate::error::join_some(&list, ", ")
         )));
     }
     for (k, &(j, a, b, reason)) in portals.iter().enumerate() {

@@ -189,6 +189,22 @@ pub enum ZoneKind {
     Junction,
 }
 
+/// How strong a zone's guards are (added, after VCMI's `monsters`): with it, treasure and
+/// mine guards follow VCMI's value-to-strength rule ([`crate::strength`]) instead of the
+/// reference's fixed levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum MonsterStrength {
+    /// No treasure or mine guards (connection guards stay).
+    None,
+    /// Weaker guards, fewer guarded piles.
+    Weak,
+    /// The standard.
+    Normal,
+    /// Stronger guards, more guarded piles.
+    Strong,
+}
+
 /// A treasure value band (added): `density` piles per 1000 zone cells, each worth a value
 /// drawn in `min..=max` (in gold units; the value picks the treasure kind and guard).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -214,6 +230,10 @@ pub struct TemplateMine {
     /// Guard level; outside −1..6 it comes from `config.mineGuardLevel`; −1 means no guard.
     #[serde(default = "minus_two_range")]
     pub guard_level: RandomRange,
+    /// The mine's value in gold (added): when set and the zone has `monsters`, the guard's
+    /// strength comes from it ([`crate::strength`]) instead of `guardLevel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_value: Option<u32>,
 }
 
 /// A castle of a zone.
@@ -252,6 +272,10 @@ pub struct TemplateConnection {
     /// Guard level: −1 takes `config.connectionGuardLevel`, −2 or lower means no guard, 0..6.
     #[serde(default = "minus_one_range")]
     pub guard_level: RandomRange,
+    /// Guard value (added, VCMI's `guard`): when set, the guard's creature level and count
+    /// come from it ([`crate::strength`]) and `guardLevel` is not used; 0 means no guard.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_value: Option<u32>,
 }
 
 /// One zone of a template.
@@ -288,6 +312,10 @@ pub struct TemplateZone {
     /// Treasure value bands (added); when empty the `richness` budget rule is used.
     #[serde(default)]
     pub treasures: Vec<TreasureBand>,
+    /// Guard strength of the zone's treasures and mines (added); unset keeps the reference's
+    /// rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monsters: Option<MonsterStrength>,
 }
 
 /// A template: zones and the connections between them.
@@ -376,19 +404,118 @@ fn castles_default() -> RandomRange {
     RandomRange { min: 0, max: 1 }
 }
 
-fn json_err(what: &'static str, e: serde_json::Error) -> HeroesError {
+/// Largest template or config text accepted, in bytes (checked before parsing).
+pub const MAX_INPUT_BYTES: usize = 4 << 20;
+
+/// Keys whose values are arrays in the template and config formats. Anywhere else an array
+/// is the wrong type (serde would otherwise read `[1, 3]` as a `{min, max}` range and `[]`
+/// as a config of defaults).
+const ARRAY_KEYS: [&str; 8] = [
+    "zones",
+    "connections",
+    "mines",
+    "castles",
+    "treasures",
+    "treasureChance",
+    "treasureCost",
+    "guardCount",
+];
+
+/// A serde_json error as [`HeroesError::Json`]: the location once, and the parser's message
+/// (which may quote the input) through [`grid_core::text::excerpt_with`].
+pub(crate) fn json_err(what: &'static str, e: serde_json::Error) -> HeroesError {
+    let text = e.to_string();
+    let message = match text.rsplit_once(" at line ") {
+        Some((m, _)) if e.line() > 0 => m.to_string(),
+        _ => text,
+    };
     HeroesError::Json {
         what,
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: grid_core::text::excerpt_with(&message, 160),
     }
 }
 
+/// The JSON kind of `v`, for messages.
+pub(crate) fn kind_of(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Rejects arrays where the format has objects or plain values (see [`ARRAY_KEYS`]) and a
+/// document that is not an object. Iterative (a stack), so nesting depth cannot overflow.
+fn check_shape(root: &serde_json::Value, what: &'static str) -> Result<(), HeroesError> {
+    use serde_json::Value;
+    let wrong = |at: String, expected, v: &Value| HeroesError::WrongType {
+        what,
+        at,
+        expected,
+        found: kind_of(v),
+    };
+    if !root.is_object() {
+        return Err(wrong("$".into(), "an object", root));
+    }
+    let mut stack: Vec<(String, &Value, bool)> = vec![("$".into(), root, false)];
+    while let Some((at, v, array_allowed)) = stack.pop() {
+        match v {
+            Value::Array(_) if !array_allowed => {
+                return Err(wrong(at, "an object or a single value", v));
+            }
+            Value::Array(items) => {
+                for (k, item) in items.iter().enumerate() {
+                    stack.push((format!("{at}[{k}]"), item, false));
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map {
+                    let plain = key.len() <= 40
+                        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                    let at = if plain {
+                        format!("{at}.{key}")
+                    } else {
+                        format!("{at}.{}", grid_core::text::excerpt(key))
+                    };
+                    stack.push((at, item, ARRAY_KEYS.contains(&key.as_str())));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Parses `text` strictly as `T`: size limit, JSON syntax, shape, then serde.
+fn parse_strict<T: serde::de::DeserializeOwned>(
+    text: &str,
+    what: &'static str,
+) -> Result<T, HeroesError> {
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(HeroesError::invalid(
+            what,
+            format!(
+                "{} bytes, at most {MAX_INPUT_BYTES} are accepted",
+                text.len()
+            ),
+        ));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| json_err(what, e))?;
+    check_shape(&value, what)?;
+    // Parsed again from the text (not the value) so errors keep their line and column.
+    serde_json::from_str(text).map_err(|e| json_err(what, e))
+}
+
 impl Template {
-    /// Parses a template (strict: unknown keys and lower-case enum names are errors).
+    /// Parses a template (strict: unknown keys, lower-case enum names and values of the
+    /// wrong JSON type are errors; at most [`MAX_INPUT_BYTES`]).
     pub fn from_json(text: &str) -> Result<Self, HeroesError> {
-        serde_json::from_str(text).map_err(|e| json_err("template", e))
+        parse_strict(text, "template")
     }
 
     /// The template as pretty JSON.
@@ -398,9 +525,10 @@ impl Template {
 }
 
 impl Config {
-    /// Parses a config (strict, missing keys take the reference's defaults).
+    /// Parses a config (strict like [`Template::from_json`]; missing keys take the
+    /// reference's defaults, but the document must be an object).
     pub fn from_json(text: &str) -> Result<Self, HeroesError> {
-        serde_json::from_str(text).map_err(|e| json_err("config", e))
+        parse_strict(text, "config")
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::hmm::ids::ARTIFACTS;
 use crate::map::{Cell, ObjectKind, Realised, TreasureKind};
+use crate::strength;
 use crate::template::{Config, Resource, Template, TemplateZone};
 use crate::work::{SIDES, Work};
 use grid_core::LevelRng;
@@ -27,8 +28,31 @@ fn add_guard(w: &mut Work, at: usize, zone: usize, level: u8, config: &Config, r
         .guard_count
         .get(level as usize)
         .map_or(0, |r| r.draw(rng).max(0) as u32);
+    add_stack(w, at, zone, (level, count));
+}
+
+/// A guard of `(level, count)` at `at`.
+fn add_stack(w: &mut Work, at: usize, zone: usize, (level, count): (u8, u32)) {
     w.set(at, Cell::Guard);
     w.add(ObjectKind::Guard { level, count }, at, zone);
+}
+
+/// The guard a connection asks for: from its guard value if it has one, else from its level
+/// (or the config's); `None` for no guard.
+fn connection_guard(
+    c: &crate::template::TemplateConnection,
+    config: &Config,
+    rng: &mut LevelRng,
+) -> Option<(u8, Option<u32>)> {
+    if let Some(v) = c.guard_value {
+        let (l, n) = strength::stack(strength::strength(v, strength::CONNECTION), rng)?;
+        return Some((l, Some(n)));
+    }
+    let mut level = c.guard_level.draw(rng);
+    if level == -1 {
+        level = config.connection_guard_level.draw(rng);
+    }
+    (level >= 0).then(|| (level.min(6) as u8, None))
 }
 
 /// A free (non-road) 4-neighbour of `i` in `zone`.
@@ -46,24 +70,21 @@ pub(crate) fn place(
     w: &mut Work,
     template: &Template,
     pos: &[usize],
-    mine_guards: &[(usize, i32)],
+    mine_guards: &[crate::buildings::MineGuard],
     config: &Config,
     rng: &mut LevelRng,
 ) {
     // Connection guards.
     for (j, c) in template.connections.iter().enumerate() {
-        let mut level = c.guard_level.draw(rng);
-        if level == -1 {
-            level = config.connection_guard_level.draw(rng);
-        }
-        if level < 0 {
+        let Some((level, count)) = connection_guard(c, config, rng) else {
             continue;
-        }
-        let level = level.min(6) as u8;
+        };
+        let guard = |w: &mut Work, at: usize, z: usize, rng: &mut LevelRng| match count {
+            Some(n) => add_stack(w, at, z, (level, n)),
+            None => add_guard(w, at, z, level, config, rng),
+        };
         match w.realised[j].clone() {
-            Some(Realised::Passage([p, _])) => {
-                add_guard(w, p, pos[c.first as usize], level, config, rng)
-            }
+            Some(Realised::Passage([p, _])) => guard(w, p, pos[c.first as usize], rng),
             Some(Realised::Portal { .. }) => {
                 let ends: Vec<(usize, usize)> = w
                     .objects
@@ -75,27 +96,37 @@ pub(crate) fn place(
                     if let Some(ap) = w.offset(a, 0, 1)
                         && matches!(w.cell(ap), Cell::Approach | Cell::Road | Cell::Free)
                     {
-                        add_guard(w, ap, z, level, config, rng);
+                        guard(w, ap, z, rng);
                     }
                 }
             }
-            None => {}
+            Some(Realised::LeftOut { .. }) | None => {}
         }
     }
     // Mine guards, on the mine's approach.
-    for &(oi, level) in mine_guards {
+    for &(oi, level, count) in mine_guards {
         if level < 0 {
             continue;
         }
         let (a, z) = (w.anchor(&w.objects[oi]), w.objects[oi].zone as usize);
         if let Some(ap) = w.offset(a, 0, 1) {
-            add_guard(w, ap, z, level.min(6) as u8, config, rng);
+            match count {
+                Some(n) => add_stack(w, ap, z, (level.min(6) as u8, n)),
+                None => add_guard(w, ap, z, level.min(6) as u8, config, rng),
+            }
         }
     }
     // Treasures.
     for (zi, z) in template.zones.iter().enumerate() {
         treasures_of_zone(w, zi, z, config, rng);
     }
+}
+
+/// A treasure pile's guard: a level (count from the config) or a whole stack.
+#[derive(Clone, Copy)]
+enum Guard {
+    Level(u8),
+    Stack((u8, u32)),
 }
 
 fn treasures_of_zone(
@@ -123,7 +154,7 @@ fn treasures_of_zone(
         }
         None
     };
-    let mut piles: Vec<(TreasureKind, u32, Option<u8>)> = Vec::new();
+    let mut piles: Vec<(TreasureKind, u32, Option<Guard>)> = Vec::new();
     if !z.treasures.is_empty() {
         let area = w.zones[zi].area;
         for b in &z.treasures {
@@ -135,6 +166,13 @@ fn treasures_of_zone(
                     b.min
                 };
                 let (k, g) = pile(v, rng);
+                let g = match z.monsters {
+                    None => g.map(Guard::Level),
+                    Some(m) => strength::zone_index(m)
+                        .filter(|&i| strength::pile_guarded(v, i))
+                        .and_then(|i| strength::stack(strength::strength(v, i), rng))
+                        .map(Guard::Stack),
+                };
                 piles.push((k, v, g));
             }
         }
@@ -155,7 +193,7 @@ fn treasures_of_zone(
                 2 => TreasureKind::Chest,
                 _ => TreasureKind::Artifact(ARTIFACTS[rng.random_range(0..ARTIFACTS.len())]),
             };
-            let guard = matches!(kind, TreasureKind::Artifact(_)).then_some(2u8);
+            let guard = matches!(kind, TreasureKind::Artifact(_)).then_some(Guard::Level(2));
             piles.push((kind, 0, guard));
             budget -= cost.get(t).copied().unwrap_or(1).max(1);
         }
@@ -164,10 +202,13 @@ fn treasures_of_zone(
         let Some(c) = take(w, rng) else { break };
         w.set(c, Cell::Treasure);
         w.add(ObjectKind::Treasure { kind, value }, c, zi);
-        if let Some(level) = guard
+        if let Some(guard) = guard
             && let Some(g) = free_side(w, c, zi).filter(|&g| w.cell(g) == Cell::Free)
         {
-            add_guard(w, g, zi, level, config, rng);
+            match guard {
+                Guard::Level(level) => add_guard(w, g, zi, level, config, rng),
+                Guard::Stack(stack) => add_stack(w, g, zi, stack),
+            }
         }
     }
 }

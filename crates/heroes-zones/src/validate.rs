@@ -9,8 +9,17 @@ pub const MIN_ZONE_CELLS: u32 = 100;
 /// Portal pairs the `.hmm` format can keep apart: 3 two-way ids (`teleport1..3`) plus
 /// 3 pairs made of two one-way colour pairs each (6 colours, `teleport_<colour>_ent/_ext`).
 pub const MAX_PORTAL_PAIRS: usize = 6;
-/// Most zones a template may have (zone ids are stored in a byte per cell).
-pub const MAX_ZONES: usize = 255;
+/// Most zones a template may have. Zone ids fit a byte per cell, but layout time grows with
+/// the square of the zone count (about 1 s for 64 zones in a release build), and the largest
+/// community templates have 48 zones.
+pub const MAX_ZONES: usize = 64;
+/// Most connections a template may have: a planar zone graph of [`MAX_ZONES`] zones has at
+/// most `3 * 64 - 6` border-sharing pairs, plus [`MAX_PORTAL_PAIRS`] portals.
+pub const MAX_CONNECTIONS: usize = 3 * MAX_ZONES;
+/// Most treasure value bands per zone.
+pub const MAX_BANDS: usize = 16;
+/// Longest template name, in characters (it is written into the `.hmm`).
+pub const MAX_NAME_CHARS: usize = 200;
 /// Largest accepted `size` of a zone.
 pub const MAX_ZONE_SIZE: i32 = 100_000;
 /// Largest accepted number of castles or mines in one zone.
@@ -95,6 +104,40 @@ pub fn zone_positions(template: &Template) -> Vec<Option<usize>> {
     pos
 }
 
+/// How many zones have a connection that needs a shared border (not a PORTAL).
+fn bordered_zones(template: &Template, n: usize) -> usize {
+    let mut has = vec![false; n];
+    for c in &template.connections {
+        if c.kind != ConnectionType::Portal && c.first != c.second {
+            for z in [c.first, c.second] {
+                if z >= 0 && (z as usize) < n {
+                    has[z as usize] = true;
+                }
+            }
+        }
+    }
+    has.iter().filter(|&&h| h).count()
+}
+
+/// Feasibility of the portal budget before any layout: zones are regions of the plane, so at
+/// most `3n - 6` pairs of the `n` zones with such connections can share a border (a planar graph); every other connection
+/// needs a portal pair. Returns the problem if more than [`MAX_PORTAL_PAIRS`] would be needed.
+pub fn portal_shortfall(zones: usize, bordered: usize, portals: usize) -> Option<String> {
+    let planar = match zones {
+        0 | 1 => 0,
+        2 => 1,
+        n => 3 * n - 6,
+    };
+    let forced = bordered.saturating_sub(planar);
+    (forced + portals > MAX_PORTAL_PAIRS).then(|| {
+        format!(
+            "{bordered} connections need a shared border, but {zones} zones can share at most \
+             {planar} borders, so {forced} would become portal pairs (plus {portals} PORTAL \
+             connections): the .hmm format has ids for {MAX_PORTAL_PAIRS} portal pairs"
+        )
+    })
+}
+
 /// Checks the template for a map of side `size`; `Ok` or every problem found.
 pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), HeroesError> {
     let mut p = Vec::new();
@@ -107,6 +150,23 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
         p.push(format!(
             "zones: {n} zones, at most {MAX_ZONES} are supported"
         ));
+    }
+    if template.connections.len() > MAX_CONNECTIONS {
+        p.push(format!(
+            "connections: {} connections, at most {MAX_CONNECTIONS} are supported",
+            template.connections.len()
+        ));
+    }
+    let name_chars = template.name.chars().count();
+    if name_chars > MAX_NAME_CHARS {
+        p.push(format!(
+            "name: {name_chars} characters, at most {MAX_NAME_CHARS}"
+        ));
+    }
+    // Past the size limits nothing else is checked: the per-zone checks would only list
+    // the same kind of problem thousands of times.
+    if !p.is_empty() && (n > MAX_ZONES || template.connections.len() > MAX_CONNECTIONS) {
+        return Err(HeroesError::Many(p));
     }
     if ![32, 64, 128, 256].contains(&size) {
         p.push(format!("size: {size} is not 32, 64, 128 or 256"));
@@ -187,6 +247,12 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
                 ));
             }
         }
+        if z.treasures.len() > MAX_BANDS {
+            p.push(format!(
+                "{at}.treasures: {} bands, at most {MAX_BANDS}",
+                z.treasures.len()
+            ));
+        }
         for (k, b) in z.treasures.iter().enumerate() {
             if b.min > b.max || b.max > 1_000_000 || b.density > 100 {
                 p.push(format!(
@@ -240,6 +306,10 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
     }
     if portals > MAX_PORTAL_PAIRS {
         p.push(format!("connections: {portals} PORTAL connections, but the .hmm format has ids for {MAX_PORTAL_PAIRS} portal pairs"));
+    } else if let Some(m) =
+        portal_shortfall(bordered_zones(template, n), pairs.len() - portals, portals)
+    {
+        p.push(format!("connections: {m}"));
     }
     if n > 0 && seen.iter().all(Option::is_some) {
         let mut reached = vec![false; n];

@@ -88,7 +88,7 @@ fn validation_names_the_zone_or_connection() {
         ),
         256,
     );
-    assert!(e.contains("300 zones, at most 255"), "{e}");
+    assert!(e.contains("300 zones, at most 64"), "{e}");
     let conns: Vec<String> = (1..8)
         .map(|i| format!(r#"{{"first":0,"second":{i},"type":"PORTAL"}}"#))
         .collect();

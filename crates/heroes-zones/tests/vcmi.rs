@@ -1,0 +1,148 @@
+//! VCMI templates: every template of the community collection converts, and generates a
+//! `.hmm` that the reader and validator accept with every object reachable.
+
+use heroes_zones::hmm::{Catalog, HmmFile, export, reachability, validate};
+use heroes_zones::vcmi::{self, Options};
+use heroes_zones::{Config, generate};
+use std::path::{Path, PathBuf};
+
+fn collection() -> Option<PathBuf> {
+    let p =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/vcmi-templates");
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipping: ../shared/fixtures/vcmi-templates not found");
+        None
+    }
+}
+
+/// Every template file (not the global tuning file), sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json")
+                && p.file_name().is_some_and(|n| n != "randomMap.json")
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// (file, template name) of every template in the collection.
+fn templates(dir: &Path) -> Vec<(PathBuf, String, String)> {
+    let mut out = Vec::new();
+    for f in files(dir) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let all = vcmi::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for t in all {
+            out.push((f.clone(), t.id.clone(), text.clone()));
+        }
+    }
+    out
+}
+
+/// Generates `name` from `text` at its default side and checks the `.hmm`.
+/// Returns the number of connections left out (zones that do not touch once every portal id
+/// is taken).
+fn check_template(text: &str, name: &str, seed: u64) -> Result<usize, String> {
+    let c = vcmi::load(text, Some(name), &Options::default()).map_err(|e| e.to_string())?;
+    let map = generate(&c.template, &Config::default(), c.side, seed).map_err(|e| e.to_string())?;
+    let file = export(&map);
+    let back = HmmFile::parse(&file.to_bytes()).map_err(|e| e.to_string())?;
+    let catalog = Catalog::builtin();
+    let report = validate(&back, &catalog);
+    if !report.ok() || !report.warnings.is_empty() {
+        return Err(format!(
+            "validator: {:?} {:?}",
+            report.errors, report.warnings
+        ));
+    }
+    let unreached = reachability(&back, &catalog);
+    if !unreached.is_empty() {
+        return Err(format!("unreachable: {unreached:?}"));
+    }
+    assert!(
+        map.objects.len() > c.template.zones.len(),
+        "{name}: too few objects"
+    );
+    Ok(map.stats.left_out.len())
+}
+
+#[test]
+fn every_template_of_the_collection_converts() {
+    let Some(dir) = collection() else { return };
+    let all = templates(&dir);
+    assert_eq!(all.len(), 151);
+    let mut warned = 0;
+    for (file, name, text) in &all {
+        let c = vcmi::load(text, Some(name), &Options::default())
+            .unwrap_or_else(|e| panic!("{} {name}: {e}", file.display()));
+        assert!(c.players >= 1 && c.players <= 6);
+        assert!([32, 64, 128, 256].contains(&c.side));
+        heroes_zones::validate::validate(&c.template, &Config::default(), c.side)
+            .unwrap_or_else(|e| panic!("{} {name}: {e}", file.display()));
+        warned += usize::from(!c.warnings.is_empty());
+    }
+    // Underground levels alone make most of them warn.
+    assert!(warned > 100, "{warned}");
+}
+
+/// A sample across the collection (small and large, with junctions, cpuStart zones, wide
+/// connections, road flags); the whole collection is the ignored test below.
+#[test]
+fn sample_templates_make_valid_reachable_maps() {
+    let Some(dir) = collection() else { return };
+    let all = templates(&dir);
+    for want in [
+        "Jebus Cross",
+        "Schaafworld",
+        "2SM0k",
+        "Meeting in Muzgob",
+        "6LM10a",
+    ] {
+        let (file, name, text) = all.iter().find(|t| t.1 == want).unwrap();
+        check_template(text, name, 1).unwrap_or_else(|e| panic!("{} {name}: {e}", file.display()));
+    }
+}
+
+/// Every template of the collection, over two seeds (minutes in a debug build; run with
+/// `cargo test --release -p heroes-zones --test vcmi -- --ignored`).
+#[test]
+#[ignore]
+fn every_template_makes_valid_reachable_maps() {
+    let Some(dir) = collection() else { return };
+    let mut failures = Vec::new();
+    let all = templates(&dir);
+    let (mut maps_left_out, mut left_out) = (0, 0);
+    for (file, name, text) in &all {
+        for seed in 0..2 {
+            match check_template(text, name, seed) {
+                Ok(n) => {
+                    maps_left_out += usize::from(n > 0);
+                    left_out += n;
+                }
+                Err(e) => failures.push(format!("{} {name} seed {seed}: {e}", file.display())),
+            }
+        }
+    }
+    eprintln!(
+        "{} maps; {maps_left_out} left out {left_out} connections in all",
+        all.len() * 2
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        all.len() * 2,
+        failures.join("\n")
+    );
+}

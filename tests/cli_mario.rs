@@ -90,7 +90,7 @@ fn sequence_flag_picks_the_sections() {
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
-            .contains("role `nosuchrole`")
+            .contains("role \"nosuchrole\"")
     );
 }
 

@@ -73,7 +73,8 @@ fn write_text(path: &Path, text: &str) -> Result<(), CliError> {
 fn parse_difficulty(s: &str) -> Result<(f32, f32), CliError> {
     let bad = || {
         CliError::input_msg(format!(
-            "--difficulty {s:?}: expected `A` or `A:B` (numbers)"
+            "--difficulty {}: expected `A` or `A:B` (numbers)",
+            grid_core::text::excerpt(s)
         ))
     };
     let mut parts = s.split(':').map(|p| p.trim().parse::<f32>());

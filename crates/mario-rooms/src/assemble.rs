@@ -11,11 +11,13 @@ use crate::chunk::{Chunk, UNSET};
 use crate::error::MarioError;
 use crate::level::MarioLevel;
 use crate::library::Library;
+use crate::limits;
 use crate::playability::{self, PlayReport};
 use crate::room::Room;
 use crate::section::{Cell, Section};
 use crate::tiles::{self, TileClass};
 use grid_core::rand::RngExt;
+use grid_core::text::excerpt;
 use grid_core::{LevelRng, Seed};
 
 /// One step of the section sequence: a section with `role`, its cells asked for `tags` too.
@@ -202,10 +204,13 @@ struct Builder<'a> {
     rooms: Vec<String>,
     sections: Vec<String>,
     difficulty_sum: f32,
+    /// Bounding box of the pieces so far: `(x0, y0, x1, y1)`, exclusive ends.
+    extent: (i64, i64, i64, i64),
 }
 
+/// Tags for a message: joined, quoted through [`excerpt`] (they come from user files).
 fn join(tags: &[String]) -> String {
-    tags.join(", ")
+    excerpt(&tags.join(", "))
 }
 
 impl Builder<'_> {
@@ -273,12 +278,13 @@ impl Builder<'_> {
         Ok(cands[self.rng.random_range(0..cands.len())])
     }
 
-    fn place_room(&mut self, i: usize, x: i64, y: i64) {
+    fn place_room(&mut self, i: usize, x: i64, y: i64) -> Result<(), MarioError> {
         let room = &self.lib.rooms[i];
         let chunk = room.instantiate(&self.lib.macros, &mut self.rng);
         self.rooms.push(room.name.clone());
         self.difficulty_sum += room.difficulty_or_default();
         self.pieces.push(Piece { x, y, chunk });
+        self.grow_extent()
     }
 
     fn fill_cell(
@@ -346,7 +352,7 @@ impl Builder<'_> {
         if cands.is_empty() {
             return Err(MarioError::NoSection {
                 step: step_index,
-                role: step.role.clone(),
+                role: excerpt(&step.role),
             });
         }
         let min = cands
@@ -389,12 +395,25 @@ impl Builder<'_> {
             y: ul.1,
             chunk,
         });
+        self.grow_extent()?;
         Ok((ul.0 + f.0 as i64 + 1, ul.1 + f.1 as i64))
+    }
+
+    /// Extends the pieces' bounding box by the last piece and checks it against the level
+    /// limits, so a level that climbs or grows too far stops before it is built.
+    fn grow_extent(&mut self) -> Result<(), MarioError> {
+        let p = self.pieces.last().expect("called after a push");
+        let (x1, y1) = (p.x + p.chunk.width as i64, p.y + p.chunk.height as i64);
+        let e = &mut self.extent;
+        *e = (e.0.min(p.x), e.1.min(p.y), e.2.max(x1), e.3.max(y1));
+        let width = (e.2.max(0)) as usize;
+        let rows = (e.3 - e.1).max(0) as usize;
+        limits::check_level_size(width, rows.max(self.cfg.height))
     }
 
     fn run(&mut self) -> Result<(), MarioError> {
         let s = self.end_room(true)?;
-        self.place_room(s, 0, 0);
+        self.place_room(s, 0, 0)?;
         let f0 = self.lib.rooms[s].exits[0];
         let mut entry = (f0.0 as i64 + 1, f0.1 as i64);
         let n = self.cfg.sequence.len();
@@ -414,15 +433,16 @@ impl Builder<'_> {
         }
         let fill = self.cfg.fill.clone();
         let mut i = n;
-        while (entry.0 as usize) < self.cfg.min_length && i < n + 10_000 {
+        // Every section is at least one column wide, so this ends within `min_length`
+        // (at most `limits::MAX_LENGTH`) sections.
+        while entry.0 < self.cfg.min_length as i64 {
             let t = target_at(n.saturating_sub(1), self.cfg);
             entry = self.place_section(i, &fill, entry, t)?;
             i += 1;
         }
         let f = self.end_room(false)?;
         let (mx, my) = self.lib.rooms[f].entrance.unwrap_or((0, 0));
-        self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64);
-        Ok(())
+        self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64)
     }
 }
 
@@ -463,11 +483,7 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
     }
     // Two rows of headroom above the highest tile, then at least `height` rows.
     let rows = ((bottom - top_content + 2) as usize).max(height);
-    if rows > 4096 || width > 1 << 20 {
-        return Err(MarioError::Config(format!(
-            "level of {width}x{rows} is too large"
-        )));
-    }
+    limits::check_level_size(width, rows)?;
     let top = bottom - rows as i64;
     let mut cells = vec![UNSET; width * rows];
     for p in pieces {
@@ -510,15 +526,28 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
     MarioLevel::from_cells(width, rows, cells)
 }
 
+/// Checks a configuration against the limits of [`crate::limits`] before any work.
+pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
+    if cfg.height == 0 {
+        return Err(MarioError::Config(
+            "height 0: a level needs at least one row".into(),
+        ));
+    }
+    limits::check_asked_size(cfg.min_length, cfg.height)?;
+    if cfg.max_attempts > limits::MAX_ATTEMPTS {
+        return Err(MarioError::Limit(format!(
+            "{} assembly attempts is more than the limit of {} (mario_rooms::limits::MAX_ATTEMPTS)",
+            cfg.max_attempts,
+            limits::MAX_ATTEMPTS
+        )));
+    }
+    Ok(())
+}
+
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes
 /// the playability check (when enabled).
 pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<GeneratedLevel, MarioError> {
-    if cfg.height == 0 || cfg.height > 4096 {
-        return Err(MarioError::Config(format!(
-            "height {} is not in 1..=4096",
-            cfg.height
-        )));
-    }
+    check_config(cfg)?;
     let attempts = cfg.max_attempts.max(1);
     let mut reason = String::new();
     for attempt in 0..attempts {
@@ -532,6 +561,7 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             rooms: Vec::new(),
             sections: Vec::new(),
             difficulty_sum: 0.0,
+            extent: (0, 0, 0, 0),
         };
         b.run()?;
         let level = build_level(&b.pieces, cfg.height)?;

@@ -54,6 +54,7 @@ impl MarioLevel {
         if width == 0 {
             return Err(MarioError::parse(file, 1, 1, "the first row is empty"));
         }
+        crate::limits::check_level_size(width, rows.len())?;
         let mut cells = Vec::with_capacity(width * rows.len());
         for &(n, l) in &rows {
             let len = l.chars().count();

@@ -17,6 +17,7 @@
 //! | PNG preview | [`preview`] |
 //! | the char legend | [`tiles`] |
 //! | errors | [`error`] |
+//! | size limits and work budgets | [`limits`] |
 //!
 //! Formats, the library, the CLI and the checker are described in `docs/mario.md`.
 //!
@@ -55,6 +56,7 @@ pub mod chunk;
 pub mod error;
 pub mod level;
 pub mod library;
+pub mod limits;
 pub mod macros;
 pub mod playability;
 pub mod preview;

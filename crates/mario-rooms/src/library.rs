@@ -6,9 +6,11 @@
 //! (`crates/mario-rooms/library/`) is the project's own, loaded strictly.
 
 use crate::error::{Diagnostic, Hazards, MarioError, Strictness};
+use crate::limits::MAX_FILE_BYTES;
 use crate::macros::{Macro, parse_macro};
 use crate::room::{MacroSource, Room, parse_room};
 use crate::section::{Section, parse_section};
+use grid_core::text::excerpt;
 use std::path::{Path, PathBuf};
 
 /// A loaded, validated set of rooms, sections and macros.
@@ -97,7 +99,7 @@ pub fn read_dir_sources(dir: &Path) -> Result<Vec<Source>, MarioError> {
     files
         .into_iter()
         .map(|p| {
-            let bytes = std::fs::read(&p).map_err(io(&p))?;
+            let bytes = read_limited(&p).map_err(io(&p))?;
             let text = String::from_utf8(bytes).map_err(|e| {
                 MarioError::parse(
                     &p.display().to_string(),
@@ -113,6 +115,30 @@ pub fn read_dir_sources(dir: &Path) -> Result<Vec<Source>, MarioError> {
             })
         })
         .collect()
+}
+
+/// Reads a file of at most [`MAX_FILE_BYTES`] bytes; a larger one is an I/O error naming
+/// the limit, found before the file is read.
+fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than the limit of {MAX_FILE_BYTES} bytes for a library file (mario_rooms::limits::MAX_FILE_BYTES)"
+            ),
+        )
+    };
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 impl Library {
@@ -163,8 +189,8 @@ impl Library {
                     1,
                     1,
                     format!(
-                        "macro `{}` defined twice: this one replaces the first",
-                        m.name
+                        "macro {} defined twice: this one replaces the first",
+                        excerpt(&m.name)
                     ),
                 )?;
                 lib.macros[prev] = m;
@@ -190,8 +216,9 @@ impl Library {
                                 *line,
                                 1,
                                 format!(
-                                    "placeholder `{}` is {w}x{h} but macro `{name}` is {}x{}: the option is clipped to the placeholder",
+                                    "placeholder `{}` is {w}x{h} but macro {} is {}x{}: the option is clipped to the placeholder",
                                     slot.placeholder.map_or('?', |c| c as char),
+                                    excerpt(name),
                                     m.width,
                                     m.height
                                 ),
@@ -202,7 +229,7 @@ impl Library {
                         &s.file,
                         *line,
                         1,
-                        format!("unknown macro `{name}`: no macro file defines it"),
+                        format!("unknown macro {}: no macro file defines it", excerpt(name)),
                     )?,
                 }
             }

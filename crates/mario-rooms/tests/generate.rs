@@ -159,7 +159,7 @@ fn nothing_fits_names_the_cell_and_tags() {
         generate(&lib, &cfg, 1)
             .unwrap_err()
             .to_string()
-            .contains("role `nonexistent`")
+            .contains("role \"nonexistent\"")
     );
 }
 

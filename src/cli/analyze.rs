@@ -178,6 +178,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let boxes = args.out.join("entropy.png");
     plot::entropy_box_plot(&runs, &settings.blocks.to_string(), &boxes).map_err(cli_err)?;
     wrote(&args, &boxes);
+    let curves = args.out.join("difficulty.png");
+    if crate::analyze::mario::response_curves(&runs, &curves).map_err(cli_err)? {
+        wrote(&args, &curves);
+    }
     if !args.quiet {
         print!("{}", summary::table(&summaries));
     }

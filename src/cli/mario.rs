@@ -33,7 +33,8 @@ pub struct Args {
     /// Minimum level length in columns (extra `hard` sections until reached).
     #[arg(long, default_value_t = 0)]
     pub length: usize,
-    /// Target room difficulty, `A` or `A:B` (a ramp from the first to the last section).
+    /// Difficulty from 1 (easiest) to 5 (hardest), fractions allowed: `D`, or `A:B` for a
+    /// ramp from the level's start to its end. Default 1:3.
     #[arg(long)]
     pub difficulty: Option<String>,
     /// The section sequence as roles, e.g. `intro,intro,hard,twist,hard` (the default).

@@ -8,6 +8,7 @@
 //! for playability and re-assembled (next attempt seed) when the check fails.
 
 use crate::chunk::{Chunk, UNSET};
+use crate::difficulty;
 use crate::error::MarioError;
 use crate::level::MarioLevel;
 use crate::library::Library;
@@ -75,7 +76,11 @@ pub struct LevelConfig {
     pub min_length: usize,
     /// The step repeated to reach `min_length`.
     pub fill: Step,
-    /// Target room difficulty at the first and at the last step (linear in between).
+    /// Difficulty from 1 (easiest) to 5 (hardest) at the first and at the last step
+    /// (linear in between; fractions allowed). It steers room choice towards
+    /// [`difficulty::room_target`] and dresses the level with the features of
+    /// [`difficulty::Profile`] (gaps, plateaus, pipes, enemies). `None`: the rooms as drawn,
+    /// no dressing (the reference's behaviour).
     pub difficulty: Option<(f32, f32)>,
     /// The reference's tag substitution, if wanted.
     pub substitution: Option<Substitution>,
@@ -229,25 +234,33 @@ impl Builder<'_> {
         weights.len() - 1
     }
 
-    /// Chooses among candidate rooms: the least used, weighted towards the target difficulty.
+    /// Chooses among candidate rooms. Without a difficulty target: the least used, uniformly
+    /// (the reference's balance). With one: weighted towards rooms rated near the target,
+    /// each use so far dividing a room's weight by 4 (variety without ignoring the target).
     fn choose_room(&mut self, candidates: &[usize], target: Option<f32>) -> usize {
-        let min = candidates.iter().map(|&i| self.used[i]).min().unwrap_or(0);
-        let least: Vec<usize> = candidates
-            .iter()
-            .copied()
-            .filter(|&i| self.used[i] == min)
-            .collect();
-        let weights: Vec<u32> = least
+        let pool: Vec<usize> = match target {
+            Some(_) => candidates.to_vec(),
+            None => {
+                let min = candidates.iter().map(|&i| self.used[i]).min().unwrap_or(0);
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.used[i] == min)
+                    .collect()
+            }
+        };
+        let weights: Vec<u32> = pool
             .iter()
             .map(|&i| match target {
                 Some(t) => {
                     let d = (self.lib.rooms[i].difficulty_or_default() - t).abs();
-                    (10_000.0 / ((1.0 + 2.0 * d) * (1.0 + 2.0 * d))).round() as u32 + 1
+                    let near = 1_000_000.0 / (1.0 + 2.0 * d).powi(3);
+                    (near / 4f32.powi(self.used[i].min(8) as i32)).round() as u32 + 1
                 }
                 None => 1,
             })
             .collect();
-        let k = least[self.pick_weighted(&weights)];
+        let k = pool[self.pick_weighted(&weights)];
         self.used[k] += 1;
         k
     }
@@ -419,11 +432,11 @@ impl Builder<'_> {
         let n = self.cfg.sequence.len();
         let target_at = |i: usize, cfg: &LevelConfig| {
             cfg.difficulty.map(|(a, b)| {
-                if n <= 1 {
+                difficulty::room_target(if n <= 1 {
                     b
                 } else {
                     a + (b - a) * (i.min(n - 1) as f32 / (n - 1) as f32)
-                }
+                })
             })
         };
         let steps = self.cfg.sequence.clone();
@@ -526,6 +539,22 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
     MarioLevel::from_cells(width, rows, cells)
 }
 
+/// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
+/// the window's centre (`ramp` from the left end to the right end).
+fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
+    let (w, h) = (level.width(), level.height());
+    let sx = level.start().map_or(0, |s| s.0);
+    let fx = level.exit().map_or(w, |f| f.0);
+    let span = (sx + 4, fx.saturating_sub(4));
+    let mut rng = seed.rng();
+    let mut d = difficulty::Dress::new(w, h, level.cells_mut(), span);
+    for x0 in (0..w).step_by(difficulty::WINDOW) {
+        let x1 = (x0 + difficulty::WINDOW).min(w);
+        let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
+        d.window(x0, x1, &difficulty::Profile::at(at), &mut rng);
+    }
+}
+
 /// Checks a configuration against the limits of [`crate::limits`] before any work.
 pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
     if cfg.height == 0 {
@@ -534,6 +563,9 @@ pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
         ));
     }
     limits::check_asked_size(cfg.min_length, cfg.height)?;
+    if let Some(ramp) = cfg.difficulty {
+        difficulty::validate(ramp).map_err(MarioError::Config)?;
+    }
     if cfg.max_attempts > limits::MAX_ATTEMPTS {
         return Err(MarioError::Limit(format!(
             "{} assembly attempts is more than the limit of {} (mario_rooms::limits::MAX_ATTEMPTS)",
@@ -564,7 +596,14 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             extent: (0, 0, 0, 0),
         };
         b.run()?;
-        let level = build_level(&b.pieces, cfg.height)?;
+        let mut level = build_level(&b.pieces, cfg.height)?;
+        if let Some(ramp) = cfg.difficulty {
+            dress(
+                &mut level,
+                ramp,
+                Seed(seed).child(attempt as u64).stream("dress"),
+            );
+        }
         let difficulty = b.difficulty_sum / b.rooms.len().max(1) as f32;
         let report = cfg.check_playability.then(|| playability::check(&level));
         if let Some(r) = &report

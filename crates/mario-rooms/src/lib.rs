@@ -12,8 +12,10 @@
 //! | section files | [`section`] |
 //! | loading directories / the embedded library | [`library`] |
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
+//! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
+//! | level-design features (enemies, gaps, height changes) | [`measure`] |
 //! | PNG preview | [`preview`] |
 //! | the char legend | [`tiles`] |
 //! | errors | [`error`] |
@@ -53,11 +55,13 @@
 
 pub mod assemble;
 pub mod chunk;
+pub mod difficulty;
 pub mod error;
 pub mod level;
 pub mod library;
 pub mod limits;
 pub mod macros;
+pub mod measure;
 pub mod playability;
 pub mod preview;
 pub mod room;
@@ -70,6 +74,7 @@ pub use error::{Diagnostic, MarioError, Strictness};
 pub use level::MarioLevel;
 pub use library::{Library, Source};
 pub use macros::Macro;
+pub use measure::Features;
 pub use playability::{PlayReport, check, explore};
 pub use room::{Room, RoomFormat};
 pub use section::{Cell, Section};

@@ -20,13 +20,17 @@ use crate::tiles::{self, TileClass};
 use grid_core::rand::RngExt;
 use grid_core::text::excerpt;
 use grid_core::{LevelRng, Seed};
+use serde::{Deserialize, Serialize};
 
 /// One step of the section sequence: a section with `role`, its cells asked for `tags` too.
-#[derive(Clone, Debug, PartialEq)]
+/// As JSON: `{"role": "hard", "tags": ["!easy", "!twist"]}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Step {
     /// The section role (`intro`, `hard`, `twist`, ...).
     pub role: String,
     /// Extra tags for every cell (`!hard`, `!twist`, ...).
+    #[serde(default)]
     pub tags: Vec<String>,
 }
 
@@ -50,8 +54,10 @@ impl Step {
     }
 }
 
-/// The reference's `challenge` → `bullet` substitution (b.3), off by default.
-#[derive(Clone, Debug, PartialEq)]
+/// The reference's `challenge` → `bullet` substitution, off by default. As JSON:
+/// `{"from": "challenge", "to": "bullet", "probability": 0.7}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Substitution {
     /// Tag replaced.
     pub from: String,
@@ -62,7 +68,22 @@ pub struct Substitution {
 }
 
 /// How levels are assembled.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Serialized (serde) with the field names below, so a JSON settings file, `--set
+/// key=value` (`grid_core::overrides`) and a search address them the same way: `height`,
+/// `start_tags`, `finish_tags`, `sequence` (a list of [`Step`]), `min_length`, `fill` (a
+/// [`Step`]), `difficulty` (`[A, B]` or `null`), `substitution` (a [`Substitution`] or
+/// `null`), `check_playability`, `max_attempts`. Missing fields take their defaults;
+/// unknown fields are an error.
+///
+/// ```
+/// let cfg: mario_rooms::LevelConfig =
+///     serde_json::from_str(r#"{"difficulty": [4, 4.5], "min_length": 600}"#).unwrap();
+/// assert_eq!(cfg.difficulty, Some((4.0, 4.5)));
+/// assert_eq!(cfg.height, 16);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct LevelConfig {
     /// Minimum level height in rows (taller content makes taller levels). Default 16.
     pub height: usize,

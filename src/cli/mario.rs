@@ -21,6 +21,10 @@ pub struct Args {
     /// Directory of macro files.
     #[arg(long)]
     pub macros: Option<PathBuf>,
+    /// Theme of the embedded library: overground (default), underground, athletic, castle
+    /// (parts given with --rooms/--sections/--macros replace the theme's).
+    #[arg(long, default_value = "overground")]
+    pub theme: String,
     /// Also write a PNG preview here (with --count > 1, one per seed: `name_<seed>.png`).
     #[arg(long)]
     pub png: Option<PathBuf>,
@@ -99,11 +103,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         Strictness::Lenient
     };
-    let lib = Library::load(
+    let lib = Library::load_theme(
         args.rooms.as_deref(),
         args.sections.as_deref(),
         args.macros.as_deref(),
         strictness,
+        &args.theme,
     )
     .map_err(CliError::input)?;
     if !args.common.quiet {

@@ -230,6 +230,8 @@ struct Builder<'a> {
     rooms: Vec<String>,
     sections: Vec<String>,
     difficulty_sum: f32,
+    /// The section placed last (the next one differs when it can).
+    last_section: Option<usize>,
     /// Bounding box of the pieces so far: `(x0, y0, x1, y1)`, exclusive ends.
     extent: (i64, i64, i64, i64),
 }
@@ -389,6 +391,15 @@ impl Builder<'_> {
                 role: excerpt(&step.role),
             });
         }
+        // Never the same section twice in a row, when there is another.
+        let cands: Vec<usize> = if cands.iter().any(|&i| Some(i) != self.last_section) {
+            cands
+                .into_iter()
+                .filter(|&i| Some(i) != self.last_section)
+                .collect()
+        } else {
+            cands
+        };
         let min = cands
             .iter()
             .map(|&i| self.section_used[i])
@@ -400,6 +411,7 @@ impl Builder<'_> {
             .collect();
         let si = least[self.rng.random_range(0..least.len())];
         self.section_used[si] += 1;
+        self.last_section = Some(si);
         let sec = &lib.sections[si];
         let mut chunk = sec.terrain.clone();
         for cell in &sec.cells {
@@ -568,7 +580,12 @@ fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
     let fx = level.exit().map_or(w, |f| f.0);
     let span = (sx + 4, fx.saturating_sub(4));
     let mut rng = seed.rng();
-    let mut d = difficulty::Dress::new(w, h, level.cells_mut(), span);
+    // Enemies go where Mario goes: on standing tiles the checker reaches.
+    let mut reached = vec![false; w * h];
+    for (x, y) in playability::explore(level).1 {
+        reached[y * w + x] = true;
+    }
+    let mut d = difficulty::Dress::new(w, h, level.cells_mut(), span, reached);
     for x0 in (0..w).step_by(difficulty::WINDOW) {
         let x1 = (x0 + difficulty::WINDOW).min(w);
         let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
@@ -615,6 +632,7 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             sections: Vec::new(),
             difficulty_sum: 0.0,
             extent: (0, 0, 0, 0),
+            last_section: None,
         };
         b.run()?;
         let mut level = build_level(&b.pieces, cfg.height)?;

@@ -73,7 +73,7 @@ impl Profile {
         let widest = widest_gap();
         let lerp = |a: f32, b: f32| a + (b - a) * s / 4.0;
         Self {
-            enemies: 1.5 + 2.0 * s,
+            enemies: 1.5 + 2.1 * s,
             gaps: 0.8 * s,
             gap_width: (
                 lerp(1.0, (widest - 4) as f32).round() as usize,
@@ -143,6 +143,8 @@ pub(crate) struct Dress<'a> {
     busy: Vec<bool>,
     /// Columns Mario needs clear to run up to a gap: no enemies there.
     runway: Vec<bool>,
+    /// Standing tiles the playability checker reached before the dressing.
+    reached: Vec<bool>,
     /// Gaps, plateaus and pipes a window could not place, owed to the next windows.
     owed: [usize; 3],
     /// First and last column the dressing may touch (clear of the start and the exit).
@@ -150,9 +152,17 @@ pub(crate) struct Dress<'a> {
 }
 
 impl<'a> Dress<'a> {
-    /// Dressing of a `w x h` level's cells; columns outside `span` stay as they are.
-    pub fn new(w: usize, h: usize, cells: &'a mut [u8], span: (usize, usize)) -> Self {
+    /// Dressing of a `w x h` level's cells; columns outside `span` stay as they are, and
+    /// enemies are only added on `reached` standing tiles (row-major, `w * h`).
+    pub fn new(
+        w: usize,
+        h: usize,
+        cells: &'a mut [u8],
+        span: (usize, usize),
+        reached: Vec<bool>,
+    ) -> Self {
         Self {
+            reached,
             w,
             h,
             cells,
@@ -351,12 +361,14 @@ impl<'a> Dress<'a> {
         }
     }
 
-    /// An air cell on solid ground (not a pipe with a plant) with air beside and above it.
+    /// A standing tile Mario reached: air on solid ground (not a pipe with a plant), with
+    /// air beside and above it.
     fn standing_spot(&self, x: usize, y: usize) -> bool {
         let air = |c: u8| c == b'-';
         let ground = |c: u8| tiles::class_of(c) == TileClass::Solid && c != b'T';
         x > 0
             && x + 1 < self.w
+            && self.reached[y * self.w + x]
             && air(self.at(x, y))
             && air(self.at(x, y - 1))
             && air(self.at(x - 1, y))

@@ -72,7 +72,7 @@ pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, genera
 pub use chunk::Chunk;
 pub use error::{Diagnostic, MarioError, Strictness};
 pub use level::MarioLevel;
-pub use library::{Library, Source};
+pub use library::{Library, Source, THEMES};
 pub use macros::Macro;
 pub use measure::Features;
 pub use playability::{PlayReport, check, explore};

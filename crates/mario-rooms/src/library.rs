@@ -141,31 +141,66 @@ fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The themes of the embedded library. `overground` is `library/rooms` and
+/// `library/sections`; the others are `library/themes/<theme>/{rooms,sections}`. Every theme
+/// uses `library/macros`.
+pub const THEMES: [&str; 4] = ["overground", "underground", "athletic", "castle"];
+
+/// The embedded paths of a theme's rooms and sections, or an error naming the themes.
+fn theme_prefixes(theme: &str) -> Result<(String, String), MarioError> {
+    match theme {
+        "overground" => Ok(("rooms/".into(), "sections/".into())),
+        t if THEMES.contains(&t) => Ok((
+            format!("themes/{t}/rooms/"),
+            format!("themes/{t}/sections/"),
+        )),
+        other => Err(MarioError::Config(format!(
+            "unknown theme {}: the embedded library has {}",
+            excerpt(other),
+            THEMES.join(", ")
+        ))),
+    }
+}
+
 impl Library {
-    /// The embedded default library (the project's own rooms, sections and macros).
+    /// The embedded default library's overground theme (the project's own rooms, sections
+    /// and macros).
     pub fn builtin() -> Result<Library, MarioError> {
-        Self::from_sources(
-            &builtin_sources("rooms/"),
-            &builtin_sources("sections/"),
-            &builtin_sources("macros/"),
-            Strictness::Strict,
-        )
+        Self::builtin_theme("overground")
     }
 
-    /// Loads from directories; a component given as `None` comes from the embedded library.
+    /// The embedded library's `theme`, one of [`THEMES`].
+    pub fn builtin_theme(theme: &str) -> Result<Library, MarioError> {
+        Self::load_theme(None, None, None, Strictness::Strict, theme)
+    }
+
+    /// Loads from directories; a component given as `None` comes from the embedded library
+    /// (its overground theme).
     pub fn load(
         rooms: Option<&Path>,
         sections: Option<&Path>,
         macros: Option<&Path>,
         strictness: Strictness,
     ) -> Result<Library, MarioError> {
+        Self::load_theme(rooms, sections, macros, strictness, "overground")
+    }
+
+    /// [`Library::load`] with the missing components from the embedded `theme`.
+    pub fn load_theme(
+        rooms: Option<&Path>,
+        sections: Option<&Path>,
+        macros: Option<&Path>,
+        strictness: Strictness,
+        theme: &str,
+    ) -> Result<Library, MarioError> {
+        let (room_prefix, section_prefix) = theme_prefixes(theme)?;
         let get = |dir: Option<&Path>, prefix: &str| match dir {
             Some(d) => read_dir_sources(d),
             None => Ok(builtin_sources(prefix)),
         };
         Self::from_sources(
-            &get(rooms, "rooms/")?,
-            &get(sections, "sections/")?,
+            &get(rooms, &room_prefix)?,
+            &get(sections, &section_prefix)?,
             &get(macros, "macros/")?,
             strictness,
         )

@@ -105,6 +105,42 @@ impl Features {
     }
 }
 
+/// The share of the top half's tiles (rows `0..height / 2`) that are not air `-`: how much
+/// happens above the ground line.
+pub fn top_half_filled(level: &MarioLevel) -> f64 {
+    let rows = level.height() / 2;
+    let filled = (0..rows)
+        .flat_map(|y| level.row(y))
+        .filter(|&&c| c != b'-')
+        .count();
+    filled as f64 / (rows * level.width()).max(1) as f64
+}
+
+/// How different the levels of a batch are: the mean, over every pair of levels, of the
+/// Jaccard distance between their sets of column slices (a column's chars top to bottom).
+/// 0 when every level is made of the same columns, 1 when no two levels share a column.
+pub fn batch_variety(levels: &[MarioLevel]) -> f64 {
+    use std::collections::BTreeSet;
+    let slices: Vec<BTreeSet<Vec<u8>>> = levels
+        .iter()
+        .map(|l| {
+            (0..l.width())
+                .map(|x| (0..l.height()).map(|y| l.get(x, y)).collect())
+                .collect()
+        })
+        .collect();
+    let (mut sum, mut pairs) = (0.0, 0usize);
+    for i in 0..slices.len() {
+        for j in i + 1..slices.len() {
+            let shared = slices[i].intersection(&slices[j]).count();
+            let all = slices[i].len() + slices[j].len() - shared;
+            sum += 1.0 - shared as f64 / all.max(1) as f64;
+            pairs += 1;
+        }
+    }
+    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,5 +162,17 @@ mod tests {
         // have no floor below the top row and are skipped.
         assert_eq!(f.height_changes, 2);
         assert!((Features::enemy_chars_per_100(&level) - 6.0 * 100.0 / 13.0).abs() < 1e-9);
+        // Top two rows: `TT` and `g # TT K`.
+        assert!((top_half_filled(&level) - 7.0 / 26.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn variety_by_hand() {
+        let a = MarioLevel::parse("a", "--\nXX").unwrap();
+        let b = MarioLevel::parse("b", "-g\nXX").unwrap();
+        assert_eq!(batch_variety(&[a.clone(), a.clone()]), 0.0);
+        // Columns {"-X"} against {"-X", "gX"}: one shared of two.
+        assert!((batch_variety(&[a, b]) - 0.5).abs() < 1e-12);
+        assert_eq!(batch_variety(&[]), 0.0);
     }
 }

@@ -50,8 +50,13 @@ fn builtin_library_has_the_promised_pieces() {
 fn builtin_list_matches_the_library_dir() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("library");
     let mut on_disk: Vec<String> = Vec::new();
-    for sub in ["rooms", "sections", "macros"] {
-        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+    let mut subs: Vec<String> = ["rooms", "sections", "macros"].map(String::from).to_vec();
+    for theme in &mario_rooms::THEMES[1..] {
+        subs.push(format!("themes/{theme}/rooms"));
+        subs.push(format!("themes/{theme}/sections"));
+    }
+    for sub in subs {
+        for e in std::fs::read_dir(dir.join(&sub)).unwrap() {
             on_disk.push(format!(
                 "{sub}/{}",
                 e.unwrap().file_name().to_string_lossy()

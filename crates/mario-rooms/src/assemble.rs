@@ -636,15 +636,22 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
         };
         b.run()?;
         let mut level = build_level(&b.pieces, cfg.height)?;
-        if let Some(ramp) = cfg.difficulty {
+        let undressed = cfg.difficulty.map(|ramp| {
+            let before = level.clone();
             dress(
                 &mut level,
                 ramp,
                 Seed(seed).child(attempt as u64).stream("dress"),
             );
-        }
+            before
+        });
         let difficulty = b.difficulty_sum / b.rooms.len().max(1) as f32;
-        let report = cfg.check_playability.then(|| playability::check(&level));
+        // Where the dressing made the level impassable, the checker restores the columns
+        // around the spot from the undressed level and tries again.
+        let report = cfg.check_playability.then(|| match &undressed {
+            Some(before) => playability::check_repairing(&mut level, before),
+            None => playability::check(&level),
+        });
         if let Some(r) = &report
             && !r.playable
         {

@@ -233,3 +233,33 @@ fn every_builtin_room_is_playable_on_its_own() {
     assert!(!check(&level).playable);
     assert_eq!(level.count(b'M'), 1);
 }
+
+/// Long levels are checked window by window: whatever that check passes, the whole-level
+/// search passes too, and a dressed level repaired where it failed is playable.
+#[test]
+fn windowed_check_agrees_with_the_whole_search() {
+    use mario_rooms::playability::check_whole;
+    let lib = lib();
+    let mut passed = 0;
+    for seed in 0..8 {
+        let cfg = LevelConfig {
+            min_length: 1500,
+            difficulty: Some((1.0, 5.0)),
+            check_playability: false,
+            ..LevelConfig::default()
+        };
+        let level = generate(&lib, &cfg, seed).unwrap().level;
+        let windowed = check(&level);
+        if windowed.playable {
+            passed += 1;
+            assert!(check_whole(&level).playable, "seed {seed}");
+        }
+        let checked = LevelConfig {
+            check_playability: true,
+            ..cfg
+        };
+        let g = generate(&lib, &checked, seed).unwrap();
+        assert!(g.report.unwrap().playable && check_whole(&g.level).playable);
+    }
+    assert!(passed > 0);
+}

@@ -31,10 +31,12 @@ use std::sync::OnceLock;
 
 mod arcs;
 mod rooms;
+mod windows;
 #[cfg(test)]
 use arcs::simulate;
 use arcs::{NONE, reach, tries};
 pub use rooms::{RoomFailure, trial_level, unplayable_rooms};
+pub use windows::check_repairing;
 
 /// What the checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,20 +166,34 @@ impl Terrain {
 
 /// Checks whether Mario can get from `M` to the exit column of `level`.
 pub fn check(level: &MarioLevel) -> PlayReport {
-    search(level, None)
+    windows::check(level, None)
 }
 
-/// Like [`check`], also returning every standing tile reached (in BFS order), for previews
-/// and diagnosis.
+/// [`check`] as one search of the whole level, however long: the reference the windowed
+/// check is tested against (a path found window by window is one this search finds too).
+pub fn check_whole(level: &MarioLevel) -> PlayReport {
+    search(level, level.spawn(), level.exit_tile(), true, None).0
+}
+
+/// Like [`check`], also returning every standing tile reached (in search order), for
+/// previews and diagnosis.
 pub fn explore(level: &MarioLevel) -> (PlayReport, Vec<(usize, usize)>) {
     let mut tiles = Vec::new();
-    let r = search(level, Some(&mut tiles));
+    let r = windows::check(level, Some(&mut tiles));
     (r, tiles)
 }
 
-fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> PlayReport {
-    let start = level.spawn();
-    let exit = level.exit_tile();
+/// One search of `level` from `start` to the column of `exit`. With `air_win`, passing that
+/// column in the air wins (the engine's rule at the real exit); without it, only a standing
+/// tile at or past the column does, and that tile is returned.
+fn search(
+    level: &MarioLevel,
+    start: Option<(usize, usize)>,
+    exit: Option<(usize, usize)>,
+    air_win: bool,
+    mut record: Option<&mut Vec<(usize, usize)>>,
+) -> (PlayReport, Option<(usize, usize)>) {
+    let mut reached = None;
     let mut report = PlayReport {
         playable: false,
         start,
@@ -187,7 +203,7 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
         jumps: 0,
     };
     let (Some((sx, sy)), Some((fx, _))) = (start, exit) else {
-        return report;
+        return (report, None);
     };
     let t = Terrain::new(level);
     let (w, h) = (t.w, t.h);
@@ -305,6 +321,7 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
             if x >= fx {
                 report.playable = true;
                 report.jumps = jumps_to((y * w + x) as usize, &came_from);
+                reached = Some((x as usize, y as usize));
                 break;
             }
             let here = (y * w + x) as u32;
@@ -355,7 +372,7 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
                         if cy > h || !t.free_in_air(cx, cy, op.falling) {
                             continue;
                         }
-                        if cx > fx {
+                        if air_win && cx > fx {
                             // Past the exit column in the air: the engine's win (any height).
                             furthest = furthest.max(fx);
                             report.playable = true;
@@ -375,7 +392,7 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     }
     report.furthest = furthest.max(0) as usize;
     report.visited = visited;
-    report
+    (report, reached)
 }
 
 /// `came_from` of a tile nobody reached it from (the spawn).

@@ -309,12 +309,63 @@ fn heroes_takes_a_config_and_its_map_size() {
 #[test]
 fn mario_rows_have_gaps_enemies_and_jumps() {
     let rows = analyze_few("mario", "builtin", &[], "mario");
-    assert!(rows[0].ends_with("gaps,gap_columns,enemies,jumps,playable,difficulty,attempts"));
+    assert!(rows[0].ends_with(
+        "gaps,gap_columns,enemies_per_100,height_changes,jumps,special_enemies,playable,attempts"
+    ));
     assert_eq!(column(&rows, "height"), vec![16.0; 4]);
     assert_eq!(column(&rows, "playable"), vec![1.0; 4]);
-    for (g, j) in column(&rows, "gaps").iter().zip(column(&rows, "jumps")) {
-        assert!(j >= *g);
-    }
+    assert!(column(&rows, "jumps").iter().all(|&j| j > 0.0));
+    assert!(column(&rows, "enemies_per_100").iter().all(|&e| e > 0.0));
+}
+
+#[test]
+fn mario_difficulty_inputs_draw_the_response_curves() {
+    let out = tmp("mario_curves").join("er");
+    let o = bin()
+        .args([
+            "analyze",
+            "mario",
+            "builtin@1",
+            "builtin@5",
+            "--count",
+            "3",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&o, "mario curves: ");
+    assert!(out.join("difficulty.png").is_file());
+    let rows = lines(&out.join("maps.csv"));
+    let k = rows[0]
+        .split(',')
+        .position(|c| c == "enemies_per_100")
+        .unwrap();
+    let mean = |label: &str| {
+        let v: Vec<f64> = rows[1..]
+            .iter()
+            .filter(|r| r.starts_with(&format!("{label},")))
+            .map(|r| r.split(',').nth(k).unwrap().parse::<f64>().unwrap())
+            .collect();
+        assert_eq!(v.len(), 3, "{label}");
+        v.iter().sum::<f64>() / 3.0
+    };
+    assert!(mean("builtin@5") > 2.0 * mean("builtin@1"));
+    let bad = bin()
+        .args([
+            "analyze",
+            "mario",
+            "builtin@9",
+            "--count",
+            "1",
+            "-q",
+            "--out",
+        ])
+        .arg(tmp("mario_curves_bad"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]

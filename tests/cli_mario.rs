@@ -91,7 +91,7 @@ fn sequence_flag_picks_the_sections() {
     assert!(
         String::from_utf8(out.stderr)
             .unwrap()
-            .contains("role `nosuchrole`")
+            .contains("role \"nosuchrole\"")
     );
 }
 

@@ -18,16 +18,19 @@ pub const EMPTY_BINS: usize = 50;
 /// At most this many rows of regions; more regions are grouped into wider bins.
 pub const MAX_REGION_ROWS: usize = 40;
 
-const FONT: &str = "sans-serif";
+/// The font family every plot uses (registered by [`fonts`]).
+pub(crate) const FONT: &str = "sans-serif";
 
-fn fonts() {
+/// Registers the bundled font once.
+pub(crate) fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let _ = register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
     });
 }
 
-fn plot_err(path: &Path, e: impl std::fmt::Display) -> AnalyzeError {
+/// A plotting failure as an output error naming the file.
+pub(crate) fn plot_err(path: &Path, e: impl std::fmt::Display) -> AnalyzeError {
     AnalyzeError::Output {
         path: path.display().to_string(),
         message: format!("plotting failed: {e}"),

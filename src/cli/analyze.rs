@@ -191,6 +191,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         plot::entropy_box_plot(&runs, &blocks, tmp).map_err(cli_err)
     })?;
     wrote(&args, &boxes);
+    let curves = args.out.join("difficulty.png");
+    if crate::analyze::mario::response_curves(&runs, &curves).map_err(cli_err)? {
+        wrote(&args, &curves);
+    }
     if !args.quiet {
         note(summary::table(&summaries).trim_end());
     }

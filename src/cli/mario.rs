@@ -22,6 +22,10 @@ pub struct Args {
     /// Directory of macro files.
     #[arg(long)]
     pub macros: Option<PathBuf>,
+    /// Theme of the embedded library: overground (default), underground, athletic, castle
+    /// (parts given with --rooms/--sections/--macros replace the theme's).
+    #[arg(long, default_value = "overground")]
+    pub theme: String,
     /// Also write a PNG preview here (in a batch, one per map: `STEM_SEED.png`).
     #[arg(long)]
     pub png: Option<PathBuf>,
@@ -34,7 +38,8 @@ pub struct Args {
     /// Minimum level length in columns (extra `hard` sections until reached).
     #[arg(long, default_value_t = 0)]
     pub length: usize,
-    /// Target room difficulty, `A` or `A:B` (a ramp from the first to the last section).
+    /// Difficulty from 1 (easiest) to 5 (hardest), fractions allowed: `D`, or `A:B` for a
+    /// ramp from the level's start to its end. Default 1:3.
     #[arg(long)]
     pub difficulty: Option<String>,
     /// The section sequence as roles, e.g. `intro,intro,hard,twist,hard` (the default).
@@ -134,11 +139,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         Strictness::Lenient
     };
-    let lib = Library::load(
+    let lib = Library::load_theme(
         args.rooms.as_deref(),
         args.sections.as_deref(),
         args.macros.as_deref(),
         strictness,
+        &args.theme,
     )
     .map_err(CliError::input)?;
     for d in &lib.diagnostics {

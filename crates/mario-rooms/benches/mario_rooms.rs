@@ -23,6 +23,16 @@ fn bench(c: &mut Criterion) {
             black_box(generate(&lib, &long, seed).unwrap())
         })
     });
+    let longest = LevelConfig {
+        min_length: 8000,
+        ..LevelConfig::default()
+    };
+    c.bench_function("level_8000_columns_checked", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(generate(&lib, &longest, seed).unwrap())
+        })
+    });
     let level = generate(&lib, &long, 1).unwrap().level;
     c.bench_function("check_only_1000_columns", |b| {
         b.iter(|| black_box(check(&level)))

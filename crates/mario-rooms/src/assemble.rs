@@ -8,22 +8,29 @@
 //! for playability and re-assembled (next attempt seed) when the check fails.
 
 use crate::chunk::{Chunk, UNSET};
+use crate::difficulty;
 use crate::error::MarioError;
 use crate::level::MarioLevel;
 use crate::library::Library;
+use crate::limits;
 use crate::playability::{self, PlayReport};
 use crate::room::Room;
 use crate::section::{Cell, Section};
 use crate::tiles::{self, TileClass};
 use grid_core::rand::RngExt;
+use grid_core::text::excerpt;
 use grid_core::{LevelRng, Seed};
+use serde::{Deserialize, Serialize};
 
 /// One step of the section sequence: a section with `role`, its cells asked for `tags` too.
-#[derive(Clone, Debug, PartialEq)]
+/// As JSON: `{"role": "hard", "tags": ["!easy", "!twist"]}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Step {
     /// The section role (`intro`, `hard`, `twist`, ...).
     pub role: String,
     /// Extra tags for every cell (`!hard`, `!twist`, ...).
+    #[serde(default)]
     pub tags: Vec<String>,
 }
 
@@ -47,8 +54,10 @@ impl Step {
     }
 }
 
-/// The reference's `challenge` → `bullet` substitution (b.3), off by default.
-#[derive(Clone, Debug, PartialEq)]
+/// The reference's `challenge` → `bullet` substitution, off by default. As JSON:
+/// `{"from": "challenge", "to": "bullet", "probability": 0.7}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Substitution {
     /// Tag replaced.
     pub from: String,
@@ -59,7 +68,22 @@ pub struct Substitution {
 }
 
 /// How levels are assembled.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Serialized (serde) with the field names below, so a JSON settings file, `--set
+/// key=value` (`grid_core::overrides`) and a search address them the same way: `height`,
+/// `start_tags`, `finish_tags`, `sequence` (a list of [`Step`]), `min_length`, `fill` (a
+/// [`Step`]), `difficulty` (`[A, B]` or `null`), `substitution` (a [`Substitution`] or
+/// `null`), `check_playability`, `max_attempts`. Missing fields take their defaults;
+/// unknown fields are an error.
+///
+/// ```
+/// let cfg: mario_rooms::LevelConfig =
+///     serde_json::from_str(r#"{"difficulty": [4, 4.5], "min_length": 600}"#).unwrap();
+/// assert_eq!(cfg.difficulty, Some((4.0, 4.5)));
+/// assert_eq!(cfg.height, 16);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct LevelConfig {
     /// Minimum level height in rows (taller content makes taller levels). Default 16.
     pub height: usize,
@@ -73,7 +97,11 @@ pub struct LevelConfig {
     pub min_length: usize,
     /// The step repeated to reach `min_length`.
     pub fill: Step,
-    /// Target room difficulty at the first and at the last step (linear in between).
+    /// Difficulty from 1 (easiest) to 5 (hardest) at the first and at the last step
+    /// (linear in between; fractions allowed). It steers room choice towards
+    /// [`difficulty::room_target`] and dresses the level with the features of
+    /// [`difficulty::Profile`] (gaps, plateaus, pipes, enemies). `None`: the rooms as drawn,
+    /// no dressing (the reference's behaviour).
     pub difficulty: Option<(f32, f32)>,
     /// The reference's tag substitution, if wanted.
     pub substitution: Option<Substitution>,
@@ -202,10 +230,15 @@ struct Builder<'a> {
     rooms: Vec<String>,
     sections: Vec<String>,
     difficulty_sum: f32,
+    /// The section placed last (the next one differs when it can).
+    last_section: Option<usize>,
+    /// Bounding box of the pieces so far: `(x0, y0, x1, y1)`, exclusive ends.
+    extent: (i64, i64, i64, i64),
 }
 
+/// Tags for a message: joined, quoted through [`excerpt`] (they come from user files).
 fn join(tags: &[String]) -> String {
-    tags.join(", ")
+    excerpt(&tags.join(", "))
 }
 
 impl Builder<'_> {
@@ -224,25 +257,33 @@ impl Builder<'_> {
         weights.len() - 1
     }
 
-    /// Chooses among candidate rooms: the least used, weighted towards the target difficulty.
+    /// Chooses among candidate rooms. Without a difficulty target: the least used, uniformly
+    /// (the reference's balance). With one: weighted towards rooms rated near the target,
+    /// each use so far dividing a room's weight by 4 (variety without ignoring the target).
     fn choose_room(&mut self, candidates: &[usize], target: Option<f32>) -> usize {
-        let min = candidates.iter().map(|&i| self.used[i]).min().unwrap_or(0);
-        let least: Vec<usize> = candidates
-            .iter()
-            .copied()
-            .filter(|&i| self.used[i] == min)
-            .collect();
-        let weights: Vec<u32> = least
+        let pool: Vec<usize> = match target {
+            Some(_) => candidates.to_vec(),
+            None => {
+                let min = candidates.iter().map(|&i| self.used[i]).min().unwrap_or(0);
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.used[i] == min)
+                    .collect()
+            }
+        };
+        let weights: Vec<u32> = pool
             .iter()
             .map(|&i| match target {
                 Some(t) => {
                     let d = (self.lib.rooms[i].difficulty_or_default() - t).abs();
-                    (10_000.0 / ((1.0 + 2.0 * d) * (1.0 + 2.0 * d))).round() as u32 + 1
+                    let near = 1_000_000.0 / (1.0 + 2.0 * d).powi(3);
+                    (near / 4f32.powi(self.used[i].min(8) as i32)).round() as u32 + 1
                 }
                 None => 1,
             })
             .collect();
-        let k = least[self.pick_weighted(&weights)];
+        let k = pool[self.pick_weighted(&weights)];
         self.used[k] += 1;
         k
     }
@@ -273,12 +314,13 @@ impl Builder<'_> {
         Ok(cands[self.rng.random_range(0..cands.len())])
     }
 
-    fn place_room(&mut self, i: usize, x: i64, y: i64) {
+    fn place_room(&mut self, i: usize, x: i64, y: i64) -> Result<(), MarioError> {
         let room = &self.lib.rooms[i];
         let chunk = room.instantiate(&self.lib.macros, &mut self.rng);
         self.rooms.push(room.name.clone());
         self.difficulty_sum += room.difficulty_or_default();
         self.pieces.push(Piece { x, y, chunk });
+        self.grow_extent()
     }
 
     fn fill_cell(
@@ -346,9 +388,18 @@ impl Builder<'_> {
         if cands.is_empty() {
             return Err(MarioError::NoSection {
                 step: step_index,
-                role: step.role.clone(),
+                role: excerpt(&step.role),
             });
         }
+        // Never the same section twice in a row, when there is another.
+        let cands: Vec<usize> = if cands.iter().any(|&i| Some(i) != self.last_section) {
+            cands
+                .into_iter()
+                .filter(|&i| Some(i) != self.last_section)
+                .collect()
+        } else {
+            cands
+        };
         let min = cands
             .iter()
             .map(|&i| self.section_used[i])
@@ -360,6 +411,7 @@ impl Builder<'_> {
             .collect();
         let si = least[self.rng.random_range(0..least.len())];
         self.section_used[si] += 1;
+        self.last_section = Some(si);
         let sec = &lib.sections[si];
         let mut chunk = sec.terrain.clone();
         for cell in &sec.cells {
@@ -389,22 +441,35 @@ impl Builder<'_> {
             y: ul.1,
             chunk,
         });
+        self.grow_extent()?;
         Ok((ul.0 + f.0 as i64 + 1, ul.1 + f.1 as i64))
+    }
+
+    /// Extends the pieces' bounding box by the last piece and checks it against the level
+    /// limits, so a level that climbs or grows too far stops before it is built.
+    fn grow_extent(&mut self) -> Result<(), MarioError> {
+        let p = self.pieces.last().expect("called after a push");
+        let (x1, y1) = (p.x + p.chunk.width as i64, p.y + p.chunk.height as i64);
+        let e = &mut self.extent;
+        *e = (e.0.min(p.x), e.1.min(p.y), e.2.max(x1), e.3.max(y1));
+        let width = (e.2.max(0)) as usize;
+        let rows = (e.3 - e.1).max(0) as usize;
+        limits::check_level_size(width, rows.max(self.cfg.height))
     }
 
     fn run(&mut self) -> Result<(), MarioError> {
         let s = self.end_room(true)?;
-        self.place_room(s, 0, 0);
+        self.place_room(s, 0, 0)?;
         let f0 = self.lib.rooms[s].exits[0];
         let mut entry = (f0.0 as i64 + 1, f0.1 as i64);
         let n = self.cfg.sequence.len();
         let target_at = |i: usize, cfg: &LevelConfig| {
             cfg.difficulty.map(|(a, b)| {
-                if n <= 1 {
+                difficulty::room_target(if n <= 1 {
                     b
                 } else {
                     a + (b - a) * (i.min(n - 1) as f32 / (n - 1) as f32)
-                }
+                })
             })
         };
         let steps = self.cfg.sequence.clone();
@@ -414,15 +479,16 @@ impl Builder<'_> {
         }
         let fill = self.cfg.fill.clone();
         let mut i = n;
-        while (entry.0 as usize) < self.cfg.min_length && i < n + 10_000 {
+        // Every section is at least one column wide, so this ends within `min_length`
+        // (at most `limits::MAX_LENGTH`) sections.
+        while entry.0 < self.cfg.min_length as i64 {
             let t = target_at(n.saturating_sub(1), self.cfg);
             entry = self.place_section(i, &fill, entry, t)?;
             i += 1;
         }
         let f = self.end_room(false)?;
         let (mx, my) = self.lib.rooms[f].entrance.unwrap_or((0, 0));
-        self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64);
-        Ok(())
+        self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64)
     }
 }
 
@@ -463,11 +529,7 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
     }
     // Two rows of headroom above the highest tile, then at least `height` rows.
     let rows = ((bottom - top_content + 2) as usize).max(height);
-    if rows > 4096 || width > 1 << 20 {
-        return Err(MarioError::Config(format!(
-            "level of {width}x{rows} is too large"
-        )));
-    }
+    limits::check_level_size(width, rows)?;
     let top = bottom - rows as i64;
     let mut cells = vec![UNSET; width * rows];
     for p in pieces {
@@ -510,15 +572,52 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
     MarioLevel::from_cells(width, rows, cells)
 }
 
+/// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
+/// the window's centre (`ramp` from the left end to the right end).
+fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
+    let (w, h) = (level.width(), level.height());
+    let sx = level.start().map_or(0, |s| s.0);
+    let fx = level.exit().map_or(w, |f| f.0);
+    let span = (sx + 4, fx.saturating_sub(4));
+    let mut rng = seed.rng();
+    // Enemies go where Mario goes: on standing tiles the checker reaches.
+    let mut reached = vec![false; w * h];
+    for (x, y) in playability::explore(level).1 {
+        reached[y * w + x] = true;
+    }
+    let mut d = difficulty::Dress::new(w, h, level.cells_mut(), span, reached);
+    for x0 in (0..w).step_by(difficulty::WINDOW) {
+        let x1 = (x0 + difficulty::WINDOW).min(w);
+        let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
+        d.window(x0, x1, &difficulty::Profile::at(at), &mut rng);
+    }
+}
+
+/// Checks a configuration against the limits of [`crate::limits`] before any work.
+pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
+    if cfg.height == 0 {
+        return Err(MarioError::Config(
+            "height 0: a level needs at least one row".into(),
+        ));
+    }
+    limits::check_asked_size(cfg.min_length, cfg.height)?;
+    if let Some(ramp) = cfg.difficulty {
+        difficulty::validate(ramp).map_err(MarioError::Config)?;
+    }
+    if cfg.max_attempts > limits::MAX_ATTEMPTS {
+        return Err(MarioError::Limit(format!(
+            "{} assembly attempts is more than the limit of {} (mario_rooms::limits::MAX_ATTEMPTS)",
+            cfg.max_attempts,
+            limits::MAX_ATTEMPTS
+        )));
+    }
+    Ok(())
+}
+
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes
 /// the playability check (when enabled).
 pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<GeneratedLevel, MarioError> {
-    if cfg.height == 0 || cfg.height > 4096 {
-        return Err(MarioError::Config(format!(
-            "height {} is not in 1..=4096",
-            cfg.height
-        )));
-    }
+    check_config(cfg)?;
     let attempts = cfg.max_attempts.max(1);
     let mut reason = String::new();
     for attempt in 0..attempts {
@@ -532,11 +631,27 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             rooms: Vec::new(),
             sections: Vec::new(),
             difficulty_sum: 0.0,
+            extent: (0, 0, 0, 0),
+            last_section: None,
         };
         b.run()?;
-        let level = build_level(&b.pieces, cfg.height)?;
+        let mut level = build_level(&b.pieces, cfg.height)?;
+        let undressed = cfg.difficulty.map(|ramp| {
+            let before = level.clone();
+            dress(
+                &mut level,
+                ramp,
+                Seed(seed).child(attempt as u64).stream("dress"),
+            );
+            before
+        });
         let difficulty = b.difficulty_sum / b.rooms.len().max(1) as f32;
-        let report = cfg.check_playability.then(|| playability::check(&level));
+        // Where the dressing made the level impassable, the checker restores the columns
+        // around the spot from the undressed level and tries again.
+        let report = cfg.check_playability.then(|| match &undressed {
+            Some(before) => playability::check_repairing(&mut level, before),
+            None => playability::check(&level),
+        });
         if let Some(r) = &report
             && !r.playable
         {

@@ -1,6 +1,8 @@
 //! [`Chunk`], the rectangle of chars every parser produces, and line-numbered input.
 
 use crate::error::MarioError;
+use crate::limits::MAX_PIECE_SIDE;
+use grid_core::text::excerpt;
 
 /// The "unoccupied" char of rooms and sections: cells that do not overwrite what is below.
 pub const UNSET: u8 = b'.';
@@ -145,7 +147,10 @@ pub(crate) fn check_row(file: &str, line: usize, row: &str) -> Result<(), MarioE
                 file,
                 line,
                 i + 1,
-                format!("unexpected {c:?}: rows hold printable ASCII tile chars (use '-' for air)"),
+                format!(
+                    "unexpected {}: rows hold printable ASCII tile chars (use '-' for air)",
+                    excerpt(c.encode_utf8(&mut [0; 4]))
+                ),
             ));
         }
     }
@@ -163,6 +168,17 @@ pub(crate) fn rows_to_chunk(file: &str, rows: &[(usize, &str)]) -> Result<Chunk,
         ));
     };
     let width = first.len();
+    if width > MAX_PIECE_SIDE || rows.len() > MAX_PIECE_SIDE {
+        return Err(MarioError::parse(
+            file,
+            first_line,
+            1,
+            format!(
+                "a body of {width} columns and {} rows is larger than the limit of {MAX_PIECE_SIDE} columns or rows (mario_rooms::limits::MAX_PIECE_SIDE)",
+                rows.len()
+            ),
+        ));
+    }
     check_row(file, first_line, first)?;
     let mut cells = Vec::with_capacity(width * rows.len());
     for &(line, row) in rows {

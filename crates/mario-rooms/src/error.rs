@@ -29,14 +29,15 @@ pub enum MarioError {
     },
     /// No room of the library fits a section cell.
     #[error(
-        "section `{section}` cell `{cell}` ({width}x{height}, entrance {entrance:?}, exits {exits:?}): no room has tags [{tags}] and fits"
+        "section `{section}` cell `{cell}` ({width}x{height}, entrance {entrance:?}, {}): no room has the tags {tags} and fits",
+        exits_text(exits)
     )]
     NoFit {
         /// The section's name.
         section: String,
         /// The cell's char.
         cell: char,
-        /// The tags asked for (positive and `!negative`).
+        /// The tags asked for (positive and `!negative`), quoted.
         tags: String,
         /// Cell width.
         width: usize,
@@ -49,7 +50,7 @@ pub enum MarioError {
     },
     /// No start or finish room with the asked tags.
     #[error(
-        "no {role} room with tags [{tags}] (a start room needs `M` and no `m`; a finish room needs `m` and `F`)"
+        "no {role} room with the tags {tags} (a start room needs `M` and no `m`; a finish room needs `m` and `F`)"
     )]
     NoRoom {
         /// `start` or `finish`.
@@ -58,11 +59,11 @@ pub enum MarioError {
         tags: String,
     },
     /// No section has the role a sequence step asks for.
-    #[error("sequence step {step}: no section has role `{role}`")]
+    #[error("sequence step {step}: no section has the role {role}")]
     NoSection {
         /// Step index.
         step: usize,
-        /// The role.
+        /// The role, quoted.
         role: String,
     },
     /// Every attempt produced a level the playability checker rejects.
@@ -78,6 +79,20 @@ pub enum MarioError {
     /// A configuration value is out of range.
     #[error("invalid configuration: {0}")]
     Config(String),
+    /// A size limit of [`crate::limits`] would be exceeded (the message names the limit).
+    #[error("too large: {0}")]
+    Limit(String),
+}
+
+/// A cell's exits for a message: the first four, and how many there are.
+fn exits_text(exits: &[(usize, usize)]) -> String {
+    let shown: Vec<String> = exits.iter().take(4).map(|e| format!("{e:?}")).collect();
+    let more = if exits.len() > 4 {
+        format!(" and {} more", exits.len() - 4)
+    } else {
+        String::new()
+    };
+    format!("exits [{}{more}]", shown.join(", "))
 }
 
 impl MarioError {

@@ -16,6 +16,7 @@ pub struct MarioLevel {
 impl MarioLevel {
     /// A level from its rows (callers keep `cells.len() == width * height`).
     pub fn from_cells(width: usize, height: usize, cells: Vec<u8>) -> Result<Self, MarioError> {
+        crate::limits::check_level_size(width, height)?;
         if cells.len() != width * height || width == 0 || height == 0 {
             return Err(MarioError::Config(format!(
                 "level of {width}x{height} needs {} cells, got {}",
@@ -54,6 +55,7 @@ impl MarioLevel {
         if width == 0 {
             return Err(MarioError::parse(file, 1, 1, "the first row is empty"));
         }
+        crate::limits::check_level_size(width, rows.len())?;
         let mut cells = Vec::with_capacity(width * rows.len());
         for &(n, l) in &rows {
             let len = l.chars().count();
@@ -102,6 +104,11 @@ impl MarioLevel {
     /// Row `y`.
     pub fn row(&self, y: usize) -> &[u8] {
         &self.cells[y * self.width..(y + 1) * self.width]
+    }
+
+    /// All chars, row-major, for the dressing stage to edit in place.
+    pub(crate) fn cells_mut(&mut self) -> &mut [u8] {
+        &mut self.cells
     }
 
     /// All chars, row-major.

@@ -12,34 +12,37 @@
 //! | section files | [`section`] |
 //! | loading directories / the embedded library | [`library`] |
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
+//! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
+//! | level-design features (enemies, gaps, height changes) | [`measure`] |
 //! | PNG preview | [`preview`] |
 //! | the char legend | [`tiles`] |
 //! | errors | [`error`] |
+//! | size limits and work budgets | [`limits`] |
 //!
 //! Formats, the library, the CLI and the checker are described in `docs/mario.md`.
 //!
 //! ## Speed
 //!
-//! One level per iteration, **playability check included**, embedded library, default
-//! configuration. Machine: 2 vCPU Intel Xeon, shared with other builds (load average about 2
-//! during these runs).
+//! One level per iteration, **dressing and playability check included**, embedded library,
+//! default configuration (difficulty 1:3). Machine: 2 vCPU Intel Xeon, shared with other
+//! builds (load average 12-15 during these runs, so wall times are about 3-4x the CPU times).
 //!
-//! | level | criterion (wall) | CPU time (`perf stat`) | reference |
-//! |---|---|---|---|
-//! | default, ~334 columns (the reference's levels are ~330 to the flag) | **0.15 ms** | 0.18 ms | 8 ms warm, 48 ms cold |
-//! | `min_length: 1000`, ~1051 columns | **0.64 ms** | 0.71 ms | |
-//! | the same without the check | | 0.16 ms | |
-//! | check only, 1000 columns | 0.30 ms | | |
-//! | loading the embedded library | 0.31 ms | | 61–98 ms |
+//! | level | criterion (wall) | CPU time (`perf stat`) |
+//! |---|---|---|
+//! | default, ~334 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 1.19 ms | 0.35 ms |
+//! | `min_length: 1000`, ~1050 columns | 4.05 ms | 0.95 ms |
+//! | `min_length: 8000`, ~8060 columns | 33.6 ms (**8.3x** the 1000-column level) | 7.6 ms (8.0x) |
+//! | check only, 1000 columns | 1.17 ms | |
+//! | loading the embedded library (4 themes' worth of parsing for one) | 1.12 ms | |
 //!
 //! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
 //! --measurement-time 3`. CPU time: `perf stat -e task-clock target/release/examples/timing
-//! 1000 300` (and `... 0 300`, `... 1000 300 nocheck`) divided by the 300 levels; it includes
-//! the process start, one library load and the re-assembly of the ~0.5 % of levels that fail
-//! the check. Under a load average of 8 the same runs took 0.25 ms / 1.5 ms wall (the process
-//! got about 0.38 of a CPU) and 0.77–0.87 ms CPU for 1000 columns.
+//! N LEVELS` (`0 300`, `1000 100`, `8000 20`) divided by the levels; it includes the process
+//! start and one library load. Levels longer than 512 columns are checked in windows
+//! (`playability` module docs), so the check, and generation with it, grow linearly with
+//! the length; a dressed level is repaired where the check fails instead of re-assembled.
 //!
 //! ```
 //! use mario_rooms::{Library, LevelConfig, generate};
@@ -52,10 +55,13 @@
 
 pub mod assemble;
 pub mod chunk;
+pub mod difficulty;
 pub mod error;
 pub mod level;
 pub mod library;
+pub mod limits;
 pub mod macros;
+pub mod measure;
 pub mod playability;
 pub mod preview;
 pub mod room;
@@ -66,8 +72,9 @@ pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, genera
 pub use chunk::Chunk;
 pub use error::{Diagnostic, MarioError, Strictness};
 pub use level::MarioLevel;
-pub use library::{Library, Source};
+pub use library::{Library, Source, THEMES};
 pub use macros::Macro;
+pub use measure::Features;
 pub use playability::{PlayReport, check, explore};
 pub use room::{Room, RoomFormat};
 pub use section::{Cell, Section};

@@ -6,9 +6,11 @@
 //! (`crates/mario-rooms/library/`) is the project's own, loaded strictly.
 
 use crate::error::{Diagnostic, Hazards, MarioError, Strictness};
+use crate::limits::MAX_FILE_BYTES;
 use crate::macros::{Macro, parse_macro};
 use crate::room::{MacroSource, Room, parse_room};
 use crate::section::{Section, parse_section};
+use grid_core::text::excerpt;
 use std::path::{Path, PathBuf};
 
 /// A loaded, validated set of rooms, sections and macros.
@@ -97,7 +99,7 @@ pub fn read_dir_sources(dir: &Path) -> Result<Vec<Source>, MarioError> {
     files
         .into_iter()
         .map(|p| {
-            let bytes = std::fs::read(&p).map_err(io(&p))?;
+            let bytes = read_limited(&p).map_err(io(&p))?;
             let text = String::from_utf8(bytes).map_err(|e| {
                 MarioError::parse(
                     &p.display().to_string(),
@@ -115,31 +117,90 @@ pub fn read_dir_sources(dir: &Path) -> Result<Vec<Source>, MarioError> {
         .collect()
 }
 
-impl Library {
-    /// The embedded default library (the project's own rooms, sections and macros).
-    pub fn builtin() -> Result<Library, MarioError> {
-        Self::from_sources(
-            &builtin_sources("rooms/"),
-            &builtin_sources("sections/"),
-            &builtin_sources("macros/"),
-            Strictness::Strict,
+/// Reads a file of at most [`MAX_FILE_BYTES`] bytes; a larger one is an I/O error naming
+/// the limit, found before the file is read.
+fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let too_large = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than the limit of {MAX_FILE_BYTES} bytes for a library file (mario_rooms::limits::MAX_FILE_BYTES)"
+            ),
         )
+    };
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// The themes of the embedded library. `overground` is `library/rooms` and
+/// `library/sections`; the others are `library/themes/<theme>/{rooms,sections}`. Every theme
+/// uses `library/macros`.
+pub const THEMES: [&str; 4] = ["overground", "underground", "athletic", "castle"];
+
+/// The embedded paths of a theme's rooms and sections, or an error naming the themes.
+fn theme_prefixes(theme: &str) -> Result<(String, String), MarioError> {
+    match theme {
+        "overground" => Ok(("rooms/".into(), "sections/".into())),
+        t if THEMES.contains(&t) => Ok((
+            format!("themes/{t}/rooms/"),
+            format!("themes/{t}/sections/"),
+        )),
+        other => Err(MarioError::Config(format!(
+            "unknown theme {}: the embedded library has {}",
+            excerpt(other),
+            THEMES.join(", ")
+        ))),
+    }
+}
+
+impl Library {
+    /// The embedded default library's overground theme (the project's own rooms, sections
+    /// and macros).
+    pub fn builtin() -> Result<Library, MarioError> {
+        Self::builtin_theme("overground")
     }
 
-    /// Loads from directories; a component given as `None` comes from the embedded library.
+    /// The embedded library's `theme`, one of [`THEMES`].
+    pub fn builtin_theme(theme: &str) -> Result<Library, MarioError> {
+        Self::load_theme(None, None, None, Strictness::Strict, theme)
+    }
+
+    /// Loads from directories; a component given as `None` comes from the embedded library
+    /// (its overground theme).
     pub fn load(
         rooms: Option<&Path>,
         sections: Option<&Path>,
         macros: Option<&Path>,
         strictness: Strictness,
     ) -> Result<Library, MarioError> {
+        Self::load_theme(rooms, sections, macros, strictness, "overground")
+    }
+
+    /// [`Library::load`] with the missing components from the embedded `theme`.
+    pub fn load_theme(
+        rooms: Option<&Path>,
+        sections: Option<&Path>,
+        macros: Option<&Path>,
+        strictness: Strictness,
+        theme: &str,
+    ) -> Result<Library, MarioError> {
+        let (room_prefix, section_prefix) = theme_prefixes(theme)?;
         let get = |dir: Option<&Path>, prefix: &str| match dir {
             Some(d) => read_dir_sources(d),
             None => Ok(builtin_sources(prefix)),
         };
         Self::from_sources(
-            &get(rooms, "rooms/")?,
-            &get(sections, "sections/")?,
+            &get(rooms, &room_prefix)?,
+            &get(sections, &section_prefix)?,
             &get(macros, "macros/")?,
             strictness,
         )
@@ -163,8 +224,8 @@ impl Library {
                     1,
                     1,
                     format!(
-                        "macro `{}` defined twice: this one replaces the first",
-                        m.name
+                        "macro {} defined twice: this one replaces the first",
+                        excerpt(&m.name)
                     ),
                 )?;
                 lib.macros[prev] = m;
@@ -190,8 +251,9 @@ impl Library {
                                 *line,
                                 1,
                                 format!(
-                                    "placeholder `{}` is {w}x{h} but macro `{name}` is {}x{}: the option is clipped to the placeholder",
+                                    "placeholder `{}` is {w}x{h} but macro {} is {}x{}: the option is clipped to the placeholder",
                                     slot.placeholder.map_or('?', |c| c as char),
+                                    excerpt(name),
                                     m.width,
                                     m.height
                                 ),
@@ -202,7 +264,7 @@ impl Library {
                         &s.file,
                         *line,
                         1,
-                        format!("unknown macro `{name}`: no macro file defines it"),
+                        format!("unknown macro {}: no macro file defines it", excerpt(name)),
                     )?,
                 }
             }

@@ -10,6 +10,7 @@ use crate::chunk::{Lines, check_row};
 use crate::error::{Hazards, MarioError};
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
+use grid_core::text::excerpt;
 
 /// Weights are parts of this total (100 % = 10 000, so two decimals of a percent).
 pub const WEIGHT_TOTAL: u32 = 10_000;
@@ -96,7 +97,7 @@ pub(crate) fn parse_macro(
             _ => Err(lines.err(
                 hline,
                 col,
-                format!("expected a size 1..=256, found {:?}", tokens[i]),
+                format!("expected a size 1..=256, found {}", excerpt(tokens[i])),
             )),
         }
     };
@@ -115,7 +116,10 @@ pub(crate) fn parse_macro(
             lines.err(
                 pline,
                 1,
-                format!("expected a probability between 0 and 1, found {ptext:?}"),
+                format!(
+                    "expected a probability between 0 and 1, found {}",
+                    excerpt(ptext)
+                ),
             )
         })?;
         total += weight;

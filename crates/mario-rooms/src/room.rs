@@ -15,6 +15,7 @@ use crate::error::{Hazards, MarioError};
 use crate::macros::{Macro, MacroOption, WEIGHT_TOTAL};
 use crate::tiles;
 use grid_core::LevelRng;
+use grid_core::text::excerpt;
 
 /// Which of the two room formats a file is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -166,8 +167,8 @@ pub(crate) fn parse_room(
                 1,
                 1,
                 format!(
-                    "expected a positive difficulty number, found {:?}",
-                    first.trim()
+                    "expected a positive difficulty number, found {}",
+                    excerpt(first.trim())
                 ),
             ));
         }
@@ -200,7 +201,10 @@ pub(crate) fn parse_room(
                     return Err(lines.err(
                         n,
                         1,
-                        format!("expected a binding `X = macroName` or `---`, found {l:?}"),
+                        format!(
+                            "expected a binding `X = macroName` or `---`, found {}",
+                            excerpt(l)
+                        ),
                     ));
                 };
                 let key = l[..eq].trim();
@@ -209,7 +213,10 @@ pub(crate) fn parse_room(
                     return Err(lines.err(
                         n,
                         key_col,
-                        format!("expected one placeholder char before `=`, found {key:?}"),
+                        format!(
+                            "expected one placeholder char before `=`, found {}",
+                            excerpt(key)
+                        ),
                     ));
                 }
                 let macro_name = l[eq + 1..].trim();
@@ -290,8 +297,9 @@ pub(crate) fn parse_room(
                 line,
                 col,
                 format!(
-                    "placeholder `{}` of macro `{macro_name}` does not occur in the body",
-                    ch as char
+                    "placeholder `{}` of macro {} does not occur in the body",
+                    ch as char,
+                    excerpt(&macro_name)
                 ),
             )?;
         }
@@ -427,7 +435,10 @@ fn parse_inline(file: &str, line: usize, col: usize, inner: &str) -> Result<Macr
                 file,
                 line,
                 tcol,
-                format!("expected `tiles=percent` in inline macro, found {token:?}"),
+                format!(
+                    "expected `tiles=percent` in inline macro, found {}",
+                    excerpt(token)
+                ),
             ));
         };
         let (opt, prob) = (&token[..eq], &token[eq + 1..]);
@@ -436,7 +447,7 @@ fn parse_inline(file: &str, line: usize, col: usize, inner: &str) -> Result<Macr
                 file,
                 line,
                 tcol,
-                format!("expected tile chars before `=`, found {opt:?}"),
+                format!("expected tile chars before `=`, found {}", excerpt(opt)),
             ));
         }
         let p: u32 = match prob.trim().parse() {
@@ -446,7 +457,7 @@ fn parse_inline(file: &str, line: usize, col: usize, inner: &str) -> Result<Macr
                     file,
                     line,
                     tcol + eq + 1,
-                    format!("expected a percent 0..=100, found {prob:?}"),
+                    format!("expected a percent 0..=100, found {}", excerpt(prob)),
                 ));
             }
         };
@@ -467,7 +478,8 @@ fn parse_inline(file: &str, line: usize, col: usize, inner: &str) -> Result<Macr
                     line,
                     tcol,
                     format!(
-                        "inline macro options must have equal length: {opt:?} has {}, expected {w}",
+                        "inline macro options must have equal length: {} has {}, expected {w}",
+                        excerpt(opt),
                         opt.len()
                     ),
                 ));

@@ -10,6 +10,7 @@
 use crate::chunk::{Chunk, Lines, UNSET, rows_to_chunk};
 use crate::error::{Hazards, MarioError};
 use crate::tiles;
+use grid_core::text::excerpt;
 
 /// A room's place in a section.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,7 +115,10 @@ pub(crate) fn parse_section(
             return Err(lines.err(
                 n,
                 col,
-                format!("expected a declaration `c: tag, !tag` or `---`, found {l:?}"),
+                format!(
+                    "expected a declaration `c: tag, !tag` or `---`, found {}",
+                    excerpt(l)
+                ),
             ));
         };
         let key = l[..colon].trim();
@@ -127,7 +131,10 @@ pub(crate) fn parse_section(
             return Err(lines.err(
                 n,
                 col,
-                format!("expected one cell char (or `roles`) before `:`, found {key:?}"),
+                format!(
+                    "expected one cell char (or `roles`) before `:`, found {}",
+                    excerpt(key)
+                ),
             ));
         }
         let ch = key.as_bytes()[0];

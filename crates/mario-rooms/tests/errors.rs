@@ -107,7 +107,7 @@ fn unknown_macro_and_size_mismatch_in_a_library() {
         .unwrap_err();
     assert_eq!(
         e.to_string(),
-        "r.txt:2:1: unknown macro `nothing`: no macro file defines it"
+        "r.txt:2:1: unknown macro \"nothing\": no macro file defines it"
     );
     let lenient = Library::from_sources(&[room], &[], &[], Strictness::Lenient).unwrap();
     assert_eq!(lenient.diagnostics.len(), 1);
@@ -116,7 +116,7 @@ fn unknown_macro_and_size_mismatch_in_a_library() {
     let e = Library::from_sources(&[room], &[], &[m], Strictness::Strict).unwrap_err();
     assert!(
         e.to_string()
-            .contains("placeholder `c` is 2x1 but macro `pair` is 3x1"),
+            .contains("placeholder `c` is 2x1 but macro \"pair\" is 3x1"),
         "{e}"
     );
 }

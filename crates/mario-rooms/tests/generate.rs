@@ -50,8 +50,13 @@ fn builtin_library_has_the_promised_pieces() {
 fn builtin_list_matches_the_library_dir() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("library");
     let mut on_disk: Vec<String> = Vec::new();
-    for sub in ["rooms", "sections", "macros"] {
-        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+    let mut subs: Vec<String> = ["rooms", "sections", "macros"].map(String::from).to_vec();
+    for theme in &mario_rooms::THEMES[1..] {
+        subs.push(format!("themes/{theme}/rooms"));
+        subs.push(format!("themes/{theme}/sections"));
+    }
+    for sub in subs {
+        for e in std::fs::read_dir(dir.join(&sub)).unwrap() {
             on_disk.push(format!(
                 "{sub}/{}",
                 e.unwrap().file_name().to_string_lossy()
@@ -159,7 +164,7 @@ fn nothing_fits_names_the_cell_and_tags() {
         generate(&lib, &cfg, 1)
             .unwrap_err()
             .to_string()
-            .contains("role `nonexistent`")
+            .contains("role \"nonexistent\"")
     );
 }
 
@@ -227,4 +232,34 @@ fn every_builtin_room_is_playable_on_its_own() {
     let level = mario_rooms::playability::trial_level(&pit, &[], 0).unwrap();
     assert!(!check(&level).playable);
     assert_eq!(level.count(b'M'), 1);
+}
+
+/// Long levels are checked window by window: whatever that check passes, the whole-level
+/// search passes too, and a dressed level repaired where it failed is playable.
+#[test]
+fn windowed_check_agrees_with_the_whole_search() {
+    use mario_rooms::playability::check_whole;
+    let lib = lib();
+    let mut passed = 0;
+    for seed in 0..8 {
+        let cfg = LevelConfig {
+            min_length: 1500,
+            difficulty: Some((1.0, 5.0)),
+            check_playability: false,
+            ..LevelConfig::default()
+        };
+        let level = generate(&lib, &cfg, seed).unwrap().level;
+        let windowed = check(&level);
+        if windowed.playable {
+            passed += 1;
+            assert!(check_whole(&level).playable, "seed {seed}");
+        }
+        let checked = LevelConfig {
+            check_playability: true,
+            ..cfg
+        };
+        let g = generate(&lib, &checked, seed).unwrap();
+        assert!(g.report.unwrap().playable && check_whole(&g.level).playable);
+    }
+    assert!(passed > 0);
 }

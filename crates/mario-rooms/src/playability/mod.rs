@@ -31,10 +31,12 @@ use std::sync::OnceLock;
 
 mod arcs;
 mod rooms;
+mod windows;
 #[cfg(test)]
 use arcs::simulate;
 use arcs::{NONE, reach, tries};
 pub use rooms::{RoomFailure, trial_level, unplayable_rooms};
+pub use windows::check_repairing;
 
 /// What the checker found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +51,9 @@ pub struct PlayReport {
     pub furthest: usize,
     /// Standing tiles visited.
     pub visited: usize,
+    /// Jumps on the path the checker found to the exit (0 when not playable): the jumps a
+    /// player needs at least roughly (the search prefers walking, not the fewest jumps).
+    pub jumps: usize,
 }
 
 impl PlayReport {
@@ -161,29 +166,44 @@ impl Terrain {
 
 /// Checks whether Mario can get from `M` to the exit column of `level`.
 pub fn check(level: &MarioLevel) -> PlayReport {
-    search(level, None)
+    windows::check(level, None)
 }
 
-/// Like [`check`], also returning every standing tile reached (in BFS order), for previews
-/// and diagnosis.
+/// [`check`] as one search of the whole level, however long: the reference the windowed
+/// check is tested against (a path found window by window is one this search finds too).
+pub fn check_whole(level: &MarioLevel) -> PlayReport {
+    search(level, level.spawn(), level.exit_tile(), true, None).0
+}
+
+/// Like [`check`], also returning every standing tile reached (in search order), for
+/// previews and diagnosis.
 pub fn explore(level: &MarioLevel) -> (PlayReport, Vec<(usize, usize)>) {
     let mut tiles = Vec::new();
-    let r = search(level, Some(&mut tiles));
+    let r = windows::check(level, Some(&mut tiles));
     (r, tiles)
 }
 
-fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> PlayReport {
-    let start = level.spawn();
-    let exit = level.exit_tile();
+/// One search of `level` from `start` to the column of `exit`. With `air_win`, passing that
+/// column in the air wins (the engine's rule at the real exit); without it, only a standing
+/// tile at or past the column does, and that tile is returned.
+fn search(
+    level: &MarioLevel,
+    start: Option<(usize, usize)>,
+    exit: Option<(usize, usize)>,
+    air_win: bool,
+    mut record: Option<&mut Vec<(usize, usize)>>,
+) -> (PlayReport, Option<(usize, usize)>) {
+    let mut reached = None;
     let mut report = PlayReport {
         playable: false,
         start,
         exit,
         furthest: 0,
         visited: 0,
+        jumps: 0,
     };
     let (Some((sx, sy)), Some((fx, _))) = (start, exit) else {
-        return report;
+        return (report, None);
     };
     let t = Terrain::new(level);
     let (w, h) = (t.w, t.h);
@@ -249,18 +269,25 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
         }
     }
     let mut seen = vec![false; (w * h) as usize];
+    // How each standing tile was first reached: from which tile, and whether by a jump.
+    let mut came_from = vec![NO_PARENT; (w * h) as usize];
     // Best-first: the rightmost standing tile first; its jumps are deferred (priority
     // `x - reach`) so flat runs are walked before anything is jumped.
     let mut queue: BinaryHeap<(i32, i32, i32, usize)> = BinaryHeap::new();
     let mut furthest = sx as i32;
-    let push =
-        |x: i32, y: i32, seen: &mut Vec<bool>, queue: &mut BinaryHeap<(i32, i32, i32, usize)>| {
-            let i = (y * w + x) as usize;
-            if !seen[i] {
-                seen[i] = true;
-                queue.push((x, x, -y, 0));
-            }
-        };
+    let push = |x: i32,
+                y: i32,
+                from: u32,
+                seen: &mut Vec<bool>,
+                came_from: &mut Vec<u32>,
+                queue: &mut BinaryHeap<(i32, i32, i32, usize)>| {
+        let i = (y * w + x) as usize;
+        if !seen[i] {
+            seen[i] = true;
+            came_from[i] = from;
+            queue.push((x, x, -y, 0));
+        }
+    };
     let drop = |x: i32, mut y: i32| -> Option<(i32, i32)> {
         if x < 0 || x >= w {
             return None;
@@ -278,7 +305,7 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     };
     // Spawn: fall from M to the first surface.
     if let Some((x, y)) = drop(sx as i32, sy as i32) {
-        push(x, y, &mut seen, &mut queue);
+        push(x, y, NO_PARENT, &mut seen, &mut came_from, &mut queue);
     }
     let tries = tries();
     let mut stack: Vec<u32> = Vec::with_capacity(256);
@@ -293,17 +320,20 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
             }
             if x >= fx {
                 report.playable = true;
+                report.jumps = jumps_to((y * w + x) as usize, &came_from);
+                reached = Some((x as usize, y as usize));
                 break;
             }
+            let here = (y * w + x) as u32;
             for dx in [1, -1] {
                 let nx = x + dx;
                 if nx < 0 || nx >= w || !t.free(nx, y) {
                     continue;
                 }
                 if t.standable(nx, y) {
-                    push(nx, y, &mut seen, &mut queue);
+                    push(nx, y, here, &mut seen, &mut came_from, &mut queue);
                 } else if let Some((lx, ly)) = drop(nx, y) {
-                    push(lx, ly, &mut seen, &mut queue);
+                    push(lx, ly, here, &mut seen, &mut came_from, &mut queue);
                 }
             }
             if !plain(x, y) {
@@ -333,7 +363,8 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
                     if op.land {
                         if t.at(cx, cy) & SUPPORT != 0 {
                             if t.standable(cx, cy - 1) {
-                                push(cx, cy - 1, &mut seen, &mut queue);
+                                let from = i as u32 | JUMPED;
+                                push(cx, cy - 1, from, &mut seen, &mut came_from, &mut queue);
                             }
                             continue;
                         }
@@ -341,10 +372,11 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
                         if cy > h || !t.free_in_air(cx, cy, op.falling) {
                             continue;
                         }
-                        if cx > fx {
+                        if air_win && cx > fx {
                             // Past the exit column in the air: the engine's win (any height).
                             furthest = furthest.max(fx);
                             report.playable = true;
+                            report.jumps = 1 + jumps_to(i, &came_from);
                             break 'tries;
                         }
                     }
@@ -360,7 +392,27 @@ fn search(level: &MarioLevel, mut record: Option<&mut Vec<(usize, usize)>>) -> P
     }
     report.furthest = furthest.max(0) as usize;
     report.visited = visited;
-    report
+    (report, reached)
+}
+
+/// `came_from` of a tile nobody reached it from (the spawn).
+const NO_PARENT: u32 = u32::MAX;
+/// Bit of a `came_from` entry: the tile was reached by a jump.
+const JUMPED: u32 = 1 << 31;
+
+/// Jumps on the way to tile `i`, following `came_from` back to the spawn (each step moves to
+/// an earlier-reached tile, so this ends within the number of tiles).
+fn jumps_to(mut i: usize, came_from: &[u32]) -> usize {
+    let mut jumps = 0;
+    for _ in 0..came_from.len() {
+        let from = came_from[i];
+        if from == NO_PARENT {
+            break;
+        }
+        jumps += usize::from(from & JUMPED != 0);
+        i = (from & !JUMPED) as usize;
+    }
+    jumps
 }
 
 #[cfg(test)]
@@ -411,6 +463,14 @@ mod tests {
             "XXXXXXXXXX---XXXXXXXXXXX",
         ]);
         assert!(check(&small_gap).playable);
+        assert_eq!(check(&small_gap).jumps, 1);
+        assert_eq!(check(&ok).jumps, 0);
+        let two = lvl(&[
+            "------------------------------",
+            "M----------------------------F",
+            "XXXXXX---XXXXXXXXXX---XXXXXXXX",
+        ]);
+        assert_eq!(check(&two).jumps, 2);
     }
 
     #[test]

@@ -1,0 +1,430 @@
+//! Difficulty: what a difficulty from 1 (easiest) to 5 (hardest) asks of a level, and the
+//! dressing stage that gives an assembled level those features before it is checked.
+//!
+//! A difficulty `d` (fractions allowed; a level ramps from `A` to `B` left to right) sets a
+//! [`Profile`]: linear in `d`, so every feature rises with it. The rooms are chosen towards
+//! the room difficulty [`room_target`]`(d)`; then, in windows of [`WINDOW`] columns, the
+//! dressing
+//!
+//! 1. cuts **gaps** into plain flat ground (ground below, four rows of air or coins above),
+//!    as wide as the profile says and at most [`widest_gap`] (the widest pit the
+//!    playability checker proves passable from a [`RUNWAY`]-column run-up, which the widest
+//!    cuts keep in front of them; narrower ones keep a shorter run-up);
+//! 2. raises **plateaus** (height changes) and sets **pipes**, some with piranha plants;
+//! 3. sets the **enemies** per 100 columns: adds enemies standing on ground, blocks or
+//!    plateaus (never in the air, never on a gap's run-up), or removes room enemies when a
+//!    window has more than asked; the kinds move from goombas towards shells, flying
+//!    enemies and spikies as `d` rises.
+//!
+//! The assembled level is then checked for playability like any other; a level the checker
+//! rejects is re-assembled with the next attempt seed.
+
+use crate::tiles::{self, TileClass};
+use grid_core::LevelRng;
+use grid_core::rand::RngExt;
+use std::sync::OnceLock;
+
+/// The easiest difficulty.
+pub const MIN: f32 = 1.0;
+/// The hardest difficulty.
+pub const MAX: f32 = 5.0;
+/// Columns per dressing window: each window's counts follow the difficulty at its centre.
+pub const WINDOW: usize = 50;
+/// Flat columns kept in front of a cut gap (the run-up the widest gap needs).
+pub const RUNWAY: usize = 8;
+
+/// Random spots tried per feature.
+const TRIES: usize = 40;
+/// Most features of one kind a window places (its own and those owed to it).
+const MAX_OWED: usize = 6;
+
+/// Rows of air a column needs above its ground for the dressing to change it.
+const HEADROOM: usize = 4;
+
+/// Features asked of a level at one difficulty (rates per 100 columns).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    /// Enemies (sprites: goombas, koopas, spikies, winged ones) per 100 columns.
+    pub enemies: f32,
+    /// Gaps cut into flat ground per 100 columns (on top of the rooms' own pits).
+    pub gaps: f32,
+    /// Narrowest and widest cut gap, in columns.
+    pub gap_width: (usize, usize),
+    /// Plateaus (raised ground) per 100 columns.
+    pub plateaus: f32,
+    /// Highest plateau, in tiles.
+    pub plateau_height: usize,
+    /// Pipes set on flat ground per 100 columns.
+    pub pipes: f32,
+    /// Share of pipes (set or from rooms) given a piranha plant.
+    pub piranha: f32,
+    /// Weights of the enemy kinds `g k r G K y R`, in that order.
+    pub kinds: [f32; 7],
+}
+
+/// The enemy chars [`Profile::kinds`] weighs, in order.
+pub const KINDS: [u8; 7] = *b"gkrGKyR";
+
+impl Profile {
+    /// The profile at difficulty `d` (clamped to [`MIN`]..=[`MAX`]).
+    pub fn at(d: f32) -> Self {
+        let d = d.clamp(MIN, MAX);
+        let s = d - 1.0; // 0 ..= 4
+        let widest = widest_gap();
+        let lerp = |a: f32, b: f32| a + (b - a) * s / 4.0;
+        Self {
+            enemies: 1.5 + 2.1 * s,
+            gaps: 0.8 * s,
+            gap_width: (
+                lerp(1.0, (widest - 4) as f32).round() as usize,
+                lerp(2.0, widest as f32).round() as usize,
+            ),
+            plateaus: 0.5 + 0.5 * s,
+            plateau_height: lerp(1.0, 3.0).round() as usize,
+            pipes: 0.25 * s,
+            piranha: (s - 1.0).max(0.0) / 3.0,
+            kinds: [
+                1.0,
+                0.25 * s,
+                0.2 * (s - 1.0).max(0.0),
+                0.2 * (s - 0.5).max(0.0),
+                0.2 * (s - 2.0).max(0.0),
+                0.2 * (s - 2.0).max(0.0),
+                0.15 * (s - 3.0).max(0.0),
+            ],
+        }
+    }
+}
+
+/// The room difficulty rooms are chosen towards at difficulty `d`: 1 at `d = 1`, 4 at 5
+/// (the embedded rooms are rated 1 to 4).
+pub fn room_target(d: f32) -> f32 {
+    1.0 + 0.75 * (d.clamp(MIN, MAX) - 1.0)
+}
+
+/// Checks a difficulty ramp `(a, b)`: both finite and in [`MIN`]..=[`MAX`].
+pub fn validate((a, b): (f32, f32)) -> Result<(), String> {
+    for v in [a, b] {
+        if !(MIN..=MAX).contains(&v) {
+            return Err(format!(
+                "difficulty {v} is not between {MIN} (easiest) and {MAX} (hardest)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The widest gap the playability checker proves passable on flat ground after a
+/// [`RUNWAY`]-column run-up (computed once with the checker itself).
+pub fn widest_gap() -> usize {
+    static WIDEST: OnceLock<usize> = OnceLock::new();
+    *WIDEST.get_or_init(|| {
+        (1..16)
+            .take_while(|&w| {
+                let ground = "X".repeat(RUNWAY) + &"-".repeat(w) + &"X".repeat(RUNWAY);
+                let top = "M".to_string() + &"-".repeat(ground.len() - 2) + "F";
+                let air = "-".repeat(ground.len());
+                let text = format!("{air}\n{air}\n{air}\n{air}\n{air}\n{top}\n{ground}");
+                crate::level::MarioLevel::parse("gap", &text)
+                    .map(|l| crate::playability::check(&l).playable)
+                    .unwrap_or(false)
+            })
+            .last()
+            .unwrap_or(1)
+    })
+}
+
+/// A level's cells being dressed.
+pub(crate) struct Dress<'a> {
+    w: usize,
+    h: usize,
+    cells: &'a mut [u8],
+    /// Columns already used by a cut, plateau or pipe (with their margins and run-ups).
+    busy: Vec<bool>,
+    /// Columns Mario needs clear to run up to a gap: no enemies there.
+    runway: Vec<bool>,
+    /// Standing tiles the playability checker reached before the dressing.
+    reached: Vec<bool>,
+    /// Gaps, plateaus and pipes a window could not place, owed to the next windows.
+    owed: [usize; 3],
+    /// First and last column the dressing may touch (clear of the start and the exit).
+    span: (usize, usize),
+}
+
+impl<'a> Dress<'a> {
+    /// Dressing of a `w x h` level's cells; columns outside `span` stay as they are, and
+    /// enemies are only added on `reached` standing tiles (row-major, `w * h`).
+    pub fn new(
+        w: usize,
+        h: usize,
+        cells: &'a mut [u8],
+        span: (usize, usize),
+        reached: Vec<bool>,
+    ) -> Self {
+        Self {
+            reached,
+            w,
+            h,
+            cells,
+            busy: vec![false; w],
+            runway: vec![false; w],
+            owed: [0; 3],
+            span,
+        }
+    }
+
+    fn at(&self, x: usize, y: usize) -> u8 {
+        self.cells[y * self.w + x]
+    }
+
+    fn set(&mut self, x: usize, y: usize, c: u8) {
+        self.cells[y * self.w + x] = c;
+    }
+
+    /// The ground row of a plain column: ground `X` from some row to the bottom and
+    /// [`HEADROOM`] rows of air above it.
+    fn plain(&self, x: usize) -> Option<usize> {
+        if x < self.span.0 || x > self.span.1 || self.busy[x] {
+            return None;
+        }
+        let y = (0..self.h).rev().find(|&y| self.at(x, y) != b'X')? + 1;
+        let air =
+            y >= HEADROOM && (y - HEADROOM..y).all(|yy| matches!(self.at(x, yy), b'-' | b'o'));
+        (air && y < self.h).then_some(y)
+    }
+
+    /// Whether columns `x0..x1` are plain with their ground on row `y`.
+    fn flat(&self, x0: usize, x1: usize, y: usize) -> bool {
+        x1 <= self.w && (x0..x1).all(|x| self.plain(x) == Some(y))
+    }
+
+    /// Dresses the window `x0..x1` towards `p`.
+    pub fn window(&mut self, x0: usize, x1: usize, p: &Profile, rng: &mut LevelRng) {
+        let len = (x1 - x0) as f32 / 100.0;
+        let due = |k: usize, rate: f32, d: &mut Self, rng: &mut LevelRng| {
+            (count(rate * len, rng) + std::mem::take(&mut d.owed[k])).min(MAX_OWED)
+        };
+        for _ in 0..due(0, p.gaps, self, rng) {
+            let w = rng.random_range(p.gap_width.0..=p.gap_width.1.max(p.gap_width.0));
+            let pre = runway_for(w);
+            let placed = self.place(x0, x1, pre, w, 2, rng, |d, x, y| d.cut_gap(x, y, w));
+            self.owed[0] += usize::from(!placed);
+        }
+        for _ in 0..due(1, p.plateaus, self, rng) {
+            let w = rng.random_range(3..=6);
+            let ph = rng.random_range(1..=p.plateau_height.max(1));
+            let placed = self.place(x0, x1, 1, w, 1, rng, |d, x, y| d.raise(x, y, w, ph));
+            self.owed[1] += usize::from(!placed);
+        }
+        for _ in 0..due(2, p.pipes, self, rng) {
+            let ph = rng.random_range(2..=3);
+            let piranha = rng.random_bool(p.piranha.clamp(0.0, 1.0) as f64);
+            let placed = self.place(x0, x1, 1, 2, 1, rng, |d, x, y| d.pipe(x, y, ph, piranha));
+            self.owed[2] += usize::from(!placed);
+        }
+        self.piranhas(x0, x1, p.piranha, rng);
+        self.enemies(x0, x1, count(p.enemies * len, rng), p, rng);
+    }
+
+    /// Tries random spots in `x0..x1` for a feature `w` columns wide with `pre` flat columns
+    /// before and `post` after; applies `apply` at the first that fits. Whether it did.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        x0: usize,
+        x1: usize,
+        pre: usize,
+        w: usize,
+        post: usize,
+        rng: &mut LevelRng,
+        apply: impl FnOnce(&mut Self, usize, usize),
+    ) -> bool {
+        if x1 <= x0 {
+            return false;
+        }
+        for _ in 0..TRIES {
+            let x = rng.random_range(x0..x1);
+            let Some(y) = self.plain(x) else { continue };
+            let (a, b) = (x.saturating_sub(pre), x + w + post);
+            if x < pre || !self.flat(a, b, y) {
+                continue;
+            }
+            apply(self, x, y);
+            for c in a..b {
+                self.busy[c] = true;
+            }
+            for c in a..x {
+                self.runway[c] = true;
+            }
+            return true;
+        }
+        false
+    }
+
+    fn cut_gap(&mut self, x: usize, y: usize, w: usize) {
+        for c in x..x + w {
+            for r in y..self.h {
+                self.set(c, r, b'-');
+            }
+        }
+    }
+
+    fn raise(&mut self, x: usize, y: usize, w: usize, ph: usize) {
+        for c in x..x + w {
+            for r in y - ph..y {
+                self.set(c, r, b'X');
+            }
+        }
+    }
+
+    fn pipe(&mut self, x: usize, y: usize, ph: usize, piranha: bool) {
+        for r in y - ph..y {
+            let (l, rr) = match (piranha, r == y - ph) {
+                (true, _) => (b'T', b'T'),
+                (false, true) => (b'<', b'>'),
+                (false, false) => (b'[', b']'),
+            };
+            self.set(x, r, l);
+            self.set(x + 1, r, rr);
+        }
+    }
+
+    /// Gives the rooms' own pipes (`<>` tops) a piranha plant with probability `share`.
+    fn piranhas(&mut self, x0: usize, x1: usize, share: f32, rng: &mut LevelRng) {
+        if share <= 0.0 {
+            return;
+        }
+        for x in x0..x1.min(self.w - 1) {
+            for y in 0..self.h {
+                if self.at(x, y) != b'<' || self.at(x + 1, y) != b'>' {
+                    continue;
+                }
+                if !rng.random_bool(share.clamp(0.0, 1.0) as f64) {
+                    continue;
+                }
+                let mut r = y;
+                while r < self.h && matches!(self.at(x, r), b'<' | b'[') {
+                    self.set(x, r, b'T');
+                    self.set(x + 1, r, b'T');
+                    r += 1;
+                }
+            }
+        }
+    }
+
+    /// Sets the window's enemies to `want`: removes room enemies when there are more,
+    /// adds standing enemies of the profile's kinds when there are fewer.
+    fn enemies(&mut self, x0: usize, x1: usize, want: usize, p: &Profile, rng: &mut LevelRng) {
+        let x1 = x1.min(self.w);
+        let mut have: Vec<(usize, usize)> = Vec::new();
+        for x in x0..x1 {
+            for y in 0..self.h {
+                if tiles::class_of(self.at(x, y)) == TileClass::Enemy {
+                    have.push((x, y));
+                }
+            }
+        }
+        while have.len() > want {
+            let (x, y) = have.swap_remove(rng.random_range(0..have.len()));
+            self.set(x, y, b'-');
+        }
+        let mut spots: Vec<(usize, usize)> = Vec::new();
+        for x in x0.max(self.span.0)..x1.min(self.span.1 + 1) {
+            if self.runway[x] {
+                continue;
+            }
+            for y in 1..self.h - 1 {
+                if self.standing_spot(x, y) {
+                    spots.push((x, y));
+                }
+            }
+        }
+        let total: f32 = p.kinds.iter().sum();
+        let mut left = want.saturating_sub(have.len());
+        while left > 0 && !spots.is_empty() {
+            let (x, y) = spots.swap_remove(rng.random_range(0..spots.len()));
+            if have.iter().any(|&(hx, _)| hx.abs_diff(x) < 3) {
+                continue;
+            }
+            let mut r = rng.random_range(0.0..total.max(f32::MIN_POSITIVE));
+            let mut kind = KINDS[0];
+            for (k, &wt) in KINDS.iter().zip(&p.kinds) {
+                if r < wt {
+                    kind = *k;
+                    break;
+                }
+                r -= wt;
+            }
+            self.set(x, y, kind);
+            have.push((x, y));
+            left -= 1;
+        }
+    }
+
+    /// A standing tile Mario reached: air on solid ground (not a pipe with a plant), with
+    /// air beside and above it.
+    fn standing_spot(&self, x: usize, y: usize) -> bool {
+        let air = |c: u8| c == b'-';
+        let ground = |c: u8| tiles::class_of(c) == TileClass::Solid && c != b'T';
+        x > 0
+            && x + 1 < self.w
+            && self.reached[y * self.w + x]
+            && air(self.at(x, y))
+            && air(self.at(x, y - 1))
+            && air(self.at(x - 1, y))
+            && air(self.at(x + 1, y))
+            && ground(self.at(x, y + 1))
+            && ground(self.at(x - 1, y + 1))
+            && ground(self.at(x + 1, y + 1))
+    }
+}
+
+/// Flat columns kept in front of a cut gap `w` wide: the widest gap gets [`RUNWAY`], gaps
+/// two or more narrower than it need only three (a standing jump clears them).
+fn runway_for(w: usize) -> usize {
+    match widest_gap().saturating_sub(w) {
+        0 => RUNWAY,
+        1 => RUNWAY.min(5),
+        _ => RUNWAY.min(3),
+    }
+}
+
+/// `rate` rounded at random: the whole part plus one with the fraction's probability.
+fn count(rate: f32, rng: &mut LevelRng) -> usize {
+    let whole = rate.max(0.0).floor();
+    whole as usize + usize::from(rng.random_bool((rate - whole).clamp(0.0, 1.0) as f64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_rises_with_difficulty() {
+        let ps: Vec<Profile> = [1.0, 2.0, 3.0, 4.0, 5.0].map(Profile::at).to_vec();
+        for p in ps.windows(2) {
+            assert!(p[1].enemies > p[0].enemies && p[1].gaps > p[0].gaps);
+            assert!(p[1].gap_width.1 >= p[0].gap_width.1 && p[1].plateaus > p[0].plateaus);
+            assert!(p[1].pipes > p[0].pipes && p[1].piranha >= p[0].piranha);
+            let share = |p: &Profile| 1.0 - p.kinds[0] / p.kinds.iter().sum::<f32>();
+            assert!(share(&p[1]) > share(&p[0]));
+        }
+        assert!(ps[4].enemies >= 8.0);
+        assert_eq!(ps[4].gap_width.1, widest_gap());
+        assert_eq!(Profile::at(9.0), ps[4], "clamped");
+    }
+
+    #[test]
+    fn widest_gap_is_what_the_checker_passes() {
+        let w = widest_gap();
+        assert!((6..=12).contains(&w), "{w}");
+    }
+
+    #[test]
+    fn validate_names_the_range() {
+        assert!(validate((1.0, 5.0)).is_ok() && validate((2.5, 2.5)).is_ok());
+        let e = validate((0.0, 3.0)).unwrap_err();
+        assert!(e.contains("between 1 (easiest) and 5 (hardest)"), "{e}");
+        assert!(validate((1.0, f32::NAN)).is_err());
+    }
+}

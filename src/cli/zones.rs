@@ -121,7 +121,12 @@ pub struct AtlasArgs {
 }
 
 fn parse_origin(text: &str) -> Result<(i64, i64), CliError> {
-    let err = || CliError::input_msg(format!("--origin {text:?}: expected X,Y zone coordinates"));
+    let err = || {
+        CliError::input_msg(format!(
+            "--origin {}: expected X,Y zone coordinates",
+            grid_core::text::excerpt(text)
+        ))
+    };
     let (x, y) = text.split_once(',').ok_or_else(err)?;
     Ok((
         x.trim().parse().map_err(|_| err())?,
@@ -189,6 +194,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => None,
     };
     let cfg = config(&args);
+    // Every limit is checked before anything is generated or allocated.
+    cfg.validate().map_err(CliError::input)?;
+    cfg.check_window(ZoneRect::new(ox, oy, w, h))
+        .map_err(CliError::input)?;
+    if let Some(path) = args.common.out_path("zones", args.common.seeds().start)
+        && extension(&path) == "png"
+    {
+        let zone = atlas.as_ref().map_or(cfg.zone_size, |a| a.zone_size());
+        zone_tiles::limits::check_image(u64::from(w), u64::from(h), zone)
+            .map_err(CliError::input)?;
+    }
     // Worlds are generated in parallel and written in seed order.
     args.common.batch("zones").for_each_ordered(
         || (),

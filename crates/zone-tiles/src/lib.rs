@@ -23,6 +23,7 @@
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
 //! | windows of the unbounded world, rayon | [`world`] |
 //! | JSON, PNG, painted PNG, TMX | [`export`] |
+//! | size limits and work budgets | [`limits`] |
 //! | the error enum | [`error`] |
 //!
 //! ```
@@ -83,6 +84,7 @@
 pub mod atlas;
 pub mod error;
 pub mod export;
+pub mod limits;
 pub mod matcher;
 pub mod noise;
 pub mod seamless;

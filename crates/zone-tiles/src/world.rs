@@ -9,6 +9,7 @@
 //! thread count.
 
 use crate::error::{Result, ZoneError};
+use crate::limits;
 use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
 use crate::noise::{Noise, NoiseConfig};
 use crate::seamless::{node_value, zone_from_nodes};
@@ -55,12 +56,33 @@ impl Default for ZoneConfig {
     }
 }
 
-/// Largest zone side accepted.
-pub const MAX_ZONE_SIZE: u32 = 1023;
-/// Largest window side, in zones.
-pub const MAX_WINDOW_SIDE: u64 = 1 << 16;
-/// Zone coordinates must lie in `-LIMIT..LIMIT` (keeps noise coordinates far from overflow).
-pub const MAX_ZONE_COORD: i64 = 1 << 31;
+pub use crate::limits::{MAX_WINDOW_SIDE, MAX_ZONE_COORD, MAX_ZONE_SIZE};
+
+impl ZoneConfig {
+    /// Checks every parameter and the work of one zone (see [`crate::limits`]).
+    pub fn validate(&self) -> Result<()> {
+        check_zone_size(self.zone_size)?;
+        self.sampling.validate(self.zone_size / 3)?;
+        self.threshold.validate()?;
+        self.noise.validate()?;
+        limits::check_zone_work(&self.noise, self.zone_size, self.sampling.stride())?;
+        Ok(())
+    }
+
+    /// Checks a window against the size limits and the work budget, before anything is
+    /// allocated or computed.
+    pub fn check_window(&self, rect: ZoneRect) -> Result<()> {
+        rect.validate()?;
+        let (w, h) = (u64::from(rect.width), u64::from(rect.height));
+        let cells = match self.mode {
+            Mode::Reference => w * h * 9,
+            Mode::Seamless => (2 * w + 1) * (2 * h + 1),
+        };
+        let units = limits::samples_per_cell(self.zone_size, self.sampling.stride())
+            * limits::sample_work(&self.noise);
+        limits::check_window_work(w, h, cells, units)
+    }
+}
 
 /// Checks that zone `(zx, zy)` lies in the supported part of the plane.
 pub fn check_zone_coords(zx: i64, zy: i64) -> Result<()> {
@@ -145,9 +167,7 @@ pub const CALIBRATION_ZONES: u32 = 16;
 impl ZoneGenerator {
     /// Validates `config` and resolves its threshold.
     pub fn new(config: ZoneConfig, seed: u64) -> Result<Self> {
-        check_zone_size(config.zone_size)?;
-        config.sampling.validate(config.zone_size / 3)?;
-        config.threshold.validate()?;
+        config.validate()?;
         let noise = Noise::new(&config.noise, seed)?;
         let mut generator = Self {
             config,
@@ -254,7 +274,7 @@ impl ZoneGenerator {
     }
 
     fn run(&self, rect: ZoneRect, parallel: bool) -> Result<ZoneWorld> {
-        rect.validate()?;
+        self.config.check_window(rect)?;
         let (w, h) = (rect.width as usize, rect.height as usize);
         let mut states = vec![ZoneState::EMPTY; w * h];
         match self.config.mode {

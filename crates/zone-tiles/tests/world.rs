@@ -201,3 +201,41 @@ fn cell_map_matches_states() {
     });
     assert_eq!(rebuilt, world.states);
 }
+
+#[test]
+fn work_and_size_limits_are_checked_before_computing() {
+    let base = ZoneConfig::default();
+    let heavy = ZoneConfig {
+        zone_size: 1023,
+        sampling: Sampling::Full,
+        ..base
+    };
+    assert!(matches!(
+        ZoneGenerator::new(heavy, 0),
+        Err(ZoneError::Budget { limit, .. }) if limit == limits::MAX_ZONE_WORK
+    ));
+    let generator = ZoneGenerator::new(base, 0).unwrap();
+    assert!(matches!(
+        generator.generate(ZoneRect::new(0, 0, 65536, 65536)),
+        Err(ZoneError::TooManyZones { .. })
+    ));
+    assert!(matches!(
+        generator.generate(ZoneRect::new(0, 0, 1200, 1200)),
+        Err(ZoneError::Budget { limit, .. }) if limit == limits::MAX_WINDOW_WORK
+    ));
+    assert!(matches!(
+        limits::check_image(1000, 1000, 60),
+        Err(ZoneError::ImageTooLarge { .. })
+    ));
+    assert!(matches!(
+        Atlas::reference(AtlasKind::Full, 1023),
+        Err(ZoneError::AtlasTooLarge { max_zone: 255, .. })
+    ));
+    let msg = ZoneError::Parse {
+        what: "zone count",
+        text: "9".repeat(10_000),
+        expected: "WxH",
+    }
+    .to_string();
+    assert!(msg.len() < 200, "{msg}");
+}

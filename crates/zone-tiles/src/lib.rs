@@ -18,6 +18,7 @@
 //! |---|---|
 //! | states, bit order, D4 classes | [`state`] |
 //! | reference atlases, cutting artists' atlases | [`atlas`] |
+//! | lattice noise without a period (hashed gradients and points) | [`lattice`] |
 //! | base noise, normalised to [0, 1] | [`noise`] |
 //! | cell averages, thresholds, states | [`matcher`] |
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
@@ -84,6 +85,7 @@
 pub mod atlas;
 pub mod error;
 pub mod export;
+pub mod lattice;
 pub mod limits;
 pub mod matcher;
 pub mod noise;

@@ -79,6 +79,10 @@ pub struct Args {
     /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
     #[arg(long)]
     pub seamless: bool,
+    /// Make all floor (off cells) one 4-connected area: passages through zone edges on a
+    /// spanning structure of the zones, decided locally so chunks still agree.
+    #[arg(long)]
+    pub connected: bool,
     /// Window size in zones, WxH.
     #[arg(long, default_value = "20x20")]
     pub zones: String,
@@ -179,6 +183,7 @@ pub fn config(args: &Args) -> ZoneConfig {
         } else {
             Mode::Reference
         },
+        connected: args.connected,
     }
 }
 

@@ -8,6 +8,7 @@
 //! rayon threads; every row is computed independently, so the result does not depend on the
 //! thread count.
 
+use crate::connect::{Passages, connect_nodes};
 use crate::error::{Result, ZoneError};
 use crate::limits;
 use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
@@ -42,6 +43,9 @@ pub struct ZoneConfig {
     pub threshold: Threshold,
     /// Reference or seamless.
     pub mode: Mode,
+    /// Whether all floor (off cells) is one 4-connected area ([`crate::connect`]).
+    #[serde(default)]
+    pub connected: bool,
 }
 
 impl Default for ZoneConfig {
@@ -52,6 +56,7 @@ impl Default for ZoneConfig {
             sampling: Sampling::default(),
             threshold: Threshold::default(),
             mode: Mode::Reference,
+            connected: false,
         }
     }
 }
@@ -76,7 +81,7 @@ impl ZoneConfig {
         let (w, h) = (u64::from(rect.width), u64::from(rect.height));
         let cells = match self.mode {
             Mode::Reference => w * h * 9,
-            Mode::Seamless => (2 * w + 1) * (2 * h + 1),
+            Mode::Seamless => (2 * w + 3) * (2 * h + 3),
         };
         let units = limits::samples_per_cell(self.zone_size, self.sampling.stride())
             * limits::sample_work(&self.noise);
@@ -252,6 +257,10 @@ impl ZoneGenerator {
     /// The state of one zone, computed on its own.
     pub fn zone_state(&self, zx: i64, zy: i64) -> Result<ZoneState> {
         check_zone_coords(zx, zy)?;
+        if self.config.connected {
+            let world = self.generate(ZoneRect::new(zx, zy, 1, 1))?;
+            return Ok(*world.states.at(0, 0));
+        }
         Ok(match self.config.mode {
             Mode::Reference => state_of(&self.averages(zx, zy), self.threshold),
             Mode::Seamless => zone_from_nodes(
@@ -276,42 +285,24 @@ impl ZoneGenerator {
     fn run(&self, rect: ZoneRect, parallel: bool) -> Result<ZoneWorld> {
         self.config.check_window(rect)?;
         let (w, h) = (rect.width as usize, rect.height as usize);
-        let mut states = vec![ZoneState::EMPTY; w * h];
-        match self.config.mode {
-            Mode::Reference => {
-                let fill = |(j, row): (usize, &mut [ZoneState])| {
-                    for (i, s) in row.iter_mut().enumerate() {
-                        *s = state_of(
-                            &self.averages(rect.x + i as i64, rect.y + j as i64),
-                            self.threshold,
-                        );
-                    }
-                };
-                if parallel {
-                    states.par_chunks_mut(w).enumerate().for_each(fill);
-                } else {
-                    states.chunks_mut(w).enumerate().for_each(fill);
-                }
-            }
+        let states = match self.config.mode {
+            Mode::Reference => self.reference_states(rect, parallel),
             Mode::Seamless => {
-                let (nw, nh) = (2 * w + 1, 2 * h + 1);
-                let mut nodes = vec![false; nw * nh];
-                let fill = |(j, row): (usize, &mut [bool])| {
-                    for (i, n) in row.iter_mut().enumerate() {
-                        *n = self.node_on(2 * rect.x + i as i64, 2 * rect.y + j as i64);
-                    }
-                };
-                if parallel {
-                    nodes.par_chunks_mut(nw).enumerate().for_each(fill);
-                } else {
-                    nodes.chunks_mut(nw).enumerate().for_each(fill);
+                // Connected mode needs the nodes one beyond the window (corner rule).
+                let m = usize::from(self.config.connected);
+                let (nw, nh) = (2 * w + 1 + 2 * m, 2 * h + 1 + 2 * m);
+                let (a0, b0) = (2 * rect.x - m as i64, 2 * rect.y - m as i64);
+                let mut nodes = self.node_walls(a0, b0, nw, nh, parallel);
+                if self.config.connected {
+                    let p = self.passages(rect);
+                    connect_nodes(&mut nodes, nw, a0, b0, &p);
                 }
-                let on = |x: usize, y: usize| nodes[y * nw + x];
-                for (k, s) in states.iter_mut().enumerate() {
-                    *s = zone_from_nodes(on, k % w, k / w);
-                }
+                let on = |x: usize, y: usize| nodes[(y + m) * nw + x + m];
+                (0..w * h)
+                    .map(|k| zone_from_nodes(on, k % w, k / w))
+                    .collect()
             }
-        }
+        };
         Ok(ZoneWorld {
             origin: (rect.x, rect.y),
             zone_size: self.config.zone_size,
@@ -320,6 +311,55 @@ impl ZoneGenerator {
                 .unwrap_or_else(|| Grid::new(0, 0, ZoneState::EMPTY)),
             legend: cell_legend(),
         })
+    }
+
+    /// The passages around `rect` (one zone beyond it on each side).
+    fn passages(&self, rect: ZoneRect) -> Passages {
+        Passages::covering(
+            self.seed,
+            rect.x - 1,
+            rect.y - 1,
+            rect.x + i64::from(rect.width),
+            rect.y + i64::from(rect.height),
+        )
+    }
+
+    fn reference_states(&self, rect: ZoneRect, parallel: bool) -> Vec<ZoneState> {
+        let w = rect.width as usize;
+        let mut states = vec![ZoneState::EMPTY; w * rect.height as usize];
+        let passages = self.config.connected.then(|| self.passages(rect));
+        let fill = |(j, row): (usize, &mut [ZoneState])| {
+            let zy = rect.y + j as i64;
+            for (i, s) in row.iter_mut().enumerate() {
+                let zx = rect.x + i as i64;
+                *s = state_of(&self.averages(zx, zy), self.threshold);
+                if let Some(p) = &passages {
+                    *s = p.connect_zone(*s, zx, zy);
+                }
+            }
+        };
+        if parallel {
+            states.par_chunks_mut(w).enumerate().for_each(fill);
+        } else {
+            states.chunks_mut(w).enumerate().for_each(fill);
+        }
+        states
+    }
+
+    /// Wall (on) flags of the `nw x nh` nodes from global node `(a0, b0)`.
+    fn node_walls(&self, a0: i64, b0: i64, nw: usize, nh: usize, parallel: bool) -> Vec<bool> {
+        let mut nodes = vec![false; nw * nh];
+        let fill = |(j, row): (usize, &mut [bool])| {
+            for (i, n) in row.iter_mut().enumerate() {
+                *n = self.node_on(a0 + i as i64, b0 + j as i64);
+            }
+        };
+        if parallel {
+            nodes.par_chunks_mut(nw).enumerate().for_each(fill);
+        } else {
+            nodes.chunks_mut(nw).enumerate().for_each(fill);
+        }
+        nodes
     }
 }
 

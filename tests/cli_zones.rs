@@ -245,3 +245,28 @@ fn broken_atlas_and_long_input_give_short_readable_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stderr.len() < 300, "{} bytes", out.stderr.len());
 }
+
+#[test]
+fn png_output_uses_the_procedural_tiles_by_default() {
+    let dir = temp_dir("procedural");
+    let (world, plain) = (dir.join("world.png"), dir.join("plain.png"));
+    let run = |extra: &[&str], path: &std::path::Path| {
+        let out = bin()
+            .args(["zones", "--zones", "20x12", "--seed", "4", "--out"])
+            .arg(path)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+    };
+    run(&[], &world);
+    run(&["--plain"], &plain);
+    assert_eq!(png_size(&world), (1200, 720));
+    assert_eq!(png_size(&plain), (1200, 720));
+    // Textured tiles (stone, bricks, grain) compress far worse than two flat colours.
+    let (a, b) = (
+        std::fs::metadata(&world).unwrap().len(),
+        std::fs::metadata(&plain).unwrap().len(),
+    );
+    assert!(a > 20 * b, "procedural {a} bytes, plain {b} bytes");
+}

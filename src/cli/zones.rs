@@ -6,6 +6,7 @@ use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
 use std::path::{Path, PathBuf};
 use zone_tiles::export::{black_and_white, paint, save_png, write_json, write_tmx};
+use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::world::parse_size;
 use zone_tiles::{
@@ -98,6 +99,9 @@ pub struct Args {
     /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
+    /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.
+    #[arg(long, conflicts_with = "atlas")]
+    pub plain: bool,
     /// Shared flags (--seed, --count, --out, --format, --quiet).
     #[command(flatten)]
     pub common: CommonArgs,
@@ -237,7 +241,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 args.common.say(summary);
             }
             Some(path) => {
-                write_world(&world, &path, atlas.as_ref(), cfg.zone_size)?;
+                let look = match (&atlas, args.plain) {
+                    (Some(a), _) => Look::Atlas(a),
+                    (None, true) => Look::Plain,
+                    (None, false) => Look::Procedural,
+                };
+                write_world(&world, &path, look, atlas.as_ref(), cfg.zone_size)?;
                 args.common.wrote(&path);
                 if !args.common.quiet {
                     eprintln!("{summary}");
@@ -249,9 +258,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
     )
 }
 
+/// How a PNG is painted.
+enum Look<'a> {
+    /// An artist's atlas.
+    Atlas(&'a Atlas),
+    /// Black and white cells.
+    Plain,
+    /// The built-in procedural tiles.
+    Procedural,
+}
+
 fn write_world(
     world: &zone_tiles::ZoneWorld,
     path: &Path,
+    look: Look<'_>,
     atlas: Option<&Atlas>,
     zone: u32,
 ) -> Result<(), CliError> {
@@ -263,9 +283,13 @@ fn write_world(
     };
     match ext.as_str() {
         "png" => {
-            let img = match atlas {
-                Some(a) => paint(world, a),
-                None => black_and_white(world, zone),
+            let img = match look {
+                Look::Atlas(a) => paint(world, a),
+                Look::Plain => black_and_white(world, zone),
+                Look::Procedural => {
+                    ProceduralTiles::new(zone, Geometry::of(world.mode), Style::DUNGEON)
+                        .and_then(|t| t.paint(world))
+                }
             }
             .map_err(out)?;
             save_png(&img, path).map_err(out)

@@ -147,6 +147,21 @@ impl Atlas {
         Ok(Atlas { kind, zone, pixels })
     }
 
+    /// An atlas from its tiles (`zone x zone` RGB each, in layout order).
+    pub fn from_tiles(kind: AtlasKind, zone: u32, tiles: &[Vec<u8>]) -> Result<Atlas> {
+        crate::world::check_zone_size(zone)?;
+        crate::limits::check_atlas(kind.tile_count() as u64, zone)?;
+        let t = (zone * zone * 3) as usize;
+        let mut pixels = Vec::with_capacity(t * kind.tile_count());
+        for i in 0..kind.tile_count() {
+            match tiles.get(i) {
+                Some(tile) if tile.len() == t => pixels.extend_from_slice(tile),
+                _ => return Err(ZoneError::State(i as u32)),
+            }
+        }
+        Ok(Atlas { kind, zone, pixels })
+    }
+
     /// The layout.
     pub fn kind(&self) -> AtlasKind {
         self.kind

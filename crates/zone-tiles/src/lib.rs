@@ -24,6 +24,7 @@
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
 //! | one floor area: passages on a spanning structure of the zones | [`connect`] |
 //! | windows of the unbounded world, rayon | [`world`] |
+//! | the built-in tileset drawn by code | [`procedural`] |
 //! | JSON, PNG, painted PNG, TMX | [`export`] |
 //! | size limits and work budgets | [`limits`] |
 //! | the error enum | [`error`] |
@@ -91,6 +92,7 @@ pub mod lattice;
 pub mod limits;
 pub mod matcher;
 pub mod noise;
+pub mod procedural;
 pub mod seamless;
 pub mod state;
 pub mod world;

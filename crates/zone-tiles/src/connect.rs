@@ -1,45 +1,52 @@
 //! Connectivity: every floor cell of the world in one 4-connected area, decided locally.
 //!
-//! **Floor and wall.** A cell that is *on* is wall, a cell that is *off* is floor.
+//! **Floor and wall.** A cell that is *on* is wall, a cell that is *off* is floor. The rules
+//! work on the world's cell lattice in global coordinates: 3 cells per zone in reference
+//! mode, 2 nodes per zone (shared borders) in seamless mode.
 //!
-//! **The spanning structure.** The zone lattice is cut into blocks of [`BLOCK`] x [`BLOCK`]
-//! zones. Inside each block a random spanning tree joins all its zones (Kruskal's algorithm
-//! over the block's 112 inner edges, weighted by a hash of `(seed, block, edge)`); each block
-//! is joined to its east and south neighbours through one edge at a hashed row or column of
-//! the shared border. The result joins every zone of the plane, and whether an edge is open is
-//! a pure function of `(seed, edge)` that looks only at the one or two blocks it touches.
+//! **Regions.** The lattice is cut into square *regions* of [`REGION_ZONES`] x
+//! [`REGION_ZONES`] zones (9x9 cells, or 6x6 nodes; a node on a region border belongs to the
+//! region to its right or below). Each region has a *hub*, the centre cell of its middle
+//! zone.
 //!
-//! **The cell rules** (with the structure's edges called *passages*):
+//! **The spanning structure** joins the regions: the region lattice is cut into blocks of
+//! [`BLOCK`] x [`BLOCK`] regions; inside each block a random spanning tree joins all its
+//! regions (Kruskal over the block's 112 inner edges, weighted by a hash of
+//! `(seed, block, edge)`); each block is joined to its east and south neighbours through one
+//! edge at a hashed row or column of the shared border. Whether two regions are joined is a
+//! pure function of `(seed, edge)` that looks at the one or two blocks it touches.
 //!
-//! 1. the centre cell of every zone is floor;
-//! 2. the middle cell of a zone side is floor where a passage crosses that side (in seamless
-//!    mode that cell is the node both zones share; in reference mode both zones open their
-//!    cell, and the two cells touch);
-//! 3. a corner cell stays floor only if a middle cell next to it is floor; in seamless mode,
-//!    where the corner node is shared by 4 zones, only if the 2 middle nodes on opposite
-//!    sides of it (left and right, or above and below) are both floor, so that in any window
-//!    that holds the corner at least one of them is inside the window too.
+//! **The cell rules**, per region:
 //!
-//! Every floor middle cell touches its zone's centre, every floor corner touches a floor
-//! middle cell, and the passages join all centres, so all floor is one 4-connected area. A
-//! zone's cells depend on its own noise and the passages around it, so a chunk generated
-//! alone agrees with its neighbours.
+//! 1. for each joined neighbour, a one-cell corridor runs from the hub straight to a *door*
+//!    on the shared side (at a hashed position, the same for both regions), then along the
+//!    side to it: the two regions' corridor ends touch through the door;
+//! 2. floor is the noise's floor plus the corridors;
+//! 3. floor not joined to the hub *inside the region* becomes wall.
+//!
+//! So every floor cell is joined to its region's hub, and the corridors join the hubs along
+//! the spanning structure: all floor is one 4-connected area. A region's cells depend only on
+//! its own noise and its own edges, so a chunk generated alone agrees with its neighbours,
+//! and the noise's caves keep their shape: corridors are added only one cell wide, and only
+//! the pockets that the region cannot reach are filled.
 //!
 //! **What a window sees.** A window of the world cuts the spanning structure: two parts of
 //! it may be joined only through zones outside the window. Every floor cell of a window is
-//! joined to every other within the window grown by [`BLOCK`] zones on each side, and a
-//! window aligned to the block grid (origin and size multiples of [`BLOCK`]) is one area on
-//! its own (both tested).
+//! joined to every other within the window grown by `BLOCK * REGION_ZONES` zones on each
+//! side, and in reference mode a window aligned to the blocks is one area on its own (both
+//! tested).
 
 use crate::lattice::lattice_hash;
-use crate::state::ZoneState;
+use grid_core::connectivity::Connectivity;
 use grid_core::rng::mix64;
 
-/// Side of a block of the spanning structure, in zones.
+/// Side of a block of the spanning structure, in regions.
 pub const BLOCK: i64 = 8;
+/// Side of a region, in zones.
+pub const REGION_ZONES: i64 = 3;
 const B: usize = BLOCK as usize;
 
-/// The passages of the spanning structure over a range of blocks.
+/// The edges of the spanning structure (which regions are joined) over a range of blocks.
 #[derive(Clone, Debug)]
 pub struct Passages {
     seed: u64,
@@ -55,8 +62,8 @@ pub struct Passages {
 }
 
 impl Passages {
-    /// The passages touching the zones `zx0..=zx1` x `zy0..=zy1` (and their east and south
-    /// neighbours).
+    /// The edges touching the regions `zx0..=zx1` x `zy0..=zy1` (region coordinates) and
+    /// their east and south neighbours.
     pub fn covering(seed: u64, zx0: i64, zy0: i64, zx1: i64, zy1: i64) -> Self {
         let seed = mix64(seed ^ 0x636f_6e6e_6563_7421); // "connect!"
         let (bx0, by0) = (zx0.div_euclid(BLOCK), zy0.div_euclid(BLOCK));
@@ -84,7 +91,7 @@ impl Passages {
         &self.trees[j * self.bw + i]
     }
 
-    /// Whether a passage joins zone `(zx, zy)` to `(zx + 1, zy)`.
+    /// Whether region `(zx, zy)` is joined to `(zx + 1, zy)`.
     pub fn east(&self, zx: i64, zy: i64) -> bool {
         let (bx, by) = (zx.div_euclid(BLOCK), zy.div_euclid(BLOCK));
         let (x, y) = (zx.rem_euclid(BLOCK), zy.rem_euclid(BLOCK));
@@ -95,7 +102,7 @@ impl Passages {
         }
     }
 
-    /// Whether a passage joins zone `(zx, zy)` to `(zx, zy + 1)`.
+    /// Whether region `(zx, zy)` is joined to `(zx, zy + 1)`.
     pub fn south(&self, zx: i64, zy: i64) -> bool {
         let (bx, by) = (zx.div_euclid(BLOCK), zy.div_euclid(BLOCK));
         let (x, y) = (zx.rem_euclid(BLOCK), zy.rem_euclid(BLOCK));
@@ -104,29 +111,6 @@ impl Passages {
         } else {
             x == border_slot(self.seed, bx, by, 1)
         }
-    }
-
-    /// Applies the cell rules of the module docs to zone `(zx, zy)` in reference mode.
-    pub fn connect_zone(&self, state: ZoneState, zx: i64, zy: i64) -> ZoneState {
-        let mut bits = state.index() & !(1 << 4); // centre floor
-        let open = [
-            (1, self.south(zx, zy - 1)), // top middle
-            (3, self.east(zx - 1, zy)),  // left middle
-            (5, self.east(zx, zy)),      // right middle
-            (7, self.south(zx, zy)),     // bottom middle
-        ];
-        for (bit, open) in open {
-            if open {
-                bits &= !(1 << bit);
-            }
-        }
-        let floor = |bits: u16, bit: u16| bits & (1 << bit) == 0;
-        for (corner, a, b) in [(0, 1, 3), (2, 1, 5), (6, 3, 7), (8, 5, 7)] {
-            if floor(bits, corner) && !floor(bits, a) && !floor(bits, b) {
-                bits |= 1 << corner;
-            }
-        }
-        ZoneState::from_bits(bits)
     }
 }
 
@@ -178,47 +162,102 @@ fn block_tree(seed: u64, bx: i64, by: i64) -> [u8; B * B] {
     tree
 }
 
-/// Applies the cell rules to a node lattice in seamless mode: `wall[j * nw + i]` is node
-/// `(a0 + i, b0 + j)` (global node coordinates; zone `(zx, zy)` has nodes
-/// `2zx..=2zx+2` x `2zy..=2zy+2`). Corners on the outermost ring are left as they are, so the
-/// lattice should reach one node beyond the nodes that are used.
-pub fn connect_nodes(wall: &mut [bool], nw: usize, a0: i64, b0: i64, passages: &Passages) {
-    let nh = wall.len() / nw.max(1);
-    for j in 0..nh {
-        let b = b0 + j as i64;
-        for i in 0..nw {
-            let a = a0 + i as i64;
-            let floor = match (a.rem_euclid(2), b.rem_euclid(2)) {
-                (1, 1) => true,
-                (0, 1) => passages.east(a.div_euclid(2) - 1, b.div_euclid(2)),
-                (1, 0) => passages.south(a.div_euclid(2), b.div_euclid(2) - 1),
-                _ => false,
-            };
-            if floor {
-                wall[j * nw + i] = false;
-            }
-        }
+/// A rectangle of the world's cell lattice (global coordinates), wall flags row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lattice {
+    /// Global lattice column of `wall[0]`.
+    pub u0: i64,
+    /// Global lattice row of `wall[0]`.
+    pub v0: i64,
+    /// Cells across.
+    pub width: usize,
+    /// Wall flags.
+    pub wall: Vec<bool>,
+}
+
+impl Lattice {
+    fn at(&self, u: i64, v: i64) -> usize {
+        (v - self.v0) as usize * self.width + (u - self.u0) as usize
     }
-    for j in 1..nh.saturating_sub(1) {
-        for i in 1..nw.saturating_sub(1) {
-            let (a, b) = (a0 + i as i64, b0 + j as i64);
-            if a.rem_euclid(2) != 0 || b.rem_euclid(2) != 0 || wall[j * nw + i] {
-                continue;
+}
+
+/// A door's offset along a region side of `r` cells: hashed, never at the side's ends.
+fn door(seed: u64, rx: i64, ry: i64, axis: u64, r: i64) -> i64 {
+    1 + (lattice_hash(seed ^ (axis + 11), rx, ry) % (r - 2) as u64) as i64
+}
+
+/// Marks the straight segments `a -> b -> c` (each along one axis) in an `r x r` corridor map.
+fn l_path(corridor: &mut [bool], r: i64, a: (i64, i64), b: (i64, i64), c: (i64, i64)) {
+    for (from, to) in [(a, b), (b, c)] {
+        let (mut x, mut y) = from;
+        loop {
+            corridor[(y * r + x) as usize] = true;
+            if (x, y) == to {
+                break;
             }
-            let k = j * nw + i;
-            let across = !wall[k - 1] && !wall[k + 1];
-            let along = !wall[k - nw] && !wall[k + nw];
-            if !across && !along {
-                wall[k] = true;
-            }
+            x += (to.0 - x).signum();
+            y += (to.1 - y).signum();
         }
     }
 }
 
+/// Applies the cell rules of the module docs to every region of `lattice`, whose
+/// rectangle must be made of whole regions of `r` cells (`r = period * REGION_ZONES`,
+/// `period` = cells per zone).
+pub fn connect_regions(lattice: &mut Lattice, r: i64, seed: u64) {
+    let height = (lattice.wall.len() / lattice.width.max(1)) as i64;
+    let (rx0, ry0) = (lattice.u0.div_euclid(r), lattice.v0.div_euclid(r));
+    let (rw, rh) = (lattice.width as i64 / r, height / r);
+    let edges = Passages::covering(seed, rx0 - 1, ry0 - 1, rx0 + rw, ry0 + rh);
+    let door_seed = mix64(seed ^ 0x646f_6f72);
+    let ru = r as usize;
+    let mut corridor = vec![false; ru * ru];
+    for ry in ry0..ry0 + rh {
+        for rx in rx0..rx0 + rw {
+            let (u0, v0) = (rx * r, ry * r);
+            corridor.fill(false);
+            let (h, last) = (r / 2, r - 1);
+            if edges.east(rx, ry) {
+                let d = door(door_seed, rx, ry, 0, r);
+                l_path(&mut corridor, r, (h, h), (h, d), (last, d));
+            }
+            if edges.east(rx - 1, ry) {
+                let d = door(door_seed, rx - 1, ry, 0, r);
+                l_path(&mut corridor, r, (h, h), (h, d), (0, d));
+            }
+            if edges.south(rx, ry) {
+                let d = door(door_seed, rx, ry, 1, r);
+                l_path(&mut corridor, r, (h, h), (d, h), (d, last));
+            }
+            if edges.south(rx, ry - 1) {
+                let d = door(door_seed, rx, ry - 1, 1, r);
+                l_path(&mut corridor, r, (h, h), (d, h), (d, 0));
+            }
+            let floor = |lattice: &Lattice, corridor: &[bool], i: usize| {
+                let (x, y) = ((i % ru) as i64, (i / ru) as i64);
+                corridor[i] || !lattice.wall[lattice.at(u0 + x, v0 + y)]
+            };
+            let start = (h * r + h) as usize;
+            let reached =
+                grid_core::connectivity::flood_fill(ru, ru, start, Connectivity::Four, |i| {
+                    floor(lattice, &corridor, i)
+                });
+            let mut keep = vec![false; ru * ru];
+            for i in reached {
+                keep[i] = true;
+            }
+            for (i, &k) in keep.iter().enumerate() {
+                let (x, y) = ((i % ru) as i64, (i / ru) as i64);
+                let at = lattice.at(u0 + x, v0 + y);
+                lattice.wall[at] = !k;
+            }
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grid_core::connectivity::{Connectivity, components};
+    use grid_core::connectivity::components;
 
     #[test]
     fn block_trees_span_their_block() {
@@ -268,12 +307,30 @@ mod tests {
     }
 
     #[test]
-    fn a_connected_zone_keeps_its_floor_joined_to_its_centre() {
-        let p = Passages::covering(1, 0, 0, 1, 1);
-        for s in 0..512u16 {
-            let z = p.connect_zone(ZoneState::from_bits(s), 0, 0);
-            let comps = components(3, 3, Connectivity::Four, |i| !z.cell(i % 3, i / 3));
-            assert_eq!(comps.count(), 1, "state {s} -> {}", z.index());
+    fn every_kept_floor_cell_reaches_the_hub_of_its_region() {
+        // Random walls (55%) on 3x2 regions of 9 cells: afterwards each region's floor is one
+        // area inside the region, holding the hub, and the whole window is one area.
+        let (w, h) = (27usize, 18usize);
+        let wall: Vec<bool> = (0..w * h)
+            .map(|i| mix64(i as u64 ^ 77) % 100 < 55)
+            .collect();
+        let before = wall.iter().filter(|&&x| !x).count();
+        let mut lattice = Lattice {
+            u0: -9,
+            v0: 18,
+            width: w,
+            wall,
+        };
+        connect_regions(&mut lattice, 9, 5);
+        for ry in 0..2 {
+            for rx in 0..3 {
+                let cell = |i: usize| (ry * 9 + i / 9) * w + rx * 9 + i % 9;
+                assert!(!lattice.wall[cell(4 * 9 + 4)], "hub");
+                let comps = components(9, 9, Connectivity::Four, |i| !lattice.wall[cell(i)]);
+                assert_eq!(comps.count(), 1, "region {rx},{ry}");
+            }
         }
+        let after = lattice.wall.iter().filter(|&&x| !x).count();
+        assert!(after > 0 && after != before);
     }
 }

@@ -8,7 +8,7 @@
 //! rayon threads; every row is computed independently, so the result does not depend on the
 //! thread count.
 
-use crate::connect::{Passages, connect_nodes};
+use crate::connect::{Lattice, REGION_ZONES, connect_regions};
 use crate::error::{Result, ZoneError};
 use crate::limits;
 use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
@@ -79,9 +79,16 @@ impl ZoneConfig {
     pub fn check_window(&self, rect: ZoneRect) -> Result<()> {
         rect.validate()?;
         let (w, h) = (u64::from(rect.width), u64::from(rect.height));
+        // Connected mode computes whole regions around the window.
+        let grow = if self.connected {
+            3 * REGION_ZONES as u64
+        } else {
+            0
+        };
+        let (gw, gh) = (w + grow, h + grow);
         let cells = match self.mode {
-            Mode::Reference => w * h * 9,
-            Mode::Seamless => (2 * w + 3) * (2 * h + 3),
+            Mode::Reference => gw * gh * 9,
+            Mode::Seamless => (2 * gw + 1) * (2 * gh + 1),
         };
         let units = limits::samples_per_cell(self.zone_size, self.sampling.stride())
             * limits::sample_work(&self.noise);
@@ -285,23 +292,17 @@ impl ZoneGenerator {
     fn run(&self, rect: ZoneRect, parallel: bool) -> Result<ZoneWorld> {
         self.config.check_window(rect)?;
         let (w, h) = (rect.width as usize, rect.height as usize);
-        let states = match self.config.mode {
-            Mode::Reference => self.reference_states(rect, parallel),
-            Mode::Seamless => {
-                // Connected mode needs the nodes one beyond the window (corner rule).
-                let m = usize::from(self.config.connected);
-                let (nw, nh) = (2 * w + 1 + 2 * m, 2 * h + 1 + 2 * m);
-                let (a0, b0) = (2 * rect.x - m as i64, 2 * rect.y - m as i64);
-                let mut nodes = self.node_walls(a0, b0, nw, nh, parallel);
-                if self.config.connected {
-                    let p = self.passages(rect);
-                    connect_nodes(&mut nodes, nw, a0, b0, &p);
-                }
-                let on = |x: usize, y: usize| nodes[(y + m) * nw + x + m];
+        let states = match (self.config.mode, self.config.connected) {
+            (Mode::Reference, false) => self.reference_states(rect, parallel),
+            (Mode::Seamless, false) => {
+                let (nw, nh) = (2 * w + 1, 2 * h + 1);
+                let nodes = self.node_walls(2 * rect.x, 2 * rect.y, nw, nh, parallel);
+                let on = |x: usize, y: usize| nodes[y * nw + x];
                 (0..w * h)
                     .map(|k| zone_from_nodes(on, k % w, k / w))
                     .collect()
             }
+            (mode, true) => self.connected_states(rect, mode, parallel),
         };
         Ok(ZoneWorld {
             origin: (rect.x, rect.y),
@@ -313,29 +314,68 @@ impl ZoneGenerator {
         })
     }
 
-    /// The passages around `rect` (one zone beyond it on each side).
-    fn passages(&self, rect: ZoneRect) -> Passages {
-        Passages::covering(
-            self.seed,
-            rect.x - 1,
-            rect.y - 1,
+    /// Connected mode: the cell lattice of the whole regions around `rect`, connected
+    /// ([`crate::connect`]), read back as zone states.
+    fn connected_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
+        let s = REGION_ZONES;
+        let (x0, y0) = (rect.x.div_euclid(s) * s, rect.y.div_euclid(s) * s);
+        let (ex, ey) = (
             rect.x + i64::from(rect.width),
             rect.y + i64::from(rect.height),
-        )
+        );
+        // Seamless zones read the node on their far border, which may open the next region.
+        let extra = i64::from(mode == Mode::Seamless);
+        let x1 = ((ex - 1).div_euclid(s) + 1 + extra) * s;
+        let y1 = ((ey - 1).div_euclid(s) + 1 + extra) * s;
+        let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);
+        let period: usize = if mode == Mode::Seamless { 2 } else { 3 };
+        let (lw, lh) = (zw * period, zh * period);
+        let wall = match mode {
+            Mode::Seamless => self.node_walls(2 * x0, 2 * y0, lw, lh, parallel),
+            Mode::Reference => {
+                let zones = ZoneRect::new(x0, y0, zw as u32, zh as u32);
+                let states = self.reference_states(zones, parallel);
+                (0..lw * lh)
+                    .map(|i| {
+                        let (u, v) = (i % lw, i / lw);
+                        states[(v / 3) * zw + u / 3].cell(u % 3, v % 3)
+                    })
+                    .collect()
+            }
+        };
+        let p = period as i64;
+        let mut lattice = Lattice {
+            u0: x0 * p,
+            v0: y0 * p,
+            width: lw,
+            wall,
+        };
+        connect_regions(&mut lattice, p * s, self.seed);
+        let (dx, dy) = ((rect.x - x0) as usize, (rect.y - y0) as usize);
+        let (w, h) = (rect.width as usize, rect.height as usize);
+        (0..w * h)
+            .map(|k| {
+                let (zx, zy) = (dx + k % w, dy + k / w);
+                let mut bits = 0u16;
+                for r in 0..3 {
+                    for c in 0..3 {
+                        let on = lattice.wall[(zy * period + r) * lw + zx * period + c];
+                        bits |= u16::from(on) << (r * 3 + c);
+                    }
+                }
+                ZoneState::from_bits(bits)
+            })
+            .collect()
     }
 
     fn reference_states(&self, rect: ZoneRect, parallel: bool) -> Vec<ZoneState> {
         let w = rect.width as usize;
         let mut states = vec![ZoneState::EMPTY; w * rect.height as usize];
-        let passages = self.config.connected.then(|| self.passages(rect));
         let fill = |(j, row): (usize, &mut [ZoneState])| {
             let zy = rect.y + j as i64;
             for (i, s) in row.iter_mut().enumerate() {
                 let zx = rect.x + i as i64;
                 *s = state_of(&self.averages(zx, zy), self.threshold);
-                if let Some(p) = &passages {
-                    *s = p.connect_zone(*s, zx, zy);
-                }
             }
         };
         if parallel {

@@ -3,7 +3,7 @@
 
 use grid_core::TileMap;
 use grid_core::connectivity::{Components, Connectivity, components};
-use zone_tiles::connect::BLOCK;
+use zone_tiles::connect::{BLOCK, REGION_ZONES};
 use zone_tiles::*;
 
 fn generator(noise: NoiseConfig, mode: Mode, connected: bool, seed: u64) -> ZoneGenerator {
@@ -43,45 +43,63 @@ const ORIGINS: [(i64, i64); 6] = [
     (-13, 5),
     (171, -256),
     (1_000_003, 77),
-    (-(1 << 31) + 20, 12_345),
+    (-(1 << 31) + 40, 12_345),
     ((1 << 31) - 100, -(1 << 31) + 50),
 ];
 
 #[test]
 fn every_floor_cell_of_a_window_is_one_area_of_the_world() {
-    let m = BLOCK as usize;
-    for mode in [Mode::Reference, Mode::Seamless] {
-        for noise in [NoiseConfig::worley(), NoiseConfig::simplex()] {
-            for (i, &(x, y)) in ORIGINS.iter().enumerate() {
-                let g = generator(noise, mode, true, i as u64);
-                let grown = g
-                    .generate(ZoneRect::new(
-                        x - BLOCK,
-                        y - BLOCK,
-                        40 + 2 * m as u32,
-                        30 + 2 * m as u32,
-                    ))
-                    .unwrap();
-                let labels = inner_labels(&grown, m, 40, 30);
-                assert_eq!(labels.len(), 1, "{mode:?} {noise:?} at ({x}, {y})");
-            }
+    let m = (BLOCK * REGION_ZONES) as usize;
+    for (mode, noise) in [
+        (Mode::Reference, NoiseConfig::worley()),
+        (Mode::Seamless, NoiseConfig::worley()),
+        (Mode::Seamless, NoiseConfig::simplex()),
+    ] {
+        for (i, &(x, y)) in ORIGINS.iter().enumerate() {
+            let g = generator(noise, mode, true, i as u64);
+            let grown = g
+                .generate(ZoneRect::new(
+                    x - m as i64,
+                    y - m as i64,
+                    40 + 2 * m as u32,
+                    30 + 2 * m as u32,
+                ))
+                .unwrap();
+            let labels = inner_labels(&grown, m, 40, 30);
+            assert_eq!(labels.len(), 1, "{mode:?} {noise:?} at ({x}, {y})");
         }
     }
 }
 
 #[test]
-fn windows_aligned_to_the_blocks_are_one_area_on_their_own() {
+fn reference_windows_aligned_to_the_blocks_are_one_area_on_their_own() {
+    let b = BLOCK * REGION_ZONES;
+    for (i, &(x, y)) in ORIGINS.iter().enumerate() {
+        let (x, y) = (x.div_euclid(b) * b, y.div_euclid(b) * b);
+        let g = generator(NoiseConfig::worley(), Mode::Reference, true, 10 + i as u64);
+        let world = g
+            .generate(ZoneRect::new(x, y, 2 * b as u32, b as u32))
+            .unwrap();
+        assert_eq!(floor_components(&world).count(), 1, "at ({x}, {y})");
+    }
+}
+
+#[test]
+fn connected_mode_keeps_most_of_the_caves() {
+    // The share of wall changes only by the corridors and the filled pockets.
     for mode in [Mode::Reference, Mode::Seamless] {
-        for (i, &(x, y)) in ORIGINS.iter().enumerate() {
-            let (x, y) = (x.div_euclid(BLOCK) * BLOCK, y.div_euclid(BLOCK) * BLOCK);
-            let g = generator(NoiseConfig::worley(), mode, true, 10 + i as u64);
-            let world = g.generate(ZoneRect::new(x, y, 40, 32)).unwrap();
-            assert_eq!(
-                floor_components(&world).count(),
-                1,
-                "{mode:?} at ({x}, {y})"
-            );
-        }
+        let rect = ZoneRect::new(30, 30, 30, 30);
+        let share = |connected| {
+            let g = generator(NoiseConfig::worley(), mode, connected, 3);
+            let w = g.generate(rect).unwrap();
+            let on: u32 = w.states.as_slice().iter().map(|s| s.on_count()).sum();
+            f64::from(on) / (30.0 * 30.0 * 9.0)
+        };
+        let (plain, connected) = (share(false), share(true));
+        assert!(
+            (connected - plain).abs() < 0.15,
+            "{mode:?}: {plain:.2} -> {connected:.2}"
+        );
     }
 }
 

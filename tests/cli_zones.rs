@@ -166,3 +166,105 @@ fn bad_input_exits_with_code_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("multiple of 3"));
 }
+
+#[test]
+fn limits_are_checked_before_any_work_and_named() {
+    let dir = temp_dir("limits");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--zones".into(), "65536x65536".into()], "16777216"),
+        (
+            vec![
+                "--zones".into(),
+                "1000x1000".into(),
+                "--out".into(),
+                dir.join("o.png").to_string_lossy().into_owned(),
+            ],
+            "67108864",
+        ),
+        (vec!["--zones".into(), "1200x1200".into()], "1073741824"),
+        (
+            vec![
+                "--zone-size".into(),
+                "1023".into(),
+                "--stride".into(),
+                "1".into(),
+            ],
+            "65536",
+        ),
+    ];
+    for (args, limit) in cases {
+        let out = bin().arg("zones").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(limit) && err.contains("limit"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.join("o.png").exists());
+    }
+    let out = bin()
+        .args(["zones", "atlas", "--zone-size", "1023", "--out"])
+        .arg(dir.join("a.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("33554432") && err.contains("255"), "{err}");
+}
+
+#[test]
+fn broken_atlas_and_long_input_give_short_readable_errors() {
+    let dir = temp_dir("broken");
+    let atlas = dir.join("atlas.png");
+    assert!(
+        bin()
+            .args(["zones", "atlas", "--reduced", "--zone-size", "6", "--out"])
+            .arg(&atlas)
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Flip a byte of the IHDR chunk: the CRC no longer matches.
+    let mut bytes = std::fs::read(&atlas).unwrap();
+    bytes[20] ^= 0xff;
+    let crc = dir.join("crc.png");
+    std::fs::write(&crc, &bytes).unwrap();
+    let out = bin()
+        .args(["zones", "--zones", "2x2", "--atlas"])
+        .arg(&crc)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a valid image"), "{err}");
+    assert!(!err.contains("ChunkType") && !err.contains('{'), "{err}");
+    let long = format!("{},1", "9".repeat(100_000));
+    let out = bin().args(["zones", "--origin", &long]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.len() < 300, "{} bytes", out.stderr.len());
+}
+
+#[test]
+fn png_output_uses_the_procedural_tiles_by_default() {
+    let dir = temp_dir("procedural");
+    let (world, plain) = (dir.join("world.png"), dir.join("plain.png"));
+    let run = |extra: &[&str], path: &std::path::Path| {
+        let out = bin()
+            .args(["zones", "--zones", "20x12", "--seed", "4", "--out"])
+            .arg(path)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+    };
+    run(&[], &world);
+    run(&["--plain"], &plain);
+    assert_eq!(png_size(&world), (1200, 720));
+    assert_eq!(png_size(&plain), (1200, 720));
+    // Textured tiles (stone, bricks, grain) compress far worse than two flat colours.
+    let (a, b) = (
+        std::fs::metadata(&world).unwrap().len(),
+        std::fs::metadata(&plain).unwrap().len(),
+    );
+    assert!(a > 20 * b, "procedural {a} bytes, plain {b} bytes");
+}

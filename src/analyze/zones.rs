@@ -48,7 +48,9 @@ pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, Anal
         },
         _ => {
             let text = super::read_input(path)?;
-            serde_json::from_str(&text).map_err(|e| AnalyzeError::input(path, e))?
+            serde_json::from_str(&text).map_err(|e| {
+                AnalyzeError::input(path, grid_core::text::excerpt_with(&e.to_string(), 160))
+            })?
         }
     };
     let zones = options.size.unwrap_or(DEFAULT_ZONES);
@@ -58,8 +60,12 @@ pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, Anal
             format!("--size {zones}: the window side in zones is 1..=4096"),
         ));
     }
-    // Validate once here, so a bad configuration is an input error, not 1000 failed maps.
-    ZoneGenerator::new(config, 0).map_err(|e| AnalyzeError::input(path, e))?;
+    // Validate once here (parameters, the work of one zone and of the window), so a bad or
+    // too costly configuration is an input error, not 1000 failed or endless maps.
+    config
+        .validate()
+        .and_then(|()| config.check_window(ZoneRect::new(0, 0, zones, zones)))
+        .map_err(|e| AnalyzeError::input(path, e))?;
     Ok(Box::new(ZonesSubject {
         label: super::label_of(path),
         config,
@@ -243,5 +249,47 @@ mod tests {
             assert_eq!((row.metrics.width, row.metrics.height), (18, 18));
             assert_eq!(row.extras[4], 0.0, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn costly_or_hostile_configs_are_rejected_at_open() {
+        let dir = std::env::temp_dir().join(format!("levelgen-zones-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let noise = r#"{"kind":{"type":"worley","distance":"chebyshev","output":{"type":"f1"}},"scale":40,"octaves":1,"persistence":0.5}"#;
+        let long = "x".repeat(5000);
+        for (i, (text, needle)) in [
+            // One zone of 1023 px sampled at every pixel: 10^6 samples per zone (this hung).
+            (
+                format!(r#"{{"zone_size":1023,"sampling":"full","noise":{noise},"threshold":{{"fixed":0.45}},"mode":"reference"}}"#),
+                "65536",
+            ),
+            (
+                format!(r#"{{"zone_size":60,"sampling":{{"stride":2}},"noise":{{"kind":{{"type":"{long}"}},"scale":40,"octaves":1,"persistence":0.5}},"threshold":{{"fixed":0.45}},"mode":"reference"}}"#),
+                "characters",
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let path = dir.join(format!("c{i}.json"));
+            std::fs::write(&path, text).unwrap();
+            let err = match open(&path, &OpenOptions::default()) {
+                Ok(_) => panic!("config {i} accepted"),
+                Err(e) => e.to_string(),
+            };
+            assert!(err.contains(needle) && err.len() < 400, "{err}");
+        }
+        // A window whose work is over the budget, asked for with --size.
+        let err = match open(
+            Path::new("default"),
+            &OpenOptions {
+                size: Some(4096),
+                ..OpenOptions::default()
+            },
+        ) {
+            Ok(_) => panic!("4096x4096 zones accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(err.contains("1073741824"), "{err}");
     }
 }

@@ -133,6 +133,7 @@ impl Atlas {
     /// The machine-drawn reference atlas with `zone`-px tiles.
     pub fn reference(kind: AtlasKind, zone: u32) -> Result<Atlas> {
         crate::world::check_zone_size(zone)?;
+        crate::limits::check_atlas(kind.tile_count() as u64, zone)?;
         let t = (zone * zone * 3) as usize;
         let mut pixels = vec![0u8; t * kind.tile_count()];
         let table = SymmetryTable::get();
@@ -142,6 +143,21 @@ impl Atlas {
                 AtlasKind::Reduced => table.canonical_states()[i],
             };
             draw_reference_tile(tile, zone, state, state.index());
+        }
+        Ok(Atlas { kind, zone, pixels })
+    }
+
+    /// An atlas from its tiles (`zone x zone` RGB each, in layout order).
+    pub fn from_tiles(kind: AtlasKind, zone: u32, tiles: &[Vec<u8>]) -> Result<Atlas> {
+        crate::world::check_zone_size(zone)?;
+        crate::limits::check_atlas(kind.tile_count() as u64, zone)?;
+        let t = (zone * zone * 3) as usize;
+        let mut pixels = Vec::with_capacity(t * kind.tile_count());
+        for i in 0..kind.tile_count() {
+            match tiles.get(i) {
+                Some(tile) if tile.len() == t => pixels.extend_from_slice(tile),
+                _ => return Err(ZoneError::State(i as u32)),
+            }
         }
         Ok(Atlas { kind, zone, pixels })
     }
@@ -199,6 +215,7 @@ impl Atlas {
     /// layout's size.
     pub fn from_image(img: &RgbImage, kind: AtlasKind, zone: u32) -> Result<Atlas> {
         crate::world::check_zone_size(zone)?;
+        crate::limits::check_atlas(kind.tile_count() as u64, zone)?;
         let (cols, rows) = kind.grid();
         let (ew, eh) = (cols * zone, rows * zone);
         if img.width() != ew || img.height() != eh {
@@ -244,13 +261,25 @@ impl Atlas {
 
     /// Reads an artist's atlas PNG. With `zone`, checks the size against that zone size and
     /// `kind`; without, infers both.
+    ///
+    /// The image's size is read from its header and checked against
+    /// [`MAX_ATLAS_PIXELS`](crate::limits::MAX_ATLAS_PIXELS) before it is decoded.
     pub fn load(path: &Path, kind: Option<AtlasKind>, zone: Option<u32>) -> Result<Atlas> {
-        let img = image::open(path)
-            .map_err(|e| ZoneError::Image {
+        let image_err = |e: image::ImageError| ZoneError::Image {
+            path: path.to_path_buf(),
+            message: crate::error::image_error_message(&e),
+        };
+        let (w, h) = image::image_dimensions(path).map_err(image_err)?;
+        if u64::from(w) * u64::from(h) > crate::limits::MAX_ATLAS_PIXELS {
+            return Err(ZoneError::Image {
                 path: path.to_path_buf(),
-                message: e.to_string(),
-            })?
-            .to_rgb8();
+                message: format!(
+                    "{w}x{h} px is larger than the atlas limit of {} px",
+                    crate::limits::MAX_ATLAS_PIXELS
+                ),
+            });
+        }
+        let img = image::open(path).map_err(image_err)?.to_rgb8();
         match (kind, zone) {
             (Some(k), Some(z)) => Atlas::from_image(&img, k, z),
             (Some(k), None) => {

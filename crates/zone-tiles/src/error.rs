@@ -111,7 +111,7 @@ pub enum ZoneError {
         message: String,
     },
     /// A parameter string that does not parse (`--zones 20x20`, `worley`, ...).
-    #[error("cannot parse {what} {text:?}: expected {expected}")]
+    #[error("cannot parse {what} {}: expected {expected}", grid_core::text::excerpt(.text))]
     Parse {
         /// What was being parsed.
         what: &'static str,
@@ -119,6 +119,65 @@ pub enum ZoneError {
         text: String,
         /// What would have been accepted.
         expected: &'static str,
+    },
+    /// Work over a documented budget (see [`crate::limits`]).
+    #[error(
+        "{what} needs {needed} units of noise work, more than the limit of {limit} \
+         (one unit = one noise sample of one octave); {hint}"
+    )]
+    Budget {
+        /// What was measured (`one zone`, `the window`).
+        what: &'static str,
+        /// Units needed.
+        needed: u64,
+        /// The limit ([`crate::limits::MAX_ZONE_WORK`] or [`crate::limits::MAX_WINDOW_WORK`]).
+        limit: u64,
+        /// What to change.
+        hint: &'static str,
+    },
+    /// A window with more zones than [`crate::limits::MAX_WINDOW_ZONES`].
+    #[error(
+        "a window of {width}x{height} zones holds {zones} zones, more than the limit of {limit}"
+    )]
+    TooManyZones {
+        /// Zones across.
+        width: u64,
+        /// Zones down.
+        height: u64,
+        /// Their product.
+        zones: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A picture larger than [`crate::limits::MAX_IMAGE_PIXELS`].
+    #[error(
+        "the picture would be {width}x{height} px ({pixels} px), more than the limit of {limit} px; \
+         ask for fewer zones or a smaller --zone-size"
+    )]
+    ImageTooLarge {
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+        /// Their product.
+        pixels: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// An atlas image larger than [`crate::limits::MAX_ATLAS_PIXELS`].
+    #[error(
+        "an atlas of {zone} px tiles would have {pixels} px, more than the limit of {limit} px; \
+         use a zone size of at most {max_zone}"
+    )]
+    AtlasTooLarge {
+        /// The tile side asked for.
+        zone: u32,
+        /// Pixels the atlas would have.
+        pixels: u64,
+        /// The limit.
+        limit: u64,
+        /// The largest zone size (multiple of 3) that fits.
+        max_zone: u64,
     },
     /// A state index of 512 or more.
     #[error("zone state {0} is out of range: expected 0..512")]
@@ -131,6 +190,23 @@ pub enum ZoneError {
         /// What went wrong.
         message: String,
     },
+}
+
+/// A short, readable description of an image decoding failure: the decoder's category,
+/// never its debug output (which names internal chunk structures).
+pub fn image_error_message(e: &image::ImageError) -> String {
+    use image::ImageError as E;
+    match e {
+        E::Decoding(_) => "not a valid image (corrupt or truncated data)".into(),
+        E::Unsupported(_) => "unsupported image format or colour type".into(),
+        E::Limits(_) => "image too large to decode".into(),
+        E::IoError(io) => match io.kind() {
+            std::io::ErrorKind::UnexpectedEof => "unexpected end of file".into(),
+            _ => io.to_string(),
+        },
+        E::Encoding(_) => "cannot encode the image".into(),
+        E::Parameter(_) => "invalid image parameters".into(),
+    }
 }
 
 /// Shorthand for results of this crate.

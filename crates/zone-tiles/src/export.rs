@@ -10,8 +10,7 @@ use image::RgbImage;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Largest painted image accepted, in pixels.
-pub const MAX_IMAGE_PIXELS: u64 = 1 << 28;
+pub use crate::limits::MAX_IMAGE_PIXELS;
 
 /// The state grid as JSON: `{zone_size, mode, origin, width, height, bit_order, states}`,
 /// with `states` a list of rows of state indices (one row per line).
@@ -46,14 +45,8 @@ pub fn state_grid_json(world: &ZoneWorld) -> String {
 pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
     let z = atlas.zone_size();
     let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
+    crate::limits::check_image(w, h, z)?;
     let (pw, ph) = (w * u64::from(z), h * u64::from(z));
-    if pw * ph > MAX_IMAGE_PIXELS || pw > u64::from(u32::MAX) || ph > u64::from(u32::MAX) {
-        return Err(ZoneError::WindowSize {
-            width: w,
-            height: h,
-            max: (MAX_IMAGE_PIXELS as f64).sqrt() as u64 / u64::from(z),
-        });
-    }
     let mut img = RgbImage::new(pw as u32, ph as u32);
     let zu = z as usize;
     let stride = pw as usize * 3;
@@ -78,14 +71,8 @@ pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
 pub fn black_and_white(world: &ZoneWorld, zone: u32) -> Result<RgbImage> {
     crate::world::check_zone_size(zone)?;
     let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
+    crate::limits::check_image(w, h, zone)?;
     let z = u64::from(zone);
-    if w * h * z * z > MAX_IMAGE_PIXELS {
-        return Err(ZoneError::WindowSize {
-            width: w,
-            height: h,
-            max: (MAX_IMAGE_PIXELS as f64).sqrt() as u64 / z,
-        });
-    }
     let c = zone / 3;
     Ok(RgbImage::from_fn((w * z) as u32, (h * z) as u32, |x, y| {
         let s = *world.states.at((x / zone) as usize, (y / zone) as usize);

@@ -2,28 +2,30 @@
 //!
 //! | kind | source | raw range | normalised value |
 //! |---|---|---|---|
-//! | [`NoiseKind::Simplex`] | `noise::Simplex` (noise 0.9) | about [-1, 1] | `(v + 1) / 2`, clamped |
-//! | [`NoiseKind::Perlin`] | `noise::Perlin` | [-1, 1] | `(v + 1) / 2`, clamped |
-//! | [`NoiseKind::Worley`] with [`WorleyOutput::F1`] | `noise::core::worley::worley_2d` | `2 F1 - 1` in [-1, 1] | F1 (the distance to the nearest feature point, in lattice units), clamped to [0, 1] |
+//! | [`NoiseKind::Simplex`] | [`lattice::simplex`](crate::lattice::simplex) | about [-1, 1] | `(v + 1) / 2`, clamped |
+//! | [`NoiseKind::Perlin`] | [`lattice::perlin`](crate::lattice::perlin) | [-1, 1] | `(v + 1) / 2`, clamped |
+//! | [`NoiseKind::Worley`] with [`WorleyOutput::F1`] | [`lattice::worley_f1`](crate::lattice::worley_f1) | F1 | F1 (the distance to the nearest feature point, in lattice units), clamped to [0, 1] |
 //! | [`NoiseKind::Worley`] with [`WorleyOutput::F1OverGap`] | our code (the reference's variant) | `F1 / (Fn - F1)` in [0, inf) | `r / (1 + r) = F1 / Fn`, in [0, 1] |
 //!
-//! Octaves are summed like the reference (`amp *= persistence`, `freq *= 2`) but, unlike the
-//! reference, the sum is **divided by the sum of amplitudes**, so every setting stays in
-//! [0, 1] and one threshold means the same thing for any octave count.
+//! Every lattice point's gradient or feature point comes from a 64-bit hash of its
+//! coordinates and the seed ([`crate::lattice`]), so no noise has a period: a window far out
+//! (at 2^31 zones) is as new as one at the origin.
+//!
+//! Octaves are summed like the reference (`amp *= persistence`, `freq *= 2`, each octave with
+//! its own hash key) but, unlike the reference, the sum is **divided by the sum of
+//! amplitudes**, so every setting stays in [0, 1].
 //!
 //! The reference's Worley `F1/(Fn−F1)` is unbounded; a threshold `t` on it equals
 //! `t / (1 + t)` on our normalised value (0.45 becomes 0.3103). Ties (`Fn == F1`, which gave
 //! the reference Infinity/NaN with Chebyshev) give 1.
 //!
-//! `noise::Worley` holds an `Rc` and is not `Send`. We call its core function `worley_2d`
-//! with a `PermutationTable` (which is `Copy`), so a [`Noise`] is `Send + Sync` and rayon
-//! threads share one. Coordinates are pixels; the noise is sampled at `pixel / scale`.
+//! A [`Noise`] is `Copy`, `Send` and `Sync`: rayon threads share one; the lattice caches live
+//! on the stack of each call. Coordinates are pixels; the noise is sampled at
+//! `pixel / scale`.
 
 use crate::error::{Result, ZoneError};
+use crate::lattice::{Corners, NearPoints, octave_seed, perlin, simplex, worley_f1};
 use grid_core::rng::mix64;
-use noise::core::worley::{ReturnType, distance_functions, worley_2d};
-use noise::permutationtable::PermutationTable;
-use noise::{NoiseFn, Perlin, Simplex, Vector2};
 use serde::{Deserialize, Serialize};
 
 /// Distance function of Worley noise.
@@ -40,8 +42,9 @@ pub enum Distance {
 }
 
 impl Distance {
+    /// The distance of the offset `(dx, dy)`.
     #[inline]
-    fn eval(self, dx: f64, dy: f64) -> f64 {
+    pub fn eval(self, dx: f64, dy: f64) -> f64 {
         match self {
             Distance::Euclidean => (dx * dx + dy * dy).sqrt(),
             Distance::Manhattan => dx.abs() + dy.abs(),
@@ -181,21 +184,25 @@ impl NoiseConfig {
 
 #[derive(Clone, Copy, Debug)]
 enum Source {
-    Simplex(Simplex),
-    Perlin(Perlin),
-    WorleyF1(PermutationTable, Distance),
+    Simplex,
+    Perlin,
+    WorleyF1(Distance),
     WorleyGap {
-        seed: u64,
         distance: Distance,
         points: u32,
         n: u32,
     },
 }
 
+/// Most octaves.
+const MAX_OCTAVES: usize = 8;
+
 /// A seeded, validated noise sampler: `Send + Sync`, values in [0, 1].
 #[derive(Clone, Copy, Debug)]
 pub struct Noise {
     source: Source,
+    seed: u64,
+    octave_seeds: [u64; MAX_OCTAVES],
     inv_scale: f64,
     octaves: u32,
     persistence: f64,
@@ -203,29 +210,31 @@ pub struct Noise {
 }
 
 impl Noise {
-    /// Builds the sampler for `config` and `seed` (any u64; the noise crate gets a u32 derived
-    /// from it through `Seed::stream("noise")`).
+    /// Builds the sampler for `config` and `seed` (any u64; the lattice hash is keyed by
+    /// `Seed::stream("noise")` of it, one derived key per octave).
     pub fn new(config: &NoiseConfig, seed: u64) -> Result<Self> {
         config.validate()?;
-        let s = grid_core::Seed(seed).stream("noise");
-        let s32 = (s.0 >> 32) as u32;
+        let s = grid_core::Seed(seed).stream("noise").0;
         let source = match config.kind {
-            NoiseKind::Simplex => Source::Simplex(Simplex::new(s32)),
-            NoiseKind::Perlin => Source::Perlin(Perlin::new(s32)),
+            NoiseKind::Simplex => Source::Simplex,
+            NoiseKind::Perlin => Source::Perlin,
             NoiseKind::Worley {
                 distance,
                 output: WorleyOutput::F1,
-            } => Source::WorleyF1(PermutationTable::new(s32), distance),
+            } => Source::WorleyF1(distance),
             NoiseKind::Worley {
                 distance,
                 output: WorleyOutput::F1OverGap { points, n },
             } => Source::WorleyGap {
-                seed: s.0,
                 distance,
                 points,
                 n,
             },
         };
+        let mut octave_seeds = [0; MAX_OCTAVES];
+        for (o, k) in octave_seeds.iter_mut().enumerate() {
+            *k = octave_seed(s, o as u32);
+        }
         let mut norm = 0.0;
         let mut amp = 1.0;
         for _ in 0..config.octaves {
@@ -234,6 +243,8 @@ impl Noise {
         }
         Ok(Self {
             source,
+            seed: s,
+            octave_seeds,
             inv_scale: 1.0 / config.scale,
             octaves: config.octaves,
             persistence: config.persistence,
@@ -244,110 +255,78 @@ impl Noise {
     /// The noise at pixel `(x, y)`, in [0, 1].
     #[inline]
     pub fn get(&self, x: f64, y: f64) -> f64 {
-        let (x, y) = (x * self.inv_scale, y * self.inv_scale);
-        if self.octaves == 1 {
-            return self.base(x, y);
-        }
-        let (mut sum, mut amp, mut freq) = (0.0, 1.0, 1.0);
-        for _ in 0..self.octaves {
-            sum += amp * self.base(x * freq, y * freq);
-            amp *= self.persistence;
-            freq *= 2.0;
-        }
-        sum / self.norm
+        Sampler::new(self).value(x, y)
     }
 
     /// The mean of the noise over the `k x k` lattice of pixels `(x0 + i*step, y0 + j*step)`.
     ///
-    /// Equal to averaging [`Noise::get`], but with the choice of noise made once per lattice
-    /// instead of once per sample (the hot loop of the matcher).
+    /// Equal to averaging [`Noise::get`], but with one set of lattice caches for all the
+    /// samples (the hot loop of the matcher).
     pub fn lattice_mean(&self, x0: f64, y0: f64, k: u32, step: f64) -> f64 {
-        if self.octaves != 1 {
-            return self.lattice_mean_with(x0, y0, k, step, 1.0, |x, y| self.get(x, y));
-        }
-        let inv = self.inv_scale;
-        let unit = |v: f64| ((v + 1.0) * 0.5).clamp(0.0, 1.0);
-        match &self.source {
-            Source::Simplex(n) => {
-                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| unit(n.get([x, y])))
-            }
-            Source::Perlin(n) => {
-                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| unit(n.get([x, y])))
-            }
-            Source::WorleyF1(perm, Distance::Chebyshev) => {
-                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| {
-                    let p = Vector2::new(x, y);
-                    unit(worley_2d(
-                        perm,
-                        distance_functions::chebyshev,
-                        ReturnType::Distance,
-                        p,
-                    ))
-                })
-            }
-            Source::WorleyGap {
-                seed,
-                distance,
-                points,
-                n,
-            } => {
-                // Neighbouring samples share their lattice cell: generate its points once.
-                let mut cache = GapPoints::new();
-                self.lattice_mean_with(x0, y0, k, step, inv, |x, y| {
-                    cache.fill(*seed, *points, x.floor() as i64, y.floor() as i64);
-                    cache.ratio(*distance, *n, x, y).clamp(0.0, 1.0)
-                })
-            }
-            _ => self.lattice_mean_with(x0, y0, k, step, inv, |x, y| self.base(x, y)),
-        }
-    }
-
-    #[inline(always)]
-    fn lattice_mean_with(
-        &self,
-        x0: f64,
-        y0: f64,
-        k: u32,
-        step: f64,
-        scale: f64,
-        mut f: impl FnMut(f64, f64) -> f64,
-    ) -> f64 {
+        let mut sampler = Sampler::new(self);
         let mut sum = 0.0;
         for j in 0..k {
-            let y = (y0 + f64::from(j) * step) * scale;
+            let y = y0 + f64::from(j) * step;
             for i in 0..k {
-                sum += f((x0 + f64::from(i) * step) * scale, y);
+                sum += sampler.value(x0 + f64::from(i) * step, y);
             }
         }
         sum / f64::from(k * k)
     }
+}
+
+/// The lattice caches of one run of samples, one per octave.
+struct Sampler<'a> {
+    noise: &'a Noise,
+    corners: [Corners; MAX_OCTAVES],
+    points: [NearPoints; MAX_OCTAVES],
+    gap: Option<Box<GapPoints>>,
+}
+
+impl<'a> Sampler<'a> {
+    fn new(noise: &'a Noise) -> Self {
+        Self {
+            noise,
+            corners: [Corners::default(); MAX_OCTAVES],
+            points: [NearPoints::default(); MAX_OCTAVES],
+            gap: None,
+        }
+    }
 
     #[inline]
-    fn base(&self, x: f64, y: f64) -> f64 {
-        let v = match &self.source {
-            Source::Simplex(n) => (n.get([x, y]) + 1.0) * 0.5,
-            Source::Perlin(n) => (n.get([x, y]) + 1.0) * 0.5,
-            Source::WorleyF1(perm, d) => {
-                let p = Vector2::new(x, y);
-                let raw = match d {
-                    Distance::Euclidean => {
-                        worley_2d(perm, distance_functions::euclidean, ReturnType::Distance, p)
-                    }
-                    Distance::Manhattan => {
-                        worley_2d(perm, distance_functions::manhattan, ReturnType::Distance, p)
-                    }
-                    Distance::Chebyshev => {
-                        worley_2d(perm, distance_functions::chebyshev, ReturnType::Distance, p)
-                    }
-                };
-                (raw + 1.0) * 0.5
-            }
+    fn value(&mut self, x: f64, y: f64) -> f64 {
+        let n = self.noise;
+        let (x, y) = (x * n.inv_scale, y * n.inv_scale);
+        if n.octaves == 1 {
+            return self.base(0, x, y);
+        }
+        let (mut sum, mut amp, mut freq) = (0.0, 1.0, 1.0);
+        for o in 0..n.octaves as usize {
+            sum += amp * self.base(o, x * freq, y * freq);
+            amp *= n.persistence;
+            freq *= 2.0;
+        }
+        sum / n.norm
+    }
+
+    #[inline]
+    fn base(&mut self, o: usize, x: f64, y: f64) -> f64 {
+        let seed = self.noise.octave_seeds[o];
+        let v = match self.noise.source {
+            Source::Simplex => (simplex(&mut self.corners[o], seed, x, y) + 1.0) * 0.5,
+            Source::Perlin => (perlin(&mut self.corners[o], seed, x, y) + 1.0) * 0.5,
+            Source::WorleyF1(d) => worley_f1(&mut self.points[o], seed, d, x, y),
             Source::WorleyGap {
-                seed,
                 distance,
                 points,
                 n,
-            } => f1_over_fn(*seed, *distance, *points, *n, x, y),
+            } => {
+                // Octave 0 keys the reference's point hash with the noise seed itself.
+                let seed = if o == 0 { self.noise.seed } else { seed };
+                let cache = self.gap.get_or_insert_with(|| Box::new(GapPoints::new()));
+                cache.fill(seed, points, x.floor() as i64, y.floor() as i64);
+                cache.ratio(distance, n, x, y)
+            }
         };
         v.clamp(0.0, 1.0)
     }
@@ -368,6 +347,7 @@ fn feature_point(seed: u64, cx: i64, cy: i64, k: u32) -> (f64, f64) {
 /// The feature points of the 3x3 lattice cells around `(cx, cy)`, as absolute coordinates.
 struct GapPoints {
     cell: (i64, i64),
+    seed: u64,
     len: usize,
     pts: [(f64, f64); 9 * 16],
 }
@@ -376,6 +356,7 @@ impl GapPoints {
     fn new() -> Self {
         Self {
             cell: (i64::MIN, i64::MIN),
+            seed: 0,
             len: 0,
             pts: [(0.0, 0.0); 9 * 16],
         }
@@ -383,10 +364,11 @@ impl GapPoints {
 
     #[inline]
     fn fill(&mut self, seed: u64, points: u32, cx: i64, cy: i64) {
-        if self.cell == (cx, cy) {
+        if self.cell == (cx, cy) && self.seed == seed {
             return;
         }
         self.cell = (cx, cy);
+        self.seed = seed;
         self.len = 0;
         for oy in -1..=1 {
             for ox in -1..=1 {
@@ -414,14 +396,6 @@ impl GapPoints {
         let f1 = d[..n].iter().copied().fold(dn, f64::min);
         if dn <= 0.0 { 0.0 } else { f1 / dn }
     }
-}
-
-/// The reference's Worley, normalised: `F1 / Fn` over the 3x3 neighbouring lattice cells,
-/// which equals `r / (1 + r)` for the reference's `r = F1 / (Fn − F1)`.
-fn f1_over_fn(seed: u64, distance: Distance, points: u32, n: u32, x: f64, y: f64) -> f64 {
-    let mut cache = GapPoints::new();
-    cache.fill(seed, points, x.floor() as i64, y.floor() as i64);
-    cache.ratio(distance, n, x, y)
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@
 //! rayon threads; every row is computed independently, so the result does not depend on the
 //! thread count.
 
+use crate::connect::{Lattice, REGION_ZONES, connect_regions};
 use crate::error::{Result, ZoneError};
+use crate::limits;
 use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
 use crate::noise::{Noise, NoiseConfig};
 use crate::seamless::{node_value, zone_from_nodes};
@@ -41,6 +43,9 @@ pub struct ZoneConfig {
     pub threshold: Threshold,
     /// Reference or seamless.
     pub mode: Mode,
+    /// Whether all floor (off cells) is one 4-connected area ([`crate::connect`]).
+    #[serde(default)]
+    pub connected: bool,
 }
 
 impl Default for ZoneConfig {
@@ -51,16 +56,45 @@ impl Default for ZoneConfig {
             sampling: Sampling::default(),
             threshold: Threshold::default(),
             mode: Mode::Reference,
+            connected: false,
         }
     }
 }
 
-/// Largest zone side accepted.
-pub const MAX_ZONE_SIZE: u32 = 1023;
-/// Largest window side, in zones.
-pub const MAX_WINDOW_SIDE: u64 = 1 << 16;
-/// Zone coordinates must lie in `-LIMIT..LIMIT` (keeps noise coordinates far from overflow).
-pub const MAX_ZONE_COORD: i64 = 1 << 31;
+pub use crate::limits::{MAX_WINDOW_SIDE, MAX_ZONE_COORD, MAX_ZONE_SIZE};
+
+impl ZoneConfig {
+    /// Checks every parameter and the work of one zone (see [`crate::limits`]).
+    pub fn validate(&self) -> Result<()> {
+        check_zone_size(self.zone_size)?;
+        self.sampling.validate(self.zone_size / 3)?;
+        self.threshold.validate()?;
+        self.noise.validate()?;
+        limits::check_zone_work(&self.noise, self.zone_size, self.sampling.stride())?;
+        Ok(())
+    }
+
+    /// Checks a window against the size limits and the work budget, before anything is
+    /// allocated or computed.
+    pub fn check_window(&self, rect: ZoneRect) -> Result<()> {
+        rect.validate()?;
+        let (w, h) = (u64::from(rect.width), u64::from(rect.height));
+        // Connected mode computes whole regions around the window.
+        let grow = if self.connected {
+            3 * REGION_ZONES as u64
+        } else {
+            0
+        };
+        let (gw, gh) = (w + grow, h + grow);
+        let cells = match self.mode {
+            Mode::Reference => gw * gh * 9,
+            Mode::Seamless => (2 * gw + 1) * (2 * gh + 1),
+        };
+        let units = limits::samples_per_cell(self.zone_size, self.sampling.stride())
+            * limits::sample_work(&self.noise);
+        limits::check_window_work(w, h, cells, units)
+    }
+}
 
 /// Checks that zone `(zx, zy)` lies in the supported part of the plane.
 pub fn check_zone_coords(zx: i64, zy: i64) -> Result<()> {
@@ -145,9 +179,7 @@ pub const CALIBRATION_ZONES: u32 = 16;
 impl ZoneGenerator {
     /// Validates `config` and resolves its threshold.
     pub fn new(config: ZoneConfig, seed: u64) -> Result<Self> {
-        check_zone_size(config.zone_size)?;
-        config.sampling.validate(config.zone_size / 3)?;
-        config.threshold.validate()?;
+        config.validate()?;
         let noise = Noise::new(&config.noise, seed)?;
         let mut generator = Self {
             config,
@@ -232,6 +264,10 @@ impl ZoneGenerator {
     /// The state of one zone, computed on its own.
     pub fn zone_state(&self, zx: i64, zy: i64) -> Result<ZoneState> {
         check_zone_coords(zx, zy)?;
+        if self.config.connected {
+            let world = self.generate(ZoneRect::new(zx, zy, 1, 1))?;
+            return Ok(*world.states.at(0, 0));
+        }
         Ok(match self.config.mode {
             Mode::Reference => state_of(&self.averages(zx, zy), self.threshold),
             Mode::Seamless => zone_from_nodes(
@@ -254,44 +290,20 @@ impl ZoneGenerator {
     }
 
     fn run(&self, rect: ZoneRect, parallel: bool) -> Result<ZoneWorld> {
-        rect.validate()?;
+        self.config.check_window(rect)?;
         let (w, h) = (rect.width as usize, rect.height as usize);
-        let mut states = vec![ZoneState::EMPTY; w * h];
-        match self.config.mode {
-            Mode::Reference => {
-                let fill = |(j, row): (usize, &mut [ZoneState])| {
-                    for (i, s) in row.iter_mut().enumerate() {
-                        *s = state_of(
-                            &self.averages(rect.x + i as i64, rect.y + j as i64),
-                            self.threshold,
-                        );
-                    }
-                };
-                if parallel {
-                    states.par_chunks_mut(w).enumerate().for_each(fill);
-                } else {
-                    states.chunks_mut(w).enumerate().for_each(fill);
-                }
-            }
-            Mode::Seamless => {
+        let states = match (self.config.mode, self.config.connected) {
+            (Mode::Reference, false) => self.reference_states(rect, parallel),
+            (Mode::Seamless, false) => {
                 let (nw, nh) = (2 * w + 1, 2 * h + 1);
-                let mut nodes = vec![false; nw * nh];
-                let fill = |(j, row): (usize, &mut [bool])| {
-                    for (i, n) in row.iter_mut().enumerate() {
-                        *n = self.node_on(2 * rect.x + i as i64, 2 * rect.y + j as i64);
-                    }
-                };
-                if parallel {
-                    nodes.par_chunks_mut(nw).enumerate().for_each(fill);
-                } else {
-                    nodes.chunks_mut(nw).enumerate().for_each(fill);
-                }
+                let nodes = self.node_walls(2 * rect.x, 2 * rect.y, nw, nh, parallel);
                 let on = |x: usize, y: usize| nodes[y * nw + x];
-                for (k, s) in states.iter_mut().enumerate() {
-                    *s = zone_from_nodes(on, k % w, k / w);
-                }
+                (0..w * h)
+                    .map(|k| zone_from_nodes(on, k % w, k / w))
+                    .collect()
             }
-        }
+            (mode, true) => self.connected_states(rect, mode, parallel),
+        };
         Ok(ZoneWorld {
             origin: (rect.x, rect.y),
             zone_size: self.config.zone_size,
@@ -300,6 +312,94 @@ impl ZoneGenerator {
                 .unwrap_or_else(|| Grid::new(0, 0, ZoneState::EMPTY)),
             legend: cell_legend(),
         })
+    }
+
+    /// Connected mode: the cell lattice of the whole regions around `rect`, connected
+    /// ([`crate::connect`]), read back as zone states.
+    fn connected_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
+        let s = REGION_ZONES;
+        let (x0, y0) = (rect.x.div_euclid(s) * s, rect.y.div_euclid(s) * s);
+        let (ex, ey) = (
+            rect.x + i64::from(rect.width),
+            rect.y + i64::from(rect.height),
+        );
+        // Seamless zones read the node on their far border, which may open the next region.
+        let extra = i64::from(mode == Mode::Seamless);
+        let x1 = ((ex - 1).div_euclid(s) + 1 + extra) * s;
+        let y1 = ((ey - 1).div_euclid(s) + 1 + extra) * s;
+        let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);
+        let period: usize = if mode == Mode::Seamless { 2 } else { 3 };
+        let (lw, lh) = (zw * period, zh * period);
+        let wall = match mode {
+            Mode::Seamless => self.node_walls(2 * x0, 2 * y0, lw, lh, parallel),
+            Mode::Reference => {
+                let zones = ZoneRect::new(x0, y0, zw as u32, zh as u32);
+                let states = self.reference_states(zones, parallel);
+                (0..lw * lh)
+                    .map(|i| {
+                        let (u, v) = (i % lw, i / lw);
+                        states[(v / 3) * zw + u / 3].cell(u % 3, v % 3)
+                    })
+                    .collect()
+            }
+        };
+        let p = period as i64;
+        let mut lattice = Lattice {
+            u0: x0 * p,
+            v0: y0 * p,
+            width: lw,
+            wall,
+        };
+        connect_regions(&mut lattice, p * s, self.seed);
+        let (dx, dy) = ((rect.x - x0) as usize, (rect.y - y0) as usize);
+        let (w, h) = (rect.width as usize, rect.height as usize);
+        (0..w * h)
+            .map(|k| {
+                let (zx, zy) = (dx + k % w, dy + k / w);
+                let mut bits = 0u16;
+                for r in 0..3 {
+                    for c in 0..3 {
+                        let on = lattice.wall[(zy * period + r) * lw + zx * period + c];
+                        bits |= u16::from(on) << (r * 3 + c);
+                    }
+                }
+                ZoneState::from_bits(bits)
+            })
+            .collect()
+    }
+
+    fn reference_states(&self, rect: ZoneRect, parallel: bool) -> Vec<ZoneState> {
+        let w = rect.width as usize;
+        let mut states = vec![ZoneState::EMPTY; w * rect.height as usize];
+        let fill = |(j, row): (usize, &mut [ZoneState])| {
+            let zy = rect.y + j as i64;
+            for (i, s) in row.iter_mut().enumerate() {
+                let zx = rect.x + i as i64;
+                *s = state_of(&self.averages(zx, zy), self.threshold);
+            }
+        };
+        if parallel {
+            states.par_chunks_mut(w).enumerate().for_each(fill);
+        } else {
+            states.chunks_mut(w).enumerate().for_each(fill);
+        }
+        states
+    }
+
+    /// Wall (on) flags of the `nw x nh` nodes from global node `(a0, b0)`.
+    fn node_walls(&self, a0: i64, b0: i64, nw: usize, nh: usize, parallel: bool) -> Vec<bool> {
+        let mut nodes = vec![false; nw * nh];
+        let fill = |(j, row): (usize, &mut [bool])| {
+            for (i, n) in row.iter_mut().enumerate() {
+                *n = self.node_on(a0 + i as i64, b0 + j as i64);
+            }
+        };
+        if parallel {
+            nodes.par_chunks_mut(nw).enumerate().for_each(fill);
+        } else {
+            nodes.chunks_mut(nw).enumerate().for_each(fill);
+        }
+        nodes
     }
 }
 

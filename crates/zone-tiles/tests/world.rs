@@ -37,7 +37,8 @@ fn seamless_mode_never_mismatches_while_reference_mismatches_about_half() {
         let n = seeds.count() as f64;
         let rate = reference / n;
         assert!(
-            (0.35..0.7).contains(&rate),
+            // About half for Simplex, three quarters for Worley F1 at the default fill.
+            (0.35..0.85).contains(&rate),
             "{noise:?}: reference rate {rate}"
         );
         assert_eq!(seamless, 0.0);
@@ -102,11 +103,12 @@ fn golden_state_grid_for_seed_42() {
 }
 
 const GOLDEN_REFERENCE: [u16; 24] = [
-    319, 216, 434, 294, 201, 292, 328, 193, 386, 500, 91, 416, 292, 511, 111, 511, 73, 486, 192, 7,
-    0, 319, 255, 63,
+    136, 3, 496, 436, 11, 496, 54, 444, 319, 64, 500, 475, 473, 2, 0, 39, 31, 2, 73, 440, 110, 153,
+    0, 496,
 ];
 const GOLDEN_SEAMLESS: [u16; 24] = [
-    0, 2, 290, 72, 50, 264, 0, 0, 4, 33, 8, 4, 144, 384, 320, 192, 0, 272, 258, 86, 5, 19, 128, 4,
+    22, 51, 168, 282, 86, 403, 8, 160, 266, 196, 17, 38, 504, 90, 132, 259, 112, 312, 335, 369, 90,
+    164, 25, 404,
 ];
 
 #[test]
@@ -200,4 +202,74 @@ fn cell_map_matches_states() {
         ZoneState::from_cells(cells)
     });
     assert_eq!(rebuilt, world.states);
+}
+
+#[test]
+fn work_and_size_limits_are_checked_before_computing() {
+    let base = ZoneConfig::default();
+    let heavy = ZoneConfig {
+        zone_size: 1023,
+        sampling: Sampling::Full,
+        ..base
+    };
+    assert!(matches!(
+        ZoneGenerator::new(heavy, 0),
+        Err(ZoneError::Budget { limit, .. }) if limit == limits::MAX_ZONE_WORK
+    ));
+    let generator = ZoneGenerator::new(base, 0).unwrap();
+    assert!(matches!(
+        generator.generate(ZoneRect::new(0, 0, 65536, 65536)),
+        Err(ZoneError::TooManyZones { .. })
+    ));
+    assert!(matches!(
+        generator.generate(ZoneRect::new(0, 0, 1200, 1200)),
+        Err(ZoneError::Budget { limit, .. }) if limit == limits::MAX_WINDOW_WORK
+    ));
+    assert!(matches!(
+        limits::check_image(1000, 1000, 60),
+        Err(ZoneError::ImageTooLarge { .. })
+    ));
+    assert!(matches!(
+        Atlas::reference(AtlasKind::Full, 1023),
+        Err(ZoneError::AtlasTooLarge { max_zone: 255, .. })
+    ));
+    let msg = ZoneError::Parse {
+        what: "zone count",
+        text: "9".repeat(10_000),
+        expected: "WxH",
+    }
+    .to_string();
+    assert!(msg.len() < 200, "{msg}");
+}
+
+#[test]
+fn the_default_fill_gives_every_noise_kind_the_same_share_of_wall() {
+    let kinds = [
+        NoiseConfig::worley(),
+        NoiseConfig::worley_reference(Distance::Chebyshev),
+        NoiseConfig::simplex(),
+        NoiseConfig {
+            kind: NoiseKind::Perlin,
+            ..NoiseConfig::simplex()
+        },
+    ];
+    for noise in kinds {
+        let (mut on, mut cells) = (0u32, 0u32);
+        for seed in 0..3 {
+            let generator = ZoneGenerator::new(config(noise, Mode::Reference), seed).unwrap();
+            // Far from the calibration window at the origin.
+            let world = generator
+                .generate(ZoneRect::new(500, -700, 24, 24))
+                .unwrap();
+            on += world
+                .states
+                .as_slice()
+                .iter()
+                .map(|s| s.on_count())
+                .sum::<u32>();
+            cells += 24 * 24 * 9;
+        }
+        let share = f64::from(on) / f64::from(cells);
+        assert!((share - 0.45).abs() < 0.05, "{noise:?}: {share:.3}");
+    }
 }

@@ -35,6 +35,29 @@
 //! and what was expected, listing the known names. Nothing panics or loops unboundedly on any
 //! input; nothing recurses on the map size.
 //!
+//! ## Limits
+//!
+//! Every limit is checked before the work it bounds, and named in the message that reports it:
+//!
+//! | what | limit |
+//! |---|---|
+//! | map side, map area | [`compile::MAX_SIDE`] per side, [`compile::MAX_AREA`] cells |
+//! | entities | [`compile::MAX_ENTITIES`] |
+//! | `repeats` | [`compile::MAX_REPEATS`] |
+//! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
+//! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
+//!
+//! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
+//! cell for every scan, wide or connect pass, over all repeats and regions. A script that asks
+//! for more (a `turtle_drunk` with `tiles: 10^12` on a 10x10 map) is cut at the budget: the
+//! pass that would go past it walks only what is left, later passes are skipped, and the map
+//! carries a warning naming the budget (so the run ends in milliseconds on small maps and
+//! grows linearly with the map). Scripts within the budget are not affected.
+//!
+//! Error messages quote the script only through [`grid_core::text::excerpt`] (at most 60
+//! characters, escaped) and cut long JSON paths and lists of known names, so an error line
+//! stays short whatever the input.
+//!
 //! ## Deviations from the reference (each a defect of spec §12, fixed)
 //!
 //! * **Limits per region, per map.** `tiles`/`changes` default to the *current region's* area

@@ -201,9 +201,16 @@ pub fn read(text: &str) -> Result<RawScript, MarahelError> {
     let value: Value = serde_json::from_str(text).map_err(|e| MarahelError::Json {
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: without_location(&e),
     })?;
     from_value(&value)
+}
+
+/// What serde_json says, without its own " at line L column C" (the error names it once).
+fn without_location(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let tail = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&tail).unwrap_or(&text).to_string()
 }
 
 /// A raw script from parsed JSON (either dialect).

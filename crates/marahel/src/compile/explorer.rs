@@ -1,6 +1,7 @@
 //! Compiling one explorer: its type and aliases, region, parameters, limits and rules.
 
 use super::*;
+use grid_core::text::excerpt;
 
 pub(super) fn compile_explorer(
     e: &RawExplorer,
@@ -179,7 +180,10 @@ pub(super) fn compile_explorer(
                     .ok_or_else(|| {
                         MarahelError::value(
                             param("dirprob"),
-                            format!("{t:?} is not a probability (expected a number from 0 to 1)"),
+                            format!(
+                                "{} is not a probability (expected a number from 0 to 1)",
+                                excerpt(t)
+                            ),
                         )
                     })?,
             };

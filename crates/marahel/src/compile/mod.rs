@@ -13,6 +13,7 @@ use crate::rule::Names;
 use crate::script::{RawExplorer, RawRegions, RawScript};
 use grid_core::Neighborhood;
 use grid_core::neighborhood::PREDEFINED;
+use grid_core::text::excerpt;
 
 mod explorer;
 use explorer::compile_explorer;
@@ -63,7 +64,8 @@ pub fn parse_size(text: &str, path: &str) -> Result<(usize, usize), MarahelError
         MarahelError::value(
             path,
             format!(
-                "{text:?} is not a size (expected \"WxH\" with whole numbers >= 1, e.g. \"50x50\")"
+                "{} is not a size (expected \"WxH\" with whole numbers >= 1, e.g. \"50x50\")",
+                excerpt(text),
             ),
         )
     };
@@ -85,7 +87,10 @@ pub fn parse_range(text: &str, path: &str, low: u64, high: u64) -> Result<Range,
     let bad = || {
         MarahelError::value(
             path,
-            format!("{text:?} is not a whole number from {low} to {high} (or a range \"min,max\")"),
+            format!(
+                "{} is not a whole number from {low} to {high} (or a range \"min,max\")",
+                excerpt(text)
+            ),
         )
     };
     let num = |s: &str| -> Result<u64, MarahelError> {
@@ -106,7 +111,7 @@ pub fn parse_range(text: &str, path: &str, low: u64, high: u64) -> Result<Range,
     if max < min {
         return Err(MarahelError::value(
             path,
-            format!("range {text:?} has max < min"),
+            format!("range {} has max < min", excerpt(text)),
         ));
     }
     Ok(Range { min, max })
@@ -143,7 +148,8 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             return Err(MarahelError::value(
                 path,
                 format!(
-                    "{name:?} is not a usable entity name (expected a word: letters, digits, '_', not starting with a digit)"
+                    "{} is not a usable entity name (expected a word: letters, digits, '_', not starting with a digit)",
+                    excerpt(name),
                 ),
             ));
         }
@@ -156,13 +162,13 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         {
             return Err(MarahelError::value(
                 path,
-                format!("{name:?} is a reserved word of the language"),
+                format!("{} is a reserved word of the language", excerpt(name)),
             ));
         }
         if entities.iter().any(|x: &Entity| x.name == name) {
             return Err(MarahelError::value(
                 path,
-                format!("duplicate entity {name:?}"),
+                format!("duplicate entity {}", excerpt(name)),
             ));
         }
         let color = match &e.color {
@@ -175,7 +181,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
                     .ok_or_else(|| {
                         MarahelError::value(
                             format!("{path}.color"),
-                            format!("{c:?} is not a colour (expected \"0xRRGGBB\")"),
+                            format!("{} is not a colour (expected \"0xRRGGBB\")", excerpt(c)),
                         )
                     })?;
                 Some([(v >> 16) as u8, (v >> 8) as u8, v as u8])
@@ -214,7 +220,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         if name.trim().is_empty() || name.contains(['(', ')', ',', '|']) || name == "dist" {
             return Err(MarahelError::value(
                 path,
-                format!("{name:?} is not a usable neighbourhood name"),
+                format!("{} is not a usable neighbourhood name", excerpt(name)),
             ));
         }
         let n =
@@ -222,7 +228,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         if n.is_empty() {
             return Err(MarahelError::value(
                 path,
-                format!("{matrix:?} selects no cell (use 1 or 3)"),
+                format!("{} selects no cell (use 1 or 3)", excerpt(matrix)),
             ));
         }
         nbhs.push(Nbh::new(name, &n));

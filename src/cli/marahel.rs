@@ -18,6 +18,10 @@ pub struct Args {
     /// Map size `WxH`, overriding the script's `metadata`.
     #[arg(long, value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
+    /// Treat warnings (parameters an explorer ignores, an explorer cut at its work budget)
+    /// as errors.
+    #[arg(long)]
+    pub strict: bool,
     /// Seed, count, output.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -60,13 +64,21 @@ fn export_options(map: &MarahelMap) -> ExportOptions {
 pub fn run(args: Args) -> Result<(), CliError> {
     let text =
         std::fs::read_to_string(&args.script).map_err(|e| CliError::read(&args.script, e))?;
-    let script = Script::parse(&text)
-        .map_err(|e| CliError::input_msg(format!("{}: {e}", args.script.display())))?;
+    let script = match args.strict {
+        true => Script::parse_strict(&text),
+        false => Script::parse(&text),
+    }
+    .map_err(|e| CliError::input_msg(format!("{}: {e}", args.script.display())))?;
     let name = args
         .script
         .file_stem()
         .map_or("marahel".to_string(), |s| s.to_string_lossy().to_string());
     let c = &args.common;
+    if !c.quiet {
+        for w in script.warnings() {
+            eprintln!("warning: {}: {w}", args.script.display());
+        }
+    }
     // Maps are generated in parallel and written in seed order; `Err(None)` stops quietly
     // (stdout closed, as when piping into `head`).
     let outcome = c.batch(&name).for_each_ordered(

@@ -101,6 +101,14 @@ pub enum MarahelError {
         /// Why.
         message: String,
     },
+    /// A warning, made an error by strict mode ([`crate::Script::parse_strict`]).
+    #[error("{}: {message} (an error in strict mode)", short(path))]
+    Strict {
+        /// Where.
+        path: String,
+        /// The warning.
+        message: String,
+    },
     /// A 2017-dialect feature that has no translation.
     #[error("{}: unsupported 2017 feature: {message}", short(path))]
     Unsupported {
@@ -109,6 +117,27 @@ pub enum MarahelError {
         /// What and why.
         message: String,
     },
+}
+
+/// Something a script says that has no effect, or a map that could not be made entirely as
+/// asked: reported, not refused (unless in strict mode).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}: {message}", short(path))]
+pub struct Warning {
+    /// Where (a JSON path).
+    pub path: String,
+    /// What and why.
+    pub message: String,
+}
+
+impl Warning {
+    /// The error strict mode makes of this warning.
+    pub fn into_error(self) -> MarahelError {
+        MarahelError::Strict {
+            path: self.path,
+            message: self.message,
+        }
+    }
 }
 
 impl MarahelError {
@@ -121,6 +150,7 @@ impl MarahelError {
             | MarahelError::BadValue { path, .. }
             | MarahelError::BadRule { path, .. }
             | MarahelError::Impossible { path, .. }
+            | MarahelError::Strict { path, .. }
             | MarahelError::Unsupported { path, .. } => path.clone(),
         }
     }

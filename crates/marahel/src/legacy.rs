@@ -290,6 +290,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
                     1 << 30,
                 )?;
                 params.dirprob = Some(format!("{}", 2.0 / (r.min + r.max) as f64));
+                params.dirprob_key = "change";
             }
             replace = None;
             "turtle_drunk"

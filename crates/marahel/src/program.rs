@@ -187,6 +187,8 @@ pub struct Program {
     pub dist_slots: usize,
     /// The legend every map of this program shares.
     pub legend: std::sync::Arc<grid_core::Legend>,
+    /// What the script says that has no effect (a parameter the explorer ignores).
+    pub warnings: Vec<crate::error::Warning>,
 }
 
 impl Program {

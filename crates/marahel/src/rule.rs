@@ -12,6 +12,8 @@
 //! list      := item ("|" item)* ; item := NAME [":" WEIGHT]
 //! NAME      := an entity | "any" | "entity" | "unknown" | "out"
 //! ```
+//! An executer's list may not name `any` or `out` (a cell cannot be set to "outside the
+//! region", and `any` includes `unknown`).
 
 use crate::engine::Ctx;
 use crate::error::MarahelError;
@@ -454,6 +456,19 @@ impl Names<'_> {
             return Err("`dist` is an estimator, not an executer".into());
         }
         let nbh = self.nbh(name)?;
+        for item in inner.split('|') {
+            let word = item.split(':').next().unwrap_or("").trim();
+            if word == "out" || word == "any" {
+                return Err(format!(
+                    "executer {}: cannot write `{word}` ({}; name the entities to write)",
+                    excerpt(text),
+                    match word {
+                        "out" => "`out` stands for the cells outside the region",
+                        _ => "`any` includes `unknown`",
+                    }
+                ));
+            }
+        }
         let weights = self.list(inner)?;
         let mut choices = Vec::new();
         for (code, &w) in weights.iter().enumerate() {

@@ -97,6 +97,9 @@ pub struct RawParams {
     pub directions: Option<String>,
     /// Drunk direction-change probability (`dirprob` or `change`).
     pub dirprob: Option<String>,
+    /// The name `dirprob` was given under (`dirprob` or `change`), for messages.
+    #[serde(skip)]
+    pub dirprob_key: &'static str,
     /// Comma-separated estimators (greedy, wide_heur).
     pub heuristics: Option<String>,
     /// Connect: the entities forming areas.
@@ -384,7 +387,6 @@ pub(crate) fn read_rules(e: &Obj) -> Result<Vec<String>, MarahelError> {
             .enumerate()
             .map(|(i, v)| string_value(v, &format!("{}[{i}]", e.at("rules"))))
             .collect(),
-        Some(Value::String(s)) => Ok(vec![s.clone()]),
         Some(other) => Err(MarahelError::shape(
             e.at("rules"),
             format!(
@@ -438,6 +440,10 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
         dirprob: match p.text("dirprob")? {
             Some(d) => Some(d),
             None => p.text("change")?,
+        },
+        dirprob_key: match p.get("change") {
+            Some(_) => "change",
+            None => "dirprob",
         },
         heuristics: p.text("heuristics")?,
         connector: None,

@@ -4,7 +4,7 @@
 //! estimators to enum variants); every number is range-checked; every mistake becomes a
 //! [`MarahelError`] naming its JSON path and what was expected.
 
-use crate::error::MarahelError;
+use crate::error::{MarahelError, Warning};
 use crate::program::{
     ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program, Range,
     RegionRef,
@@ -28,7 +28,7 @@ pub const MAX_AREA: usize = 64 << 20;
 pub const MAX_REPEATS: u64 = 1_000_000;
 
 /// Explorer type names and aliases, with their kind tag.
-pub const EXPLORER_TYPES: [(&str, &str); 27] = [
+pub const EXPLORER_TYPES: [(&str, &str); 28] = [
     ("narrow_horz", "horz"),
     ("narrow", "horz"),
     ("horz", "horz"),
@@ -56,7 +56,42 @@ pub const EXPLORER_TYPES: [(&str, &str); 27] = [
     ("rorder", "wrand"),
     ("rand_order", "wrand"),
     ("narrow_rnd", "rand"),
+    ("narrow_drunk", "drunk"),
 ];
+
+/// A script's neighbourhood matrix, which must mark its centre (`2`, or `3` when the centre
+/// is part of the neighbourhood): without one the offsets would silently count from the
+/// top-left corner.
+fn parse_matrix(matrix: &str, path: &str) -> Result<Neighborhood, MarahelError> {
+    use grid_core::neighborhood::NeighborhoodError as E;
+    let n = Neighborhood::parse(matrix).map_err(|e| {
+        let m = excerpt(matrix);
+        MarahelError::value(
+            path,
+            match e {
+                E::Empty => e.to_string(),
+                E::BadChar {
+                    position, found, ..
+                } => format!(
+                    "unexpected {found:?} at character {position} of {m} (expected a digit 0-3 or ',')"
+                ),
+                E::TwoCentres { first, second, .. } => format!(
+                    "more than one centre (2 or 3) in {m}: at characters {first} and {second}"
+                ),
+            },
+        )
+    })?;
+    if !matrix.contains(['2', '3']) {
+        return Err(MarahelError::value(
+            path,
+            format!(
+                "{} has no centre (mark it with 2, or 3 to include it, e.g. \"010,131,010\")",
+                excerpt(matrix)
+            ),
+        ));
+    }
+    Ok(n)
+}
 
 /// Parses `"WxH"` (or `"A"` for `AxA`) into positive sizes.
 pub fn parse_size(text: &str, path: &str) -> Result<(usize, usize), MarahelError> {
@@ -223,8 +258,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
                 format!("{} is not a usable neighbourhood name", excerpt(name)),
             ));
         }
-        let n =
-            Neighborhood::parse(matrix).map_err(|e| MarahelError::value(&path, e.to_string()))?;
+        let n = parse_matrix(matrix, &path)?;
         if n.is_empty() {
             return Err(MarahelError::value(
                 path,
@@ -254,6 +288,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
     };
     let mut dist_slots = 0;
     let mut explorers = Vec::new();
+    let mut warnings = Vec::new();
     for e in &raw.explorers {
         explorers.push(compile_explorer(
             e,
@@ -261,6 +296,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             &nbhs,
             divider.as_ref(),
             &mut dist_slots,
+            &mut warnings,
         )?);
     }
     // Row-at-a-time execution needs to know whether anything writes `out` into the map.
@@ -283,6 +319,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         explorers,
         dist_slots,
         legend: Default::default(),
+        warnings,
     };
     program.legend = std::sync::Arc::new(crate::map::legend(&program));
     Ok(program)

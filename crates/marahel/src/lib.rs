@@ -28,7 +28,7 @@
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
 //! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
 //! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
-//! | rules at a cell: compiled tests, live neighbourhood counts | [`kernel`], [`live`] |
+//! | rules at a cell: compiled tests, live neighbourhood counts, `dist` planes | [`kernel`], [`live`], [`distance`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -147,6 +147,7 @@
 //! ([`Script::without_compiled_rules`]) by `tests/kernel.rs` and `tests/connect_walk.rs`.
 
 pub mod compile;
+pub mod distance;
 pub mod divider;
 pub mod engine;
 pub mod error;
@@ -243,6 +244,14 @@ impl Script {
         for ex in &mut self.program.explorers {
             ex.kernel = None;
         }
+        self
+    }
+
+    /// The same script with every `dist` plane of a live pass computed again after each
+    /// write instead of corrected from the log of writes ([`distance`]). Maps are identical;
+    /// for tests and comparison.
+    pub fn without_distance_patching(mut self) -> Self {
+        self.program.patch_distances = false;
         self
     }
 

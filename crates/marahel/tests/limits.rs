@@ -128,3 +128,42 @@ fn json_syntax_errors_name_the_place_once() {
     assert!(!e.contains("at line"), "{e}");
     assert_eq!(e.matches('2').count(), 1, "{e}");
 }
+
+#[test]
+fn live_distances_are_the_same_patched_and_computed_afresh() {
+    // Rules that add and remove targets of `dist` while the pass reads it, in every explorer
+    // family that reads the live map, on the whole map and on divider regions.
+    let rules = r#"["dist(solid) > 3 -> self(solid)", "dist(solid) == 0, random < 0.3 -> self(empty)",
+                   "dist(empty|solid) >= 1, dist(solid) < 2 -> plus(empty)"]"#;
+    let mut checked = 0;
+    for kind in [
+        "narrow_horz",
+        "narrow_vert",
+        "narrow_rand",
+        "turtle_drunk",
+        "wide_rand",
+    ] {
+        for region in ["map", "all"] {
+            let text = format!(
+                r#"{{"metadata": {{"min": "23x17", "max": "41x29"}},
+                    "regions": {{"type": "bsp", "number": 3, "parameters": {{"min": "6x6"}}}},
+                    "entities": ["solid", "empty"],
+                    "explorers": [
+                      {{"type": "narrow_horz", "rules": ["random < 0.1 -> self(solid)", "-> self(empty)"]}},
+                      {{"type": "{kind}", "region": "{region}", "parameters": {{"repeats": 2}},
+                       "rules": {rules}}}]}}"#
+            );
+            let patched = Script::parse(&text).unwrap();
+            let afresh = patched.clone().without_distance_patching();
+            for seed in 0..6 {
+                assert_eq!(
+                    patched.generate(seed).unwrap(),
+                    afresh.generate(seed).unwrap(),
+                    "{kind} {region} seed {seed}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 60);
+}

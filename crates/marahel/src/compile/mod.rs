@@ -320,6 +320,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         dist_slots,
         legend: Default::default(),
         warnings,
+        patch_distances: true,
     };
     program.legend = std::sync::Arc::new(crate::map::legend(&program));
     Ok(program)

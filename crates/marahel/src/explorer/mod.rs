@@ -133,6 +133,23 @@ pub fn uses_counts(ex: &Explorer) -> bool {
     in_rules || in_heur
 }
 
+/// Whether the explorer reads `dist(list)` (not `dist(out)`, which reads no cell).
+pub fn reads_distance(ex: &Explorer) -> bool {
+    let est = |e: &Estimator| matches!(e, Estimator::Distance { to_out: false, .. });
+    let in_rules = ex
+        .rules
+        .iter()
+        .flat_map(|r| &r.conditions)
+        .any(|c| est(&c.left) || est(&c.right));
+    let in_heur = match &ex.kind {
+        ExplorerKind::Greedy { heuristics } | ExplorerKind::WideHeur { heuristics } => {
+            heuristics.iter().any(est)
+        }
+        _ => false,
+    };
+    in_rules || in_heur
+}
+
 /// Runs one explorer over its regions, `repeats` times.
 pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<String>) {
     let map = Rect::new(0, 0, ctx.canvas.w as i64, ctx.canvas.h as i64);

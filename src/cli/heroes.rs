@@ -120,7 +120,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let c = vcmi::load(&text, args.template_name.as_deref(), &opts)
             .map_err(|e| with_path(&args.template, e))?;
         for w in &c.warnings {
-            msg.warn(format!("{}: {w}", args.template.display()));
+            msg.warn(format!("warning: {}: {w}", args.template.display()));
         }
         (c.template, c.side)
     } else {

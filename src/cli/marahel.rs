@@ -25,6 +25,10 @@ pub struct Args {
     /// or else text. Repeatable.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<Override>,
+    /// Treat warnings (parameters an explorer ignores, an explorer cut at its work budget)
+    /// as errors.
+    #[arg(long)]
+    pub strict: bool,
     /// Seed, count, output.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -64,8 +68,11 @@ pub const FORMATS: Formats = Formats {
 /// Runs `levelgen marahel`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let text = json_input(&args.script, &args.set, "--set")?;
-    let script = Script::parse(&text)
-        .map_err(|e| CliError::input_msg(format!("{}: {e}", args.script.display())))?;
+    let script = match args.strict {
+        true => Script::parse_strict(&text),
+        false => Script::parse(&text),
+    }
+    .map_err(|e| CliError::input_msg(format!("{}: {e}", args.script.display())))?;
     let name = args
         .script
         .file_stem()
@@ -74,6 +81,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let plan = c.plan(&name, &FORMATS)?;
     let out = Output::guarding([args.script.as_path()]);
     let msg = c.messages();
+    for w in script.warnings() {
+        msg.warn(format!("warning: {}: {w}", args.script.display()));
+    }
     // Maps are generated in parallel and written in seed order.
     c.batch(&name).for_each_ordered(
         || (),

@@ -1,5 +1,7 @@
 //! Criterion benchmarks: every fixture script at its native size, the cave at 50x50 and
-//! 500x500, and a wide explorer at growing sizes.
+//! 500x500, a wide explorer at growing sizes, and the two cases that once fell off a cliff:
+//! `dist` read by a pass that writes the map it reads (`live dist 200x200`), and an example
+//! at 2000x2000 and 4000x4000 (`nonuniform`, whose BSP split was quadratic in its rooms).
 //!
 //! Run: `cargo bench -p marahel -- --warm-up-time 1 --measurement-time 3`
 
@@ -12,6 +14,14 @@ fn fixtures() -> Option<std::path::PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/marahel");
     p.is_dir().then_some(p)
 }
+
+/// A pass that reads `dist(solid)` while it adds and removes solid cells.
+const LIVE_DIST: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["solid", "empty"],
+  "explorers": [
+    {"type": "narrow_horz", "rules": ["random < 0.05 -> self(solid)", "-> self(empty)"]},
+    {"type": "narrow_horz",
+     "rules": ["dist(solid) > 4 -> self(solid)", "dist(solid) == 0, random < 0.3 -> self(empty)"]}
+  ]}"#;
 
 fn bench(c: &mut Criterion) {
     let cave = Script::parse(include_str!("../../../examples/marahel/cave.json")).expect("cave");
@@ -28,6 +38,23 @@ fn bench(c: &mut Criterion) {
             black_box(cave.generate_sized(seed, 500, 500).expect("map"))
         })
     });
+    let live = Script::parse(LIVE_DIST).expect("live dist");
+    c.bench_function("live dist 200x200", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(live.generate_sized(seed, 200, 200).expect("map"))
+        })
+    });
+    let nonuniform = Script::parse(include_str!("../../../examples/marahel/nonuniform.json"))
+        .expect("nonuniform");
+    for n in [2000usize, 4000] {
+        c.bench_function(&format!("example nonuniform {n}x{n}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(nonuniform.generate_sized(seed, n, n).expect("map"))
+            })
+        });
+    }
     if let Some(dir) = fixtures() {
         let mut names: Vec<_> = std::fs::read_dir(&dir)
             .expect("dir")

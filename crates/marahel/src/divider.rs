@@ -76,10 +76,13 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
     let (maxw, maxh) = (d.max.0.min(1 << 40) as i64, d.max.1.min(1 << 40) as i64);
     let mut rooms = Vec::with_capacity(2 * d.number.min(1 << 10) + 2);
     rooms.push(Rect::new(0, 0, w as i64, h as i64));
+    // Which rooms are divisible, by position in `rooms`, counted for the k-th in O(log n).
     let can_w = |r: &Rect| r.w >= 2 * minw;
     let can_h = |r: &Rect| r.h >= 2 * minh;
     let too_big = |r: &Rect| (r.w > maxw && can_w(r)) || (r.h > maxh && can_h(r));
     let divisible = |r: &Rect| can_w(r) || can_h(r);
+    let mut marks = Marks::default();
+    marks.push(divisible(&rooms[0]));
     // How many rooms are too big and how many divisible, kept up to date split by split.
     let (mut big, mut div) = (too_big(&rooms[0]) as usize, divisible(&rooms[0]) as usize);
     // Each split adds a room of at least min size, so this bound is never the reason to stop.
@@ -95,11 +98,9 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
             break;
         }
         let k = rng.random_range(0..div);
-        let i = (0..rooms.len())
-            .filter(|&i| divisible(&rooms[i]))
-            .nth(k)
-            .expect("k < div");
+        let i = marks.kth(k);
         let r = rooms.swap_remove(i);
+        marks.swap_remove(i);
         let vertical = match (can_w(&r), can_h(&r)) {
             (true, true) => rng.random_bool(0.5),
             (cw, _) => cw,
@@ -118,10 +119,79 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
             )
         };
         rooms.extend([a, b]);
+        marks.push(divisible(&a));
+        marks.push(divisible(&b));
         big = big + too_big(&a) as usize + too_big(&b) as usize - too_big(&r) as usize;
         div = div + divisible(&a) as usize + divisible(&b) as usize - 1;
     }
     rooms
+}
+
+/// Which positions of a list are marked, with the k-th marked position found in O(log n) (a
+/// Fenwick tree over the positions, doubled as the list grows): BSP picks the k-th divisible
+/// room of its list at every split, which a scan made quadratic in the number of rooms.
+#[derive(Default)]
+struct Marks {
+    flags: Vec<bool>,
+    /// Fenwick tree over `flags`, its length a power of two (or 0).
+    tree: Vec<u32>,
+}
+
+impl Marks {
+    fn add(&mut self, i: usize, delta: i32) {
+        let mut j = i + 1;
+        while j <= self.tree.len() {
+            self.tree[j - 1] = self.tree[j - 1].wrapping_add_signed(delta);
+            j += j & j.wrapping_neg();
+        }
+    }
+
+    fn set(&mut self, i: usize, on: bool) {
+        if self.flags[i] != on {
+            self.flags[i] = on;
+            self.add(i, if on { 1 } else { -1 });
+        }
+    }
+
+    fn push(&mut self, on: bool) {
+        self.flags.push(false);
+        if self.flags.len() > self.tree.len() {
+            // Rebuild at twice the size (O(n), amortised O(1) a push).
+            let n = self.flags.len().next_power_of_two();
+            self.tree = vec![0; n];
+            for i in 0..self.flags.len() {
+                if self.flags[i] {
+                    self.add(i, 1);
+                }
+            }
+        }
+        let i = self.flags.len() - 1;
+        self.set(i, on);
+    }
+
+    /// As `Vec::swap_remove(i)` on the list.
+    fn swap_remove(&mut self, i: usize) {
+        let last = self.flags.len() - 1;
+        let moved = self.flags[last];
+        self.set(last, false);
+        self.flags.pop();
+        if i < last {
+            self.set(i, moved);
+        }
+    }
+
+    /// The position of the `k`-th (0-based) marked entry; `k` is below the number marked.
+    fn kth(&self, mut k: usize) -> usize {
+        let (mut pos, mut step) = (0, self.tree.len());
+        while step > 0 {
+            if pos + step <= self.tree.len() && (self.tree[pos + step - 1] as usize) <= k {
+                pos += step;
+                k -= self.tree[pos - 1] as usize;
+            }
+            step /= 2;
+        }
+        pos
+    }
 }
 
 /// Random non-overlapping rooms: for each room, a size, then trials of a random gap `g`
@@ -265,6 +335,27 @@ mod tests {
             assert!(!a.is_empty());
             for b in &rs[i + 1..] {
                 assert!(!a.intersects(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn marks_find_the_kth_marked_position_as_a_scan_does() {
+        let mut rng = grid_core::Seed(5).rng();
+        let (mut list, mut marks) = (Vec::new(), Marks::default());
+        for step in 0..3000 {
+            if list.is_empty() || rng.random_bool(0.6) {
+                let on = rng.random_bool(0.5);
+                list.push(on);
+                marks.push(on);
+            } else {
+                let i = below(&mut rng, list.len());
+                list.swap_remove(i);
+                marks.swap_remove(i);
+            }
+            let on: Vec<usize> = (0..list.len()).filter(|&i| list[i]).collect();
+            for (k, &want) in on.iter().enumerate() {
+                assert_eq!(marks.kth(k), want, "step {step}");
             }
         }
     }

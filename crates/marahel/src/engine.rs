@@ -4,6 +4,7 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
+use crate::distance::{self, WriteLog};
 use crate::divider;
 use crate::explorer;
 use crate::live::LivePlanes;
@@ -70,6 +71,8 @@ pub struct Ctx<'a> {
     pub version: u64,
     /// Distance caches: `(version, region, distances)`.
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// The cells written since the distance planes were computed ([`crate::distance`]).
+    pub log: WriteLog,
     /// Visit progress in `[0, 1)`.
     pub percent: f64,
     /// Firing progress in `[0, 1)`.
@@ -162,7 +165,7 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if self.track_counts || self.live.tracking() {
+        if self.track_counts || self.live.tracking() || self.log.on {
             for &(dx, dy) in &n.offsets {
                 let (nx, ny) = (xi + dx, yi + dy);
                 if self.inside(nx, ny) {
@@ -217,7 +220,7 @@ impl Ctx<'_> {
     /// Writes cell `i` (at `at()`): to the back buffer in a buffered pass, else to the front
     /// buffer, bumping the version and keeping the counts and live planes exact.
     #[inline(always)]
-    fn store(&mut self, i: usize, value: u8, at: impl FnOnce() -> (usize, usize)) {
+    fn store(&mut self, i: usize, value: u8, at: impl Fn() -> (usize, usize)) {
         if self.buffer {
             self.canvas.back[i] = value;
             return;
@@ -226,6 +229,9 @@ impl Ctx<'_> {
         if old != value {
             self.canvas.front[i] = value;
             self.version += 1;
+            if self.log.on {
+                self.log.record(self.version, at());
+            }
             if self.track_counts {
                 self.counts[old as usize] -= 1;
                 self.counts[value as usize] += 1;
@@ -292,14 +298,34 @@ impl Ctx<'_> {
         if to_out {
             return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
         }
-        let fresh =
-            matches!(&self.dist_cache[slot], Some((v, rr, _)) if *v == self.version && *rr == r);
-        if !fresh {
-            let d = distance_transform(&self.canvas.front, self.canvas.w, r, targets);
+        let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
+        let at = (lx as usize, ly as usize);
+        let v = match &self.dist_cache[slot] {
+            Some((v, rr, d)) if *rr == r && *v == self.version => Some(d[at.1 * rect.2 + at.0]),
+            Some((v, rr, d)) if *rr == r => match self.log.since(*v, self.version) {
+                Some(written) if written.len() <= distance::patch_limit(d.len()) => {
+                    let (front, w) = (&self.canvas.front, self.canvas.w);
+                    let is_target = |i: usize| targets[front[i] as usize];
+                    distance::patched(d, rect, at, written, w, is_target).or_else(|| {
+                        let (from, limit) =
+                            (d[at.1 * rect.2 + at.0], 8 * distance::patch_limit(d.len()));
+                        distance::ring_search(rect, at, from, limit, w, is_target)
+                    })
+                }
+                _ => None,
+            },
+            None | Some(_) => None,
+        };
+        let v = v.unwrap_or_else(|| {
+            let mut d = match self.dist_cache[slot].take() {
+                Some((_, _, d)) => d,
+                None => Vec::new(),
+            };
+            distance::transform(&self.canvas.front, self.canvas.w, rect, targets, &mut d);
+            let v = d[at.1 * rect.2 + at.0];
             self.dist_cache[slot] = Some((self.version, r, d));
-        }
-        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
-        let v = d[(ly * r.w + lx) as usize];
+            v
+        });
         if v == u32::MAX { -1.0 } else { v as f64 }
     }
 
@@ -316,47 +342,6 @@ impl Ctx<'_> {
             }
         }
     }
-}
-
-/// Manhattan distance from every cell of `r` to the nearest target cell of `r` (two passes).
-fn distance_transform(front: &[u8], w: usize, r: Rect, targets: &[bool]) -> Vec<u32> {
-    let (rw, rh) = (r.w as usize, r.h as usize);
-    let inf = u32::MAX;
-    let mut d = vec![inf; rw * rh];
-    for ly in 0..rh {
-        for lx in 0..rw {
-            let c = front[(r.y as usize + ly) * w + r.x as usize + lx];
-            if targets[c as usize] {
-                d[ly * rw + lx] = 0;
-            }
-        }
-    }
-    let relax = |a: u32, b: u32| if b == inf { a } else { a.min(b + 1) };
-    for ly in 0..rh {
-        for lx in 0..rw {
-            let mut v = d[ly * rw + lx];
-            if lx > 0 {
-                v = relax(v, d[ly * rw + lx - 1]);
-            }
-            if ly > 0 {
-                v = relax(v, d[(ly - 1) * rw + lx]);
-            }
-            d[ly * rw + lx] = v;
-        }
-    }
-    for ly in (0..rh).rev() {
-        for lx in (0..rw).rev() {
-            let mut v = d[ly * rw + lx];
-            if lx + 1 < rw {
-                v = relax(v, d[ly * rw + lx + 1]);
-            }
-            if ly + 1 < rh {
-                v = relax(v, d[(ly + 1) * rw + lx]);
-            }
-            d[ly * rw + lx] = v;
-        }
-    }
-    d
 }
 
 /// Draws from an inclusive range.
@@ -448,6 +433,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             counts: std::mem::take(&mut ws.counts),
             version: 0,
             dist_cache: vec![None; p.dist_slots],
+            log: WriteLog::default(),
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
@@ -466,6 +452,8 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            let log = p.patch_distances && !ex.buffer && explorer::reads_distance(ex);
+            ctx.log.start(log, ctx.version);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next

@@ -1,6 +1,37 @@
 //! The one error type of the crate: every mistake names where it is and what was expected.
 
+use grid_core::text::excerpt;
 use thiserror::Error;
+
+/// The longest JSON path a message prints whole (a path holds the script's own keys).
+const PATH_CHARS: usize = 120;
+
+/// The longest list of known names a message prints whole.
+const KNOWN_CHARS: usize = 400;
+
+/// `path` for a message: cut after [`PATH_CHARS`] characters.
+fn short(path: &str) -> String {
+    match path.char_indices().nth(PATH_CHARS) {
+        None => path.to_string(),
+        Some((i, _)) => format!("{}... ({} characters)", &path[..i], path.chars().count()),
+    }
+}
+
+/// The known names for a message: cut after about [`KNOWN_CHARS`] characters.
+pub(crate) fn known_list(known: &[impl AsRef<str>]) -> String {
+    let mut out = String::new();
+    for (i, name) in known.iter().enumerate() {
+        if out.len() > KNOWN_CHARS {
+            out.push_str(&format!(", ... ({} more)", known.len() - i));
+            break;
+        }
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&short(name.as_ref()));
+    }
+    out
+}
 
 /// Everything that can go wrong while reading a script or generating a map.
 ///
@@ -20,7 +51,7 @@ pub enum MarahelError {
         message: String,
     },
     /// A field is missing, has the wrong JSON type, or is not a known field.
-    #[error("{path}: {message}")]
+    #[error("{}: {message}", short(path))]
     Shape {
         /// Where.
         path: String,
@@ -28,7 +59,12 @@ pub enum MarahelError {
         message: String,
     },
     /// A name (entity, neighbourhood, explorer type, divider, estimator, region) is not known.
-    #[error("{path}: unknown {kind} {name:?} (known: {})", known.join(", "))]
+    #[error(
+        "{}: unknown {kind} {} (known: {})",
+        short(path),
+        excerpt(name),
+        known_list(known)
+    )]
     UnknownName {
         /// Where.
         path: String,
@@ -40,7 +76,7 @@ pub enum MarahelError {
         known: Vec<String>,
     },
     /// A value is out of range or malformed (a size, a count, a probability, a matrix).
-    #[error("{path}: {message}")]
+    #[error("{}: {message}", short(path))]
     BadValue {
         /// Where.
         path: String,
@@ -48,7 +84,7 @@ pub enum MarahelError {
         message: String,
     },
     /// A rule string does not parse.
-    #[error("{path}: in rule {rule:?}: {message}")]
+    #[error("{}: in rule {}: {message}", short(path), excerpt(rule))]
     BadRule {
         /// Where (`explorers[1].rules[0]`).
         path: String,
@@ -58,21 +94,50 @@ pub enum MarahelError {
         message: String,
     },
     /// The script asks for something no map can satisfy (region sizes larger than the map).
-    #[error("{path}: impossible: {message}")]
+    #[error("{}: impossible: {message}", short(path))]
     Impossible {
         /// Where.
         path: String,
         /// Why.
         message: String,
     },
+    /// A warning, made an error by strict mode ([`crate::Script::parse_strict`]).
+    #[error("{}: {message} (an error in strict mode)", short(path))]
+    Strict {
+        /// Where.
+        path: String,
+        /// The warning.
+        message: String,
+    },
     /// A 2017-dialect feature that has no translation.
-    #[error("{path}: unsupported 2017 feature: {message}")]
+    #[error("{}: unsupported 2017 feature: {message}", short(path))]
     Unsupported {
         /// Where.
         path: String,
         /// What and why.
         message: String,
     },
+}
+
+/// Something a script says that has no effect, or a map that could not be made entirely as
+/// asked: reported, not refused (unless in strict mode).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{}: {message}", short(path))]
+pub struct Warning {
+    /// Where (a JSON path).
+    pub path: String,
+    /// What and why.
+    pub message: String,
+}
+
+impl Warning {
+    /// The error strict mode makes of this warning.
+    pub fn into_error(self) -> MarahelError {
+        MarahelError::Strict {
+            path: self.path,
+            message: self.message,
+        }
+    }
 }
 
 impl MarahelError {
@@ -85,6 +150,7 @@ impl MarahelError {
             | MarahelError::BadValue { path, .. }
             | MarahelError::BadRule { path, .. }
             | MarahelError::Impossible { path, .. }
+            | MarahelError::Strict { path, .. }
             | MarahelError::Unsupported { path, .. } => path.clone(),
         }
     }

@@ -23,6 +23,7 @@ use crate::script::{
     Obj, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
     read_regions, read_rules, string_value, text_value,
 };
+use grid_core::text::excerpt;
 use serde_json::Value;
 
 /// Whether `v` looks like a 2017 script.
@@ -190,7 +191,7 @@ fn expand_names(name: &str, path: &str) -> Result<String, MarahelError> {
                 _ => {
                     return Err(MarahelError::value(
                         path,
-                        format!("{part:?} is not a range \"a-b\""),
+                        format!("{} is not a range \"a-b\"", excerpt(part)),
                     ));
                 }
             };
@@ -289,6 +290,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
                     1 << 30,
                 )?;
                 params.dirprob = Some(format!("{}", 2.0 / (r.min + r.max) as f64));
+                params.dirprob_key = "change";
             }
             replace = None;
             "turtle_drunk"

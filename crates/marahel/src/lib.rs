@@ -28,12 +28,36 @@
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
 //! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
 //! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
-//! | rules at a cell: compiled tests, live neighbourhood counts | [`kernel`], [`live`] |
+//! | rules at a cell: compiled tests, live neighbourhood counts, `dist` planes | [`kernel`], [`live`], [`distance`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
 //! and what was expected, listing the known names. Nothing panics or loops unboundedly on any
 //! input; nothing recurses on the map size.
+//!
+//! ## Limits
+//!
+//! Every limit is checked before the work it bounds, and named in the message that reports it:
+//!
+//! | what | limit |
+//! |---|---|
+//! | map side, map area | [`compile::MAX_SIDE`] per side, [`compile::MAX_AREA`] cells |
+//! | entities | [`compile::MAX_ENTITIES`] |
+//! | `repeats` | [`compile::MAX_REPEATS`] |
+//! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
+//! | heuristics of a `wide_heur` explorer | [`explorer::wide::MAX_HEURISTICS`] (its sort key is a fixed array); `turtle_heur` takes any number |
+//! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
+//!
+//! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
+//! cell for every scan, wide or connect pass, over all repeats and regions. A script that asks
+//! for more (a `turtle_drunk` with `tiles: 10^12` on a 10x10 map) is cut at the budget: the
+//! pass that would go past it walks only what is left, later passes are skipped, and the map
+//! carries a warning naming the budget (so the run ends in milliseconds on small maps and
+//! grows linearly with the map). Scripts within the budget are not affected.
+//!
+//! Error messages quote the script only through [`grid_core::text::excerpt`] (at most 60
+//! characters, escaped) and cut long JSON paths and lists of known names, so an error line
+//! stays short whatever the input.
 //!
 //! ## Deviations from the reference (each a defect of spec §12, fixed)
 //!
@@ -89,8 +113,15 @@
 //!   placed, with a random gap of 0-3 tiles (calibrated so `reference_test` keeps the
 //!   reference's fill statistics), shrinking a region towards `min` when nothing fits.
 //! * **Empty executers** are errors rather than `self(any)` (a random write).
-//! * Parameters that an explorer ignores (`heuristics` on a narrow explorer, `tiles` on
-//!   connect, ...) are errors, so a typo in the explorer type is noticed.
+//! * Parameters that an explorer ignores (`dirprob` on `narrow_horz`, `tiles` on connect,
+//!   ...) are warnings ([`Script::warnings`]), so a typo in the explorer type is noticed
+//!   while evolved scripts, whose explorers all carry every parameter, still run; strict
+//!   mode ([`Script::parse_strict`], `levelgen marahel --strict`) makes every warning an
+//!   error. Unknown field names are always errors (usually typos).
+//! * **Silent mistakes are errors**: a neighbourhood matrix without a centre (`2` or `3`;
+//!   the reference counted from the top-left cell), `rules` given as one string instead of an
+//!   array, and executers writing `out` or `any` (which includes `unknown`).
+//!   `narrow_drunk` (a README spelling) is accepted as `turtle_drunk`.
 //!
 //! Kept as in the reference because scripts rely on it: the random start of the narrow scans,
 //! the first-matching-rule-wins order, `out` counting region borders, the drunk walker's
@@ -116,6 +147,7 @@
 //! ([`Script::without_compiled_rules`]) by `tests/kernel.rs` and `tests/connect_walk.rs`.
 
 pub mod compile;
+pub mod distance;
 pub mod divider;
 pub mod engine;
 pub mod error;
@@ -132,7 +164,7 @@ pub mod program;
 pub mod rule;
 pub mod script;
 
-pub use error::MarahelError;
+pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
 pub use program::Program;
 
@@ -140,15 +172,25 @@ pub use program::Program;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Script {
     program: Program,
+    strict: bool,
 }
 
 impl Script {
-    /// Parses and validates a script (v0.3.0 or a 2017 dialect).
+    /// Parses and validates a script (v0.3.0 or a 2017 dialect). What the script says that
+    /// has no effect (a parameter the explorer ignores) is kept in [`Script::warnings`].
     pub fn parse(text: &str) -> Result<Self, MarahelError> {
         let raw = script::read(text)?;
         Ok(Self {
             program: compile::compile(&raw)?,
+            strict: false,
         })
+    }
+
+    /// [`Script::parse`] in strict mode: every warning is an error
+    /// ([`MarahelError::Strict`]), when parsing and when generating (a map that would carry
+    /// a warning, such as an explorer cut at its work budget, is an error instead).
+    pub fn parse_strict(text: &str) -> Result<Self, MarahelError> {
+        Self::parse(text)?.strict()
     }
 
     /// Parses and validates an already-decoded JSON value.
@@ -156,7 +198,23 @@ impl Script {
         let raw = script::from_value(value)?;
         Ok(Self {
             program: compile::compile(&raw)?,
+            strict: false,
         })
+    }
+
+    /// The same script in strict mode (see [`Script::parse_strict`]); an error when the script
+    /// has a warning.
+    pub fn strict(mut self) -> Result<Self, MarahelError> {
+        if let Some(w) = self.program.warnings.first() {
+            return Err(w.clone().into_error());
+        }
+        self.strict = true;
+        Ok(self)
+    }
+
+    /// What the script says that has no effect, in script order.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.program.warnings
     }
 
     /// The compiled program.
@@ -189,9 +247,28 @@ impl Script {
         self
     }
 
+    /// The same script with every `dist` plane of a live pass computed again after each
+    /// write instead of corrected from the log of writes ([`distance`]). Maps are identical;
+    /// for tests and comparison.
+    pub fn without_distance_patching(mut self) -> Self {
+        self.program.patch_distances = false;
+        self
+    }
+
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
-        Ok(engine::generate(&self.program, seed, None))
+        self.checked(engine::generate(&self.program, seed, None), seed)
+    }
+
+    /// In strict mode, a map with a warning is an error.
+    fn checked(&self, map: MarahelMap, seed: u64) -> Result<MarahelMap, MarahelError> {
+        match map.warnings.first() {
+            Some(w) if self.strict => Err(MarahelError::Strict {
+                path: format!("seed {seed}"),
+                message: w.clone(),
+            }),
+            _ => Ok(map),
+        }
     }
 
     /// Generates the map of `seed` at a given size instead of the script's range.
@@ -227,6 +304,7 @@ impl Script {
                 ),
             });
         }
-        Ok(engine::generate(&self.program, seed, Some((width, height))))
+        let map = engine::generate(&self.program, seed, Some((width, height)));
+        self.checked(map, seed)
     }
 }

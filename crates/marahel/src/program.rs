@@ -187,6 +187,11 @@ pub struct Program {
     pub dist_slots: usize,
     /// The legend every map of this program shares.
     pub legend: std::sync::Arc<grid_core::Legend>,
+    /// What the script says that has no effect (a parameter the explorer ignores).
+    pub warnings: Vec<crate::error::Warning>,
+    /// Whether live passes correct their `dist` planes from a log of their writes
+    /// ([`crate::distance`]) instead of computing them again after every write.
+    pub patch_distances: bool,
 }
 
 impl Program {

@@ -12,11 +12,15 @@
 //! list      := item ("|" item)* ; item := NAME [":" WEIGHT]
 //! NAME      := an entity | "any" | "entity" | "unknown" | "out"
 //! ```
+//! An executer's list may not name `any` or `out` (a cell cannot be set to "outside the
+//! region", and `any` includes `unknown`).
 
 use crate::engine::Ctx;
 use crate::error::MarahelError;
+use crate::error::known_list;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
+use grid_core::text::excerpt;
 
 /// A comparison operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,8 +228,9 @@ impl Names<'_> {
     fn nbh(&self, name: &str) -> Result<usize, String> {
         self.nbhs.iter().position(|n| n == name).ok_or_else(|| {
             format!(
-                "unknown neighbourhood {name:?} (known: {})",
-                self.nbhs.join(", ")
+                "unknown neighbourhood {} (known: {})",
+                excerpt(name),
+                known_list(self.nbhs)
             )
         })
     }
@@ -240,8 +245,9 @@ impl Names<'_> {
                     let k = k.trim();
                     let v: u32 = k.parse().ok().filter(|&v| v <= 1_000_000).ok_or_else(|| {
                         format!(
-                            "weight {k:?} of {:?} is not a whole number from 0 to 1000000",
-                            n.trim()
+                            "weight {} of {} is not a whole number from 0 to 1000000",
+                            excerpt(k),
+                            excerpt(n.trim())
                         )
                     })?;
                     (n.trim(), v)
@@ -249,7 +255,7 @@ impl Names<'_> {
                 None => (item, 1),
             };
             if name.is_empty() {
-                return Err(format!("empty entity name in list {text:?}"));
+                return Err(format!("empty entity name in list {}", excerpt(text)));
             }
             match name {
                 "any" => (0..=self.entities.len()).for_each(|c| w[c] += weight),
@@ -258,15 +264,16 @@ impl Names<'_> {
                     Some(c) => w[c] += weight,
                     None => {
                         return Err(format!(
-                            "unknown entity {name:?} (known: {})",
-                            self.known_entities().join(", ")
+                            "unknown entity {} (known: {})",
+                            excerpt(name),
+                            known_list(&self.known_entities())
                         ));
                     }
                 },
             }
         }
         if w.iter().all(|&v| v == 0) {
-            return Err(format!("all weights in {text:?} are zero"));
+            return Err(format!("all weights in {} are zero", excerpt(text)));
         }
         Ok(w)
     }
@@ -277,12 +284,15 @@ impl Names<'_> {
             return Ok(None);
         };
         if !text.ends_with(')') {
-            return Err(format!("{text:?}: expected `name(list)` ending with ')'"));
+            return Err(format!(
+                "{}: expected `name(list)` ending with ')'",
+                excerpt(text)
+            ));
         }
         let name = text[..open].trim();
         let inner = &text[open + 1..text.len() - 1];
         if inner.contains('(') || inner.contains(')') {
-            return Err(format!("{text:?}: nested parentheses"));
+            return Err(format!("{}: nested parentheses", excerpt(text)));
         }
         Ok(Some((name, inner.trim())))
     }
@@ -330,7 +340,7 @@ impl Names<'_> {
                 .ok()
                 .filter(|v| v.is_finite())
                 .map(Estimator::Number)
-                .ok_or_else(|| format!("{text:?} is not a number"));
+                .ok_or_else(|| format!("{} is not a number", excerpt(text)));
         }
         match text {
             "random" => return Ok(Estimator::Random),
@@ -348,7 +358,8 @@ impl Names<'_> {
                     Ok(n) if n > 0 => n as f64,
                     _ => {
                         return Err(format!(
-                            "{text:?}: expected `noise` or `noiseN` with N a whole number >= 1"
+                            "{}: expected `noise` or `noiseN` with N a whole number >= 1",
+                            excerpt(text),
                         ));
                     }
                 }
@@ -363,8 +374,9 @@ impl Names<'_> {
                 known.push("NBH(list)".into());
                 known.push("dist(list)".into());
                 Err(format!(
-                    "unknown estimator {text:?} (known: {})",
-                    known.join(", ")
+                    "unknown estimator {} (known: {})",
+                    excerpt(text),
+                    known_list(&known)
                 ))
             }
             Err(e) => Err(e),
@@ -391,7 +403,8 @@ impl Names<'_> {
             }
             if bytes[i] == b'=' {
                 return Err(format!(
-                    "{text:?}: `=` is not an operator (expected one of >= <= == != > <)"
+                    "{}: `=` is not an operator (expected one of >= <= == != > <)",
+                    excerpt(text),
                 ));
             }
         }
@@ -412,11 +425,15 @@ impl Names<'_> {
                 let rhs = &text[i + s.len()..];
                 if rhs.contains(['<', '>', '=', '!']) {
                     return Err(format!(
-                        "{text:?}: more than one comparison (write `a < b, b < c` as two conditions)"
+                        "{}: more than one comparison (write `a < b, b < c` as two conditions)",
+                        excerpt(text),
                     ));
                 }
                 if text[..i].trim().is_empty() || rhs.trim().is_empty() {
-                    return Err(format!("{text:?}: `{s}` needs an estimator on both sides"));
+                    return Err(format!(
+                        "{}: `{s}` needs an estimator on both sides",
+                        excerpt(text)
+                    ));
                 }
                 Ok(Condition {
                     left: self.estimator(&text[..i], dist_slots)?,
@@ -431,13 +448,27 @@ impl Names<'_> {
         let text = text.trim();
         let Some((name, inner)) = self.call(text)? else {
             return Err(format!(
-                "executer {text:?}: expected `neighbourhood(entities)` such as `self(solid)`"
+                "executer {}: expected `neighbourhood(entities)` such as `self(solid)`",
+                excerpt(text),
             ));
         };
         if name == "dist" {
             return Err("`dist` is an estimator, not an executer".into());
         }
         let nbh = self.nbh(name)?;
+        for item in inner.split('|') {
+            let word = item.split(':').next().unwrap_or("").trim();
+            if word == "out" || word == "any" {
+                return Err(format!(
+                    "executer {}: cannot write `{word}` ({}; name the entities to write)",
+                    excerpt(text),
+                    match word {
+                        "out" => "`out` stands for the cells outside the region",
+                        _ => "`any` includes `unknown`",
+                    }
+                ));
+            }
+        }
         let weights = self.list(inner)?;
         let mut choices = Vec::new();
         for (code, &w) in weights.iter().enumerate() {

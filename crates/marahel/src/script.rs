@@ -97,6 +97,9 @@ pub struct RawParams {
     pub directions: Option<String>,
     /// Drunk direction-change probability (`dirprob` or `change`).
     pub dirprob: Option<String>,
+    /// The name `dirprob` was given under (`dirprob` or `change`), for messages.
+    #[serde(skip)]
+    pub dirprob_key: &'static str,
     /// Comma-separated estimators (greedy, wide_heur).
     pub heuristics: Option<String>,
     /// Connect: the entities forming areas.
@@ -201,9 +204,16 @@ pub fn read(text: &str) -> Result<RawScript, MarahelError> {
     let value: Value = serde_json::from_str(text).map_err(|e| MarahelError::Json {
         line: e.line(),
         column: e.column(),
-        message: e.to_string(),
+        message: without_location(&e),
     })?;
     from_value(&value)
+}
+
+/// What serde_json says, without its own " at line L column C" (the error names it once).
+fn without_location(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let tail = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&tail).unwrap_or(&text).to_string()
 }
 
 /// A raw script from parsed JSON (either dialect).
@@ -377,7 +387,6 @@ pub(crate) fn read_rules(e: &Obj) -> Result<Vec<String>, MarahelError> {
             .enumerate()
             .map(|(i, v)| string_value(v, &format!("{}[{i}]", e.at("rules"))))
             .collect(),
-        Some(Value::String(s)) => Ok(vec![s.clone()]),
         Some(other) => Err(MarahelError::shape(
             e.at("rules"),
             format!(
@@ -431,6 +440,10 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
         dirprob: match p.text("dirprob")? {
             Some(d) => Some(d),
             None => p.text("change")?,
+        },
+        dirprob_key: match p.get("change") {
+            Some(_) => "change",
+            None => "dirprob",
         },
         heuristics: p.text("heuristics")?,
         connector: None,

@@ -204,12 +204,18 @@ fn explorer_and_region_errors() {
         "explorers[0].parameters.heuristics",
         &["missing"],
     );
+    // A parameter the explorer ignores is a warning; strict mode makes it an error.
+    let ignored = script(
+        r#"{"type": "narrow", "parameters": {"heuristics": "random"}, "rules": ["-> self(solid)"]}"#,
+    );
+    let e = Script::parse_strict(&ignored).unwrap_err();
+    assert_eq!(e.path(), "explorers[0].parameters.heuristics", "{e}");
+    assert!(matches!(e, MarahelError::Strict { .. }), "{e:?}");
+    assert!(e.to_string().contains("no effect"), "{e}");
     expect(
-        &script(
-            r#"{"type": "narrow", "parameters": {"heuristics": "random"}, "rules": ["-> self(solid)"]}"#,
-        ),
-        "explorers[0].parameters.heuristics",
-        &["no effect"],
+        &script(r#"{"type": "drunk", "parameters": {"change": 2}, "rules": ["-> self(solid)"]}"#),
+        "explorers[0].parameters.change",
+        &["probability"],
     );
     expect(
         &script(

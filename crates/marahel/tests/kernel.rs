@@ -206,7 +206,7 @@ proptest! {
         let text = format!(
             r#"{{"metadata": {{"min": "19x13", "max": "19x13"}}, {regions}
                 "entities": ["solid", "empty", "water"],
-                "neighborhoods": {{"ring": "111,101,111", "far": "1000001,0000000,0003000"}},
+                "neighborhoods": {{"ring": "111,121,111", "far": "1000001,0000000,0003000"}},
                 "explorers": [{{"type": "narrow_horz", "rules": ["random < 0.4 -> self(solid)", "random < 0.5 -> self(water)", "-> self(empty)"]}}, {}]}}"#,
             explorers.join(", ")
         );
@@ -423,7 +423,7 @@ proptest! {
         let text = format!(
             r#"{{"metadata": {{"min": "37x23", "max": "37x23"}}, {regions}
                 "entities": {},
-                "neighborhoods": {{"ring": "111,101,111", "far": "1000001,0000000,0003000",
+                "neighborhoods": {{"ring": "111,121,111", "far": "1000001,0000000,0003000",
                                    "row": "111,131,111,010", "shift": "31,11"}},
                 "explorers": [
                   {{"type": "narrow_horz", "rules": {}}},
@@ -465,7 +465,7 @@ fn paired_row_scans_see_the_codes_written() {
                     r#"{{"metadata": {{"min": "9x7", "max": "41x33"}},
                         "regions": {{"type": "bsp", "number": "5", "parameters": {{"min": "4x3", "max": "20x18"}}}},
                         "entities": ["solid", "empty", "water", "lava"],
-                        "neighborhoods": {{"ring": "111,101,111"}},
+                        "neighborhoods": {{"ring": "111,121,111"}},
                         "explorers": [
                           {{"type": "narrow_horz", "rules": ["random < 0.4 -> self(solid)", "random < 0.3 -> self(water)", "-> self(empty)"]}},
                           {{"type": "{kind}", "region": "all", "parameters": {{{p}}}, "rules": {r}}}]}}"#

@@ -1,6 +1,7 @@
 //! Compiling one explorer: its type and aliases, region, parameters, limits and rules.
 
 use super::*;
+use grid_core::text::excerpt;
 
 pub(super) fn compile_explorer(
     e: &RawExplorer,
@@ -8,6 +9,7 @@ pub(super) fn compile_explorer(
     nbhs: &[Nbh],
     divider: Option<&Divider>,
     dist_slots: &mut usize,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Explorer, MarahelError> {
     let p = &e.path;
     let at = |k: &str| format!("{p}.{k}");
@@ -103,40 +105,39 @@ pub(super) fn compile_explorer(
         pr.directions.as_deref().unwrap_or("plus").trim(),
         param("directions"),
     )?;
-    let only =
-        |field: &Option<String>, key: &str, ok: bool, who: &str| -> Result<(), MarahelError> {
-            if field.is_some() && !ok {
-                Err(MarahelError::value(
-                    param(key),
-                    format!(
-                        "`{key}` has no effect on a {} explorer (only {who})",
-                        e.kind.trim()
-                    ),
-                ))
-            } else {
-                Ok(())
-            }
-        };
-    only(&pr.dirprob, "dirprob", tag == "drunk", "turtle_drunk")?;
+    // A parameter the language knows but this explorer ignores is a warning (an error in
+    // strict mode): evolved scripts carry such genes.
+    let mut only = |field: &Option<String>, key: &str, ok: bool, who: &str| {
+        if field.is_some() && !ok {
+            warnings.push(Warning {
+                path: param(key),
+                message: format!(
+                    "`{key}` has no effect on a {} explorer (only {who}); ignored",
+                    excerpt(e.kind.trim())
+                ),
+            });
+        }
+    };
+    only(&pr.dirprob, pr.dirprob_key, tag == "drunk", "turtle_drunk");
     only(
         &pr.heuristics,
         "heuristics",
         tag == "greedy" || tag == "wide",
         "turtle_heur and wide_heur",
-    )?;
-    only(&pr.entities, "entities", tag == "connect", "turtle_connect")?;
+    );
+    only(&pr.entities, "entities", tag == "connect", "turtle_connect");
     only(
         &pr.directions,
         "directions",
         matches!(tag, "drunk" | "greedy" | "connect"),
         "turtles",
-    )?;
+    );
     only(
         &pr.tiles,
         "tiles",
         tag != "connect",
         "explorers other than connect; connect ends when all areas are joined",
-    )?;
+    );
     let heuristics = |names: &Names, slots: &mut usize| -> Result<Vec<_>, MarahelError> {
         let text = pr.heuristics.as_ref().ok_or_else(|| {
             MarahelError::shape(
@@ -152,11 +153,11 @@ pub(super) fn compile_explorer(
                     .map_err(|m| MarahelError::value(param("heuristics"), m))
             })
             .collect::<Result<_, _>>()?;
-        if list.len() > crate::explorer::wide::MAX_HEURISTICS {
+        if tag == "wide" && list.len() > crate::explorer::wide::MAX_HEURISTICS {
             return Err(MarahelError::value(
                 param("heuristics"),
                 format!(
-                    "{} heuristics (at most {})",
+                    "{} heuristics (a wide_heur explorer sorts by at most {})",
                     list.len(),
                     crate::explorer::wide::MAX_HEURISTICS
                 ),
@@ -178,8 +179,11 @@ pub(super) fn compile_explorer(
                     .filter(|v| (0.0..=1.0).contains(v))
                     .ok_or_else(|| {
                         MarahelError::value(
-                            param("dirprob"),
-                            format!("{t:?} is not a probability (expected a number from 0 to 1)"),
+                            param(pr.dirprob_key),
+                            format!(
+                                "{} is not a probability (expected a number from 0 to 1)",
+                                excerpt(t)
+                            ),
                         )
                     })?,
             };

@@ -4,7 +4,7 @@
 //! estimators to enum variants); every number is range-checked; every mistake becomes a
 //! [`MarahelError`] naming its JSON path and what was expected.
 
-use crate::error::MarahelError;
+use crate::error::{MarahelError, Warning};
 use crate::program::{
     ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program, Range,
     RegionRef,
@@ -13,6 +13,7 @@ use crate::rule::Names;
 use crate::script::{RawExplorer, RawRegions, RawScript};
 use grid_core::Neighborhood;
 use grid_core::neighborhood::PREDEFINED;
+use grid_core::text::excerpt;
 
 mod explorer;
 use explorer::compile_explorer;
@@ -27,7 +28,7 @@ pub const MAX_AREA: usize = 64 << 20;
 pub const MAX_REPEATS: u64 = 1_000_000;
 
 /// Explorer type names and aliases, with their kind tag.
-pub const EXPLORER_TYPES: [(&str, &str); 27] = [
+pub const EXPLORER_TYPES: [(&str, &str); 28] = [
     ("narrow_horz", "horz"),
     ("narrow", "horz"),
     ("horz", "horz"),
@@ -55,7 +56,42 @@ pub const EXPLORER_TYPES: [(&str, &str); 27] = [
     ("rorder", "wrand"),
     ("rand_order", "wrand"),
     ("narrow_rnd", "rand"),
+    ("narrow_drunk", "drunk"),
 ];
+
+/// A script's neighbourhood matrix, which must mark its centre (`2`, or `3` when the centre
+/// is part of the neighbourhood): without one the offsets would silently count from the
+/// top-left corner.
+fn parse_matrix(matrix: &str, path: &str) -> Result<Neighborhood, MarahelError> {
+    use grid_core::neighborhood::NeighborhoodError as E;
+    let n = Neighborhood::parse(matrix).map_err(|e| {
+        let m = excerpt(matrix);
+        MarahelError::value(
+            path,
+            match e {
+                E::Empty => e.to_string(),
+                E::BadChar {
+                    position, found, ..
+                } => format!(
+                    "unexpected {found:?} at character {position} of {m} (expected a digit 0-3 or ',')"
+                ),
+                E::TwoCentres { first, second, .. } => format!(
+                    "more than one centre (2 or 3) in {m}: at characters {first} and {second}"
+                ),
+            },
+        )
+    })?;
+    if !matrix.contains(['2', '3']) {
+        return Err(MarahelError::value(
+            path,
+            format!(
+                "{} has no centre (mark it with 2, or 3 to include it, e.g. \"010,131,010\")",
+                excerpt(matrix)
+            ),
+        ));
+    }
+    Ok(n)
+}
 
 /// Parses `"WxH"` (or `"A"` for `AxA`) into positive sizes.
 pub fn parse_size(text: &str, path: &str) -> Result<(usize, usize), MarahelError> {
@@ -63,7 +99,8 @@ pub fn parse_size(text: &str, path: &str) -> Result<(usize, usize), MarahelError
         MarahelError::value(
             path,
             format!(
-                "{text:?} is not a size (expected \"WxH\" with whole numbers >= 1, e.g. \"50x50\")"
+                "{} is not a size (expected \"WxH\" with whole numbers >= 1, e.g. \"50x50\")",
+                excerpt(text),
             ),
         )
     };
@@ -85,7 +122,10 @@ pub fn parse_range(text: &str, path: &str, low: u64, high: u64) -> Result<Range,
     let bad = || {
         MarahelError::value(
             path,
-            format!("{text:?} is not a whole number from {low} to {high} (or a range \"min,max\")"),
+            format!(
+                "{} is not a whole number from {low} to {high} (or a range \"min,max\")",
+                excerpt(text)
+            ),
         )
     };
     let num = |s: &str| -> Result<u64, MarahelError> {
@@ -106,7 +146,7 @@ pub fn parse_range(text: &str, path: &str, low: u64, high: u64) -> Result<Range,
     if max < min {
         return Err(MarahelError::value(
             path,
-            format!("range {text:?} has max < min"),
+            format!("range {} has max < min", excerpt(text)),
         ));
     }
     Ok(Range { min, max })
@@ -143,7 +183,8 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             return Err(MarahelError::value(
                 path,
                 format!(
-                    "{name:?} is not a usable entity name (expected a word: letters, digits, '_', not starting with a digit)"
+                    "{} is not a usable entity name (expected a word: letters, digits, '_', not starting with a digit)",
+                    excerpt(name),
                 ),
             ));
         }
@@ -156,13 +197,13 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         {
             return Err(MarahelError::value(
                 path,
-                format!("{name:?} is a reserved word of the language"),
+                format!("{} is a reserved word of the language", excerpt(name)),
             ));
         }
         if entities.iter().any(|x: &Entity| x.name == name) {
             return Err(MarahelError::value(
                 path,
-                format!("duplicate entity {name:?}"),
+                format!("duplicate entity {}", excerpt(name)),
             ));
         }
         let color = match &e.color {
@@ -175,7 +216,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
                     .ok_or_else(|| {
                         MarahelError::value(
                             format!("{path}.color"),
-                            format!("{c:?} is not a colour (expected \"0xRRGGBB\")"),
+                            format!("{} is not a colour (expected \"0xRRGGBB\")", excerpt(c)),
                         )
                     })?;
                 Some([(v >> 16) as u8, (v >> 8) as u8, v as u8])
@@ -214,15 +255,14 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         if name.trim().is_empty() || name.contains(['(', ')', ',', '|']) || name == "dist" {
             return Err(MarahelError::value(
                 path,
-                format!("{name:?} is not a usable neighbourhood name"),
+                format!("{} is not a usable neighbourhood name", excerpt(name)),
             ));
         }
-        let n =
-            Neighborhood::parse(matrix).map_err(|e| MarahelError::value(&path, e.to_string()))?;
+        let n = parse_matrix(matrix, &path)?;
         if n.is_empty() {
             return Err(MarahelError::value(
                 path,
-                format!("{matrix:?} selects no cell (use 1 or 3)"),
+                format!("{} selects no cell (use 1 or 3)", excerpt(matrix)),
             ));
         }
         nbhs.push(Nbh::new(name, &n));
@@ -248,6 +288,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
     };
     let mut dist_slots = 0;
     let mut explorers = Vec::new();
+    let mut warnings = Vec::new();
     for e in &raw.explorers {
         explorers.push(compile_explorer(
             e,
@@ -255,6 +296,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             &nbhs,
             divider.as_ref(),
             &mut dist_slots,
+            &mut warnings,
         )?);
     }
     // Row-at-a-time execution needs to know whether anything writes `out` into the map.
@@ -277,6 +319,8 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         explorers,
         dist_slots,
         legend: Default::default(),
+        warnings,
+        patch_distances: true,
     };
     program.legend = std::sync::Arc::new(crate::map::legend(&program));
     Ok(program)

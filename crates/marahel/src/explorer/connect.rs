@@ -340,7 +340,11 @@ pub fn pass(
         Some(steer) if steer.dirs == *dirs => steer,
         _ => Steer::new(dirs),
     };
-    let plain = ex.kernel.is_some() && !ctx.buffer && !ctx.track_counts && !ctx.live.tracking();
+    let plain = ex.kernel.is_some()
+        && !ctx.buffer
+        && !ctx.track_counts
+        && !ctx.live.tracking()
+        && !ctx.log.on;
     if plain && let Some(mut rules) = walk::CellRules::new(ex, nbhs) {
         let stuck = walk::walk(&mut rules, &waypoints, &mut steer, dirs, r, ctx, lim);
         STEERS.set(Some(steer));

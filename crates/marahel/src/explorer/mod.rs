@@ -51,6 +51,62 @@ pub fn set_progress(
     ctx.cpercent = changed as f64 / changes as f64;
 }
 
+/// Visits each explorer may make per map cell, over all its repeats and regions: its work
+/// budget is this many times the map's area, and at least [`MIN_VISITS`]. A pass that would
+/// go past the budget is cut short (walkers and `narrow_rand` get fewer `tiles`; scans, wide
+/// and connect passes, which cost about one visit per region cell, are skipped) and the map
+/// gets a warning naming the limit. A script within the budget is not affected.
+pub const VISITS_PER_CELL: u64 = 64;
+
+/// The smallest work budget of an explorer on one map, in visits (see [`VISITS_PER_CELL`]):
+/// small maps may be walked many times over, still within milliseconds.
+pub const MIN_VISITS: u64 = 1 << 20;
+
+/// The work budget of one explorer on a map of `area` cells, in visits.
+pub fn visit_budget(area: u64) -> u64 {
+    area.saturating_mul(VISITS_PER_CELL).max(MIN_VISITS)
+}
+
+/// What a region pass may still spend of its explorer's budget.
+struct Budget {
+    left: u64,
+    total: u64,
+    /// Whether a pass was cut short or skipped.
+    cut: bool,
+}
+
+impl Budget {
+    /// Limits `lim` to what is left; `None` (and the budget spent) when the pass cannot run.
+    /// Walkers and random cells visit `tiles` cells at most; other passes cost the region's
+    /// area.
+    fn take(&mut self, kind: &ExplorerKind, area: u64, lim: Limits) -> Option<Limits> {
+        let by_tiles = matches!(
+            kind,
+            ExplorerKind::RandomNarrow | ExplorerKind::Drunk { .. } | ExplorerKind::Greedy { .. }
+        );
+        let cost = match by_tiles {
+            true => lim.tiles,
+            false => area.max(1),
+        };
+        if cost <= self.left {
+            self.left -= cost;
+            return Some(lim);
+        }
+        self.cut = true;
+        let tiles = std::mem::take(&mut self.left);
+        (by_tiles && tiles > 0).then_some(Limits { tiles, ..lim })
+    }
+
+    /// The warning of an explorer that ran out of budget.
+    fn warning(&self, ex: &Explorer) -> String {
+        format!(
+            "{}: stopped at its work budget of {} visits ({VISITS_PER_CELL} per map cell, at \
+             least {MIN_VISITS}); lower `tiles` or `repeats`",
+            ex.path, self.total
+        )
+    }
+}
+
 /// Limits of one region pass.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -63,6 +119,23 @@ pub struct Limits {
 /// Whether the explorer reads entity counts (so the engine keeps per-region counts).
 pub fn uses_counts(ex: &Explorer) -> bool {
     let est = |e: &Estimator| matches!(e, Estimator::Count { .. });
+    let in_rules = ex
+        .rules
+        .iter()
+        .flat_map(|r| &r.conditions)
+        .any(|c| est(&c.left) || est(&c.right));
+    let in_heur = match &ex.kind {
+        ExplorerKind::Greedy { heuristics } | ExplorerKind::WideHeur { heuristics } => {
+            heuristics.iter().any(est)
+        }
+        _ => false,
+    };
+    in_rules || in_heur
+}
+
+/// Whether the explorer reads `dist(list)` (not `dist(out)`, which reads no cell).
+pub fn reads_distance(ex: &Explorer) -> bool {
+    let est = |e: &Estimator| matches!(e, Estimator::Distance { to_out: false, .. });
     let in_rules = ex
         .rules
         .iter()
@@ -95,7 +168,13 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
         .all(|(i, a)| list[..i].iter().all(|b| a == b || !a.intersects(b)));
     let keep_planes = disjoint && ex.border.is_none();
     let repeats = draw(ex.repeats, ctx.rng);
-    for rep in 0..repeats {
+    let total = visit_budget(map.area());
+    let mut budget = Budget {
+        left: total,
+        total,
+        cut: false,
+    };
+    'repeats: for rep in 0..repeats {
         ctx.rpercent = rep as f64 / repeats as f64;
         for &r0 in list.iter() {
             let r = match ex.border {
@@ -115,9 +194,12 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 copy_rect(&canvas.front, &mut canvas.back, w, r);
             }
             let area = r.area();
-            let limits = Limits {
+            let asked = Limits {
                 tiles: ex.tiles.map_or(area, |t| draw(t, ctx.rng)),
                 changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
+            };
+            let Some(limits) = budget.take(&ex.kind, area, asked) else {
+                break 'repeats;
             };
             // Live planes pay off when the pass visits a good share of the region: scans, wide
             // explorers, random cells without a small firing limit. Walkers and connect count
@@ -171,6 +253,9 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 ctx.version += 1;
             }
         }
+    }
+    if budget.cut {
+        warnings.push(budget.warning(ex));
     }
 }
 

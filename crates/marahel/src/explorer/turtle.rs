@@ -37,7 +37,7 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 /// probability `dirprob` (or when the next cell is outside the region) and step.
 pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     let nbhs = ctx.nbhs;
-    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking();
+    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
     // (`dirprob >= 1`: every step turns, which the step loops' turn test cannot say.)
     if plain
         && dirprob < 1.0

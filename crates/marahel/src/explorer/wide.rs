@@ -12,7 +12,8 @@ use grid_core::rand::RngExt;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-/// Most heuristics a wide or greedy explorer may have.
+/// Most heuristics a `wide_heur` explorer may have: its sort key is a fixed array of this
+/// many values (a `turtle_heur` explorer takes any number).
 pub const MAX_HEURISTICS: usize = 4;
 
 #[derive(Clone, Copy, Debug)]

@@ -255,16 +255,23 @@ impl Search {
                     mutation: *mutation,
                 };
                 map_elites::run(&ev.space, s, &mut grid, &mut rng, &mut driver);
-                let best = grid.best(spec.keep).into_iter().cloned().collect();
+                let best = grid.best(grid.cells.len()).into_iter().cloned().collect();
                 (best, Some(grid))
             }
         };
-        let best = elites
-            .into_iter()
-            .filter(|e| e.eval.is_valid())
-            .take(spec.keep)
-            .filter_map(|e| ev.space.decode(&e.genome).ok().map(|s| (e, s)))
-            .collect();
+        // The best distinct scripts (clones and genes that change nothing give the same
+        // script).
+        let mut best: Vec<(Elite, Value)> = Vec::new();
+        for e in elites.into_iter().filter(|e| e.eval.is_valid()) {
+            if best.len() == spec.keep {
+                break;
+            }
+            if let Ok(script) = ev.space.decode(&e.genome)
+                && best.iter().all(|(_, s)| *s != script)
+            {
+                best.push((e, script));
+            }
+        }
         Outcome {
             names: ev.names.clone(),
             best,

@@ -52,7 +52,7 @@ impl Space {
             let first = kinds.len();
             match &v.range {
                 Range::Int(_) | Range::Float(_) => kinds.push(GeneKind::Numeric),
-                Range::Choice(_) => kinds.push(GeneKind::Categorical),
+                Range::Choice(_) | Range::Optional(_) => kinds.push(GeneKind::Categorical),
                 Range::Grammar(g) => {
                     kinds.extend(std::iter::repeat_n(GeneKind::Categorical, g.codons))
                 }
@@ -68,15 +68,8 @@ impl Space {
             slots,
             kinds,
         };
-        let mut doc = space.skeleton.clone();
-        let middle = vec![0.0; space.len()];
-        for (index, slot) in space.slots.iter().enumerate() {
-            let set = Override::new(&slot.path, slot.value(&middle));
-            apply(&mut doc, &set).map_err(|e| SearchError::Path {
-                index,
-                message: e.to_string(),
-            })?;
-        }
+        // Every path must lead somewhere with every variation present.
+        space.decode(&vec![MAX_GENE; space.len()])?;
         Ok(space)
     }
 
@@ -95,12 +88,28 @@ impl Space {
         &self.kinds
     }
 
-    /// The script of `genome`: the skeleton with every variation written in, and `null`
-    /// explorers removed.
+    /// The script of `genome`: the skeleton with every variation written in, then the
+    /// optional values that are off set to `null`, and `null` explorers removed.
     pub fn decode(&self, genome: &[f64]) -> Result<Value, SearchError> {
         let mut doc = self.skeleton.clone();
+        let mut removed = Vec::new();
         for (index, slot) in self.slots.iter().enumerate() {
-            let set = Override::new(&slot.path, slot.value(genome));
+            let value = match slot.value(genome) {
+                Write::Set(value) => value,
+                Write::Keep => continue,
+                Write::Remove => {
+                    removed.push(index);
+                    continue;
+                }
+            };
+            let set = Override::new(&slot.path, value);
+            apply(&mut doc, &set).map_err(|e| SearchError::Path {
+                index,
+                message: e.to_string(),
+            })?;
+        }
+        for index in removed {
+            let set = Override::new(&self.slots[index].path, Value::Null);
             apply(&mut doc, &set).map_err(|e| SearchError::Path {
                 index,
                 message: e.to_string(),
@@ -160,10 +169,22 @@ fn float_of(gene: f64, lo: f64, hi: f64) -> f64 {
     lo + gene * (hi - lo)
 }
 
+/// What a variation does to the skeleton.
+enum Write {
+    /// Writes this value.
+    Set(Value),
+    /// Leaves the skeleton's value (an optional value that is on).
+    Keep,
+    /// Removes the value, after the other variations (an optional value that is off).
+    Remove,
+}
+
 impl Slot {
-    fn value(&self, genome: &[f64]) -> Value {
+    fn value(&self, genome: &[f64]) -> Write {
         let gene = genome.get(self.first).copied().unwrap_or(0.0);
-        match &self.range {
+        Write::Set(match &self.range {
+            Range::Optional(_) if gene < 0.5 => return Write::Remove,
+            Range::Optional(_) => return Write::Keep,
             Range::Int([lo, hi]) => Value::from(int_of(gene, *lo, *hi)),
             Range::Float([lo, hi]) => {
                 Value::from((float_of(gene, *lo, *hi) * 1000.0).round() / 1000.0)
@@ -173,7 +194,7 @@ impl Slot {
                 let end = (self.first + g.codons).min(genome.len());
                 Value::String(expand(g, &genome[self.first.min(end)..end]))
             }
-        }
+        })
     }
 }
 
@@ -279,6 +300,21 @@ mod tests {
         assert_eq!(without["explorers"][0]["rules"][0], "y");
         let with = space.decode(&[0.9]).unwrap();
         assert_eq!(with["explorers"][0]["type"], "vert");
+    }
+
+    #[test]
+    fn optional_explorers_are_removed_after_the_other_writes() {
+        let s = spec(
+            r#"[{"path": "explorers.0", "optional": true},
+                {"path": "explorers.0.parameters.repeats", "int": [1, 4]}]"#,
+        );
+        let space = Space::new(&s).unwrap();
+        let off = space.decode(&[0.2, 0.9]).unwrap();
+        assert_eq!(off["explorers"].as_array().unwrap().len(), 1);
+        assert_eq!(off["explorers"][0]["rules"][0], "y");
+        let on = space.decode(&[0.7, 0.9]).unwrap();
+        assert_eq!(on["explorers"][0]["parameters"]["repeats"], 4);
+        assert_eq!(on["explorers"].as_array().unwrap().len(), 2);
     }
 
     #[test]

@@ -107,6 +107,9 @@ pub enum Range {
     Float([f64; 2]),
     /// One of these JSON values (`null` in `explorers` removes that explorer).
     Choice(Vec<Value>),
+    /// `true`: the value at the path is kept or removed (set to `null`, and dropped from
+    /// `explorers`), after every other variation is written.
+    Optional(bool),
     /// A string from a small grammar (rules, neighbourhood matrices, weight lists).
     Grammar(Grammar),
 }
@@ -457,6 +460,11 @@ fn check_range(path: &str, range: &Range) -> Result<(), SearchError> {
         Range::Int([lo, hi]) => range_ok(&format!("{path}.int"), *lo as f64, *hi as f64),
         Range::Float([lo, hi]) => range_ok(&format!("{path}.float"), *lo, *hi),
         Range::Choice(values) => at_most(&format!("{path}.choice"), values.len(), 1, 10_000),
+        Range::Optional(true) => Ok(()),
+        Range::Optional(false) => Err(SearchError::value(
+            format!("{path}.optional"),
+            "false: leave the variation out instead",
+        )),
         Range::Grammar(g) => {
             let path = format!("{path}.grammar");
             at_most(&format!("{path}.codons"), g.codons, 1, MAX_CODONS)?;

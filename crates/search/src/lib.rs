@@ -185,6 +185,7 @@ impl Search {
                 Connectivity::Four
             },
             blocks: BlockGrid::square(spec.measure.blocks),
+            exact_path_cells: spec.measure.exact_path_cells,
         };
         let maps = Seed(spec.seed).stream("maps");
         let seeds = (0..spec.maps as u64).map(|i| maps.child(i).0).collect();

@@ -14,7 +14,7 @@
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
 
 use crate::error::SearchError;
-use grid_core::metrics::paths::{longest_path, path_distance, tile_counts};
+use grid_core::metrics::paths::{longest_path_with, path_distance, tile_counts};
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
 use grid_core::text::excerpt;
 use grid_core::{Connectivity, TileId, TileMap};
@@ -142,6 +142,7 @@ pub struct Resolved {
     passable: EmptySet,
     conn: Connectivity,
     blocks: BlockGrid,
+    exact_path_cells: usize,
     needs_basic: bool,
     needs_counts: bool,
 }
@@ -167,6 +168,8 @@ pub struct MeasureSetup {
     pub conn: Connectivity,
     /// Entropy blocks.
     pub blocks: BlockGrid,
+    /// Passable cells up to which the longest path is exact.
+    pub exact_path_cells: usize,
 }
 
 impl Resolved {
@@ -203,6 +206,7 @@ impl Resolved {
             passable: EmptySet::from_names_present(legend, &names),
             conn: setup.conn,
             blocks: setup.blocks,
+            exact_path_cells: setup.exact_path_cells,
             needs_basic,
             needs_counts,
         }
@@ -221,7 +225,10 @@ impl Resolved {
                 Resolve::EmptyFraction => basic.map_or(0.0, |b| b.empty_fraction),
                 Resolve::Regions => basic.map_or(0.0, |b| b.regions as f64),
                 Resolve::BlockEntropy => basic.map_or(0.0, |b| b.block_entropy),
-                Resolve::LongestPath => longest_path(map, &self.passable, self.conn).length as f64,
+                Resolve::LongestPath => {
+                    longest_path_with(map, &self.passable, self.conn, self.exact_path_cells).length
+                        as f64
+                }
                 Resolve::Count(ids) => counts.as_ref().map_or(0.0, |c| {
                     ids.iter()
                         .map(|&i| c.get(i as usize).copied().unwrap_or(0))
@@ -308,6 +315,7 @@ mod tests {
             passable: names(&["empty", "player", "key"]),
             conn: Connectivity::Four,
             blocks: BlockGrid::square(1),
+            exact_path_cells: 1024,
         };
         let r = Resolved::new(&kinds, &setup, &legend);
         let mut out = Vec::new();

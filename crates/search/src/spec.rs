@@ -167,6 +167,14 @@ pub struct Measure {
     /// Blocks per side for the block entropy.
     #[serde(default = "default_blocks")]
     pub blocks: usize,
+    /// Up to this many passable cells the longest path is exact (a BFS from every cell);
+    /// above, the double-sweep estimate (0: always the estimate).
+    #[serde(default = "default_exact_cells")]
+    pub exact_path_cells: usize,
+}
+
+fn default_exact_cells() -> usize {
+    grid_core::metrics::paths::EXACT_CELLS
 }
 
 fn default_passable() -> Vec<String> {
@@ -185,6 +193,7 @@ impl Default for Measure {
             passable: default_passable(),
             connectivity: default_connectivity(),
             blocks: default_blocks(),
+            exact_path_cells: default_exact_cells(),
         }
     }
 }

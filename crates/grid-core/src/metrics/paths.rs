@@ -57,12 +57,13 @@ pub struct LongestPath {
 }
 
 /// The longest shortest path between cells where `pass` holds (flat row-major indices),
-/// exact up to [`EXACT_CELLS`] passable cells and estimated by double sweep above (see the
-/// module docs).
+/// exact up to `exact_cells` passable cells (normally [`EXACT_CELLS`]) and estimated by
+/// double sweep above (see the module docs).
 pub fn longest_path_cells(
     width: usize,
     height: usize,
     conn: Connectivity,
+    exact_cells: usize,
     pass: impl Fn(usize) -> bool,
 ) -> LongestPath {
     let open: Vec<usize> = (0..width * height).filter(|&i| pass(i)).collect();
@@ -76,7 +77,7 @@ pub fn longest_path_cells(
         }
         best
     };
-    if open.len() <= EXACT_CELLS {
+    if open.len() <= exact_cells {
         let length = open.iter().map(|&s| farthest(s).1).max().unwrap_or(0);
         return LongestPath {
             length,
@@ -101,14 +102,26 @@ pub fn longest_path_cells(
     }
 }
 
-/// The longest shortest path between the cells of `map` whose tile is in `passable`.
+/// The longest shortest path between the cells of `map` whose tile is in `passable`: exact
+/// up to [`EXACT_CELLS`] passable cells, the double-sweep estimate above.
 pub fn longest_path<M: TileMap + ?Sized>(
     map: &M,
     passable: &EmptySet,
     conn: Connectivity,
 ) -> LongestPath {
+    longest_path_with(map, passable, conn, EXACT_CELLS)
+}
+
+/// [`longest_path`] with another limit for the exact computation (0: always the double
+/// sweep, `usize::MAX`: always exact).
+pub fn longest_path_with<M: TileMap + ?Sized>(
+    map: &M,
+    passable: &EmptySet,
+    conn: Connectivity,
+    exact_cells: usize,
+) -> LongestPath {
     let open = passable_mask(map, passable);
-    longest_path_cells(map.width(), map.height(), conn, |i| open[i])
+    longest_path_cells(map.width(), map.height(), conn, exact_cells, |i| open[i])
 }
 
 /// How many cells hold each tile id: `counts[id]` for every id of the legend (ids outside
@@ -297,6 +310,24 @@ mod tests {
         let l = longest_path(&s, &floor(), Connectivity::Four);
         assert!(!l.exact);
         assert_eq!(l.length, 20 * 59 + 19 * 2 + 1);
+        // The limit can be moved either way.
+        let exact = longest_path_with(&s, &floor(), Connectivity::Four, usize::MAX);
+        assert_eq!(
+            exact,
+            LongestPath {
+                length: l.length,
+                exact: true
+            }
+        );
+        let m = map(".....\n####.\n.....\n");
+        let sweep = longest_path_with(&m, &floor(), Connectivity::Four, 0);
+        assert_eq!(
+            sweep,
+            LongestPath {
+                length: 10,
+                exact: false
+            }
+        );
     }
 
     #[test]

@@ -147,10 +147,20 @@ fn write_outputs(
     let check_json: Vec<Value> = checks
         .iter()
         .map(|c| {
-            let mut v = serde_json::to_value(c).expect("a check serialises");
-            v["metrics"] = serde_json::json!(outcome.names);
-            v["seeds"] = serde_json::json!(format!("1..={check_seeds}"));
-            v
+            let means: serde_json::Map<String, Value> = outcome
+                .names
+                .iter()
+                .zip(&c.means)
+                .map(|(n, v)| (n.clone(), serde_json::json!(v)))
+                .collect();
+            serde_json::json!({
+                "seeds": format!("1..={check_seeds}"),
+                "maps": c.maps,
+                "feasible": c.feasible,
+                "distinct": c.distinct,
+                "fitness": c.fitness,
+                "means": means,
+            })
         })
         .collect();
     write_file(
@@ -160,8 +170,9 @@ fn write_outputs(
     if let Some(grid) = &outcome.grid {
         heat_map(grid, &out.join("heatmap.png"))?;
     }
-    if !outcome.best.is_empty() {
-        let png = contact_sheet(outcome)?;
+    let rows = sheet_scripts(search, outcome);
+    if !rows.is_empty() {
+        let png = contact_sheet(&rows)?;
         write_file(&out.join("contact.png"), &png)?;
     }
     Ok(checks)
@@ -189,11 +200,37 @@ fn heat_map(grid: &EliteGrid, path: &Path) -> Result<(), CliError> {
         .map_err(|e| CliError::output(std::io::Error::other(e.to_string())))
 }
 
-/// One row per best generator, one column per seed 1..=8, 4 white pixels between maps.
-fn contact_sheet(outcome: &Outcome) -> Result<Vec<u8>, CliError> {
+/// The contact sheet's generators: the best ones, or for MAP-Elites the elites of cells
+/// spread evenly over the filled cells (in row-major order, so over the range it found).
+fn sheet_scripts(search: &Search, outcome: &Outcome) -> Vec<(String, Value)> {
+    const ROWS: usize = 6;
+    match &outcome.grid {
+        Some(grid) => {
+            let filled: Vec<usize> = grid.filled().collect();
+            let picks = ROWS.min(filled.len());
+            (0..picks)
+                .map(|i| filled[i * (filled.len() - 1) / (picks - 1).max(1)])
+                .filter_map(|cell| {
+                    let e = grid.cells[cell].as_ref()?;
+                    let script = search.evaluator().space.decode(&e.genome).ok()?;
+                    Some((format!("cell {cell}"), script))
+                })
+                .collect()
+        }
+        None => outcome
+            .best
+            .iter()
+            .enumerate()
+            .map(|(i, (_, s))| (format!("best {}", i + 1), s.clone()))
+            .collect(),
+    }
+}
+
+/// One row per generator, one column per seed 1..=8, 4 white pixels between maps.
+fn contact_sheet(scripts: &[(String, Value)]) -> Result<Vec<u8>, CliError> {
     const GAP: u32 = 4;
     let mut rows: Vec<Vec<(u32, u32, Vec<u8>)>> = Vec::new();
-    for (_, script) in &outcome.best {
+    for (_, script) in scripts {
         let script = marahel::Script::from_value(script).map_err(CliError::input)?;
         let mut row = Vec::new();
         for seed in 1..=SHEET_SEEDS {

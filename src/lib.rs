@@ -10,9 +10,12 @@
 //! | [`heroes_zones`] | Heroes-style zone maps from a template, exported to `.hmm` |
 //! | [`mario_rooms`] | Mario levels assembled from rooms, sections and macros |
 //! | [`zone_tiles`] | 3x3 noise-zone matching into tiled worlds |
+//! | [`search`] | searching Marahel generators for maps that meet objectives (MAP-Elites, ES) |
 
 pub use grid_core;
 pub use heroes_zones;
+/// The generator search (crate `levelgen-search`).
+pub use levelgen_search as search;
 pub use marahel;
 pub use mario_rooms;
 pub use zone_tiles;

@@ -284,3 +284,72 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// One axis of a [`grid_heat_map`]: its label and the value range its bins cover.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridAxis {
+    /// Axis label.
+    pub label: String,
+    /// Lower edge of the first bin.
+    pub min: f64,
+    /// Upper edge of the last bin.
+    pub max: f64,
+    /// Number of bins.
+    pub bins: usize,
+}
+
+/// Draws a grid of cell values (`values[row * x.bins + col]`, `None` for an empty cell) as
+/// a heat map (viridis from the lowest to the highest value; empty cells white): the
+/// MAP-Elites archive of `levelgen search`.
+pub fn grid_heat_map(
+    values: &[Option<f64>],
+    x: &GridAxis,
+    y: &GridAxis,
+    title: &str,
+    path: &Path,
+) -> Result<(), AnalyzeError> {
+    fonts();
+    let root = BitMapBackend::new(path, (560, 520)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
+    let (lo, hi) = values
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+            (l.min(v), h.max(v))
+        });
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, (FONT, 16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x.min..x.max, y.min..y.max)
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc(x.label.as_str())
+        .y_desc(y.label.as_str())
+        .label_style((FONT, 12))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    let (wx, wy) = (
+        (x.max - x.min) / x.bins.max(1) as f64,
+        (y.max - y.min) / y.bins.max(1) as f64,
+    );
+    let cells = values.iter().enumerate().filter_map(|(i, v)| {
+        let v = (*v)?;
+        let (col, row) = ((i % x.bins.max(1)) as f64, (i / x.bins.max(1)) as f64);
+        let shade = ViridisRGB::get_color((v - lo) / span);
+        Some(Rectangle::new(
+            [
+                (x.min + col * wx, y.min + row * wy),
+                (x.min + (col + 1.0) * wx, y.min + (row + 1.0) * wy),
+            ],
+            shade.filled(),
+        ))
+    });
+    chart.draw_series(cells).map_err(|e| plot_err(path, e))?;
+    root.present().map_err(|e| plot_err(path, e))?;
+    Ok(())
+}

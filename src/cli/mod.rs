@@ -12,6 +12,7 @@ pub mod heroes;
 pub mod marahel;
 pub mod mario;
 pub mod output;
+pub mod search;
 pub mod zones;
 
 use clap::{Parser, Subcommand};
@@ -44,6 +45,8 @@ pub enum Command {
     Marahel(marahel::Args),
     /// Super Mario levels from room, section and macro files, proven playable (Mario AI text).
     Mario(mario::Args),
+    /// Search Marahel generators for maps that meet a spec (MAP-Elites, evolution strategy).
+    Search(search::Args),
     /// Noise-driven 3x3 zone matching into a tiled world (`zones atlas` writes the atlas).
     Zones(zones::Args),
 }
@@ -105,6 +108,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),
         Some(Command::Mario(args)) => mario::run(args),
+        Some(Command::Search(args)) => search::run(args),
         Some(Command::Zones(args)) => zones::run(args),
     }
 }

@@ -9,7 +9,7 @@
 //! | [`geom`] | [`Point`], [`Dir`], [`Rect`] |
 //! | [`neighborhood`] | [`Neighborhood`] offset lists and the Marahel matrix notation |
 //! | [`connectivity`] | iterative flood fill, components and BFS distance maps |
-//! | [`metrics`] | expressive-range metrics: empty fraction, regions, block entropy |
+//! | [`metrics`] | expressive-range metrics: empty fraction, regions, block entropy; [`metrics::paths`]: longest shortest path, tile counts, path distances |
 //! | [`path`] | [`astar`] on the `pathfinding` crate |
 //! | [`rng`] | [`Seed`] and [`LevelRng`] (Xoshiro256++), with child streams |
 //! | [`overrides`] | `path=value` overrides of a JSON input (`--set`, sliders, searches) |

@@ -31,6 +31,8 @@
 //! assert!((m.empty_fraction - 4.0 / 9.0).abs() < 1e-12);
 //! ```
 
+pub mod paths;
+
 use crate::connectivity::{ComponentCounter, Connectivity};
 use crate::tile::{Legend, TileId, TileMap};
 use std::fmt;

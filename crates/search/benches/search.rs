@@ -1,0 +1,51 @@
+//! Evaluations per second: random candidates of `examples/search/binary.json`, 10 maps of
+//! 14x14 each, on one thread; and the longest-path metric alone.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use grid_core::metrics::EmptySet;
+use grid_core::metrics::paths::longest_path;
+use grid_core::{Connectivity, Seed};
+use levelgen_search::evaluate::Scratch;
+use levelgen_search::{Search, spec};
+use std::hint::black_box;
+
+const BINARY: &str = include_str!("../../../examples/search/binary.json");
+
+fn evaluations(c: &mut Criterion) {
+    let mut spec = spec::parse(BINARY).expect("the example parses");
+    spec.maps = 10;
+    let search = Search::new(&spec).expect("the example compiles");
+    let ev = search.evaluator();
+    let mut rng = Seed(7).rng();
+    let genomes: Vec<Vec<f64>> = (0..100).map(|_| ev.space.random(&mut rng)).collect();
+    let mut scratch = Scratch::default();
+    c.bench_function("evaluate 100 binary candidates x 10 maps 14x14", |b| {
+        b.iter(|| {
+            for g in &genomes {
+                black_box(ev.evaluate(g, &mut scratch));
+            }
+        })
+    });
+    let script = ev.compile(&genomes[0]).expect("a runnable candidate");
+    let maps: Vec<_> = (0..10)
+        .map(|s| script.generate(s).expect("a map"))
+        .collect();
+    let passable = EmptySet::from_ids(&[0]);
+    c.bench_function("longest_path 10 maps 14x14", |b| {
+        b.iter(|| {
+            for m in &maps {
+                black_box(longest_path(m, &passable, Connectivity::Four));
+            }
+        })
+    });
+    c.bench_function("generate 10 maps 14x14", |b| {
+        b.iter(|| {
+            for s in 0..10 {
+                black_box(script.generate(s).expect("a map"));
+            }
+        })
+    });
+}
+
+criterion_group!(benches, evaluations);
+criterion_main!(benches);

@@ -1,0 +1,211 @@
+//! Stage 3: scoring a candidate. Its genome becomes a script, the script makes one map per
+//! evaluation seed, every map is measured, and the scores are folded into one fitness.
+//!
+//! **Map score.** Each constraint gives a reward: 1 inside its range, `1 / (1 + d / scale)`
+//! at distance `d` outside it (so a near miss scores more than a far one, and the search
+//! always has a slope to climb). The map's score is the mean reward (1 with no constraints)
+//! plus the weighted sum of the objectives. A map is *feasible* when it meets every
+//! constraint.
+//!
+//! **Fitness.** `mean(score) - spread x std(score)` over the candidate's maps: a generator
+//! is rewarded for being good on every seed, not on average.
+
+use crate::metric::{MeasureSetup, MetricKind, Resolved};
+use crate::space::Space;
+use grid_core::metrics::MetricsScratch;
+use marahel::Script;
+use serde::Serialize;
+use std::collections::HashSet;
+
+/// A compiled constraint: metric index and range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bound {
+    /// Index into the metric list.
+    pub metric: usize,
+    /// Lowest value that satisfies.
+    pub min: f64,
+    /// Highest value that satisfies.
+    pub max: f64,
+    /// Distance outside the range that halves the reward.
+    pub scale: f64,
+}
+
+impl Bound {
+    /// The reward of `value`: 1 inside, `1 / (1 + d / scale)` at distance `d` outside.
+    pub fn reward(&self, value: f64) -> f64 {
+        let d = if value < self.min {
+            self.min - value
+        } else if value > self.max {
+            value - self.max
+        } else {
+            return 1.0;
+        };
+        1.0 / (1.0 + d / self.scale)
+    }
+}
+
+/// Everything needed to score a genome; shared read-only by the worker threads.
+#[derive(Debug)]
+pub struct Evaluator {
+    /// The search space.
+    pub space: Space,
+    /// Every metric the spec names, in first-mention order.
+    pub metrics: Vec<MetricKind>,
+    /// Their names, in the same order.
+    pub names: Vec<String>,
+    /// How to measure.
+    pub setup: MeasureSetup,
+    /// Constraints.
+    pub bounds: Vec<Bound>,
+    /// Objectives: metric index and weight.
+    pub terms: Vec<(usize, f64)>,
+    /// The map seeds every candidate is scored on.
+    pub seeds: Vec<u64>,
+    /// Weight of the standard deviation in the fitness.
+    pub spread: f64,
+}
+
+/// The score of one candidate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Mean map score minus spread x standard deviation (`f64::MIN` for an invalid script).
+    pub fitness: f64,
+    /// Mean of each metric over the maps.
+    pub means: Vec<f64>,
+    /// Fraction of maps meeting every constraint.
+    pub feasible: f64,
+    /// Why the script could not run, if it could not.
+    pub error: Option<String>,
+}
+
+impl Evaluation {
+    fn invalid(error: String, metrics: usize) -> Self {
+        Self {
+            fitness: f64::MIN,
+            means: vec![0.0; metrics],
+            feasible: 0.0,
+            error: Some(error),
+        }
+    }
+
+    /// Whether the script ran.
+    pub fn is_valid(&self) -> bool {
+        self.error.is_none()
+    }
+}
+
+/// Per-thread buffers.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    metrics: MetricsScratch,
+    values: Vec<f64>,
+}
+
+impl Evaluator {
+    /// Scores `genome` on the evaluation seeds.
+    pub fn evaluate(&self, genome: &[f64], scratch: &mut Scratch) -> Evaluation {
+        match self.compile(genome) {
+            Ok(script) => self.score(&script, &self.seeds, scratch).0,
+            Err(e) => Evaluation::invalid(e, self.metrics.len()),
+        }
+    }
+
+    /// The script of `genome`, parsed.
+    pub fn compile(&self, genome: &[f64]) -> Result<Script, String> {
+        let doc = self.space.decode(genome).map_err(|e| e.to_string())?;
+        Script::from_value(&doc).map_err(|e| e.to_string())
+    }
+
+    /// Scores `script` on `seeds`; also returns the fraction of distinct maps.
+    pub fn score(
+        &self,
+        script: &Script,
+        seeds: &[u64],
+        scratch: &mut Scratch,
+    ) -> (Evaluation, f64) {
+        let n_metrics = self.metrics.len();
+        let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
+        let mut seen: HashSet<Vec<u8>> = HashSet::with_capacity(seeds.len());
+        let mut resolved: Option<Resolved> = None;
+        for &seed in seeds {
+            let map = match script.generate(seed) {
+                Ok(map) => map,
+                Err(e) => return (Evaluation::invalid(e.to_string(), n_metrics), 0.0),
+            };
+            let r = resolved.get_or_insert_with(|| {
+                Resolved::new(&self.metrics, &self.setup, grid_core::TileMap::legend(&map))
+            });
+            r.measure(&map, &mut scratch.metrics, &mut scratch.values);
+            per_map.push(scratch.values.clone());
+            seen.insert(map.cells);
+        }
+        let distinct = seen.len() as f64 / seeds.len().max(1) as f64;
+        if let Some(r) = &resolved {
+            for slot in r.distinct_slots() {
+                per_map.iter_mut().for_each(|v| v[slot] = distinct);
+            }
+        }
+        (self.fold(&per_map), distinct)
+    }
+
+    /// Folds the metric values of each map into an evaluation.
+    fn fold(&self, per_map: &[Vec<f64>]) -> Evaluation {
+        let n = per_map.len().max(1) as f64;
+        let mut means = vec![0.0; self.metrics.len()];
+        let mut scores = Vec::with_capacity(per_map.len());
+        let mut feasible = 0usize;
+        for values in per_map {
+            for (m, v) in means.iter_mut().zip(values) {
+                *m += v / n;
+            }
+            let rewards: Vec<f64> = self
+                .bounds
+                .iter()
+                .map(|b| b.reward(values[b.metric]))
+                .collect();
+            feasible += rewards.iter().all(|&r| r == 1.0) as usize;
+            let constraint = if rewards.is_empty() {
+                1.0
+            } else {
+                rewards.iter().sum::<f64>() / rewards.len() as f64
+            };
+            let objective: f64 = self.terms.iter().map(|&(m, w)| w * values[m]).sum();
+            scores.push(constraint + objective);
+        }
+        let mean = scores.iter().sum::<f64>() / n;
+        let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
+        Evaluation {
+            fitness: mean - self.spread * var.sqrt(),
+            means,
+            feasible: feasible as f64 / n,
+            error: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reward_slopes_outside_the_range() {
+        let b = Bound {
+            metric: 0,
+            min: 28.0,
+            max: f64::MAX,
+            scale: 28.0,
+        };
+        assert_eq!(b.reward(30.0), 1.0);
+        assert_eq!(b.reward(28.0), 1.0);
+        assert_eq!(b.reward(14.0), 1.0 / 1.5);
+        assert_eq!(b.reward(0.0), 0.5);
+        let one = Bound {
+            metric: 0,
+            min: 1.0,
+            max: 1.0,
+            scale: 1.0,
+        };
+        assert_eq!(one.reward(3.0), 1.0 / 3.0);
+        assert!(one.reward(2.0) > one.reward(3.0));
+    }
+}

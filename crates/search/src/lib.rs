@@ -1,0 +1,303 @@
+//! # levelgen-search
+//!
+//! Finds Marahel generators that make the levels you ask for: a search over the scripts a
+//! skeleton and its variations describe, scored on the maps each script makes.
+//!
+//! ```
+//! use levelgen_search::Search;
+//! let spec = levelgen_search::spec::parse(r#"{
+//!   "marahel": {"metadata": {"min": "10x10", "max": "10x10"}, "entities": ["empty", "solid"],
+//!     "explorers": [{"type": "horz", "region": "map", "rules": ["random < 0.5 -> self(solid)", "-> self(empty)"]}]},
+//!   "vary": [{"path": "explorers.0.rules.0", "grammar": {"start": "random < <p> -> self(solid)",
+//!             "rules": {"<p>": {"float": [0.0, 1.0]}}, "codons": 1}}],
+//!   "constraints": [{"metric": "empty_fraction", "min": 0.7, "max": 0.8}],
+//!   "algorithm": {"type": "es", "mu": 4, "lambda": 8},
+//!   "budget": {"evaluations": 60}, "maps": 4, "seed": 1
+//! }"#).unwrap();
+//! let outcome = Search::new(&spec).unwrap().run(&mut |_| {});
+//! let (best, script) = &outcome.best[0];
+//! assert!(best.eval.feasible >= 0.5, "{:?}", best.eval);
+//! assert!(script["explorers"][0]["rules"][0].as_str().unwrap().starts_with("random < 0.2"));
+//! ```
+//!
+//! ## Pipeline (one module per stage)
+//!
+//! | stage | module |
+//! |---|---|
+//! | read and check the spec (JSON, limits) | [`spec`] |
+//! | genome ↔ script: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
+//! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
+//! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
+//! | (μ+λ) ES and MAP-Elites over a shared batch driver | [`algorithms`] |
+//! | elites, grid, log, JSON and CSV | [`archive`] |
+//!
+//! ## Determinism
+//!
+//! Each batch of candidates is drawn serially from the search RNG
+//! (`Seed(seed).stream("search")`), evaluated in parallel with rayon and folded in batch
+//! order, so under an **evaluation** budget the outcome is a pure function of (spec, seed)
+//! at any thread count (`tests/search.rs` checks 1 and 2 threads). A **seconds** budget
+//! stops after the batch during which time ran out, which depends on the machine: use it to
+//! explore, and an evaluation budget to reproduce. Every candidate is scored on the same
+//! map seeds (`Seed(seed).stream("maps").child(i)`), so candidates are compared on equal
+//! terms.
+//!
+//! ## Limits
+//!
+//! Checked when the spec is read, before anything is allocated: at most
+//! [`spec::MAX_VARIATIONS`] variations, [`spec::MAX_CODONS`] codons per grammar,
+//! [`spec::MAX_MAPS`] maps per candidate, [`spec::MAX_EVALUATIONS`] evaluations,
+//! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
+//! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
+//! Marahel's own limits. A candidate whose script does not parse scores `f64::MIN` and is
+//! logged as invalid; the search goes on.
+
+pub mod algorithms;
+pub mod archive;
+pub mod error;
+pub mod evaluate;
+pub mod metric;
+pub mod space;
+pub mod spec;
+
+pub use archive::{Elite, EliteGrid, LogRow, Outcome};
+pub use error::SearchError;
+pub use evaluate::{Evaluation, Evaluator};
+pub use metric::Metric;
+pub use spec::Spec;
+
+use algorithms::{Driver, es, map_elites};
+use archive::Bins;
+use evaluate::{Bound, Scratch};
+use grid_core::metrics::BlockGrid;
+use grid_core::{Connectivity, Seed};
+use metric::{MeasureSetup, MetricKind};
+use serde::Serialize;
+use serde_json::Value;
+use space::Space;
+use spec::Algorithm;
+use std::sync::Arc;
+
+/// A checked search, ready to run.
+#[derive(Debug)]
+pub struct Search {
+    spec: Spec,
+    evaluator: Evaluator,
+    custom: Vec<Arc<dyn Metric>>,
+}
+
+/// How a script does on a set of seeds (the acceptance check of a found generator).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Check {
+    /// Maps made.
+    pub maps: usize,
+    /// Fraction meeting every constraint.
+    pub feasible: f64,
+    /// Fraction of distinct maps.
+    pub distinct: f64,
+    /// Mean of each metric, in the search's metric order.
+    pub means: Vec<f64>,
+    /// Fitness on these seeds.
+    pub fitness: f64,
+}
+
+impl Search {
+    /// Compiles a spec: the variations against the skeleton, the metric names against the
+    /// skeleton's entities.
+    pub fn new(spec: &Spec) -> Result<Self, SearchError> {
+        Self::with_metrics(spec, Vec::new())
+    }
+
+    /// Like [`Search::new`], with the user's own metrics available by name.
+    pub fn with_metrics(spec: &Spec, custom: Vec<Arc<dyn Metric>>) -> Result<Self, SearchError> {
+        spec.check()?;
+        let space = Space::new(spec)?;
+        let first = space.decode(&vec![0.0; space.len()])?;
+        let script = marahel::Script::from_value(&first)
+            .map_err(|e| SearchError::Skeleton(e.to_string()))?;
+        let entities: Vec<String> = script
+            .program()
+            .entities
+            .iter()
+            .map(|e| e.name.clone())
+            .collect();
+        for (i, p) in spec.measure.passable.iter().enumerate() {
+            if !entities.contains(p) {
+                return Err(SearchError::value(
+                    format!("measure.passable[{i}]"),
+                    format!(
+                        "{} is not an entity of the script (known: {})",
+                        grid_core::text::excerpt(p),
+                        entities.join(", ")
+                    ),
+                ));
+            }
+        }
+        let mut names: Vec<String> = vec!["empty_fraction".into(), "regions".into()];
+        let mut wanted: Vec<(String, String)> = Vec::new();
+        for (i, c) in spec.constraints.iter().enumerate() {
+            wanted.push((c.metric.clone(), format!("constraints[{i}].metric")));
+        }
+        for (i, t) in spec.objectives.iter().enumerate() {
+            wanted.push((t.metric.clone(), format!("objectives[{i}].metric")));
+        }
+        if let Algorithm::MapElites { x, y, .. } = &spec.algorithm {
+            wanted.push((x.metric.clone(), "algorithm.x.metric".into()));
+            wanted.push((y.metric.clone(), "algorithm.y.metric".into()));
+        }
+        let mut metrics = vec![MetricKind::EmptyFraction, MetricKind::Regions];
+        for (name, path) in &wanted {
+            let kind = MetricKind::parse(name, &entities, &custom, path)?;
+            if !names.contains(name) {
+                names.push(name.clone());
+                metrics.push(kind);
+            }
+        }
+        let index = |name: &str| names.iter().position(|n| n == name).expect("collected");
+        let bounds = spec
+            .constraints
+            .iter()
+            .map(|c| {
+                let (min, max) = (c.min.unwrap_or(f64::MIN), c.max.unwrap_or(f64::MAX));
+                let size = if c.min.is_some() {
+                    min.abs()
+                } else {
+                    max.abs()
+                };
+                Bound {
+                    metric: index(&c.metric),
+                    min,
+                    max,
+                    scale: c.scale.unwrap_or(size.max(1.0)),
+                }
+            })
+            .collect();
+        let terms = spec
+            .objectives
+            .iter()
+            .map(|t| (index(&t.metric), t.weight))
+            .collect();
+        let setup = MeasureSetup {
+            passable: spec.measure.passable.clone(),
+            conn: if spec.measure.connectivity == 8 {
+                Connectivity::Eight
+            } else {
+                Connectivity::Four
+            },
+            blocks: BlockGrid::square(spec.measure.blocks),
+            exact_path_cells: spec.measure.exact_path_cells,
+        };
+        let maps = Seed(spec.seed).stream("maps");
+        let seeds = (0..spec.maps as u64).map(|i| maps.child(i).0).collect();
+        Ok(Self {
+            spec: spec.clone(),
+            evaluator: Evaluator {
+                space,
+                metrics,
+                names,
+                setup,
+                bounds,
+                terms,
+                seeds,
+                spread: spec.spread,
+            },
+            custom,
+        })
+    }
+
+    /// The evaluator (space, metrics, seeds).
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+
+    /// The user's metrics this search knows.
+    pub fn custom_metrics(&self) -> &[Arc<dyn Metric>] {
+        &self.custom
+    }
+
+    /// Runs the search; `progress` sees each batch's log row, on the calling thread.
+    pub fn run(&self, progress: &mut dyn FnMut(&LogRow)) -> Outcome {
+        let spec = &self.spec;
+        let ev = &self.evaluator;
+        let mut rng = Seed(spec.seed).stream("search").rng();
+        let max = spec.budget.evaluations.unwrap_or(spec::MAX_EVALUATIONS);
+        let mut driver = Driver::new(ev, max, spec.budget.seconds, progress);
+        let (elites, grid) = match &spec.algorithm {
+            Algorithm::Es {
+                mu,
+                lambda,
+                mutation,
+            } => {
+                let s = es::EsSettings {
+                    mu: *mu,
+                    lambda: *lambda,
+                    mutation: *mutation,
+                };
+                (es::run(&ev.space, s, &mut rng, &mut driver), None)
+            }
+            Algorithm::MapElites {
+                x,
+                y,
+                initial,
+                batch,
+                mutation,
+            } => {
+                let bins = |a: &spec::Axis| Bins {
+                    metric: a.metric.clone(),
+                    index: ev.names.iter().position(|n| *n == a.metric).unwrap_or(0),
+                    min: a.min,
+                    max: a.max,
+                    bins: a.bins,
+                };
+                let mut grid = archive::EliteGrid::new(bins(x), bins(y));
+                let s = map_elites::MapElitesSettings {
+                    initial: *initial,
+                    batch: *batch,
+                    mutation: *mutation,
+                };
+                map_elites::run(&ev.space, s, &mut grid, &mut rng, &mut driver);
+                let best = grid.best(grid.cells.len()).into_iter().cloned().collect();
+                (best, Some(grid))
+            }
+        };
+        // The best distinct scripts (clones and genes that change nothing give the same
+        // script).
+        let mut best: Vec<(Elite, Value)> = Vec::new();
+        for e in elites.into_iter().filter(|e| e.eval.is_valid()) {
+            if best.len() == spec.keep {
+                break;
+            }
+            if let Ok(script) = ev.space.decode(&e.genome)
+                && best.iter().all(|(_, s)| *s != script)
+            {
+                best.push((e, script));
+            }
+        }
+        Outcome {
+            names: ev.names.clone(),
+            best,
+            grid,
+            log: driver.log,
+            evaluations: driver.done,
+        }
+    }
+
+    /// Scores a script (for example a found generator) on `seeds`, serially.
+    pub fn check(&self, script: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
+        let script = marahel::Script::from_value(script).map_err(|e| e.to_string())?;
+        let seeds: Vec<u64> = seeds.collect();
+        let (eval, distinct) = self
+            .evaluator
+            .score(&script, &seeds, &mut Scratch::default());
+        if let Some(e) = eval.error {
+            return Err(e);
+        }
+        Ok(Check {
+            maps: seeds.len(),
+            feasible: eval.feasible,
+            distinct,
+            means: eval.means,
+            fitness: eval.fitness,
+        })
+    }
+}

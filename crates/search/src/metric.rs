@@ -1,0 +1,327 @@
+//! The metrics a spec can name, and the [`Metric`] trait for a user's own.
+//!
+//! | name | value on one map |
+//! |---|---|
+//! | `empty_fraction` | passable cells / all cells |
+//! | `regions` | connected regions of passable cells |
+//! | `block_entropy` | mean binary entropy of the passable fraction per block |
+//! | `longest_path` | longest shortest path between passable cells ([`grid_core::metrics::paths`]) |
+//! | `count:NAME` or `count:A\|B` | cells holding those entities |
+//! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
+//! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
+//! | any other name | a [`Metric`] registered with [`crate::Search::with_metric`] |
+//!
+//! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
+
+use crate::error::SearchError;
+use grid_core::metrics::paths::{longest_path_with, path_distance, tile_counts};
+use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
+use grid_core::text::excerpt;
+use grid_core::{Connectivity, TileId, TileMap};
+use std::sync::Arc;
+
+/// A user's own measure of a map. Register it with [`crate::Search::with_metric`] and name
+/// it in constraints, objectives or MAP-Elites axes like a built-in metric.
+///
+/// ```
+/// use levelgen_search::Metric;
+/// use grid_core::TileMap;
+/// /// The fraction of border cells that are the first entity (a wall, say).
+/// #[derive(Debug)]
+/// struct WalledBorder;
+/// impl Metric for WalledBorder {
+///     fn name(&self) -> &str { "walled_border" }
+///     fn measure(&self, map: &dyn TileMap) -> f64 {
+///         let (w, h) = (map.width(), map.height());
+///         let border: Vec<(usize, usize)> = (0..w).flat_map(|x| [(x, 0), (x, h - 1)])
+///             .chain((0..h).flat_map(|y| [(0, y), (w - 1, y)])).collect();
+///         border.iter().filter(|&&(x, y)| map.tile(x, y) == 0).count() as f64
+///             / border.len() as f64
+///     }
+/// }
+/// ```
+pub trait Metric: Send + Sync + std::fmt::Debug {
+    /// The name specs use.
+    fn name(&self) -> &str;
+    /// The value on one map (finite; it is averaged over a candidate's maps).
+    fn measure(&self, map: &dyn TileMap) -> f64;
+}
+
+/// One metric a spec names.
+#[derive(Clone, Debug)]
+pub enum MetricKind {
+    /// Passable fraction.
+    EmptyFraction,
+    /// Passable regions.
+    Regions,
+    /// Block entropy.
+    BlockEntropy,
+    /// Longest shortest path.
+    LongestPath,
+    /// Cells holding any of these entities.
+    Count(Vec<String>),
+    /// Summed path distance along these stops.
+    Distance(Vec<String>),
+    /// Fraction of distinct maps of the candidate.
+    Distinct,
+    /// A registered metric.
+    Custom(Arc<dyn Metric>),
+}
+
+const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, count:NAME, distance:A:B[:C...]";
+
+impl MetricKind {
+    /// Reads a metric name; entity names must be among `entities`, custom names among
+    /// `custom`. `path` names the place in the spec for errors.
+    pub fn parse(
+        name: &str,
+        entities: &[String],
+        custom: &[Arc<dyn Metric>],
+        path: &str,
+    ) -> Result<Self, SearchError> {
+        let unknown = || SearchError::UnknownMetric {
+            path: path.to_string(),
+            name: excerpt(name),
+            known: custom
+                .iter()
+                .map(|m| m.name().to_string())
+                .chain(std::iter::once(KNOWN.to_string()))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let known_entity = |e: &str| -> Result<String, SearchError> {
+            if entities.iter().any(|n| n == e) {
+                Ok(e.to_string())
+            } else {
+                Err(SearchError::value(
+                    path,
+                    format!(
+                        "{}: {} is not an entity of the script (known: {})",
+                        excerpt(name),
+                        excerpt(e),
+                        entities.join(", ")
+                    ),
+                ))
+            }
+        };
+        if let Some(m) = custom.iter().find(|m| m.name() == name) {
+            return Ok(Self::Custom(m.clone()));
+        }
+        Ok(match name {
+            "empty_fraction" => Self::EmptyFraction,
+            "regions" => Self::Regions,
+            "block_entropy" => Self::BlockEntropy,
+            "longest_path" => Self::LongestPath,
+            "distinct" => Self::Distinct,
+            _ => match name.split_once(':') {
+                Some(("count", list)) => Self::Count(
+                    list.split('|')
+                        .map(known_entity)
+                        .collect::<Result<_, _>>()?,
+                ),
+                Some(("distance", stops)) => {
+                    let stops: Vec<String> = stops
+                        .split(':')
+                        .map(known_entity)
+                        .collect::<Result<_, _>>()?;
+                    if stops.len() < 2 {
+                        return Err(unknown());
+                    }
+                    Self::Distance(stops)
+                }
+                _ => return Err(unknown()),
+            },
+        })
+    }
+}
+
+/// The metrics of a search, resolved against one script's legend.
+#[derive(Debug)]
+pub struct Resolved {
+    kinds: Vec<Resolve>,
+    passable: EmptySet,
+    conn: Connectivity,
+    blocks: BlockGrid,
+    exact_path_cells: usize,
+    needs_basic: bool,
+    needs_counts: bool,
+}
+
+#[derive(Debug)]
+enum Resolve {
+    EmptyFraction,
+    Regions,
+    BlockEntropy,
+    LongestPath,
+    Count(Vec<TileId>),
+    Distance(Vec<Vec<TileId>>),
+    Distinct,
+    Custom(Arc<dyn Metric>),
+}
+
+/// How maps are measured: the passable entities, the connectivity and the entropy blocks.
+#[derive(Clone, Debug)]
+pub struct MeasureSetup {
+    /// Passable entity names.
+    pub passable: Vec<String>,
+    /// 4- or 8-connected.
+    pub conn: Connectivity,
+    /// Entropy blocks.
+    pub blocks: BlockGrid,
+    /// Passable cells up to which the longest path is exact.
+    pub exact_path_cells: usize,
+}
+
+impl Resolved {
+    /// Resolves `kinds` against `legend` (names the legend lacks match nothing).
+    pub fn new(kinds: &[MetricKind], setup: &MeasureSetup, legend: &grid_core::Legend) -> Self {
+        let ids = |names: &[String]| -> Vec<TileId> {
+            names.iter().filter_map(|n| legend.id_of(n)).collect()
+        };
+        let names: Vec<&str> = setup.passable.iter().map(String::as_str).collect();
+        let kinds: Vec<Resolve> = kinds
+            .iter()
+            .map(|k| match k {
+                MetricKind::EmptyFraction => Resolve::EmptyFraction,
+                MetricKind::Regions => Resolve::Regions,
+                MetricKind::BlockEntropy => Resolve::BlockEntropy,
+                MetricKind::LongestPath => Resolve::LongestPath,
+                MetricKind::Count(names) => Resolve::Count(ids(names)),
+                MetricKind::Distance(stops) => {
+                    Resolve::Distance(stops.iter().map(|s| ids(std::slice::from_ref(s))).collect())
+                }
+                MetricKind::Distinct => Resolve::Distinct,
+                MetricKind::Custom(m) => Resolve::Custom(m.clone()),
+            })
+            .collect();
+        let needs_basic = kinds.iter().any(|k| {
+            matches!(
+                k,
+                Resolve::EmptyFraction | Resolve::Regions | Resolve::BlockEntropy
+            )
+        });
+        let needs_counts = kinds.iter().any(|k| matches!(k, Resolve::Count(_)));
+        Self {
+            kinds,
+            passable: EmptySet::from_names_present(legend, &names),
+            conn: setup.conn,
+            blocks: setup.blocks,
+            exact_path_cells: setup.exact_path_cells,
+            needs_basic,
+            needs_counts,
+        }
+    }
+
+    /// The values of every metric on `map`, in order (`distinct` is left at 0 and filled in
+    /// by the caller, which sees all of a candidate's maps).
+    pub fn measure(&self, map: &dyn TileMap, scratch: &mut MetricsScratch, out: &mut Vec<f64>) {
+        out.clear();
+        let basic = self
+            .needs_basic
+            .then(|| scratch.measure(map, &self.passable, self.blocks));
+        let counts = self.needs_counts.then(|| tile_counts(map));
+        for kind in &self.kinds {
+            let value = match kind {
+                Resolve::EmptyFraction => basic.map_or(0.0, |b| b.empty_fraction),
+                Resolve::Regions => basic.map_or(0.0, |b| b.regions as f64),
+                Resolve::BlockEntropy => basic.map_or(0.0, |b| b.block_entropy),
+                Resolve::LongestPath => {
+                    longest_path_with(map, &self.passable, self.conn, self.exact_path_cells).length
+                        as f64
+                }
+                Resolve::Count(ids) => counts.as_ref().map_or(0.0, |c| {
+                    ids.iter()
+                        .map(|&i| c.get(i as usize).copied().unwrap_or(0))
+                        .sum::<usize>() as f64
+                }),
+                Resolve::Distance(stops) => self.distance(map, stops),
+                Resolve::Distinct => 0.0,
+                Resolve::Custom(m) => m.measure(map),
+            };
+            out.push(value);
+        }
+    }
+
+    fn distance(&self, map: &dyn TileMap, stops: &[Vec<TileId>]) -> f64 {
+        let mut total = 0.0;
+        for leg in stops.windows(2) {
+            match path_distance(map, &leg[0], &leg[1], &self.passable, self.conn) {
+                Some(d) => total += d as f64,
+                None => return -1.0,
+            }
+        }
+        total
+    }
+
+    /// The positions of the `distinct` metric, to fill in.
+    pub fn distinct_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| matches!(k, Resolve::Distinct))
+            .map(|(i, _)| i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid_core::{Legend, TileGrid, TileKind};
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn names_parse_and_errors_list_the_known() {
+        let ents = names(&["empty", "solid", "player", "key"]);
+        let p = |n: &str| MetricKind::parse(n, &ents, &[], "constraints[0].metric");
+        assert!(matches!(p("regions"), Ok(MetricKind::Regions)));
+        assert!(matches!(p("count:player|key"), Ok(MetricKind::Count(v)) if v.len() == 2));
+        assert!(matches!(p("distance:player:key"), Ok(MetricKind::Distance(v)) if v.len() == 2));
+        assert_eq!(
+            p("count:door").unwrap_err().to_string(),
+            "constraints[0].metric: \"count:door\": \"door\" is not an entity of the script (known: empty, solid, player, key)"
+        );
+        assert!(p("longest").unwrap_err().to_string().starts_with(
+            "constraints[0].metric: unknown metric \"longest\" (known: empty_fraction, regions"
+        ));
+        assert!(p("distance:player").is_err());
+    }
+
+    #[test]
+    fn measures_a_map_by_hand() {
+        let legend = Legend::new(vec![
+            TileKind::new("empty", '.', [255; 3]),
+            TileKind::new("solid", '#', [0; 3]),
+            TileKind::new("player", '@', [0, 0, 255]),
+            TileKind::new("key", 'k', [255, 200, 0]),
+        ]);
+        let map = TileGrid::from_text("@..#\n##.#\nk..#\n", legend.clone()).unwrap();
+        let ents = names(&["empty", "solid", "player", "key"]);
+        let kinds: Vec<MetricKind> = [
+            "empty_fraction",
+            "regions",
+            "longest_path",
+            "count:player|key",
+            "distance:player:key",
+            "distance:key:player:key",
+            "distinct",
+        ]
+        .iter()
+        .map(|n| MetricKind::parse(n, &ents, &[], "x").unwrap())
+        .collect();
+        let setup = MeasureSetup {
+            passable: names(&["empty", "player", "key"]),
+            conn: Connectivity::Four,
+            blocks: BlockGrid::square(1),
+            exact_path_cells: 1024,
+        };
+        let r = Resolved::new(&kinds, &setup, &legend);
+        let mut out = Vec::new();
+        r.measure(&map, &mut MetricsScratch::new(), &mut out);
+        // 7 passable cells of 12 in one snake: @ . . / . / k . . (6 steps from @ to k).
+        assert_eq!(out, vec![7.0 / 12.0, 1.0, 6.0, 2.0, 6.0, 12.0, 0.0]);
+        assert_eq!(r.distinct_slots().collect::<Vec<_>>(), vec![6]);
+    }
+}

@@ -1,0 +1,151 @@
+//! Whole searches, small enough for debug builds: the same outcome on 1 and 2 threads, and a
+//! search that improves on its random start. The full targets of the examples are checked
+//! by the ignored `example_targets` (release: `cargo test --release -p levelgen-search --
+//! --ignored`).
+
+use levelgen_search::{Outcome, Search, spec};
+
+/// A 10x10 maze-ish search: a drunk walker whose steps, turn rate and rule vary.
+const SMALL: &str = r#"{
+  "marahel": {
+    "metadata": { "min": "10x10", "max": "10x10" },
+    "entities": ["empty", "solid"],
+    "explorers": [
+      { "type": "narrow_horz", "region": "map", "rules": ["-> self(solid)"] },
+      { "type": "turtle_drunk", "region": "map",
+        "parameters": { "tiles": 20, "change": 0.5, "directions": "plus" },
+        "rules": ["-> self(empty)"] },
+      { "type": "narrow_horz", "region": "map", "rules": ["random < 0.1 -> self(empty)"] }
+    ]
+  },
+  "vary": [
+    { "path": "explorers.1.parameters.tiles", "int": [2, 100] },
+    { "path": "explorers.1.parameters.change", "float": [0.0, 1.0] },
+    { "path": "explorers.2", "optional": true },
+    { "path": "explorers.2.rules.0", "grammar": { "start": "random < <p> -> self(<e>)", "codons": 2,
+        "rules": { "<p>": { "float": [0.0, 0.6] }, "<e>": ["empty", "solid"] } } }
+  ],
+  "constraints": [
+    { "metric": "regions", "min": 1, "max": 1 },
+    { "metric": "longest_path", "min": 20 }
+  ],
+  "algorithm": { "type": "es", "mu": 4, "lambda": 12 },
+  "budget": { "evaluations": 160 },
+  "seed": 3,
+  "maps": 4
+}"#;
+
+fn on_threads(threads: usize, spec: &spec::Spec) -> Outcome {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool");
+    let search = Search::new(spec).expect("the spec compiles");
+    pool.install(|| search.run(&mut |_| {}))
+}
+
+#[test]
+fn same_outcome_on_one_and_two_threads() {
+    let es = spec::parse(SMALL).unwrap();
+    let one = on_threads(1, &es);
+    let two = on_threads(2, &es);
+    assert_eq!(one, two);
+    assert_eq!(one.evaluations, 160);
+    assert_eq!(one.log_csv(), two.log_csv());
+    // Another seed gives another run.
+    let mut other = es.clone();
+    other.seed = 4;
+    assert_ne!(on_threads(2, &other).log, one.log);
+
+    let mut me = es.clone();
+    me.algorithm = serde_json::from_str(
+        r#"{"type": "map_elites", "initial": 40, "batch": 20,
+            "x": {"metric": "empty_fraction", "min": 0, "max": 1, "bins": 5},
+            "y": {"metric": "regions", "min": 0, "max": 10, "bins": 5}}"#,
+    )
+    .unwrap();
+    me.check().unwrap();
+    let one = on_threads(1, &me);
+    let two = on_threads(2, &me);
+    assert_eq!(one, two);
+    let grid = one.grid.as_ref().expect("a MAP-Elites grid");
+    assert!(grid.coverage() > 0.1, "{}", grid.coverage());
+}
+
+#[test]
+fn search_improves_fitness() {
+    let spec = spec::parse(SMALL).unwrap();
+    let outcome = on_threads(2, &spec);
+    let first = outcome.log.first().unwrap();
+    let last = outcome.log.last().unwrap();
+    // The first row is the random start's best; evolution must beat its mean and not lose
+    // its best.
+    assert!(last.best_fitness >= first.best_fitness);
+    assert!(
+        last.best_fitness > first.batch_mean_fitness + 0.05,
+        "{first:?} -> {last:?}"
+    );
+    let (best, script) = &outcome.best[0];
+    assert_eq!(best.eval.fitness, last.best_fitness);
+    // The best script runs as it is and scores as the search said on the search's seeds.
+    let search = Search::new(&spec).unwrap();
+    let check = search
+        .check(script, 0..20)
+        .expect("the best script parses and runs");
+    assert!(check.feasible > 0.0, "{check:?}");
+    // Distinct scripts in the best list.
+    for (i, (_, a)) in outcome.best.iter().enumerate() {
+        for (_, b) in &outcome.best[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
+}
+
+#[test]
+fn bad_specs_are_errors_naming_the_place() {
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.constraints[1].metric = "longest".into();
+    let e = Search::new(&spec).unwrap_err().to_string();
+    assert!(
+        e.starts_with("constraints[1].metric: unknown metric \"longest\""),
+        "{e}"
+    );
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.measure.passable = vec!["floor".into()];
+    assert_eq!(
+        Search::new(&spec).unwrap_err().to_string(),
+        "measure.passable[0]: \"floor\" is not an entity of the script (known: empty, solid)"
+    );
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.marahel["explorers"][0]["rules"][0] = "-> plsu(solid)".into();
+    assert!(
+        Search::new(&spec)
+            .unwrap_err()
+            .to_string()
+            .starts_with("marahel: explorers[0].rules[0]")
+    );
+}
+
+/// The acceptance targets of the three examples (slow: run in release).
+#[test]
+#[ignore]
+fn example_targets() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/search");
+    for (name, feasible, distinct) in [("binary", 0.9, 0.8), ("zelda", 0.9, 0.5)] {
+        let text = std::fs::read_to_string(root.join(format!("{name}.json"))).unwrap();
+        let spec = spec::parse(&text).unwrap();
+        let search = Search::new(&spec).unwrap();
+        let outcome = search.run(&mut |_| {});
+        let check = search.check(&outcome.best[0].1, 1..101).unwrap();
+        println!("{name}: {check:?}");
+        assert!(check.feasible >= feasible, "{name}: {check:?}");
+        assert!(check.distinct >= distinct, "{name}: {check:?}");
+    }
+    let text = std::fs::read_to_string(root.join("cave-range.json")).unwrap();
+    let outcome = Search::new(&spec::parse(&text).unwrap())
+        .unwrap()
+        .run(&mut |_| {});
+    let coverage = outcome.grid.unwrap().coverage();
+    println!("cave-range: coverage {coverage}");
+    assert!(coverage >= 0.6, "{coverage}");
+}

@@ -1,0 +1,293 @@
+//! `levelgen search SPEC.json`: search Marahel generators for maps that meet a spec
+//! (`docs/search.md`), and write the archive, the best generators, a log, a heat map and a
+//! contact sheet into an output folder.
+
+use super::error::CliError;
+use crate::analyze::plot::{GridAxis, grid_heat_map};
+use clap::Args as ClapArgs;
+use grid_core::TileMap;
+use grid_core::export::{encode_png, render_rgb};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use levelgen_search::{Check, EliteGrid, Outcome, Search, spec};
+use serde_json::Value;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `levelgen search`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The search spec (JSON; schema in docs/search.md).
+    pub spec: PathBuf,
+    /// Output folder (default: `search-<spec name>` in the current directory).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Search seed, instead of the spec's.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Evaluation budget (candidates), instead of the spec's; deterministic.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub budget: Option<u64>,
+    /// Time budget in seconds, instead of the spec's (not deterministic).
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// The best generators are checked on map seeds 1..=N.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub check: u64,
+    /// Print nothing but errors (no progress bar, no summary).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Seeds of the contact sheet's columns.
+const SHEET_SEEDS: u64 = 8;
+
+/// Writes one output file, creating the folder. Every file of a search goes through here.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    super::common::ensure_parent(path)?;
+    std::fs::write(path, bytes).map_err(|e| {
+        CliError::output(std::io::Error::new(
+            e.kind(),
+            format!("{}: {e}", path.display()),
+        ))
+    })
+}
+
+fn json_bytes(value: &Value) -> Vec<u8> {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values serialise");
+    text.push('\n');
+    text.into_bytes()
+}
+
+/// Reads the spec and applies the command-line overrides.
+fn read_spec(args: &Args) -> Result<spec::Spec, CliError> {
+    let text = std::fs::read_to_string(&args.spec).map_err(|e| CliError::read(&args.spec, e))?;
+    let at = |e: levelgen_search::SearchError| {
+        CliError::input_msg(format!("{}: {e}", args.spec.display()))
+    };
+    let mut spec = spec::parse(&text).map_err(at)?;
+    if let Some(seed) = args.seed {
+        spec.seed = seed;
+    }
+    if args.budget.is_some() || args.seconds.is_some() {
+        spec.budget.evaluations = args.budget;
+        spec.budget.seconds = args.seconds;
+    }
+    spec.check().map_err(at)?;
+    Ok(spec)
+}
+
+fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr_with_hz(10));
+    if let Ok(style) = ProgressStyle::with_template(
+        "search [{bar:40}] {pos}/{len} candidates, {per_sec}, eta {eta} {msg}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Runs `levelgen search`.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let spec = read_spec(&args)?;
+    let search = Search::new(&spec)
+        .map_err(|e| CliError::input_msg(format!("{}: {e}", args.spec.display())))?;
+    let name = args
+        .spec
+        .file_stem()
+        .map_or("spec".to_string(), |s| s.to_string_lossy().to_string());
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("search-{name}")));
+
+    let bar = progress_bar(spec.budget.evaluations, args.quiet);
+    let started = std::time::Instant::now();
+    let outcome = search.run(&mut |row| {
+        bar.set_position(row.evaluations);
+        bar.set_message(format!("best {:.3}", row.best_fitness));
+    });
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+
+    let checks = write_outputs(&search, &outcome, &out, args.check)?;
+    if !args.quiet {
+        println!("{}", summary(&outcome, &checks, secs, args.check));
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(())
+}
+
+/// Writes every output file; returns the checks of the best generators.
+fn write_outputs(
+    search: &Search,
+    outcome: &Outcome,
+    out: &Path,
+    check_seeds: u64,
+) -> Result<Vec<Check>, CliError> {
+    let space = &search.evaluator().space;
+    let archive = outcome.to_json(|e| space.decode(&e.genome).ok());
+    write_file(&out.join("archive.json"), &json_bytes(&archive))?;
+    write_file(&out.join("log.csv"), outcome.log_csv().as_bytes())?;
+    let mut checks = Vec::new();
+    for (i, (_, script)) in outcome.best.iter().enumerate() {
+        let file = if i == 0 {
+            "best.json".to_string()
+        } else {
+            format!("best-{}.json", i + 1)
+        };
+        write_file(&out.join(file), &json_bytes(script))?;
+        let check = search
+            .check(script, 1..check_seeds + 1)
+            .map_err(CliError::input_msg)?;
+        checks.push(check);
+    }
+    let check_json: Vec<Value> = checks
+        .iter()
+        .map(|c| {
+            let means: serde_json::Map<String, Value> = outcome
+                .names
+                .iter()
+                .zip(&c.means)
+                .map(|(n, v)| (n.clone(), serde_json::json!(v)))
+                .collect();
+            serde_json::json!({
+                "seeds": format!("1..={check_seeds}"),
+                "maps": c.maps,
+                "feasible": c.feasible,
+                "distinct": c.distinct,
+                "fitness": c.fitness,
+                "means": means,
+            })
+        })
+        .collect();
+    write_file(
+        &out.join("check.json"),
+        &json_bytes(&Value::Array(check_json)),
+    )?;
+    if let Some(grid) = &outcome.grid {
+        heat_map(grid, &out.join("heatmap.png"))?;
+    }
+    let rows = sheet_scripts(search, outcome);
+    if !rows.is_empty() {
+        let png = contact_sheet(&rows)?;
+        write_file(&out.join("contact.png"), &png)?;
+    }
+    Ok(checks)
+}
+
+fn heat_map(grid: &EliteGrid, path: &Path) -> Result<(), CliError> {
+    let values: Vec<Option<f64>> = grid
+        .cells
+        .iter()
+        .map(|c| c.as_ref().map(|e| e.eval.fitness))
+        .collect();
+    let axis = |b: &levelgen_search::archive::Bins| GridAxis {
+        label: b.metric.clone(),
+        min: b.min,
+        max: b.max,
+        bins: b.bins,
+    };
+    let title = format!(
+        "MAP-Elites: fitness per cell, {:.0}% of {} cells filled",
+        100.0 * grid.coverage(),
+        grid.cells.len()
+    );
+    super::common::ensure_parent(path)?;
+    grid_heat_map(&values, &axis(&grid.x), &axis(&grid.y), &title, path)
+        .map_err(|e| CliError::output(std::io::Error::other(e.to_string())))
+}
+
+/// The contact sheet's generators: the best ones, or for MAP-Elites the elites of cells
+/// spread evenly over the filled cells (in row-major order, so over the range it found).
+fn sheet_scripts(search: &Search, outcome: &Outcome) -> Vec<(String, Value)> {
+    const ROWS: usize = 6;
+    match &outcome.grid {
+        Some(grid) => {
+            let filled: Vec<usize> = grid.filled().collect();
+            let picks = ROWS.min(filled.len());
+            (0..picks)
+                .map(|i| filled[i * (filled.len() - 1) / (picks - 1).max(1)])
+                .filter_map(|cell| {
+                    let e = grid.cells[cell].as_ref()?;
+                    let script = search.evaluator().space.decode(&e.genome).ok()?;
+                    Some((format!("cell {cell}"), script))
+                })
+                .collect()
+        }
+        None => outcome
+            .best
+            .iter()
+            .enumerate()
+            .map(|(i, (_, s))| (format!("best {}", i + 1), s.clone()))
+            .collect(),
+    }
+}
+
+/// One row per generator, one column per seed 1..=8, 4 white pixels between maps.
+fn contact_sheet(scripts: &[(String, Value)]) -> Result<Vec<u8>, CliError> {
+    const GAP: u32 = 4;
+    let mut rows: Vec<Vec<(u32, u32, Vec<u8>)>> = Vec::new();
+    for (_, script) in scripts {
+        let script = marahel::Script::from_value(script).map_err(CliError::input)?;
+        let mut row = Vec::new();
+        for seed in 1..=SHEET_SEEDS {
+            let map = script.generate(seed).map_err(CliError::input)?;
+            let side = map.width().max(map.height()).max(1) as u32;
+            row.push(render_rgb(&map, (160 / side).clamp(1, 12)));
+        }
+        rows.push(row);
+    }
+    let cell_w = rows.iter().flatten().map(|m| m.0).max().unwrap_or(1);
+    let cell_h = rows.iter().flatten().map(|m| m.1).max().unwrap_or(1);
+    let (w, h) = (
+        SHEET_SEEDS as u32 * (cell_w + GAP) + GAP,
+        rows.len() as u32 * (cell_h + GAP) + GAP,
+    );
+    let mut rgb = vec![255u8; (w * h * 3) as usize];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, (mw, mh, pixels)) in row.iter().enumerate() {
+            let (x0, y0) = (
+                GAP + c as u32 * (cell_w + GAP),
+                GAP + r as u32 * (cell_h + GAP),
+            );
+            for y in 0..*mh {
+                let src = (y * mw * 3) as usize..((y + 1) * mw * 3) as usize;
+                let dst = (((y0 + y) * w + x0) * 3) as usize;
+                rgb[dst..dst + (mw * 3) as usize].copy_from_slice(&pixels[src]);
+            }
+        }
+    }
+    encode_png(w, h, &rgb).map_err(|e| CliError::output(std::io::Error::other(e)))
+}
+
+/// The text printed after a search.
+fn summary(outcome: &Outcome, checks: &[Check], secs: f64, seeds: u64) -> String {
+    let mut s = format!("{} candidates in {secs:.1} s", outcome.evaluations);
+    if let Some(g) = &outcome.grid {
+        s.push_str(&format!(
+            "; MAP-Elites filled {:.0}% of {} cells",
+            100.0 * g.coverage(),
+            g.cells.len()
+        ));
+    }
+    s.push_str(&format!(
+        "\nbest generators on seeds 1..={seeds}:\n  file          fitness  feasible  distinct"
+    ));
+    for (i, c) in checks.iter().enumerate() {
+        let file = if i == 0 {
+            "best.json".to_string()
+        } else {
+            format!("best-{}.json", i + 1)
+        };
+        s.push_str(&format!(
+            "\n  {file:<12} {:>8.3} {:>8.0}% {:>8.0}%",
+            c.fitness,
+            100.0 * c.feasible,
+            100.0 * c.distinct
+        ));
+    }
+    s
+}

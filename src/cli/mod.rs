@@ -8,6 +8,7 @@ pub mod error;
 pub mod heroes;
 pub mod marahel;
 pub mod mario;
+pub mod studio;
 pub mod zones;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ pub enum Command {
     Marahel(marahel::Args),
     /// Super Mario levels from room, section and macro files, proven playable (Mario AI text).
     Mario(mario::Args),
+    /// A local web page to see and steer every generator live (`--port N`, `--open`).
+    Studio(studio::Args),
     /// Noise-driven 3x3 zone matching into a tiled world (`zones atlas` writes the atlas).
     Zones(zones::Args),
 }
@@ -72,6 +75,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Heroes(args)) => heroes::run(args),
         Some(Command::Marahel(args)) => marahel::run(args),
         Some(Command::Mario(args)) => mario::run(args),
+        Some(Command::Studio(args)) => studio::run(args),
         Some(Command::Zones(args)) => zones::run(args),
     }
 }

@@ -268,6 +268,19 @@ async fn heroes_preview_hmm_and_located_template_errors() {
     let (s, e) = post_json("/api/heroes", json!({"template": bad})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
     assert!(e["error"].as_str().unwrap().contains('9'), "{e}");
+    assert_eq!(e["path"], "connections[0]", "{e}");
+    let line = DUEL[..DUEL.find("{\"first\": 0, \"second\": 4").unwrap()]
+        .lines()
+        .count();
+    assert_eq!(e["line"], line, "{e}");
+
+    // A misspelt field in template text: the line where it is.
+    let typo = DUEL.replacen("\"richness\"", "\"richnes\"", 1);
+    let (s, e) = post_json("/api/heroes", json!({"template": typo})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    let line = DUEL[..DUEL.find("\"richness\"").unwrap()].lines().count();
+    assert_eq!(e["line"], line, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("richnes"), "{e}");
 }
 
 #[tokio::test]

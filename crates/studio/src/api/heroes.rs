@@ -99,7 +99,19 @@ pub fn template(req: &HeroesRequest) -> Result<(Template, Option<String>), Studi
         v => (v.clone(), None),
     };
     apply_overrides(&mut doc, &req.set)?;
-    let t = Template::from_json(&doc.to_string()).map_err(|e| match e {
+    // Unchanged text is read as sent, so a serde error's line is the user's line.
+    let source = match (&text, req.set.is_empty()) {
+        (Some(t), true) => t.clone(),
+        _ => doc.to_string(),
+    };
+    let t = Template::from_json(&source).map_err(|e| match e {
+        HeroesError::Json { line, message, .. } if text.is_some() && req.set.is_empty() => {
+            StudioError::BadInput {
+                path: "template".into(),
+                line: Some(line),
+                message,
+            }
+        }
         // A serde error on the compact re-serialisation: its line is meaningless, keep the text.
         HeroesError::Json { message, .. } => StudioError::input("template", message),
         e => located(text.as_deref(), e),

@@ -63,7 +63,7 @@ async fn connect(port: u16, profile: &std::path::Path) -> Client {
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run",
+                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                 "--window-size=1500,1000",
                 format!("--user-data-dir={}", profile.display()),
             ],

@@ -1,13 +1,21 @@
 //! The embedded page (HTML, CSS, JavaScript written for the studio) and the examples it
 //! offers, all compiled into the binary.
 
-use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
 
 /// The page.
 pub const INDEX: &str = include_str!("../web/index.html");
-/// Its script.
-pub const SCRIPT: &str = include_str!("../web/app.js");
+/// Its scripts, `/js/<name>`, loaded in this order: shared helpers, one per pane, start-up.
+pub const SCRIPTS: [(&str, &str); 6] = [
+    ("common.js", include_str!("../web/common.js")),
+    ("marahel.js", include_str!("../web/marahel.js")),
+    ("heroes.js", include_str!("../web/heroes.js")),
+    ("zones.js", include_str!("../web/zones.js")),
+    ("mario.js", include_str!("../web/mario.js")),
+    ("main.js", include_str!("../web/main.js")),
+];
 /// Its style sheet.
 pub const STYLE: &str = include_str!("../web/app.css");
 
@@ -47,12 +55,16 @@ pub async fn index() -> Html<&'static str> {
     Html(INDEX)
 }
 
-/// `GET /app.js`.
-pub async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        SCRIPT,
-    )
+/// `GET /js/{name}`: one of [`SCRIPTS`], else 404.
+pub async fn script(Path(name): Path<String>) -> Response {
+    match SCRIPTS.iter().find(|(n, _)| *n == name) {
+        Some((_, text)) => (
+            [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+            *text,
+        )
+            .into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// `GET /app.css`.

@@ -94,7 +94,7 @@ where
 pub fn router() -> Router {
     Router::new()
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
+        .route("/js/{name}", get(assets::script))
         .route("/app.css", get(assets::style))
         .route("/api/examples", get(assets::examples))
         .route(

@@ -68,9 +68,16 @@ async fn the_page_and_its_assets_are_served() {
         !html.contains("http://") && !html.contains("https://"),
         "network reference"
     );
-    let (s, js) = get("/app.js").await;
+    for (name, _) in levelgen_studio::assets::SCRIPTS {
+        assert!(
+            html.contains(&format!("src=\"/js/{name}\"")),
+            "{name} not loaded"
+        );
+    }
+    let (s, js) = get("/js/marahel.js").await;
     assert_eq!(s, StatusCode::OK);
     assert!(js.contains("/api/marahel/range"));
+    assert_eq!(get("/js/nosuch.js").await.0, StatusCode::NOT_FOUND);
     let (s, ex) = get("/api/examples").await;
     assert_eq!(s, StatusCode::OK);
     let ex: Value = serde_json::from_str(&ex).unwrap();
@@ -367,4 +374,24 @@ async fn two_slow_requests_at_once_both_complete() {
     assert_ne!(a.1, b.1);
     // The same as asked one at a time.
     assert_eq!(a, post("/api/marahel/range", body(0)).await);
+}
+
+#[tokio::test]
+async fn an_uploaded_atlas_paints_the_tiles() {
+    use base64::Engine;
+    use zone_tiles::{Atlas, AtlasKind};
+    let atlas = Atlas::reference(AtlasKind::Reduced, 12).unwrap().to_image();
+    let png = grid_core::export::encode_png(atlas.width(), atlas.height(), atlas.as_raw()).unwrap();
+    let b64 = base64::engine::general_purpose::STANDARD.encode(png);
+    let (s, v) = post_json(
+        "/api/zones",
+        json!({"seed": 2, "zones": [5, 4], "atlas": b64, "seamless": true}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // 12 px per zone from the atlas, whatever the noise's zone size.
+    assert_eq!(png_size(v["png"].as_str().unwrap()), (60, 48));
+    let (s, e) = post_json("/api/zones", json!({"atlas": "bm90IGEgcG5n"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(e["path"], "body.atlas", "{e}");
 }

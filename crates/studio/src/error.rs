@@ -31,6 +31,9 @@ pub enum StudioError {
         /// The limit.
         limit: usize,
     },
+    /// The body was not sent as `application/json` (HTTP 415).
+    #[error("send the body as application/json")]
+    NotJson,
     /// The generator ran but gave up (its own budget, an unplayable level): HTTP 422.
     #[error("{0}")]
     Generation(String),
@@ -64,6 +67,7 @@ impl StudioError {
     pub fn status(&self) -> StatusCode {
         match self {
             StudioError::BadInput { .. } | StudioError::TooMuch { .. } => StatusCode::BAD_REQUEST,
+            StudioError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             StudioError::Generation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             StudioError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -17,7 +17,7 @@
 //! ## Limits
 //!
 //! Checked before any work is done; a request over one gets HTTP 400 naming it (a body over
-//! [`limits::BODY_LIMIT`] gets 413).
+//! [`limits::BODY_LIMIT`] gets 413, a body not sent as `application/json` 415).
 //!
 //! | what | limit |
 //! |---|---|
@@ -41,6 +41,7 @@ pub use error::StudioError;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
@@ -75,11 +76,21 @@ pub mod limits {
 }
 
 /// Reads the body as `T` and runs `work` on the blocking pool.
-async fn handle<T, F>(body: Bytes, work: F) -> Response
+/// Only `application/json` bodies are read: a page on another site can send a "simple"
+/// cross-origin request (`text/plain`) to this machine's ports without asking first, but not
+/// a JSON one, so no other site can make the studio work.
+async fn handle<T, F>(headers: HeaderMap, body: Bytes, work: F) -> Response
 where
     T: DeserializeOwned + Send + 'static,
     F: FnOnce(T) -> Result<api::Output, StudioError> + Send + 'static,
 {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("application/json"));
+    if !json {
+        return StudioError::NotJson.into_response();
+    }
     let result = match error::parse_body::<T>(&body) {
         Ok(req) => api::blocking(move || work(req)).await,
         Err(e) => Err(e),
@@ -99,15 +110,24 @@ pub fn router() -> Router {
         .route("/api/examples", get(assets::examples))
         .route(
             "/api/marahel",
-            post(|b: Bytes| handle(b, api::marahel::run)),
+            post(|h: HeaderMap, b: Bytes| handle(h, b, api::marahel::run)),
         )
         .route(
             "/api/marahel/range",
-            post(|b: Bytes| handle(b, api::range::run)),
+            post(|h: HeaderMap, b: Bytes| handle(h, b, api::range::run)),
         )
-        .route("/api/heroes", post(|b: Bytes| handle(b, api::heroes::run)))
-        .route("/api/zones", post(|b: Bytes| handle(b, api::zones::run)))
-        .route("/api/mario", post(|b: Bytes| handle(b, api::mario::run)))
+        .route(
+            "/api/heroes",
+            post(|h: HeaderMap, b: Bytes| handle(h, b, api::heroes::run)),
+        )
+        .route(
+            "/api/zones",
+            post(|h: HeaderMap, b: Bytes| handle(h, b, api::zones::run)),
+        )
+        .route(
+            "/api/mario",
+            post(|h: HeaderMap, b: Bytes| handle(h, b, api::mario::run)),
+        )
         .layer(DefaultBodyLimit::max(limits::BODY_LIMIT))
 }
 

@@ -12,8 +12,12 @@ const CAVE: &str = include_str!("../../../examples/marahel/cave.json");
 const DUEL: &str = include_str!("../../../examples/heroes/duel.json");
 
 async fn post(path: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+    post_as(path, "application/json", body).await
+}
+
+async fn post_as(path: &str, kind: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
     let req = Request::post(path)
-        .header("content-type", "application/json")
+        .header("content-type", kind)
         .body(Body::from(body))
         .unwrap();
     let res = router().oneshot(req).await.unwrap();
@@ -196,6 +200,10 @@ async fn limits_are_named_and_oversize_bodies_get_413() {
         .into_bytes();
     let (s, _) = post("/api/marahel", huge).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+
+    let body = json!({"script": CAVE}).to_string().into_bytes();
+    let (s, _) = post_as("/api/marahel", "text/plain", body).await;
+    assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 
     let (s, v) = post_json("/api/marahel", json!({"script": CAVE, "colour": 1})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);

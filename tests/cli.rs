@@ -12,7 +12,7 @@ fn help_lists_every_subcommand() {
     let out = levelgen(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for sub in ["marahel", "heroes", "mario", "zones", "analyze"] {
+    for sub in ["marahel", "heroes", "mario", "zones", "analyze", "studio"] {
         assert!(
             text.lines().any(|l| l.trim_start().starts_with(sub)),
             "--help does not list {sub}:\n{text}"

@@ -13,6 +13,7 @@ pub mod marahel;
 pub mod mario;
 pub mod output;
 pub mod search;
+pub mod studio;
 pub mod zones;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,8 @@ pub enum Command {
     Mario(mario::Args),
     /// Search Marahel generators for maps that meet a spec (MAP-Elites, evolution strategy).
     Search(search::Args),
+    /// A local web page to see and steer every generator live (`--port N`, `--open`).
+    Studio(studio::Args),
     /// Noise-driven 3x3 zone matching into a tiled world (`zones atlas` writes the atlas).
     Zones(zones::Args),
 }
@@ -109,6 +112,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Marahel(args)) => marahel::run(args),
         Some(Command::Mario(args)) => mario::run(args),
         Some(Command::Search(args)) => search::run(args),
+        Some(Command::Studio(args)) => studio::run(args),
         Some(Command::Zones(args)) => zones::run(args),
     }
 }

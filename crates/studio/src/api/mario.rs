@@ -1,0 +1,166 @@
+//! `POST /api/mario`: a Mario level from the embedded room library, with the playability
+//! checker's reach overlaid, or its level text.
+
+use super::{Output, base64, encode};
+use crate::error::{StudioError, within};
+use crate::limits::{MAX_MARIO_HEIGHT, MAX_MARIO_LENGTH, MAX_MARIO_STEPS};
+use mario_rooms::{GeneratedLevel, LevelConfig, Library, MarioError, Step, Strictness, preview};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// Pixels per tile of the preview.
+pub const SCALE: u32 = 8;
+
+/// What to send back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarioFormat {
+    /// JSON for the page: a base64 PNG, the level text and how it was made.
+    #[default]
+    Json,
+    /// The PNG preview.
+    Png,
+    /// Mario AI Framework level text.
+    Text,
+}
+
+/// The body of `POST /api/mario`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarioRequest {
+    /// The seed.
+    #[serde(default)]
+    pub seed: u64,
+    /// Target room difficulty at the first and last section (a ramp); `null` for none.
+    #[serde(default = "default_difficulty")]
+    pub difficulty: Option<(f32, f32)>,
+    /// Minimum length in columns (0: the sequence alone).
+    #[serde(default)]
+    pub length: usize,
+    /// Minimum height in rows.
+    #[serde(default = "sixteen")]
+    pub height: usize,
+    /// Section roles between start and finish, e.g. `["intro", "hard", "twist"]`.
+    pub sequence: Option<Vec<String>>,
+    /// Mark the standing tiles the playability checker reached.
+    #[serde(default = "yes")]
+    pub reach: bool,
+    /// What to send back.
+    #[serde(default)]
+    pub format: MarioFormat,
+}
+
+fn default_difficulty() -> Option<(f32, f32)> {
+    LevelConfig::default().difficulty
+}
+
+fn sixteen() -> usize {
+    16
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The JSON answer.
+#[derive(Debug, Serialize)]
+pub struct MarioResponse {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Base64 PNG, 8 pixels per tile.
+    pub png: String,
+    /// The level text.
+    pub text: String,
+    /// The sections used, in order.
+    pub sections: Vec<String>,
+    /// The rooms used, in order.
+    pub rooms: Vec<String>,
+    /// Mean room difficulty.
+    pub difficulty: f32,
+    /// The playability checker's verdict.
+    pub report: String,
+}
+
+/// The embedded library, read once.
+fn library() -> Result<&'static Library, StudioError> {
+    static LIB: OnceLock<Result<Library, String>> = OnceLock::new();
+    LIB.get_or_init(|| {
+        Library::load(None, None, None, Strictness::Strict).map_err(|e| e.to_string())
+    })
+    .as_ref()
+    .map_err(|e| StudioError::Internal(e.clone()))
+}
+
+/// The generator's configuration for a request.
+pub fn config(req: &MarioRequest) -> Result<LevelConfig, StudioError> {
+    within("length in columns", req.length, MAX_MARIO_LENGTH)?;
+    within("height in rows", req.height, MAX_MARIO_HEIGHT)?;
+    let mut cfg = LevelConfig {
+        height: req.height,
+        min_length: req.length,
+        difficulty: req.difficulty,
+        ..LevelConfig::default()
+    };
+    if let Some((a, b)) = req.difficulty
+        && !(a.is_finite() && b.is_finite())
+    {
+        return Err(StudioError::input(
+            "body.difficulty",
+            "expected two numbers",
+        ));
+    }
+    if let Some(roles) = &req.sequence {
+        within("sequence steps", roles.len(), MAX_MARIO_STEPS)?;
+        cfg.sequence = roles
+            .iter()
+            .map(|r| r.trim())
+            .filter(|r| !r.is_empty())
+            .map(Step::for_role)
+            .collect();
+    }
+    Ok(cfg)
+}
+
+/// Generates the level of a request.
+pub fn generate(req: &MarioRequest) -> Result<GeneratedLevel, StudioError> {
+    let cfg = config(req)?;
+    mario_rooms::generate(library()?, &cfg, req.seed).map_err(|e| match e {
+        MarioError::NoSection { step, .. } => {
+            StudioError::input(format!("sequence[{step}]"), e.to_string())
+        }
+        MarioError::Config(m) => StudioError::input("body", m),
+        other => StudioError::Generation(other.to_string()),
+    })
+}
+
+/// Runs a request (on the blocking pool).
+pub fn run(req: MarioRequest) -> Result<Output, StudioError> {
+    let g = generate(&req)?;
+    let png = || {
+        let (w, h, px) = if req.reach {
+            preview::render_with_reach(&g.level, SCALE)
+        } else {
+            preview::render(&g.level, SCALE)
+        };
+        encode(w, h, &px)
+    };
+    Ok(match req.format {
+        MarioFormat::Png => Output::png(png()?),
+        MarioFormat::Text => Output::text("text/plain; charset=utf-8", g.level.to_text()),
+        MarioFormat::Json => Output::json(MarioResponse {
+            width: g.level.width(),
+            height: g.level.height(),
+            png: base64(&png()?),
+            text: g.level.to_text(),
+            sections: g.sections.clone(),
+            rooms: g.rooms.clone(),
+            difficulty: g.difficulty,
+            report: g
+                .report
+                .as_ref()
+                .map_or("not checked".to_string(), |r| r.summary()),
+        })?,
+    })
+}

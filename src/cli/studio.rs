@@ -1,0 +1,23 @@
+//! `levelgen studio`: a local web page to see and steer every generator live.
+
+use super::error::CliError;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+/// Start the studio: a local web server with one pane per generator. Prints its address.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Port (0 picks a free one).
+    #[arg(long, default_value_t = 8450)]
+    pub port: u16,
+    /// Address to bind; the default serves this machine only.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Runs the server until the process is stopped.
+pub fn run(args: Args) -> Result<(), CliError> {
+    levelgen_studio::run(SocketAddr::new(args.bind, args.port), args.open).map_err(CliError::output)
+}

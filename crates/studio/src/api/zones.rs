@@ -145,6 +145,7 @@ fn zone_config(req: &ZonesRequest) -> ZoneConfig {
         } else {
             Mode::Reference
         },
+        ..ZoneConfig::default()
     }
 }
 

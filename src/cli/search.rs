@@ -3,6 +3,7 @@
 //! contact sheet into an output folder.
 
 use super::error::CliError;
+use super::output::{Output, Target};
 use crate::analyze::plot::{GridAxis, grid_heat_map};
 use clap::Args as ClapArgs;
 use grid_core::TileMap;
@@ -41,15 +42,10 @@ pub struct Args {
 /// Seeds of the contact sheet's columns.
 const SHEET_SEEDS: u64 = 8;
 
-/// Writes one output file, creating the folder. Every file of a search goes through here.
+/// Writes one output file through the CLI's output layer (atomically, folders created).
+/// Every file of a search goes through here.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    super::common::ensure_parent(path)?;
-    std::fs::write(path, bytes).map_err(|e| {
-        CliError::output(std::io::Error::new(
-            e.kind(),
-            format!("{}: {e}", path.display()),
-        ))
-    })
+    Output::new().write(&Target::File(path.to_path_buf()), bytes)
 }
 
 fn json_bytes(value: &Value) -> Vec<u8> {
@@ -195,9 +191,10 @@ fn heat_map(grid: &EliteGrid, path: &Path) -> Result<(), CliError> {
         100.0 * grid.coverage(),
         grid.cells.len()
     );
-    super::common::ensure_parent(path)?;
-    grid_heat_map(&values, &axis(&grid.x), &axis(&grid.y), &title, path)
-        .map_err(|e| CliError::output(std::io::Error::other(e.to_string())))
+    Output::new().write_files(path, |tmp| {
+        grid_heat_map(&values, &axis(&grid.x), &axis(&grid.y), &title, tmp)
+            .map_err(|e| CliError::output(std::io::Error::other(e.to_string())))
+    })
 }
 
 /// The contact sheet's generators: the best ones, or for MAP-Elites the elites of cells

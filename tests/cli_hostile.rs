@@ -216,7 +216,14 @@ fn mutated_inputs(n: u64, dir: &Path, counts: &mut Counts) {
                 ]
             }
         };
+        let bad_before = counts.panics + counts.hangs + counts.aborts;
         run(&args, Stdio::null(), counts, &what);
+        if counts.panics + counts.hangs + counts.aborts > bad_before {
+            // Keep the input that failed, to replay it.
+            let kept = dir.join(format!("failed-{i}-{kind}.txt"));
+            std::fs::write(&kept, &bytes).unwrap();
+            eprintln!("  input kept in {}", kept.display());
+        }
         let checked = args[1].clone();
         let target = if *kind == "room" {
             s(&dir.join("rooms/room.txt"))

@@ -251,6 +251,27 @@ async fn marahel_pane(c: &Client) {
         "document.getElementById('m-range-note').textContent.includes('maps')",
     )
     .await;
+    // A slider (a rule's probability) is an override: the map changes, the text does not.
+    let before = js(c, &format!("return {src}")).await;
+    let text = js(c, "return document.getElementById('m-script').value").await;
+    js(
+        c,
+        "const l = [...document.querySelectorAll('#m-sliders label')] \
+             .find((l) => l.textContent.includes('random < [0.3]')); \
+           const r = l.querySelector('input'); r.value = Number(r.value) + 0.3; \
+           r.dispatchEvent(new Event('input'));",
+    )
+    .await;
+    wait_for(
+        c,
+        "the preview to follow the slider",
+        &format!("{src} !== '{}' && {src}", before.as_str().unwrap()),
+    )
+    .await;
+    assert_eq!(
+        js(c, "return document.getElementById('m-script').value").await,
+        text
+    );
     screenshot(c, "marahel").await;
 }
 
@@ -286,6 +307,19 @@ async fn heroes_pane(c: &Client) {
         .await,
         json!(6)
     );
+    // The form edits the new zone: another surface, another map.
+    c.find(Locator::Css("#h-form select"))
+        .await
+        .expect("surface select")
+        .select_by_value("SNOW")
+        .await
+        .expect("select SNOW");
+    wait_for(
+        c,
+        "the map to follow the form",
+        &format!("{src} !== '{}' && {src}", after.as_str().unwrap()),
+    )
+    .await;
     screenshot(c, "heroes").await;
 }
 
@@ -371,6 +405,7 @@ async fn timings(c: &Client) {
           document.getElementById('m-count').value = 200;
           const cave = window.studio.examples.marahel.cave;
           const ta = document.getElementById('m-script');
+          m.sliders = [];
           const edit = [], range = [];
           for (let i = 0; i < 60; i++) {
             ta.value = cave.replace('0.46', (0.40 + (i % 10) / 100).toFixed(2));

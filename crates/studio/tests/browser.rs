@@ -6,6 +6,7 @@
 //! timings measured in the page (`performance.now()` around fetch and redraw).
 
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use std::net::{SocketAddr, TcpListener};
@@ -77,9 +78,10 @@ async fn connect(port: u16, profile: &std::path::Path) -> Client {
         .expect("a WebDriver session")
 }
 
-/// Evaluates `expr` until it is truthy (20 s), returning its value.
+/// Evaluates `expr` until it is truthy (60 s: a debug build on a loaded machine), returning
+/// its value.
 async fn wait_for(c: &Client, what: &str, expr: &str) -> Value {
-    let until = Instant::now() + Duration::from_secs(20);
+    let until = Instant::now() + Duration::from_secs(60);
     loop {
         let v = c
             .execute(&format!("return ({expr});"), vec![])
@@ -155,6 +157,14 @@ async fn studio_in_a_real_browser() {
         std::env::temp_dir().join(format!("levelgen-studio-chrome-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
     let c = connect(port, &profile).await;
+    // The timing script runs for about 30 s in a debug build; allow ten minutes.
+    c.update_timeouts(TimeoutConfiguration::new(
+        Some(Duration::from_secs(600)),
+        Some(Duration::from_secs(120)),
+        Some(Duration::ZERO),
+    ))
+    .await
+    .expect("timeouts");
     let result = run_all(&c, addr).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);

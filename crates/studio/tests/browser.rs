@@ -156,7 +156,11 @@ async fn studio_in_a_real_browser() {
     let profile =
         std::env::temp_dir().join(format!("levelgen-studio-chrome-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
-    let c = connect(port, &profile).await;
+    // Nothing here may hang a CI run: the session must start within two minutes and the whole
+    // walk through the panes finish within fifteen.
+    let c = tokio::time::timeout(Duration::from_secs(120), connect(port, &profile))
+        .await
+        .expect("a browser session within 120 s");
     // The timing script runs for about 30 s in a debug build; allow ten minutes.
     c.update_timeouts(TimeoutConfiguration::new(
         Some(Duration::from_secs(600)),
@@ -165,10 +169,10 @@ async fn studio_in_a_real_browser() {
     ))
     .await
     .expect("timeouts");
-    let result = run_all(&c, addr).await;
+    let result = tokio::time::timeout(Duration::from_secs(900), run_all(&c, addr)).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
-    result
+    result.expect("the browser walk finishes within 15 minutes");
 }
 
 async fn run_all(c: &Client, addr: SocketAddr) {

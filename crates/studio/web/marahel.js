@@ -70,7 +70,9 @@ const marahel = {
     where.textContent = (err.line ? 'line ' + err.line : '') + (err.path ? (err.line ? ' · ' : '') + err.path : '');
     where.onclick = () => this.gotoLine(err.line);
     box.appendChild(where);
-    box.appendChild(document.createTextNode((where.textContent ? '\n' : '') + err.error));
+    const prefix = err.path ? err.path + ': ' : '';
+    const text = prefix && err.error.startsWith(prefix) ? err.error.slice(prefix.length) : err.error;
+    box.appendChild(document.createTextNode((where.textContent ? '\n' : '') + text));
   },
   markLine(line) {
     const n = $('m-script').value.split('\n').length;

@@ -19,5 +19,11 @@ pub struct Args {
 
 /// Runs the server until the process is stopped.
 pub fn run(args: Args) -> Result<(), CliError> {
-    levelgen_studio::run(SocketAddr::new(args.bind, args.port), args.open).map_err(CliError::output)
+    let addr = SocketAddr::new(args.bind, args.port);
+    levelgen_studio::run(addr, args.open).map_err(|e| {
+        CliError::output(std::io::Error::new(
+            e.kind(),
+            format!("{addr}: {e} (--port 0 picks a free port)"),
+        ))
+    })
 }

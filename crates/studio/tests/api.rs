@@ -78,6 +78,17 @@ async fn the_page_and_its_assets_are_served() {
             "{name} not loaded"
         );
     }
+    // No network: nothing is fetched from anywhere but the studio (the SVG namespace is a
+    // name, not a request).
+    for (name, text) in levelgen_studio::assets::SCRIPTS {
+        let outside = text.replace("http://www.w3.org/2000/svg", "");
+        assert!(
+            !outside.contains("http://")
+                && !outside.contains("https://")
+                && !outside.contains("//cdn"),
+            "{name} refers to the network"
+        );
+    }
     let (s, js) = get("/js/marahel.js").await;
     assert_eq!(s, StatusCode::OK);
     assert!(js.contains("/api/marahel/range"));

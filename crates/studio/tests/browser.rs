@@ -6,6 +6,7 @@
 //! timings measured in the page (`performance.now()` around fetch and redraw).
 
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use std::net::{SocketAddr, TcpListener};
@@ -77,9 +78,10 @@ async fn connect(port: u16, profile: &std::path::Path) -> Client {
         .expect("a WebDriver session")
 }
 
-/// Evaluates `expr` until it is truthy (20 s), returning its value.
+/// Evaluates `expr` until it is truthy (60 s: a debug build on a loaded machine), returning
+/// its value.
 async fn wait_for(c: &Client, what: &str, expr: &str) -> Value {
-    let until = Instant::now() + Duration::from_secs(20);
+    let until = Instant::now() + Duration::from_secs(60);
     loop {
         let v = c
             .execute(&format!("return ({expr});"), vec![])
@@ -154,11 +156,23 @@ async fn studio_in_a_real_browser() {
     let profile =
         std::env::temp_dir().join(format!("levelgen-studio-chrome-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&profile);
-    let c = connect(port, &profile).await;
-    let result = run_all(&c, addr).await;
+    // Nothing here may hang a CI run: the session must start within two minutes and the whole
+    // walk through the panes finish within fifteen.
+    let c = tokio::time::timeout(Duration::from_secs(120), connect(port, &profile))
+        .await
+        .expect("a browser session within 120 s");
+    // The timing script runs for about 30 s in a debug build; allow ten minutes.
+    c.update_timeouts(TimeoutConfiguration::new(
+        Some(Duration::from_secs(600)),
+        Some(Duration::from_secs(120)),
+        Some(Duration::ZERO),
+    ))
+    .await
+    .expect("timeouts");
+    let result = tokio::time::timeout(Duration::from_secs(900), run_all(&c, addr)).await;
     let _ = c.close().await;
     let _ = std::fs::remove_dir_all(&profile);
-    result
+    result.expect("the browser walk finishes within 15 minutes");
 }
 
 async fn run_all(c: &Client, addr: SocketAddr) {
@@ -251,6 +265,27 @@ async fn marahel_pane(c: &Client) {
         "document.getElementById('m-range-note').textContent.includes('maps')",
     )
     .await;
+    // A slider (a rule's probability) is an override: the map changes, the text does not.
+    let before = js(c, &format!("return {src}")).await;
+    let text = js(c, "return document.getElementById('m-script').value").await;
+    js(
+        c,
+        "const l = [...document.querySelectorAll('#m-sliders label')] \
+             .find((l) => l.textContent.includes('random < [0.3]')); \
+           const r = l.querySelector('input'); r.value = Number(r.value) + 0.3; \
+           r.dispatchEvent(new Event('input'));",
+    )
+    .await;
+    wait_for(
+        c,
+        "the preview to follow the slider",
+        &format!("{src} !== '{}' && {src}", before.as_str().unwrap()),
+    )
+    .await;
+    assert_eq!(
+        js(c, "return document.getElementById('m-script').value").await,
+        text
+    );
     screenshot(c, "marahel").await;
 }
 
@@ -286,6 +321,19 @@ async fn heroes_pane(c: &Client) {
         .await,
         json!(6)
     );
+    // The form edits the new zone: another surface, another map.
+    c.find(Locator::Css("#h-form select"))
+        .await
+        .expect("surface select")
+        .select_by_value("SNOW")
+        .await
+        .expect("select SNOW");
+    wait_for(
+        c,
+        "the map to follow the form",
+        &format!("{src} !== '{}' && {src}", after.as_str().unwrap()),
+    )
+    .await;
     screenshot(c, "heroes").await;
 }
 
@@ -371,6 +419,7 @@ async fn timings(c: &Client) {
           document.getElementById('m-count').value = 200;
           const cave = window.studio.examples.marahel.cave;
           const ta = document.getElementById('m-script');
+          m.sliders = [];
           const edit = [], range = [];
           for (let i = 0; i < 60; i++) {
             ta.value = cave.replace('0.46', (0.40 + (i % 10) / 100).toFixed(2));

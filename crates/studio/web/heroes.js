@@ -79,14 +79,25 @@ const heroes = {
   addZone() {
     const from = this.selected && this.selected.zone !== undefined ? this.selected.zone : null;
     const z = { surface: 'GRASS', size: 20, index: this.zones.length, kind: 'TREASURE', richness: 14,
-      x: 260 + 170 * Math.cos(this.zones.length * 2.4), y: 210 + 170 * Math.sin(this.zones.length * 2.4) };
-    if (from !== null) { z.x = Math.min(490, this.zones[from].x + 70); z.y = Math.min(390, this.zones[from].y + 50); }
+      x: 0, y: 0 };
+    Object.assign(z, this.freeSpot());
     this.zones.push(z);
     const i = this.zones.length - 1;
     const to = from !== null ? from : (i > 0 ? 0 : null);
     if (to !== null) this.connections.push({ first: to, second: i });
     this.selected = { zone: i };
     this.changed();
+  },
+  // The point of a fixed grid farthest from every zone, so a new zone does not cover another.
+  freeSpot() {
+    let best = { x: 260, y: 210 }, bestD = -1;
+    for (let y = 50; y <= 370; y += 20) {
+      for (let x = 50; x <= 470; x += 20) {
+        const d = Math.min(Infinity, ...this.zones.map((o) => Math.hypot(o.x - x, o.y - y) - this.radius(o)));
+        if (d > bestD) { bestD = d; best = { x, y }; }
+      }
+    }
+    return best;
   },
   remove() {
     const s = this.selected;
@@ -182,7 +193,7 @@ const heroes = {
     };
     const select = (options, value, set) => {
       const el = document.createElement('select');
-      options.forEach((o) => { const op = document.createElement('option'); op.textContent = o; el.appendChild(op); });
+      options.forEach((o) => { const op = document.createElement('option'); op.value = o; op.textContent = o; el.appendChild(op); });
       el.value = value;
       el.onchange = () => { set(el.value); this.changed(); };
       return el;

@@ -70,7 +70,9 @@ const marahel = {
     where.textContent = (err.line ? 'line ' + err.line : '') + (err.path ? (err.line ? ' · ' : '') + err.path : '');
     where.onclick = () => this.gotoLine(err.line);
     box.appendChild(where);
-    box.appendChild(document.createTextNode((where.textContent ? '\n' : '') + err.error));
+    const prefix = err.path ? err.path + ': ' : '';
+    const text = prefix && err.error.startsWith(prefix) ? err.error.slice(prefix.length) : err.error;
+    box.appendChild(document.createTextNode((where.textContent ? '\n' : '') + text));
   },
   markLine(line) {
     const n = $('m-script').value.split('\n').length;
@@ -119,7 +121,9 @@ const marahel = {
           const before = v.slice(0, m.index);
           const after = v.slice(m.index + m[0].length);
           const val = Number(m[0]);
-          found.push(numberSlider(path, val, v, (x) => JSON.stringify(before + x + after),
+          const context = ' "' + (before.length > 14 ? '…' + before.slice(-14) : before) + '[' + m[0] + ']' +
+            (after.length > 8 ? after.slice(0, 8) + '…' : after) + '"';
+          found.push(numberSlider(path, val, context, (x) => JSON.stringify(before + x + after),
             /%/.test(after.slice(0, 1)) ? 100 : null));
         });
       }
@@ -142,7 +146,7 @@ const marahel = {
       const p = document.createElement('span');
       p.className = 'path';
       p.textContent = s.label;
-      p.title = s.path + ' = ' + s.original;
+      p.title = s.path + (typeof s.original === 'string' ? ' ' + s.original : '');
       const r = document.createElement('input');
       r.type = 'range'; r.min = s.min; r.max = s.max; r.step = s.step; r.value = s.value;
       const o = document.createElement('output');
@@ -179,7 +183,7 @@ function numberSlider(steps, value, original, encode, max) {
   const hi = max || (frac ? (value <= 1 ? 1 : value * 2) : Math.max(10, Math.abs(value) * 2));
   const lo = value < 0 ? -hi : 0;
   const path = '/' + steps.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-  const label = steps.join('.') + (typeof original === 'string' ? ' "' + original + '"' : '');
+  const label = steps.join('.') + (typeof original === 'string' ? original : '');
   return {
     steps, path, label, original, encode, base: value, value,
     min: lo, max: hi, step: frac || hi <= 1 ? 0.01 : 1,

@@ -285,6 +285,9 @@ fn picture_limits_are_checked_before_generating() {
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{size}: {err}");
-        assert!(err.contains("limit"), "{size}: the error names the limit: {err}");
+        assert!(
+            err.contains("limit"),
+            "{size}: the error names the limit: {err}"
+        );
     }
 }

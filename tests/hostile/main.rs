@@ -1,5 +1,6 @@
 //! The hostile-input run: thousands of mutated inputs, extreme arguments and environment
-//! faults against the binary, counting panics, hangs, aborts and lost or clobbered files.
+//! faults against the binary (every generator and `check`), counting panics, hangs, aborts
+//! and lost or clobbered files.
 //!
 //! Not part of `cargo test` (it takes minutes); run it against the release binary with
 //!
@@ -465,6 +466,16 @@ fn hostile_inputs_and_environments() {
                 "-q",
             ])
         },
+    );
+    let checked: Vec<PathBuf> = scripts.iter().chain(&templates).cloned().collect();
+    mutated_inputs(
+        &mut tally,
+        &dir,
+        "check",
+        &checked,
+        cases / 2,
+        &mut mutator,
+        |p, _| s(&["check", &p.to_string_lossy()]),
     );
     let rooms = files("crates/mario-rooms/library/rooms", "txt");
     let room_dir = dir.join("rooms");

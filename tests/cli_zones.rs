@@ -270,3 +270,22 @@ fn png_output_uses_the_procedural_tiles_by_default() {
     );
     assert!(a > 20 * b, "procedural {a} bytes, plain {b} bytes");
 }
+
+#[test]
+fn biomes_paint_png_and_export_tmx_with_the_combined_tileset() {
+    let dir = temp_dir("biomes");
+    let (png, tmx) = (dir.join("b.png"), dir.join("b.tmx"));
+    for path in [&png, &tmx] {
+        let out = bin()
+            .args(["zones", "--zones", "12x8", "--zone-size", "30", "--seamless"])
+            .args(["--connected", "--biomes", "--seed", "2", "--out"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+    }
+    assert_eq!(png_size(&png), (360, 240));
+    let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(text.contains(r#"tilecount="2048""#), "{}", &text[..300]);
+    assert_eq!(png_size(&dir.join("b_tiles.png")), (32 * 30, 64 * 30));
+}

@@ -5,13 +5,14 @@ use super::error::CliError;
 use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
 use std::path::{Path, PathBuf};
-use zone_tiles::export::{black_and_white, paint, save_png, write_json, write_tmx};
-use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
+use zone_tiles::export::{
+    black_and_white, paint, save_png, write_json, write_tmx, write_tmx_builtin,
+};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::world::parse_size;
 use zone_tiles::{
-    Atlas, AtlasKind, Distance, Mode, NoiseConfig, NoiseKind, Sampling, Threshold, WorleyOutput,
-    ZoneConfig, ZoneGenerator, ZoneRect,
+    Atlas, AtlasKind, BiomeConfig, Distance, Mode, NoiseConfig, NoiseKind, Sampling, Threshold,
+    World, WorleyOutput, ZoneConfig, ZoneRect,
 };
 
 /// Base noise.
@@ -101,6 +102,10 @@ pub struct Args {
     /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
+    /// Terrains from an altitude noise (water, grass, rock), each with its own tiles, for PNG
+    /// output; TMX output then uses the combined built-in tileset.
+    #[arg(long, conflicts_with_all = ["atlas", "plain"])]
+    pub biomes: bool,
     /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.
     #[arg(long, conflicts_with = "atlas")]
     pub plain: bool,
@@ -205,6 +210,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => None,
     };
     let cfg = config(&args);
+    let biomes = args.biomes.then(BiomeConfig::default);
     // Every limit is checked before anything is generated or allocated.
     cfg.validate().map_err(CliError::input)?;
     cfg.check_window(ZoneRect::new(ox, oy, w, h))
@@ -220,11 +226,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     args.common.batch("zones").for_each_ordered(
         || (),
         |_, seed| {
-            ZoneGenerator::new(cfg, seed)
-                .and_then(|g| g.generate_par(ZoneRect::new(ox, oy, w, h)))
+            World::new(cfg, biomes, seed).and_then(|streamer| {
+                let world = streamer.generator().generate_par(ZoneRect::new(ox, oy, w, h))?;
+                Ok((world, streamer))
+            })
         },
         |seed, world| -> Result<(), CliError> {
-        let world = world.map_err(CliError::input)?;
+        let (world, streamer) = world.map_err(CliError::input)?;
         let m = border_mismatch(&world.states);
         let mut distinct = [false; 512];
         for s in world.states.as_slice() {
@@ -246,9 +254,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 let look = match (&atlas, args.plain) {
                     (Some(a), _) => Look::Atlas(a),
                     (None, true) => Look::Plain,
-                    (None, false) => Look::Procedural,
+                    (None, false) => Look::Procedural(&streamer),
                 };
-                write_world(&world, &path, look, atlas.as_ref(), cfg.zone_size)?;
+                write_world(&world, &path, look, atlas.as_ref(), cfg.zone_size, args.biomes)?;
                 args.common.wrote(&path);
                 if !args.common.quiet {
                     eprintln!("{summary}");
@@ -266,8 +274,8 @@ enum Look<'a> {
     Atlas(&'a Atlas),
     /// Black and white cells.
     Plain,
-    /// The built-in procedural tiles.
-    Procedural,
+    /// The built-in procedural tiles (with biomes, when asked for).
+    Procedural(&'a World),
 }
 
 fn write_world(
@@ -276,6 +284,7 @@ fn write_world(
     look: Look<'_>,
     atlas: Option<&Atlas>,
     zone: u32,
+    biomes: bool,
 ) -> Result<(), CliError> {
     let ext = extension(path);
     ensure_parent(path)?;
@@ -288,16 +297,18 @@ fn write_world(
             let img = match look {
                 Look::Atlas(a) => paint(world, a),
                 Look::Plain => black_and_white(world, zone),
-                Look::Procedural => {
-                    ProceduralTiles::new(zone, Geometry::of(world.mode), Style::DUNGEON)
-                        .and_then(|t| t.paint(world))
-                }
+                Look::Procedural(streamer) => streamer.paint(world),
             }
             .map_err(out)?;
             save_png(&img, path).map_err(out)
         }
         "json" => write_json(world, path).map_err(out),
-        "tmx" => write_tmx(world, path, atlas).map_err(out),
+        "tmx" => match look {
+            Look::Procedural(streamer) if biomes => {
+                write_tmx_builtin(world, streamer, path).map_err(out)
+            }
+            _ => write_tmx(world, path, atlas).map_err(out),
+        },
         _ => write_generic(world, path, &ExportOptions::default()),
     }
 }

@@ -4,7 +4,9 @@
 use crate::atlas::{Atlas, AtlasKind};
 use crate::error::{Result, ZoneError};
 use crate::state::{CLASS_COUNT, SymmetryTable, Transform};
+use crate::stream::{TileRef, World};
 use crate::world::{Mode, ZoneWorld};
+use grid_core::Grid;
 use grid_core::export::{TmxProperty, TmxTileset, tileset_file_name, tmx_document};
 use image::RgbImage;
 use std::fmt::Write as _;
@@ -157,5 +159,54 @@ pub fn write_json(world: &ZoneWorld, path: &Path) -> Result<()> {
     std::fs::write(path, state_grid_json(world)).map_err(|e| ZoneError::Write {
         path: path.to_path_buf(),
         message: e.to_string(),
+    })
+}
+
+/// The TMX document of a world painted with the built-in tiles: one tile per zone from the
+/// combined tileset image `image_source` ([`World::tileset_image`](crate::World::tileset_image):
+/// 32 tiles across, the dungeon style and then one block per terrain, each with all 512
+/// states in variant 0), never flipped (the art is directional). `tiles` comes from
+/// [`World::tile_refs`](crate::World::tile_refs). The tileset's first tile of each block
+/// carries a `style` property.
+pub fn to_tmx_builtin(tiles: &Grid<TileRef>, zone: u32, image_source: &str) -> String {
+    let count = 4 * 512;
+    let mut props = vec![Vec::new(); count as usize];
+    for (slot, style) in ["dungeon", "water", "grass", "rock"]
+        .into_iter()
+        .enumerate()
+    {
+        props[slot * 512] = vec![TmxProperty {
+            name: "style".into(),
+            kind: "string",
+            value: style.into(),
+        }];
+    }
+    let tileset = TmxTileset {
+        name: "zones-builtin".into(),
+        tile_size: zone,
+        columns: 32,
+        tile_count: count,
+        image_source: image_source.into(),
+        image_width: 32 * zone,
+        image_height: count / 32 * zone,
+        tile_properties: props,
+    };
+    tmx_document(tiles.width(), tiles.height(), "zones", &tileset, |x, y| {
+        tiles.at(x, y).tileset_index() + 1
+    })
+}
+
+/// Writes `world` as TMX painted with the built-in tiles, and the combined tileset beside it
+/// (`<stem>_tiles.png`).
+pub fn write_tmx_builtin(world: &ZoneWorld, streamer: &World, path: &Path) -> Result<()> {
+    let image_name = tileset_file_name(path);
+    let set = streamer.tileset_image()?;
+    save_png(&set, &path.with_file_name(&image_name))?;
+    let tiles = streamer.tile_refs(world);
+    std::fs::write(path, to_tmx_builtin(&tiles, world.zone_size, &image_name)).map_err(|e| {
+        ZoneError::Write {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
     })
 }

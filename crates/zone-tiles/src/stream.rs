@@ -33,12 +33,21 @@ pub struct TileRef {
 }
 
 impl TileRef {
-    /// The tile's index in the combined tileset ([`World::tileset_image`]): style slot
-    /// (0 for the dungeon, 1.. for the terrains), then variant, then state.
+    /// The tile's index among all built-in tiles: style slot (0 for the dungeon, 1.. for
+    /// the terrains), then variant, then state.
     pub fn index(self) -> u32 {
-        let slot = self.terrain.map_or(0, |t| t.index() as u32 + 1);
-        (slot * VARIANTS + u32::from(self.variant)) * STATE_COUNT as u32
+        (self.slot() * VARIANTS + u32::from(self.variant)) * STATE_COUNT as u32
             + u32::from(self.state.index())
+    }
+
+    /// The tile's index in the combined tileset ([`World::tileset_image`], variant 0 of
+    /// each style): style slot, then state.
+    pub fn tileset_index(self) -> u32 {
+        self.slot() * STATE_COUNT as u32 + u32::from(self.state.index())
+    }
+
+    fn slot(self) -> u32 {
+        self.terrain.map_or(0, |t| t.index() as u32 + 1)
     }
 }
 
@@ -196,18 +205,17 @@ impl World {
         Ok(img)
     }
 
-    /// The combined tileset image: 32 tiles across, one block of 16 rows (512 states) per
-    /// style slot and variant, in [`TileRef::index`] order.
+    /// The combined tileset image: 32 tiles across, one block of 16 rows (512 states,
+    /// variant 0) per style slot, in [`TileRef::tileset_index`] order.
     pub fn tileset_image(&self) -> Result<RgbImage> {
         let z = self.generator.config().zone_size;
-        let count = (SLOTS * VARIANTS as usize * STATE_COUNT) as u64;
+        let count = (SLOTS * STATE_COUNT) as u64;
         crate::limits::check_atlas(count, z)?;
         let rows = count as u32 / 32;
         let mut img = RgbImage::new(32 * z, rows * z);
         for i in 0..count as u32 {
-            let (slot, rest) = (i / (VARIANTS * 512), i % (VARIANTS * 512));
-            let (variant, state) = (rest / 512, ZoneState::from_bits((rest % 512) as u16));
-            let tile = self.tiles[slot as usize].tile(state, variant);
+            let (slot, state) = (i / 512, ZoneState::from_bits((i % 512) as u16));
+            let tile = self.tiles[slot as usize].tile(state, 0);
             let (tx, ty) = ((i % 32) * z, (i / 32) * z);
             for y in 0..z {
                 for x in 0..z {

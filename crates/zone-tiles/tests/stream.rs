@@ -65,16 +65,42 @@ fn three_terrains_with_their_own_tiles_and_the_combined_tileset() {
     }
     assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     let set = world.tileset_image().unwrap();
-    assert_eq!(set.dimensions(), (32 * 12, 4 * 3 * 16 * 12));
+    assert_eq!(set.dimensions(), (32 * 12, 4 * 16 * 12));
     // Each terrain's full-wall tile has its own colour.
     let wall = |slot: u32| {
-        let i = (slot * 3) * 512 + 511;
+        let i = slot * 512 + 511;
         set.get_pixel((i % 32) * 12 + 6, (i / 32) * 12 + 6).0
     };
     let colours = [wall(0), wall(1), wall(2), wall(3)];
     for a in 0..4 {
         for b in a + 1..4 {
             assert_ne!(colours[a], colours[b]);
+        }
+    }
+}
+
+#[test]
+fn tmx_with_the_builtin_tiles_reads_back_with_terrains() {
+    let world = World::new(settings(), Some(BiomeConfig::default()), 8).unwrap();
+    let w = world
+        .generator()
+        .generate(ZoneRect::new(0, 0, 60, 30))
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("zone-tiles-builtin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("world.tmx");
+    export::write_tmx_builtin(&w, &world, &path).unwrap();
+    assert!(dir.join("world_tiles.png").exists());
+    let map = tiled::Loader::new().load_tmx_map(&path).unwrap();
+    let tiled::LayerType::Tiles(layer) = map.get_layer(0).unwrap().layer_type() else {
+        panic!("not a tile layer")
+    };
+    let refs = world.tile_refs(&w);
+    for y in 0..30 {
+        for x in 0..60 {
+            let t = layer.get_tile(x, y).unwrap();
+            assert_eq!(t.id(), refs.at(x as usize, y as usize).tileset_index());
+            assert!(!t.flip_h && !t.flip_v && !t.flip_d);
         }
     }
 }

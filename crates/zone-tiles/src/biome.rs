@@ -158,7 +158,8 @@ mod tests {
             last = Some(t);
         }
         assert!(seen.iter().all(|&n| n > 200), "{seen:?}");
-        assert!(changes < 400, "{changes} changes in 4000 samples");
+        // Terrains run for 5 samples (150 px, 2.5 zones) or more on average.
+        assert!(changes < 800, "{changes} changes in 4000 samples");
         assert!(
             Biomes::new(
                 BiomeConfig {

@@ -70,6 +70,7 @@ impl Terrain {
 
 /// The altitude noise and where the terrains change.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BiomeConfig {
     /// Feature size of the altitude noise, in px (default 900: 15 zones of 60 px).
     pub scale: f64,

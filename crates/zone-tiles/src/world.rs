@@ -31,7 +31,25 @@ pub enum Mode {
 }
 
 /// Everything that defines a world (together with the seed).
+///
+/// Serialised with these field names (the JSON of `levelgen analyze zones` and the paths of
+/// `levelgen zones --set`), unknown fields rejected:
+///
+/// | path | type | default |
+/// |---|---|---|
+/// | `zone_size` | multiple of 3, 3..=1023 | 60 |
+/// | `noise.kind.type` | `worley`, `simplex`, `perlin` | `worley` |
+/// | `noise.kind.distance` (worley) | `euclidean`, `manhattan`, `chebyshev` | `chebyshev` |
+/// | `noise.kind.output.type` (worley) | `f1`, `f1_over_gap` (with `points`, `n`) | `f1` |
+/// | `noise.scale` | px per noise unit, [0.1, 1e9] | 40 |
+/// | `noise.octaves` | 1..=8 | 1 |
+/// | `noise.persistence` | (0, 1] | 0.5 |
+/// | `sampling` | `"full"` or `{"stride": n}` | `{"stride": 2}` |
+/// | `threshold` | `{"fill": p}` or `{"fixed": t}`, in [0, 1] | `{"fill": 0.45}` |
+/// | `mode` | `reference`, `seamless` | `reference` |
+/// | `connected` | bool (may be left out) | `false` |
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ZoneConfig {
     /// Zone side in pixels, a multiple of 3 (default 60: cells of 20).
     pub zone_size: u32,

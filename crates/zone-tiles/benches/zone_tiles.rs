@@ -97,22 +97,11 @@ fn zones(c: &mut Criterion) {
             },
             None,
         ),
+        ("streaming_preset", ZoneConfig::streaming(), None),
         (
-            "seamless_stride10_biomes",
-            ZoneConfig {
-                sampling: Sampling::Stride(10),
-                ..seamless
-            },
+            "streaming_preset_biomes",
+            ZoneConfig::streaming(),
             Some(zone_tiles::BiomeConfig::default()),
-        ),
-        (
-            "seamless_stride10_connected",
-            ZoneConfig {
-                sampling: Sampling::Stride(10),
-                connected: true,
-                ..seamless
-            },
-            None,
         ),
     ] {
         let world = zone_tiles::World::new(config, biomes, 1).unwrap();

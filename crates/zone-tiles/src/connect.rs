@@ -5,9 +5,9 @@
 //! mode, 2 nodes per zone (shared borders) in seamless mode.
 //!
 //! **Regions.** The lattice is cut into square *regions* of [`REGION_ZONES`] x
-//! [`REGION_ZONES`] zones (9x9 cells, or 6x6 nodes; a node on a region border belongs to the
-//! region to its right or below). Each region has a *hub*, the centre cell of its middle
-//! zone.
+//! [`REGION_ZONES`] zones (12x12 cells, or 8x8 nodes, so a 16x16-zone chunk is 4x4 regions;
+//! a node on a region border belongs to the region to its right or below). Each region has a
+//! *hub*, the cell at its centre.
 //!
 //! **The spanning structure** joins the regions: the region lattice is cut into blocks of
 //! [`BLOCK`] x [`BLOCK`] regions; inside each block a random spanning tree joins all its
@@ -43,7 +43,7 @@ use grid_core::rng::mix64;
 /// Side of a block of the spanning structure, in regions.
 pub const BLOCK: i64 = 8;
 /// Side of a region, in zones.
-pub const REGION_ZONES: i64 = 3;
+pub const REGION_ZONES: i64 = 4;
 const B: usize = BLOCK as usize;
 
 /// The edges of the spanning structure (which regions are joined) over a range of blocks.

@@ -82,6 +82,18 @@ impl Default for ZoneConfig {
 pub use crate::limits::{MAX_WINDOW_SIDE, MAX_ZONE_COORD, MAX_ZONE_SIZE};
 
 impl ZoneConfig {
+    /// Settings for streaming a game world: seamless, connected, stride 10 (4 samples per
+    /// 20 px cell: a coarser estimate of each cell's mean, so 14% of Worley zones differ
+    /// from full sampling, against 0.7% at stride 2; the world looks the same kind).
+    pub fn streaming() -> Self {
+        Self {
+            mode: Mode::Seamless,
+            connected: true,
+            sampling: Sampling::Stride(10),
+            ..Self::default()
+        }
+    }
+
     /// Checks every parameter and the work of one zone (see [`crate::limits`]).
     pub fn validate(&self) -> Result<()> {
         check_zone_size(self.zone_size)?;

@@ -320,3 +320,36 @@ fn set_changes_settings_by_their_documented_paths() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
     }
 }
+
+#[test]
+fn atlas_builtin_writes_the_procedural_tiles_in_both_layouts() {
+    let dir = temp_dir("atlas-builtin");
+    for (extra, size) in [
+        (None, (32 * 30, 16 * 30)),
+        (Some("--reduced"), (17 * 30, 6 * 30)),
+    ] {
+        let path = dir.join(format!("{}.png", extra.unwrap_or("full")));
+        let out = bin()
+            .args(["zones", "atlas", "--builtin", "--zone-size", "30"])
+            .args(extra)
+            .arg("--out")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+        assert_eq!(png_size(&path), size);
+    }
+    let out = bin()
+        .args([
+            "zones",
+            "atlas",
+            "--builtin",
+            "--zone-size",
+            "1023",
+            "--out",
+        ])
+        .arg(dir.join("huge.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

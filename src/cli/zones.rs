@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use zone_tiles::export::{
     black_and_white, paint, save_png, write_json, write_tmx, write_tmx_builtin,
 };
+use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::world::parse_size;
 use zone_tiles::{
@@ -136,6 +137,10 @@ pub struct AtlasArgs {
     /// Tile side in pixels (a multiple of 3).
     #[arg(long, default_value_t = 60)]
     pub zone_size: u32,
+    /// The built-in procedural tiles instead of the numbered reference drawing (with
+    /// --reduced, their direction-free art, which the flips of the reduced tileset keep right).
+    #[arg(long)]
+    pub builtin: bool,
     /// Output PNG.
     #[arg(long)]
     pub out: PathBuf,
@@ -345,7 +350,17 @@ fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
     } else {
         AtlasKind::Full
     };
-    let atlas = Atlas::reference(kind, a.zone_size).map_err(CliError::input)?;
+    let atlas = if a.builtin {
+        let tiles = ProceduralTiles::new(a.zone_size, Geometry::Thirds, Style::DUNGEON)
+            .map_err(CliError::input)?;
+        match kind {
+            AtlasKind::Full => tiles.full_atlas(),
+            AtlasKind::Reduced => tiles.reduced_atlas(),
+        }
+    } else {
+        Atlas::reference(kind, a.zone_size)
+    }
+    .map_err(CliError::input)?;
     ensure_parent(&a.out)?;
     atlas.save_png(&a.out).map_err(CliError::output)?;
     eprintln!("wrote {}", a.out.display());

@@ -287,6 +287,7 @@ impl ProceduralTiles {
     /// The 102-tile reduced atlas drawn with direction-free art (variant 0), for the
     /// reduced tileset's flips.
     pub fn reduced_atlas(&self) -> Result<Atlas> {
+        crate::limits::check_atlas(AtlasKind::Reduced.tile_count() as u64, self.zone)?;
         let flat = Self {
             directional: false,
             ..self.clone()
@@ -301,6 +302,7 @@ impl ProceduralTiles {
 
     /// The 512-tile full atlas (variant 0, directional art, never flipped).
     pub fn full_atlas(&self) -> Result<Atlas> {
+        crate::limits::check_atlas(AtlasKind::Full.tile_count() as u64, self.zone)?;
         let tiles: Vec<Vec<u8>> = (0..512u16)
             .map(|s| self.tile(ZoneState::from_bits(s), 0))
             .collect();

@@ -268,3 +268,86 @@ fn png_output_uses_the_procedural_tiles_by_default() {
     );
     assert!(a > 20 * b, "procedural {a} bytes, plain {b} bytes");
 }
+
+#[test]
+fn biomes_paint_png_and_export_tmx_with_the_combined_tileset() {
+    let dir = temp_dir("biomes");
+    let (png, tmx) = (dir.join("b.png"), dir.join("b.tmx"));
+    for path in [&png, &tmx] {
+        let out = bin()
+            .args([
+                "zones",
+                "--zones",
+                "12x8",
+                "--zone-size",
+                "30",
+                "--seamless",
+            ])
+            .args(["--connected", "--biomes", "--seed", "2", "--out"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+    }
+    assert_eq!(png_size(&png), (360, 240));
+    let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(text.contains(r#"tilecount="2048""#), "{}", &text[..300]);
+    assert_eq!(png_size(&dir.join("b_tiles.png")), (32 * 30, 64 * 30));
+}
+
+#[test]
+fn set_changes_settings_by_their_documented_paths() {
+    let run = |args: &[&str]| {
+        bin()
+            .args(["zones", "--zones", "6x4", "--seed", "1"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let by_flags = run(&["--seamless", "--octaves", "3"]);
+    let by_set = run(&["--set", "mode=seamless", "--set", "noise.octaves=3"]);
+    assert_success(&by_set, "");
+    assert_eq!(by_flags.stdout, by_set.stdout);
+    for bad in [
+        "noise.octavez=3",
+        "threshold.fill=2",
+        "mode=sideways",
+        "nonsense",
+    ] {
+        let out = run(&["--set", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn atlas_builtin_writes_the_procedural_tiles_in_both_layouts() {
+    let dir = temp_dir("atlas-builtin");
+    for (extra, size) in [
+        (None, (32 * 30, 16 * 30)),
+        (Some("--reduced"), (17 * 30, 6 * 30)),
+    ] {
+        let path = dir.join(format!("{}.png", extra.unwrap_or("full")));
+        let out = bin()
+            .args(["zones", "atlas", "--builtin", "--zone-size", "30"])
+            .args(extra)
+            .arg("--out")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+        assert_eq!(png_size(&path), size);
+    }
+    let out = bin()
+        .args([
+            "zones",
+            "atlas",
+            "--builtin",
+            "--zone-size",
+            "1023",
+            "--out",
+        ])
+        .arg(dir.join("huge.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

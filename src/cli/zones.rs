@@ -5,14 +5,15 @@ use super::error::CliError;
 use super::output::{Output, Target};
 use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
+use grid_core::overrides::{Override, apply_all};
 use std::path::PathBuf;
-use zone_tiles::export::{black_and_white, paint, state_grid_json, write_tmx};
+use zone_tiles::export::{black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin};
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::world::parse_size;
 use zone_tiles::{
-    Atlas, AtlasKind, Distance, Mode, NoiseConfig, NoiseKind, Sampling, Threshold, WorleyOutput,
-    ZoneConfig, ZoneGenerator, ZoneRect,
+    Atlas, AtlasKind, BiomeConfig, Distance, Mode, NoiseConfig, NoiseKind, Sampling, Threshold,
+    World, WorleyOutput, ZoneConfig, ZoneRect,
 };
 
 /// Base noise.
@@ -83,8 +84,9 @@ pub struct Args {
     /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
     #[arg(long)]
     pub seamless: bool,
-    /// Make all floor (off cells) one 4-connected area: passages through zone edges on a
-    /// spanning structure of the zones, decided locally so chunks still agree.
+    /// Make all floor (off cells) one 4-connected area: corridors between regions of 4x4
+    /// zones on a spanning structure, unreachable pockets filled; decided per region, so
+    /// chunks still agree.
     #[arg(long)]
     pub connected: bool,
     /// Window size in zones, `WxH` (`--zones` is an alias).
@@ -102,9 +104,17 @@ pub struct Args {
     /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
+    /// Terrains from an altitude noise (water, grass, rock), each with its own tiles, for PNG
+    /// output; TMX output then uses the combined built-in tileset.
+    #[arg(long, conflicts_with_all = ["atlas", "plain"])]
+    pub biomes: bool,
     /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.
     #[arg(long, conflicts_with = "atlas")]
     pub plain: bool,
+    /// Change one setting by its path in the `ZoneConfig` JSON, after the other flags
+    /// (repeatable): `--set noise.octaves=3`, `--set threshold.fill=0.5`, `--set mode=seamless`.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<String>,
     /// Shared flags (--seed, --count, --out, --format, --quiet).
     #[command(flatten)]
     pub common: CommonArgs,
@@ -126,6 +136,10 @@ pub struct AtlasArgs {
     /// Tile side in pixels (a multiple of 3).
     #[arg(long, default_value_t = 60)]
     pub zone_size: u32,
+    /// The built-in procedural tiles instead of the numbered reference drawing (with
+    /// --reduced, their direction-free art, which the flips of the reduced tileset keep right).
+    #[arg(long)]
+    pub builtin: bool,
     /// Output PNG (`-` for stdout).
     #[arg(long)]
     pub out: PathBuf,
@@ -188,12 +202,12 @@ pub fn config(args: &Args) -> ZoneConfig {
             (Some(t), None) => Threshold::Fixed(t),
             (None, None) => Threshold::default(),
         },
-        connected: args.connected,
         mode: if args.seamless {
             Mode::Seamless
         } else {
             Mode::Reference
         },
+        connected: args.connected,
     }
 }
 
@@ -205,6 +219,26 @@ pub const FORMATS: Formats = Formats {
     dir: "png",
     stdout: "txt",
 };
+
+/// `cfg` with the `--set PATH=VALUE` overrides applied through its JSON form.
+fn with_overrides(cfg: ZoneConfig, sets: &[String]) -> Result<ZoneConfig, CliError> {
+    if sets.is_empty() {
+        return Ok(cfg);
+    }
+    let parsed = sets
+        .iter()
+        .map(|s| s.parse::<Override>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::input)?;
+    let mut doc = serde_json::to_value(cfg).map_err(CliError::output)?;
+    apply_all(&mut doc, &parsed).map_err(CliError::input)?;
+    serde_json::from_value(doc).map_err(|e| {
+        CliError::input_msg(format!(
+            "--set: {}",
+            grid_core::text::excerpt_with(&e.to_string(), 160)
+        ))
+    })
+}
 
 /// Runs `levelgen zones`.
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -219,7 +253,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(p) => Some(Atlas::load(p, None, None).map_err(CliError::input)?),
         None => None,
     };
-    let cfg = config(&args);
+    let cfg = with_overrides(config(&args), &args.set)?;
+    let biomes = args.biomes.then(BiomeConfig::default);
     // Every limit is checked before anything is generated or allocated.
     cfg.validate().map_err(CliError::input)?;
     cfg.check_window(ZoneRect::new(ox, oy, w, h))
@@ -229,22 +264,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
         zone_tiles::limits::check_image(u64::from(w), u64::from(h), zone)
             .map_err(CliError::input)?;
     }
-    let look = match (&atlas, args.plain) {
-        (Some(a), _) => Look::Atlas(a),
-        (None, true) => Look::Plain,
-        (None, false) => Look::Procedural,
-    };
     let out = Output::guarding(args.atlas.as_deref());
     let msg = c.messages();
     // Worlds are generated in parallel and written in seed order.
     c.batch("zones").for_each_ordered(
         || (),
         |_, seed| {
-            ZoneGenerator::new(cfg, seed)
-                .and_then(|g| g.generate_par(ZoneRect::new(ox, oy, w, h)))
+            World::new(cfg, biomes, seed).and_then(|streamer| {
+                let world = streamer.generator().generate_par(ZoneRect::new(ox, oy, w, h))?;
+                Ok((world, streamer))
+            })
         },
         |seed, world| -> Result<(), CliError> {
-        let world = world.map_err(CliError::input)?;
+        let (world, streamer) = world.map_err(CliError::input)?;
         let m = border_mismatch(&world.states);
         let mut distinct = [false; 512];
         for s in world.states.as_slice() {
@@ -259,8 +291,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Mode::Seamless => "seamless",
             }
         ));
+        let look = match (&atlas, args.plain) {
+            (Some(a), _) => Look::Atlas(a),
+            (None, true) => Look::Plain,
+            (None, false) => Look::Procedural(&streamer),
+        };
         let target = plan.target(seed);
-        write_world(&out, &world, &target, plan.format(), &look)?;
+        write_world(&out, &world, &target, plan.format(), &look, args.biomes)?;
         msg.wrote(&target);
         Ok(())
         },
@@ -273,8 +310,8 @@ enum Look<'a> {
     Atlas(&'a Atlas),
     /// Black and white cells.
     Plain,
-    /// The built-in procedural tiles.
-    Procedural,
+    /// The built-in procedural tiles (with biomes, when asked for).
+    Procedural(&'a World),
 }
 
 fn write_world(
@@ -283,24 +320,22 @@ fn write_world(
     target: &Target,
     format: &str,
     look: &Look<'_>,
+    biomes: bool,
 ) -> Result<(), CliError> {
-    let atlas = match look {
-        Look::Atlas(a) => Some(*a),
-        _ => None,
-    };
     let zone_err = |e: zone_tiles::ZoneError| match e {
         zone_tiles::ZoneError::Write { .. } => CliError::output(e),
         _ => CliError::input(e),
+    };
+    let atlas = match look {
+        Look::Atlas(a) => Some(*a),
+        _ => None,
     };
     match format {
         "png" => {
             let img = match look {
                 Look::Atlas(a) => paint(world, a),
                 Look::Plain => black_and_white(world, world.zone_size),
-                Look::Procedural => {
-                    ProceduralTiles::new(world.zone_size, Geometry::of(world.mode), Style::DUNGEON)
-                        .and_then(|t| t.paint(world))
-                }
+                Look::Procedural(streamer) => streamer.paint(world),
             }
             .map_err(zone_err)?;
             let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
@@ -313,9 +348,12 @@ fn write_world(
             format!("{}\n", grid_core::export::to_text(world).trim_end()).as_bytes(),
         ),
         "tmx" => match target {
-            Target::File(path) => {
-                out.write_files(path, |tmp| write_tmx(world, tmp, atlas).map_err(zone_err))
-            }
+            Target::File(path) => out.write_files(path, |tmp| match look {
+                Look::Procedural(streamer) if biomes => {
+                    write_tmx_builtin(world, streamer, tmp).map_err(zone_err)
+                }
+                _ => write_tmx(world, tmp, atlas).map_err(zone_err),
+            }),
             Target::Stdout => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
         },
         _ => write_generic(out, world, target, format, &ExportOptions::default()),
@@ -337,7 +375,17 @@ fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
     } else {
         AtlasKind::Full
     };
-    let atlas = Atlas::reference(kind, a.zone_size).map_err(CliError::input)?;
+    let atlas = if a.builtin {
+        let tiles = ProceduralTiles::new(a.zone_size, Geometry::Thirds, Style::DUNGEON)
+            .map_err(CliError::input)?;
+        match kind {
+            AtlasKind::Full => tiles.full_atlas(),
+            AtlasKind::Reduced => tiles.reduced_atlas(),
+        }
+    } else {
+        Atlas::reference(kind, a.zone_size)
+    }
+    .map_err(CliError::input)?;
     let img = atlas.to_image();
     let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
         .map_err(CliError::output_msg)?;

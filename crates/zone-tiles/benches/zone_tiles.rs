@@ -71,6 +71,50 @@ fn zones(c: &mut Criterion) {
     }
     bench_window(c, "rayon", "worley_f1_stride2_par", default, true);
 
+    // Streaming: one 16x16-zone chunk (zones and tile references) on one core.
+    let mut g = c.benchmark_group("chunk");
+    g.throughput(Throughput::Elements(256));
+    let seamless = ZoneConfig {
+        mode: Mode::Seamless,
+        ..default
+    };
+    for (name, config, biomes) in [
+        ("default", default, None),
+        ("seamless_stride2", seamless, None),
+        (
+            "seamless_stride5",
+            ZoneConfig {
+                sampling: Sampling::Stride(5),
+                ..seamless
+            },
+            None,
+        ),
+        (
+            "seamless_stride10",
+            ZoneConfig {
+                sampling: Sampling::Stride(10),
+                ..seamless
+            },
+            None,
+        ),
+        ("streaming_preset", ZoneConfig::streaming(), None),
+        (
+            "streaming_preset_biomes",
+            ZoneConfig::streaming(),
+            Some(zone_tiles::BiomeConfig::default()),
+        ),
+    ] {
+        let world = zone_tiles::World::new(config, biomes, 1).unwrap();
+        let mut k = 0i64;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                k += 1;
+                black_box(world.chunk(black_box(k), -k).unwrap())
+            })
+        });
+    }
+    g.finish();
+
     // Raw noise cost: one 30x30 lattice (900 samples, the samples of one zone at stride 2).
     let mut g = c.benchmark_group("samples");
     g.throughput(Throughput::Elements(900));

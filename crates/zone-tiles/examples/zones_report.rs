@@ -157,6 +157,140 @@ fn main() -> Result<()> {
     let w = ZoneGenerator::new(cfg, 7)?.generate(ZoneRect::new(0, 0, 12, 7))?;
     let atlas = Atlas::reference(AtlasKind::Full, 60)?;
     save_png(&paint(&w, &atlas)?, &out.join("zones-world-painted.png"))?;
+    more_tables()?;
+    more_pictures(&out)?;
     println!("\nwrote pictures to {}", out.display());
+    Ok(())
+}
+
+/// The share of wall per noise kind (fixed threshold against the default fill), and the
+/// floor areas of windows with and without connected mode.
+fn more_tables() -> Result<()> {
+    let kinds = [
+        ("Worley F1", NoiseConfig::worley()),
+        (
+            "Worley F1/(Fn-F1)",
+            NoiseConfig::worley_reference(Distance::Chebyshev),
+        ),
+        ("Simplex", NoiseConfig::simplex()),
+        (
+            "Perlin",
+            NoiseConfig {
+                kind: NoiseKind::Perlin,
+                ..NoiseConfig::simplex()
+            },
+        ),
+    ];
+    println!(
+        "\n## Share of wall (40x40 zones at (1000, -3000), seeds 0..8, reference / seamless)\n"
+    );
+    println!("| noise | fixed 0.45 | fill 0.45 (default) |");
+    println!("|---|---|---|");
+    for (name, noise) in kinds {
+        let mut cells = Vec::new();
+        for threshold in [Threshold::Fixed(0.45), Threshold::Fill(0.45)] {
+            let mut shares = Vec::new();
+            for mode in [Mode::Reference, Mode::Seamless] {
+                let (mut on, mut n) = (0u64, 0u64);
+                for seed in 0..8 {
+                    let cfg = ZoneConfig {
+                        noise,
+                        threshold,
+                        mode,
+                        ..ZoneConfig::default()
+                    };
+                    let w = ZoneGenerator::new(cfg, seed)?
+                        .generate_par(ZoneRect::new(1000, -3000, 40, 40))?;
+                    on += w
+                        .states
+                        .as_slice()
+                        .iter()
+                        .map(|s| u64::from(s.on_count()))
+                        .sum::<u64>();
+                    n += 40 * 40 * 9;
+                }
+                shares.push(format!("{:.1}%", 100.0 * on as f64 / n as f64));
+            }
+            cells.push(shares.join(" / "));
+        }
+        println!("| {name} | {} | {} |", cells[0], cells[1]);
+    }
+    println!(
+        "\n## Floor areas in a 40x30-zone seamless window (Worley F1, fill 0.45, seeds 0..8)\n"
+    );
+    println!(
+        "| mode | floor areas in the window (mean) | largest area's share of the floor | wall |"
+    );
+    println!("|---|---|---|---|");
+    for connected in [false, true] {
+        let (mut areas, mut largest, mut wall) = (0.0, 0.0, 0.0);
+        for seed in 0..8 {
+            let cfg = ZoneConfig {
+                mode: Mode::Seamless,
+                connected,
+                ..ZoneConfig::default()
+            };
+            let w = ZoneGenerator::new(cfg, seed)?.generate_par(ZoneRect::new(40, 40, 40, 30))?;
+            let (cw, ch) = (
+                grid_core::TileMap::width(&w),
+                grid_core::TileMap::height(&w),
+            );
+            let comps = grid_core::connectivity::components(
+                cw,
+                ch,
+                grid_core::connectivity::Connectivity::Four,
+                |i| grid_core::TileMap::tile(&w, i % cw, i / cw) == 0,
+            );
+            let floor: u32 = comps.sizes.iter().sum();
+            areas += comps.count() as f64;
+            largest +=
+                f64::from(comps.sizes.iter().copied().max().unwrap_or(0)) / f64::from(floor.max(1));
+            wall += 1.0 - f64::from(floor) / (cw * ch) as f64;
+        }
+        println!(
+            "| {} | {:.1} | {:.0}% | {:.0}% |",
+            if connected { "connected" } else { "plain" },
+            areas / 8.0,
+            100.0 * largest / 8.0,
+            100.0 * wall / 8.0
+        );
+    }
+    Ok(())
+}
+
+/// The pictures of the built-in tiles: the default CLI picture, a large seamless, connected,
+/// biome-painted world, and a panorama of chunks spread over 1,000,000 zones.
+fn more_pictures(out: &std::path::Path) -> Result<()> {
+    let default = World::new(ZoneConfig::default(), None, 4)?;
+    let w = default
+        .generator()
+        .generate_par(ZoneRect::new(0, 0, 20, 12))?;
+    save_png(&default.paint(&w)?, &out.join("zones-procedural.png"))?;
+    let cfg = ZoneConfig {
+        mode: Mode::Seamless,
+        connected: true,
+        zone_size: 24,
+        ..ZoneConfig::default()
+    };
+    let world = World::new(cfg, Some(BiomeConfig::default()), 4)?;
+    let w = world
+        .generator()
+        .generate_par(ZoneRect::new(0, 0, 80, 45))?;
+    save_png(&world.paint(&w)?, &out.join("zones-big-world.png"))?;
+    // Eight chunks, 142,857 zones apart, spanning 1,000,000 zones; 4 px gaps between them.
+    let cfg = ZoneConfig {
+        zone_size: 12,
+        ..cfg
+    };
+    let world = World::new(cfg, Some(BiomeConfig::default()), 4)?;
+    let side = 16 * 12;
+    let mut strip =
+        image::RgbImage::from_pixel(8 * side + 7 * 4, side, image::Rgb([255, 255, 255]));
+    for k in 0..8i64 {
+        let cx = k * 1_000_000 / 7 / 16;
+        let img = world.chunk_image(cx, 0)?;
+        image::imageops::replace(&mut strip, &img, k * i64::from(side + 4), 0);
+    }
+    save_png(&strip, &out.join("zones-panorama.png"))?;
     Ok(())
 }

@@ -5,9 +5,9 @@
 //! mode, 2 nodes per zone (shared borders) in seamless mode.
 //!
 //! **Regions.** The lattice is cut into square *regions* of [`REGION_ZONES`] x
-//! [`REGION_ZONES`] zones (9x9 cells, or 6x6 nodes; a node on a region border belongs to the
-//! region to its right or below). Each region has a *hub*, the centre cell of its middle
-//! zone.
+//! [`REGION_ZONES`] zones (12x12 cells, or 8x8 nodes, so a 16x16-zone chunk is 4x4 regions;
+//! a node on a region border belongs to the region to its right or below). Each region has a
+//! *hub*, the cell at its centre.
 //!
 //! **The spanning structure** joins the regions: the region lattice is cut into blocks of
 //! [`BLOCK`] x [`BLOCK`] regions; inside each block a random spanning tree joins all its
@@ -43,7 +43,7 @@ use grid_core::rng::mix64;
 /// Side of a block of the spanning structure, in regions.
 pub const BLOCK: i64 = 8;
 /// Side of a region, in zones.
-pub const REGION_ZONES: i64 = 3;
+pub const REGION_ZONES: i64 = 4;
 const B: usize = BLOCK as usize;
 
 /// The edges of the spanning structure (which regions are joined) over a range of blocks.
@@ -56,18 +56,18 @@ pub struct Passages {
     /// Blocks across and down.
     bw: usize,
     bh: usize,
-    /// Per block, per zone `(x, y)` at `y * B + x`: bit 0 = open to the east, bit 1 = open to
-    /// the south (inside the block).
+    /// Per block, per region `(x, y)` of the block at `y * B + x`: bit 0 = open to the east,
+    /// bit 1 = open to the south (inside the block).
     trees: Vec<[u8; B * B]>,
 }
 
 impl Passages {
-    /// The edges touching the regions `zx0..=zx1` x `zy0..=zy1` (region coordinates) and
+    /// The edges touching the regions `rx0..=rx1` x `ry0..=ry1` (region coordinates) and
     /// their east and south neighbours.
-    pub fn covering(seed: u64, zx0: i64, zy0: i64, zx1: i64, zy1: i64) -> Self {
+    pub fn covering(seed: u64, rx0: i64, ry0: i64, rx1: i64, ry1: i64) -> Self {
         let seed = mix64(seed ^ 0x636f_6e6e_6563_7421); // "connect!"
-        let (bx0, by0) = (zx0.div_euclid(BLOCK), zy0.div_euclid(BLOCK));
-        let (bx1, by1) = ((zx1 + 1).div_euclid(BLOCK), (zy1 + 1).div_euclid(BLOCK));
+        let (bx0, by0) = (rx0.div_euclid(BLOCK), ry0.div_euclid(BLOCK));
+        let (bx1, by1) = ((rx1 + 1).div_euclid(BLOCK), (ry1 + 1).div_euclid(BLOCK));
         let (bw, bh) = ((bx1 - bx0 + 1) as usize, (by1 - by0 + 1) as usize);
         let mut trees = Vec::with_capacity(bw * bh);
         for by in 0..bh as i64 {
@@ -91,10 +91,10 @@ impl Passages {
         &self.trees[j * self.bw + i]
     }
 
-    /// Whether region `(zx, zy)` is joined to `(zx + 1, zy)`.
-    pub fn east(&self, zx: i64, zy: i64) -> bool {
-        let (bx, by) = (zx.div_euclid(BLOCK), zy.div_euclid(BLOCK));
-        let (x, y) = (zx.rem_euclid(BLOCK), zy.rem_euclid(BLOCK));
+    /// Whether region `(rx, ry)` is joined to `(rx + 1, ry)`.
+    pub fn east(&self, rx: i64, ry: i64) -> bool {
+        let (bx, by) = (rx.div_euclid(BLOCK), ry.div_euclid(BLOCK));
+        let (x, y) = (rx.rem_euclid(BLOCK), ry.rem_euclid(BLOCK));
         if x < BLOCK - 1 {
             self.tree(bx, by)[(y * BLOCK + x) as usize] & 1 != 0
         } else {
@@ -102,10 +102,10 @@ impl Passages {
         }
     }
 
-    /// Whether region `(zx, zy)` is joined to `(zx, zy + 1)`.
-    pub fn south(&self, zx: i64, zy: i64) -> bool {
-        let (bx, by) = (zx.div_euclid(BLOCK), zy.div_euclid(BLOCK));
-        let (x, y) = (zx.rem_euclid(BLOCK), zy.rem_euclid(BLOCK));
+    /// Whether region `(rx, ry)` is joined to `(rx, ry + 1)`.
+    pub fn south(&self, rx: i64, ry: i64) -> bool {
+        let (bx, by) = (rx.div_euclid(BLOCK), ry.div_euclid(BLOCK));
+        let (x, y) = (rx.rem_euclid(BLOCK), ry.rem_euclid(BLOCK));
         if y < BLOCK - 1 {
             self.tree(bx, by)[(y * BLOCK + x) as usize] & 2 != 0
         } else {
@@ -123,8 +123,8 @@ fn border_slot(seed: u64, bx: i64, by: i64, axis: u64) -> i64 {
 /// The random spanning tree of block `(bx, by)` (Kruskal over hashed edge weights).
 fn block_tree(seed: u64, bx: i64, by: i64) -> [u8; B * B] {
     let key = lattice_hash(seed, bx, by);
-    // Edge e < B*(B-1): east edge of zone (e % (B-1), e / (B-1)); otherwise the south edge of
-    // zone (f % B, f / B) with f = e - B*(B-1).
+    // Edge e < B*(B-1): east edge of region (e % (B-1), e / (B-1)); otherwise the south edge of
+    // region (f % B, f / B) with f = e - B*(B-1).
     let inner = B * (B - 1);
     let mut edges: [(u64, u8); 2 * B * (B - 1)] = [(0, 0); 2 * B * (B - 1)];
     for (e, slot) in edges.iter_mut().enumerate() {
@@ -265,7 +265,7 @@ mod tests {
             let tree = block_tree(42, bx, by);
             let edges: u32 = tree.iter().map(|t| t.count_ones()).sum();
             assert_eq!(edges as usize, B * B - 1);
-            // Flood from zone 0 over the tree's edges reaches all zones.
+            // Flood from region 0 over the tree's edges reaches all regions.
             let mut seen = [false; B * B];
             let mut stack = vec![0usize];
             seen[0] = true;

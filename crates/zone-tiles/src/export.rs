@@ -4,7 +4,9 @@
 use crate::atlas::{Atlas, AtlasKind};
 use crate::error::{Result, ZoneError};
 use crate::state::{CLASS_COUNT, SymmetryTable, Transform};
+use crate::stream::{TileRef, World};
 use crate::world::{Mode, ZoneWorld};
+use grid_core::Grid;
 use grid_core::export::{TmxProperty, TmxTileset, tileset_file_name, tmx_document};
 use image::RgbImage;
 use std::fmt::Write as _;
@@ -41,7 +43,28 @@ pub fn state_grid_json(world: &ZoneWorld) -> String {
     s
 }
 
-/// Paints `world` with `atlas` (full or reduced; reduced tiles are flipped into place).
+/// Where pixel `v` of a `z`-px tile drawn for a seamless world is read from in a tile drawn
+/// in thirds: a seamless zone's border cells are nodes shared with its neighbours, so they
+/// are drawn a quarter wide and the centre half wide; the two quarters of a shared node make
+/// one cell as wide as the centre, and the zone grid does not show. In reference mode tiles
+/// are drawn as they are.
+fn source_coord(v: usize, z: usize, mode: Mode) -> usize {
+    if mode == Mode::Reference {
+        return v;
+    }
+    let (q, t) = (z / 4, z / 3);
+    let (from, width, to, cell) = if v < q {
+        (0, q, 0, t)
+    } else if v < z - q {
+        (q, z - 2 * q, t, z - 2 * t)
+    } else {
+        (z - q, q, z - t, t)
+    };
+    (to + (v - from) * cell / width.max(1)).min(z - 1)
+}
+
+/// Paints `world` with `atlas` (full or reduced; reduced tiles are flipped into place; in
+/// seamless mode border cells are drawn a quarter wide, see [`source_coord`]).
 pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
     let z = atlas.zone_size();
     let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
@@ -51,13 +74,14 @@ pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
     let zu = z as usize;
     let stride = pw as usize * 3;
     let buf: &mut [u8] = &mut img;
+    let remap: Vec<usize> = (0..zu).map(|v| source_coord(v, zu, world.mode)).collect();
     for ((zx, zy), &state) in world.states.iter() {
         let (index, t) = atlas.source_of(state);
         let tile = atlas.tile(index);
         for y in 0..zu {
             let row = (zy * zu + y) * stride + zx * zu * 3;
             for x in 0..zu {
-                let (sx, sy) = t.source(x, y, zu);
+                let (sx, sy) = t.source(remap[x], remap[y], zu);
                 let s = (sy * zu + sx) * 3;
                 buf[row + x * 3..row + x * 3 + 3].copy_from_slice(&tile[s..s + 3]);
             }
@@ -67,16 +91,21 @@ pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
 }
 
 /// The black-and-white map: every zone drawn as its 3x3 cells, `zone` px per zone
-/// (on = black, off = white).
+/// (on = black, off = white; in seamless mode border cells a quarter wide, so shared nodes are
+/// not drawn twice).
 pub fn black_and_white(world: &ZoneWorld, zone: u32) -> Result<RgbImage> {
     crate::world::check_zone_size(zone)?;
     let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
     crate::limits::check_image(w, h, zone)?;
     let z = u64::from(zone);
-    let c = zone / 3;
+    let c = (zone / 3) as usize;
+    let zu = zone as usize;
+    let cell: Vec<usize> = (0..zu)
+        .map(|v| (source_coord(v, zu, world.mode) / c).min(2))
+        .collect();
     Ok(RgbImage::from_fn((w * z) as u32, (h * z) as u32, |x, y| {
         let s = *world.states.at((x / zone) as usize, (y / zone) as usize);
-        let on = s.cell(((x % zone) / c) as usize, ((y % zone) / c) as usize);
+        let on = s.cell(cell[(x % zone) as usize], cell[(y % zone) as usize]);
         image::Rgb(if on { [0, 0, 0] } else { [255, 255, 255] })
     }))
 }
@@ -157,5 +186,54 @@ pub fn write_json(world: &ZoneWorld, path: &Path) -> Result<()> {
     std::fs::write(path, state_grid_json(world)).map_err(|e| ZoneError::Write {
         path: path.to_path_buf(),
         message: e.to_string(),
+    })
+}
+
+/// The TMX document of a world painted with the built-in tiles: one tile per zone from the
+/// combined tileset image `image_source` ([`World::tileset_image`](crate::World::tileset_image):
+/// 32 tiles across, the dungeon style and then one block per terrain, each with all 512
+/// states in variant 0), never flipped (the art is directional). `tiles` comes from
+/// [`World::tile_refs`](crate::World::tile_refs). The tileset's first tile of each block
+/// carries a `style` property.
+pub fn to_tmx_builtin(tiles: &Grid<TileRef>, zone: u32, image_source: &str) -> String {
+    let count = 4 * 512;
+    let mut props = vec![Vec::new(); count as usize];
+    for (slot, style) in ["dungeon", "water", "grass", "rock"]
+        .into_iter()
+        .enumerate()
+    {
+        props[slot * 512] = vec![TmxProperty {
+            name: "style".into(),
+            kind: "string",
+            value: style.into(),
+        }];
+    }
+    let tileset = TmxTileset {
+        name: "zones-builtin".into(),
+        tile_size: zone,
+        columns: 32,
+        tile_count: count,
+        image_source: image_source.into(),
+        image_width: 32 * zone,
+        image_height: count / 32 * zone,
+        tile_properties: props,
+    };
+    tmx_document(tiles.width(), tiles.height(), "zones", &tileset, |x, y| {
+        tiles.at(x, y).tileset_index() + 1
+    })
+}
+
+/// Writes `world` as TMX painted with the built-in tiles, and the combined tileset beside it
+/// (`<stem>_tiles.png`).
+pub fn write_tmx_builtin(world: &ZoneWorld, streamer: &World, path: &Path) -> Result<()> {
+    let image_name = tileset_file_name(path);
+    let set = streamer.tileset_image()?;
+    save_png(&set, &path.with_file_name(&image_name))?;
+    let tiles = streamer.tile_refs(world);
+    std::fs::write(path, to_tmx_builtin(&tiles, world.zone_size, &image_name)).map_err(|e| {
+        ZoneError::Write {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
     })
 }

@@ -200,8 +200,23 @@ pub fn worley_f1(cache: &mut NearPoints, seed: u64, distance: Distance, x: f64, 
             }
         }
     }
-    let mut best = f64::INFINITY;
-    for &(px, py) in &cache.pts {
+    // The own cell's point first (index 4), then the neighbours, skipping every cell whose
+    // nearest possible point is already farther than the best (the same minimum, fewer
+    // distances).
+    let (fx, fy) = (x - cx as f64, y - cy as f64);
+    let (p0x, p0y) = cache.pts[4];
+    let mut best = distance.eval(x - p0x, y - p0y);
+    let gap = [fx, 0.0, 1.0 - fx];
+    let gap_y = [fy, 0.0, 1.0 - fy];
+    for (k, &(px, py)) in cache.pts.iter().enumerate() {
+        if k == 4 {
+            continue;
+        }
+        let (gx, gy) = (gap[k % 3], gap_y[k / 3]);
+        // Every distance here is at least the larger axis gap.
+        if gx.max(gy) >= best {
+            continue;
+        }
         best = best.min(distance.eval(x - px, y - py));
     }
     best.min(1.0)

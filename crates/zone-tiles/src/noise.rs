@@ -102,6 +102,7 @@ pub enum NoiseKind {
 
 /// A base-noise configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NoiseConfig {
     /// Which noise.
     pub kind: NoiseKind,

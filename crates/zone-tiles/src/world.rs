@@ -31,7 +31,25 @@ pub enum Mode {
 }
 
 /// Everything that defines a world (together with the seed).
+///
+/// Serialised with these field names (the JSON of `levelgen analyze zones` and the paths of
+/// `levelgen zones --set`), unknown fields rejected:
+///
+/// | path | type | default |
+/// |---|---|---|
+/// | `zone_size` | multiple of 3, 3..=1023 | 60 |
+/// | `noise.kind.type` | `worley`, `simplex`, `perlin` | `worley` |
+/// | `noise.kind.distance` (worley) | `euclidean`, `manhattan`, `chebyshev` | `chebyshev` |
+/// | `noise.kind.output.type` (worley) | `f1`, `f1_over_gap` (with `points`, `n`) | `f1` |
+/// | `noise.scale` | px per noise unit, [0.1, 1e9] | 40 |
+/// | `noise.octaves` | 1..=8 | 1 |
+/// | `noise.persistence` | (0, 1] | 0.5 |
+/// | `sampling` | `"full"` or `{"stride": n}` | `{"stride": 2}` |
+/// | `threshold` | `{"fill": p}` or `{"fixed": t}`, in [0, 1] | `{"fill": 0.45}` |
+/// | `mode` | `reference`, `seamless` | `reference` |
+/// | `connected` | bool (may be left out) | `false` |
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ZoneConfig {
     /// Zone side in pixels, a multiple of 3 (default 60: cells of 20).
     pub zone_size: u32,
@@ -64,6 +82,18 @@ impl Default for ZoneConfig {
 pub use crate::limits::{MAX_WINDOW_SIDE, MAX_ZONE_COORD, MAX_ZONE_SIZE};
 
 impl ZoneConfig {
+    /// Settings for streaming a game world: seamless, connected, stride 10 (4 samples per
+    /// 20 px cell: a coarser estimate of each cell's mean, so 14% of Worley zones differ
+    /// from full sampling, against 0.7% at stride 2; the world looks the same kind).
+    pub fn streaming() -> Self {
+        Self {
+            mode: Mode::Seamless,
+            connected: true,
+            sampling: Sampling::Stride(10),
+            ..Self::default()
+        }
+    }
+
     /// Checks every parameter and the work of one zone (see [`crate::limits`]).
     pub fn validate(&self) -> Result<()> {
         check_zone_size(self.zone_size)?;

@@ -189,3 +189,28 @@ fn tmx_reads_back_with_tiled_and_flip_bits_rebuild_every_state() {
     // State 4 (top right) is class 1 (state 1, top left) mirrored: gid 2 | H.
     assert!(text.contains(&format!("{}", 2u32 | 0x8000_0000)), "{text}");
 }
+
+#[test]
+fn seamless_pictures_draw_a_shared_node_once() {
+    // Left zone: right column on; right zone: left column on. They share that node column,
+    // which must be as wide as a centre cell (6 px of 12), not two thirds (8 px).
+    let states = grid_core::Grid::from_vec(
+        2,
+        1,
+        vec![
+            ZoneState::from_bits(4 | 32 | 256),
+            ZoneState::from_bits(1 | 8 | 64),
+        ],
+    )
+    .unwrap();
+    for (mode, wall) in [(Mode::Seamless, 6), (Mode::Reference, 8)] {
+        let w = ZoneWorld::from_states((0, 0), 12, mode, states.clone());
+        let plain = black_and_white(&w, 12).unwrap();
+        let black = (0..24)
+            .filter(|&x| plain.get_pixel(x, 6).0 == [0, 0, 0])
+            .count();
+        assert_eq!(black, wall, "{mode:?}");
+        let painted = paint(&w, &plain_reduced_atlas(12)).unwrap();
+        assert_eq!(painted, plain, "{mode:?}");
+    }
+}

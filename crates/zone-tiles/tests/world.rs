@@ -273,3 +273,35 @@ fn the_default_fill_gives_every_noise_kind_the_same_share_of_wall() {
         assert!((share - 0.45).abs() < 0.05, "{noise:?}: {share:.3}");
     }
 }
+
+#[test]
+fn settings_serialise_with_the_documented_field_names() {
+    let config = ZoneConfig {
+        connected: true,
+        mode: Mode::Seamless,
+        ..ZoneConfig::default()
+    };
+    let json = serde_json::to_value(config).unwrap();
+    for path in [
+        "/zone_size",
+        "/noise/kind/type",
+        "/noise/kind/distance",
+        "/noise/kind/output/type",
+        "/noise/scale",
+        "/noise/octaves",
+        "/noise/persistence",
+        "/sampling/stride",
+        "/threshold/fill",
+        "/mode",
+        "/connected",
+    ] {
+        assert!(json.pointer(path).is_some(), "{path} missing in {json}");
+    }
+    assert_eq!(
+        serde_json::from_value::<ZoneConfig>(json.clone()).unwrap(),
+        config
+    );
+    let mut typo = json;
+    typo["zone_sise"] = 60.into();
+    assert!(serde_json::from_value::<ZoneConfig>(typo).is_err());
+}

@@ -1,0 +1,106 @@
+//! Streaming: a chunk is a pure function of (settings, seed, cx, cy), fits its neighbours,
+//! and biome painting of chunks equals the painting of the window they make up.
+
+use zone_tiles::stream::chunk_rect;
+use zone_tiles::*;
+
+fn settings() -> ZoneConfig {
+    ZoneConfig {
+        mode: Mode::Seamless,
+        connected: true,
+        zone_size: 12,
+        ..ZoneConfig::default()
+    }
+}
+
+#[test]
+fn chunks_are_pure_and_equal_the_window_they_cut() {
+    let world = World::new(settings(), Some(BiomeConfig::default()), 21).unwrap();
+    let again = World::new(settings(), Some(BiomeConfig::default()), 21).unwrap();
+    let big = world
+        .generator()
+        .generate(ZoneRect::new(-16, -32, 48, 32))
+        .unwrap();
+    let refs = world.tile_refs(&big);
+    for (cx, cy) in [(-1, -2), (0, -2), (1, -1)] {
+        let chunk = world.chunk(cx, cy).unwrap();
+        assert_eq!(chunk, again.chunk(cx, cy).unwrap());
+        let rect = chunk_rect(cx, cy);
+        assert_eq!(big.sub_window(rect).unwrap(), chunk.states);
+        let (dx, dy) = ((rect.x + 16) as usize, (rect.y + 32) as usize);
+        for ((x, y), t) in chunk.tiles.iter() {
+            assert_eq!(*refs.at(dx + x, dy + y), *t);
+        }
+    }
+}
+
+#[test]
+fn chunk_pictures_side_by_side_are_the_window_picture() {
+    let world = World::new(settings(), Some(BiomeConfig::default()), 5).unwrap();
+    let big = world
+        .generator()
+        .generate(ZoneRect::new(16, 0, 32, 16))
+        .unwrap();
+    let whole = world.paint(&big).unwrap();
+    let z = 12 * 16;
+    for (i, cx) in [1, 2].into_iter().enumerate() {
+        let part = world.chunk_image(cx, 0).unwrap();
+        let cut = image::imageops::crop_imm(&whole, i as u32 * z, 0, z, z).to_image();
+        assert_eq!(part, cut, "chunk {cx}");
+    }
+}
+
+#[test]
+fn three_terrains_with_their_own_tiles_and_the_combined_tileset() {
+    let world = World::new(settings(), Some(BiomeConfig::default()), 8).unwrap();
+    let big = world
+        .generator()
+        .generate(ZoneRect::new(0, 0, 120, 60))
+        .unwrap();
+    let refs = world.tile_refs(&big);
+    let mut seen = [0usize; 3];
+    for t in refs.as_slice() {
+        seen[t.terrain.unwrap().index()] += 1;
+        assert!(t.index() < 4 * 3 * 512);
+    }
+    assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+    let set = world.tileset_image().unwrap();
+    assert_eq!(set.dimensions(), (32 * 12, 4 * 16 * 12));
+    // Each terrain's full-wall tile has its own colour.
+    let wall = |slot: u32| {
+        let i = slot * 512 + 511;
+        set.get_pixel((i % 32) * 12 + 6, (i / 32) * 12 + 6).0
+    };
+    let colours = [wall(0), wall(1), wall(2), wall(3)];
+    for a in 0..4 {
+        for b in a + 1..4 {
+            assert_ne!(colours[a], colours[b]);
+        }
+    }
+}
+
+#[test]
+fn tmx_with_the_builtin_tiles_reads_back_with_terrains() {
+    let world = World::new(settings(), Some(BiomeConfig::default()), 8).unwrap();
+    let w = world
+        .generator()
+        .generate(ZoneRect::new(0, 0, 60, 30))
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("zone-tiles-builtin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("world.tmx");
+    export::write_tmx_builtin(&w, &world, &path).unwrap();
+    assert!(dir.join("world_tiles.png").exists());
+    let map = tiled::Loader::new().load_tmx_map(&path).unwrap();
+    let tiled::LayerType::Tiles(layer) = map.get_layer(0).unwrap().layer_type() else {
+        panic!("not a tile layer")
+    };
+    let refs = world.tile_refs(&w);
+    for y in 0..30 {
+        for x in 0..60 {
+            let t = layer.get_tile(x, y).unwrap();
+            assert_eq!(t.id(), refs.at(x as usize, y as usize).tileset_index());
+            assert!(!t.flip_h && !t.flip_v && !t.flip_d);
+        }
+    }
+}

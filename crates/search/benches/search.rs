@@ -26,6 +26,13 @@ fn evaluations(c: &mut Criterion) {
             }
         })
     });
+    c.bench_function("decode and compile 100 binary candidates", |b| {
+        b.iter(|| {
+            for g in &genomes {
+                let _ = black_box(ev.compile(g));
+            }
+        })
+    });
     let script = ev.compile(&genomes[0]).expect("a runnable candidate");
     let maps: Vec<_> = (0..10)
         .map(|s| script.generate(s).expect("a map"))

@@ -3,9 +3,11 @@
 //!
 //! **Map score.** Each constraint gives a reward: 1 inside its range, `1 / (1 + d / scale)`
 //! at distance `d` outside it (so a near miss scores more than a far one, and the search
-//! always has a slope to climb). The map's score is the mean reward (1 with no constraints)
-//! plus the weighted sum of the objectives. A map is *feasible* when it meets every
-//! constraint.
+//! always has a slope to climb). A map is *feasible* when it meets every constraint. The
+//! map's score is 1 if it is feasible (else 0), plus the mean reward (1 with no
+//! constraints), plus the weighted sum of the objectives: the feasibility step makes every
+//! missed map cost a whole point, however near the miss, so the search pushes the feasible
+//! fraction up rather than trading it for a closer average.
 //!
 //! **Fitness.** `mean(score) - spread x std(score)` over the candidate's maps: a generator
 //! is rewarded for being good on every seed, not on average.
@@ -45,7 +47,7 @@ impl Bound {
 }
 
 /// Everything needed to score a genome; shared read-only by the worker threads.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Evaluator {
     /// The search space.
     pub space: Space,
@@ -59,8 +61,10 @@ pub struct Evaluator {
     pub bounds: Vec<Bound>,
     /// Objectives: metric index and weight.
     pub terms: Vec<(usize, f64)>,
-    /// The map seeds every candidate is scored on.
+    /// The map seeds every candidate is scored on (round 0).
     pub seeds: Vec<u64>,
+    /// The root the map seeds are derived from (`Seed(seed).stream("maps")`).
+    pub map_root: u64,
     /// Weight of the standard deviation in the fitness.
     pub spread: f64,
 }
@@ -104,10 +108,27 @@ pub struct Scratch {
 impl Evaluator {
     /// Scores `genome` on the evaluation seeds.
     pub fn evaluate(&self, genome: &[f64], scratch: &mut Scratch) -> Evaluation {
+        self.evaluate_on(genome, &self.seeds, scratch)
+    }
+
+    /// Scores `genome` on `seeds`.
+    pub fn evaluate_on(&self, genome: &[f64], seeds: &[u64], scratch: &mut Scratch) -> Evaluation {
         match self.compile(genome) {
-            Ok(script) => self.score(&script, &self.seeds, scratch).0,
+            Ok(script) => self.score(&script, seeds, scratch).0,
             Err(e) => Evaluation::invalid(e, self.metrics.len()),
         }
+    }
+
+    /// The map seeds of round `round`: round 0 is [`Evaluator::seeds`]; later rounds (the
+    /// evolution strategy's generations) draw fresh ones from the same root, as many.
+    pub fn round_seeds(&self, round: u64) -> Vec<u64> {
+        if round == 0 {
+            return self.seeds.clone();
+        }
+        let root = grid_core::Seed(self.map_root).child(round);
+        (0..self.seeds.len() as u64)
+            .map(|i| root.child(i).0)
+            .collect()
     }
 
     /// The script of `genome`, parsed.
@@ -163,14 +184,15 @@ impl Evaluator {
                 .iter()
                 .map(|b| b.reward(values[b.metric]))
                 .collect();
-            feasible += rewards.iter().all(|&r| r == 1.0) as usize;
+            let met = rewards.iter().all(|&r| r == 1.0);
+            feasible += met as usize;
             let constraint = if rewards.is_empty() {
                 1.0
             } else {
                 rewards.iter().sum::<f64>() / rewards.len() as f64
             };
             let objective: f64 = self.terms.iter().map(|&(m, w)| w * values[m]).sum();
-            scores.push(constraint + objective);
+            scores.push(f64::from(u8::from(met)) + constraint + objective);
         }
         let mean = scores.iter().sum::<f64>() / n;
         let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;

@@ -38,9 +38,11 @@
 //! order, so under an **evaluation** budget the outcome is a pure function of (spec, seed)
 //! at any thread count (`tests/search.rs` checks 1 and 2 threads). A **seconds** budget
 //! stops after the batch during which time ran out, which depends on the machine: use it to
-//! explore, and an evaluation budget to reproduce. Every candidate is scored on the same
-//! map seeds (`Seed(seed).stream("maps").child(i)`), so candidates are compared on equal
-//! terms.
+//! explore, and an evaluation budget to reproduce. The candidates of one batch are scored
+//! on the same map seeds, so they are compared on equal terms: MAP-Elites uses one seed set
+//! throughout (`Seed(seed).stream("maps").child(i)`); the evolution strategy draws a fresh
+//! set each generation and scores the parents again on it with the children, so no
+//! generator survives for having been lucky on one set of seeds.
 //!
 //! ## Limits
 //!
@@ -83,6 +85,9 @@ use std::sync::Arc;
 pub struct Search {
     spec: Spec,
     evaluator: Evaluator,
+    /// The evaluator of [`Search::check`]: the same, with the longest path exact up to at
+    /// least [`grid_core::metrics::paths::EXACT_CELLS`] passable cells.
+    checker: Evaluator,
     custom: Vec<Arc<dyn Metric>>,
 }
 
@@ -189,18 +194,26 @@ impl Search {
         };
         let maps = Seed(spec.seed).stream("maps");
         let seeds = (0..spec.maps as u64).map(|i| maps.child(i).0).collect();
+        let evaluator = Evaluator {
+            space,
+            metrics,
+            names,
+            setup,
+            bounds,
+            terms,
+            seeds,
+            map_root: maps.0,
+            spread: spec.spread,
+        };
+        let mut checker = evaluator.clone();
+        checker.setup.exact_path_cells = checker
+            .setup
+            .exact_path_cells
+            .max(grid_core::metrics::paths::EXACT_CELLS);
         Ok(Self {
             spec: spec.clone(),
-            evaluator: Evaluator {
-                space,
-                metrics,
-                names,
-                setup,
-                bounds,
-                terms,
-                seeds,
-                spread: spec.spread,
-            },
+            evaluator,
+            checker,
             custom,
         })
     }
@@ -282,13 +295,14 @@ impl Search {
         }
     }
 
-    /// Scores a script (for example a found generator) on `seeds`, serially.
+    /// Scores a script (for example a found generator) on `seeds`, serially. The longest
+    /// path is exact here up to at least [`grid_core::metrics::paths::EXACT_CELLS`] passable
+    /// cells, even when the spec had the search use the double-sweep estimate (a lower
+    /// bound, so a map the search counted as long enough is).
     pub fn check(&self, script: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
         let script = marahel::Script::from_value(script).map_err(|e| e.to_string())?;
         let seeds: Vec<u64> = seeds.collect();
-        let (eval, distinct) = self
-            .evaluator
-            .score(&script, &seeds, &mut Scratch::default());
+        let (eval, distinct) = self.checker.score(&script, &seeds, &mut Scratch::default());
         if let Some(e) = eval.error {
             return Err(e);
         }

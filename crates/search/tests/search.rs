@@ -50,7 +50,9 @@ fn same_outcome_on_one_and_two_threads() {
     let one = on_threads(1, &es);
     let two = on_threads(2, &es);
     assert_eq!(one, two);
-    assert_eq!(one.evaluations, 160);
+    // 12 random candidates, then 9 generations of 4 parents scored again and 12 children;
+    // the last 4 evaluations of the budget cannot hold a child.
+    assert_eq!(one.evaluations, 156);
     assert_eq!(one.log_csv(), two.log_csv());
     // Another seed gives another run.
     let mut other = es.clone();
@@ -76,23 +78,33 @@ fn same_outcome_on_one_and_two_threads() {
 fn search_improves_fitness() {
     let spec = spec::parse(SMALL).unwrap();
     let outcome = on_threads(2, &spec);
-    let first = outcome.log.first().unwrap();
     let last = outcome.log.last().unwrap();
-    // The first row is the random start's best; evolution must beat its mean and not lose
-    // its best.
-    assert!(last.best_fitness >= first.best_fitness);
-    assert!(
-        last.best_fitness > first.batch_mean_fitness + 0.05,
-        "{first:?} -> {last:?}"
-    );
     let (best, script) = &outcome.best[0];
     assert_eq!(best.eval.fitness, last.best_fitness);
-    // The best script runs as it is and scores as the search said on the search's seeds.
+    // On the same 40 unseen seeds, the found generator beats the best of 16 random ones
+    // (the size of the search's random start).
     let search = Search::new(&spec).unwrap();
-    let check = search
-        .check(script, 0..20)
+    let found = search
+        .check(script, 1..41)
         .expect("the best script parses and runs");
-    assert!(check.feasible > 0.0, "{check:?}");
+    let ev = search.evaluator();
+    let mut rng = grid_core::Seed(99).rng();
+    let random: Vec<(f64, f64)> = (0..16)
+        .filter_map(|_| {
+            let doc = ev.space.decode(&ev.space.random(&mut rng)).ok()?;
+            search
+                .check(&doc, 1..41)
+                .ok()
+                .map(|c| (c.fitness, c.feasible))
+        })
+        .collect();
+    let best_random = random.iter().map(|r| r.0).fold(f64::MIN, f64::max);
+    let mean_feasible = random.iter().map(|r| r.1).sum::<f64>() / random.len() as f64;
+    assert!(found.fitness > best_random, "{found:?} vs {random:?}");
+    assert!(
+        found.feasible > mean_feasible + 0.1,
+        "{found:?} vs {random:?}"
+    );
     // Distinct scripts in the best list.
     for (i, (_, a)) in outcome.best.iter().enumerate() {
         for (_, b) in &outcome.best[i + 1..] {

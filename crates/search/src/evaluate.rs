@@ -12,7 +12,7 @@
 //! **Fitness.** `mean(score) - spread x std(score)` over the candidate's maps: a generator
 //! is rewarded for being good on every seed, not on average.
 
-use crate::metric::{MeasureSetup, MetricKind, Resolved};
+use crate::metric::{MeasureSetup, MetricKind, Resolved, mean_hamming};
 use crate::space::Space;
 use grid_core::metrics::MetricsScratch;
 use marahel::Script;
@@ -146,7 +146,7 @@ impl Evaluator {
     ) -> (Evaluation, f64) {
         let n_metrics = self.metrics.len();
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
-        let mut seen: HashSet<Vec<u8>> = HashSet::with_capacity(seeds.len());
+        let mut cells: Vec<Vec<u8>> = Vec::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
             let map = match script.generate(seed) {
@@ -158,12 +158,18 @@ impl Evaluator {
             });
             r.measure(&map, &mut scratch.metrics, &mut scratch.values);
             per_map.push(scratch.values.clone());
-            seen.insert(map.cells);
+            cells.push(map.cells);
         }
-        let distinct = seen.len() as f64 / seeds.len().max(1) as f64;
+        let distinct =
+            cells.iter().collect::<HashSet<_>>().len() as f64 / seeds.len().max(1) as f64;
         if let Some(r) = &resolved {
             for slot in r.distinct_slots() {
                 per_map.iter_mut().for_each(|v| v[slot] = distinct);
+            }
+            let mut diversity = None;
+            for slot in r.diversity_slots() {
+                let d = *diversity.get_or_insert_with(|| mean_hamming(&cells));
+                per_map.iter_mut().for_each(|v| v[slot] = d);
             }
         }
         (self.fold(&per_map), distinct)

@@ -161,3 +161,48 @@ fn example_targets() {
     println!("cave-range: coverage {coverage}");
     assert!(coverage >= 0.6, "{coverage}");
 }
+
+/// A user's metric: the fraction of the top row that is floor.
+#[derive(Debug)]
+struct OpenTop;
+
+impl levelgen_search::Metric for OpenTop {
+    fn name(&self) -> &str {
+        "open_top"
+    }
+    fn measure(&self, map: &dyn grid_core::TileMap) -> f64 {
+        let open = (0..map.width()).filter(|&x| map.tile(x, 0) == 0).count();
+        open as f64 / map.width() as f64
+    }
+}
+
+#[test]
+fn users_metrics_steer_the_search() {
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.constraints = vec![serde_json::from_str(r#"{"metric": "open_top", "min": 0.9}"#).unwrap()];
+    // Unknown until registered.
+    let e = Search::new(&spec).unwrap_err().to_string();
+    assert!(e.contains("unknown metric \"open_top\""), "{e}");
+    let search = Search::with_metrics(&spec, vec![std::sync::Arc::new(OpenTop)]).unwrap();
+    assert_eq!(
+        search.evaluator().names,
+        ["empty_fraction", "regions", "open_top"]
+    );
+    let outcome = search.run(&mut |_| {});
+    let check = search.check(&outcome.best[0].1, 1..21).unwrap();
+    // Floor along the top row needs the random-floor explorer with a high probability.
+    assert!(check.means[2] >= 0.6, "{check:?}");
+}
+
+#[test]
+fn a_seconds_budget_stops() {
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.budget = serde_json::from_str(r#"{"seconds": 0.2}"#).unwrap();
+    let start = std::time::Instant::now();
+    let outcome = Search::new(&spec).unwrap().run(&mut |_| {});
+    // It stops after the batch in which the time ran out (generous bound for debug builds
+    // on a loaded machine).
+    assert!(start.elapsed().as_secs_f64() < 30.0);
+    assert!(outcome.evaluations >= 12);
+    assert!(!outcome.best.is_empty());
+}

@@ -28,7 +28,7 @@
 //! | genome ↔ script: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
-//! | (μ+λ) ES and MAP-Elites over a shared batch driver | [`algorithms`] |
+//! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
 //!
 //! ## Determinism
@@ -68,7 +68,7 @@ pub use evaluate::{Evaluation, Evaluator};
 pub use metric::Metric;
 pub use spec::Spec;
 
-use algorithms::{Driver, es, map_elites};
+use algorithms::{Driver, es, map_elites, nsga2};
 use archive::Bins;
 use evaluate::{Bound, Scratch};
 use grid_core::metrics::BlockGrid;
@@ -247,6 +247,22 @@ impl Search {
                     mutation: *mutation,
                 };
                 (es::run(&ev.space, s, &mut rng, &mut driver), None)
+            }
+            Algorithm::Nsga2 {
+                population,
+                mutation,
+            } => {
+                let s = es::EsSettings {
+                    mu: *population,
+                    lambda: *population,
+                    mutation: *mutation,
+                };
+                let terms = &ev.terms;
+                let goals = |e: &Elite| nsga2::goals(e, terms);
+                (
+                    nsga2::run(&ev.space, s, &goals, &mut rng, &mut driver),
+                    None,
+                )
             }
             Algorithm::MapElites {
                 x,

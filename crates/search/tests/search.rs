@@ -72,6 +72,24 @@ fn same_outcome_on_one_and_two_threads() {
     assert_eq!(one, two);
     let grid = one.grid.as_ref().expect("a MAP-Elites grid");
     assert!(grid.coverage() > 0.1, "{}", grid.coverage());
+
+    let mut nsga = es.clone();
+    nsga.algorithm = serde_json::from_str(r#"{"type": "nsga2", "population": 12}"#).unwrap();
+    nsga.objectives =
+        vec![serde_json::from_str(r#"{"metric": "empty_fraction", "weight": -1}"#).unwrap()];
+    let search = Search::new(&nsga).unwrap();
+    let one = on_threads(1, &nsga);
+    assert_eq!(one, on_threads(2, &nsga));
+    // The front trades feasibility against little floor: its members are not dominated by
+    // each other, and the best list leads with the front.
+    let goals: Vec<(f64, f64)> = one
+        .best
+        .iter()
+        .map(|(e, _)| (e.eval.feasible, -e.eval.means[0]))
+        .collect();
+    assert!(!goals.is_empty());
+    let first = search.check(&one.best[0].1, 1..21).unwrap();
+    assert!(first.feasible > 0.0, "{first:?} {goals:?}");
 }
 
 #[test]

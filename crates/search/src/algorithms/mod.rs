@@ -9,6 +9,7 @@
 
 pub mod es;
 pub mod map_elites;
+pub mod nsga2;
 
 use crate::archive::{Elite, LogRow};
 use crate::evaluate::{Evaluation, Evaluator, Scratch};

@@ -19,6 +19,19 @@ use marahel::Script;
 use serde::Serialize;
 use std::collections::HashSet;
 
+/// Most cells one candidate keeps for the `diversity` metric (64 MB per worker thread).
+pub const MAX_KEPT_CELLS: usize = 64 << 20;
+
+/// A 64-bit hash of a map's width and cells, to count distinct maps (the count depends only
+/// on which maps are equal, barring a 64-bit collision, not on the hash values).
+fn cells_hash(map: &marahel::MarahelMap) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    grid_core::TileMap::width(map).hash(&mut h);
+    map.cells.hash(&mut h);
+    h.finish()
+}
+
 /// A compiled constraint: metric index and range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bound {
@@ -138,6 +151,11 @@ impl Evaluator {
     }
 
     /// Scores `script` on `seeds`; also returns the fraction of distinct maps.
+    ///
+    /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
+    /// kept only when the `diversity` metric is asked for, and then at most
+    /// [`MAX_KEPT_CELLS`] of them (maps x the script's largest map area), checked before
+    /// the first map is made.
     pub fn score(
         &self,
         script: &Script,
@@ -145,8 +163,21 @@ impl Evaluator {
         scratch: &mut Scratch,
     ) -> (Evaluation, f64) {
         let n_metrics = self.metrics.len();
+        let keep_cells = self
+            .metrics
+            .iter()
+            .any(|m| matches!(m, MetricKind::Diversity));
+        let (_, (w, h)) = script.size_range();
+        if keep_cells && w.saturating_mul(h).saturating_mul(seeds.len()) > MAX_KEPT_CELLS {
+            let message = format!(
+                "diversity over {} maps of up to {w}x{h} would keep more than {MAX_KEPT_CELLS} cells; use fewer maps or smaller maps",
+                seeds.len()
+            );
+            return (Evaluation::invalid(message, n_metrics), 0.0);
+        }
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
-        let mut cells: Vec<Vec<u8>> = Vec::with_capacity(seeds.len());
+        let mut cells: Vec<Vec<u8>> = Vec::new();
+        let mut hashes: HashSet<u64> = HashSet::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
             let map = match script.generate(seed) {
@@ -158,10 +189,12 @@ impl Evaluator {
             });
             r.measure(&map, &mut scratch.metrics, &mut scratch.values);
             per_map.push(scratch.values.clone());
-            cells.push(map.cells);
+            hashes.insert(cells_hash(&map));
+            if keep_cells {
+                cells.push(map.cells);
+            }
         }
-        let distinct =
-            cells.iter().collect::<HashSet<_>>().len() as f64 / seeds.len().max(1) as f64;
+        let distinct = hashes.len() as f64 / seeds.len().max(1) as f64;
         if let Some(r) = &resolved {
             for slot in r.distinct_slots() {
                 per_map.iter_mut().for_each(|v| v[slot] = distinct);

@@ -51,7 +51,8 @@
 //! [`spec::MAX_MAPS`] maps per candidate, [`spec::MAX_EVALUATIONS`] evaluations,
 //! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
 //! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
-//! Marahel's own limits. A candidate whose script does not parse scores `f64::MIN` and is
+//! Marahel's own limits. The `diversity` metric keeps a candidate's maps, at most
+//! [`evaluate::MAX_KEPT_CELLS`] cells, checked before the first map is made. A candidate whose script does not parse scores `f64::MIN` and is
 //! logged as invalid; the search goes on.
 
 pub mod algorithms;

@@ -224,3 +224,20 @@ fn a_seconds_budget_stops() {
     assert!(outcome.evaluations >= 12);
     assert!(!outcome.best.is_empty());
 }
+
+#[test]
+fn diversity_over_too_many_cells_is_refused_before_generating() {
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.marahel["metadata"] = serde_json::json!({"min": "300x300", "max": "300x300"});
+    spec.maps = 1000;
+    spec.objectives = vec![serde_json::from_str(r#"{"metric": "diversity"}"#).unwrap()];
+    let search = Search::new(&spec).unwrap();
+    let ev = search.evaluator();
+    let genome = vec![0.5; ev.space.len()];
+    let eval = ev.evaluate(&genome, &mut Default::default());
+    let error = eval.error.expect("refused");
+    assert!(
+        error.starts_with("diversity over 1000 maps of up to 300x300 would keep more than"),
+        "{error}"
+    );
+}

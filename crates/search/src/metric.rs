@@ -10,7 +10,7 @@
 //! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
 //! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
 //! | `diversity` | mean Hamming distance between two of the candidate's maps, as a fraction of the cells (maps of different sizes count as wholly different; the same for each of its maps) |
-//! | any other name | a [`Metric`] registered with [`crate::Search::with_metric`] |
+//! | any other name | a [`Metric`] registered with [`crate::Search::with_metrics`] |
 //!
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
 
@@ -21,7 +21,7 @@ use grid_core::text::excerpt;
 use grid_core::{Connectivity, TileId, TileMap};
 use std::sync::Arc;
 
-/// A user's own measure of a map. Register it with [`crate::Search::with_metric`] and name
+/// A user's own measure of a map. Register it with [`crate::Search::with_metrics`] and name
 /// it in constraints, objectives or MAP-Elites axes like a built-in metric.
 ///
 /// ```

@@ -16,7 +16,7 @@ fn search(spec: &str, out: &PathBuf, extra: &[&str]) -> String {
         .arg(example(spec))
         .arg("--out")
         .arg(out)
-        .args(["--budget", "120", "--check", "10"])
+        .args(["--check", "10"])
         .args(extra)
         .output()
         .unwrap();
@@ -28,8 +28,8 @@ fn search(spec: &str, out: &PathBuf, extra: &[&str]) -> String {
 fn writes_the_folder_reproducibly_and_best_runs_as_is() {
     let dir = temp_dir("cli-search");
     let (a, b) = (dir.join("a"), dir.join("b"));
-    let summary = search("cave-range", &a, &[]);
-    search("cave-range", &b, &[]);
+    let summary = search("cave-range", &a, &["--budget", "120"]);
+    search("cave-range", &b, &["--budget", "120"]);
     assert!(summary.starts_with("120 candidates in "), "{summary}");
     assert!(summary.contains("best.json"), "{summary}");
     for file in ["archive.json", "log.csv", "best.json", "check.json"] {
@@ -66,7 +66,7 @@ fn writes_the_folder_reproducibly_and_best_runs_as_is() {
 
     // Another seed, another run.
     let c = dir.join("c");
-    search("cave-range", &c, &["--seed", "9"]);
+    search("cave-range", &c, &["--budget", "120", "--seed", "9"]);
     assert_ne!(
         std::fs::read(a.join("log.csv")).unwrap(),
         std::fs::read(c.join("log.csv")).unwrap()
@@ -90,4 +90,18 @@ fn bad_spec_exits_2_naming_the_place() {
         err.contains("bad.json: constraints[0].metric: unknown metric \"longest\""),
         "{err}"
     );
+}
+
+#[test]
+fn evolution_strategy_writes_no_heat_map() {
+    let dir = temp_dir("cli-search-es").join("z");
+    let summary = search("zelda", &dir, &["--budget", "60"]);
+    assert!(summary.starts_with("60 candidates in "), "{summary}");
+    assert!(dir.join("best.json").is_file());
+    assert!(dir.join("contact.png").is_file());
+    assert!(!dir.join("heatmap.png").exists());
+    let checks: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("check.json")).unwrap()).unwrap();
+    assert_eq!(checks[0]["maps"], 10);
+    assert!(checks[0]["means"]["count:player"].is_number());
 }

@@ -7,15 +7,24 @@
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
 use grid_core::{Legend, TileGrid, TileKind};
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// Set on the test's own thread while it measures: the test harness's other threads
+    /// (output capture, the slow-test timer) allocate too, and must not be counted.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        if COUNTING.try_with(Cell::get).unwrap_or(false) {
+            ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        }
         // SAFETY: forwards the caller's layout to the system allocator unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -64,11 +73,13 @@ fn no_allocation_per_map_after_the_first() {
     assert_eq!(first, vec![14, 1200, 1]);
     let before = ALLOCATIONS.load(Ordering::SeqCst);
     let mut total = 0;
+    COUNTING.with(|c| c.set(true));
     for _ in 0..10 {
         for m in &maps {
             total += scratch.measure(m, &empty, BlockGrid::PAPER).regions;
         }
     }
+    COUNTING.with(|c| c.set(false));
     let after = ALLOCATIONS.load(Ordering::SeqCst);
     assert_eq!(
         after - before,

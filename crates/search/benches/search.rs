@@ -1,9 +1,10 @@
 //! Evaluations per second: random candidates of `examples/search/binary.json`, 10 maps of
-//! 14x14 each, on one thread; and the longest-path metric alone.
+//! 14x14 each, on one thread (with the example's double-sweep longest path, and exact); the
+//! decoding, the map generation and the longest-path metric alone.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use grid_core::metrics::EmptySet;
-use grid_core::metrics::paths::longest_path;
+use grid_core::metrics::paths::{longest_path, longest_path_with};
 use grid_core::{Connectivity, Seed};
 use levelgen_search::evaluate::Scratch;
 use levelgen_search::{Search, spec};
@@ -26,6 +27,13 @@ fn evaluations(c: &mut Criterion) {
             }
         })
     });
+    c.bench_function("decode and compile 100 binary candidates", |b| {
+        b.iter(|| {
+            for g in &genomes {
+                let _ = black_box(ev.compile(g));
+            }
+        })
+    });
     let script = ev.compile(&genomes[0]).expect("a runnable candidate");
     let maps: Vec<_> = (0..10)
         .map(|s| script.generate(s).expect("a map"))
@@ -38,6 +46,26 @@ fn evaluations(c: &mut Criterion) {
             }
         })
     });
+    c.bench_function("longest_path double sweep 10 maps 14x14", |b| {
+        b.iter(|| {
+            for m in &maps {
+                black_box(longest_path_with(m, &passable, Connectivity::Four, 0));
+            }
+        })
+    });
+    let mut exact = spec.clone();
+    exact.measure.exact_path_cells = 1024;
+    let exact = Search::new(&exact).expect("the example compiles");
+    c.bench_function(
+        "evaluate 100 binary candidates x 10 maps 14x14, exact path",
+        |b| {
+            b.iter(|| {
+                for g in &genomes {
+                    black_box(exact.evaluator().evaluate(g, &mut scratch));
+                }
+            })
+        },
+    );
     c.bench_function("generate 10 maps 14x14", |b| {
         b.iter(|| {
             for s in 0..10 {

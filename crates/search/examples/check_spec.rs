@@ -42,7 +42,63 @@ fn main() {
             .collect();
         println!("  {}", means.join(" "));
         if i == 0 {
+            let (mean, far) = hamming(script);
+            println!(
+                "  pairwise Hamming distance on seeds 1..=100: mean {:.0}% of tiles, {:.0}% of pairs >= 40%",
+                100.0 * mean,
+                100.0 * far
+            );
+            println!("  {}", failures(&search, script));
             println!("{}", serde_json::to_string(script).expect("json"));
         }
     }
+}
+
+/// Mean pairwise Hamming distance (fraction of tiles) of the maps of seeds 1..=100, and the
+/// fraction of pairs differing in at least 40% of their tiles (the PCG Benchmark's binary
+/// diversity threshold).
+fn hamming(script: &serde_json::Value) -> (f64, f64) {
+    let script = marahel::Script::from_value(script).expect("the best script parses");
+    let maps: Vec<Vec<u8>> = (1..101)
+        .map(|s| script.generate(s).expect("a map").cells)
+        .collect();
+    let (mut sum, mut far, mut pairs) = (0.0, 0usize, 0usize);
+    for (i, a) in maps.iter().enumerate() {
+        for b in &maps[i + 1..] {
+            let d = a.iter().zip(b).filter(|(x, y)| x != y).count() as f64 / a.len() as f64;
+            sum += d;
+            far += (d >= 0.4) as usize;
+            pairs += 1;
+        }
+    }
+    (sum / pairs as f64, far as f64 / pairs as f64)
+}
+
+/// How many of the maps of seeds 1..=100 miss each constraint.
+fn failures(search: &Search, script: &serde_json::Value) -> String {
+    use grid_core::TileMap;
+    use levelgen_search::metric::Resolved;
+    let ev = search.evaluator();
+    let script = marahel::Script::from_value(script).expect("the best script parses");
+    let mut misses = vec![0usize; ev.bounds.len()];
+    let mut scratch = grid_core::metrics::MetricsScratch::new();
+    let mut values = Vec::new();
+    for seed in 1..101 {
+        let map = script.generate(seed).expect("a map");
+        let r = Resolved::new(&ev.metrics, &ev.setup, map.legend());
+        r.measure(&map, &mut scratch, &mut values);
+        for (m, b) in misses.iter_mut().zip(&ev.bounds) {
+            // `distinct` is filled in over all maps; a single map cannot miss it.
+            if ev.names[b.metric] != "distinct" && b.reward(values[b.metric]) < 1.0 {
+                *m += 1;
+            }
+        }
+    }
+    let parts: Vec<String> = ev
+        .bounds
+        .iter()
+        .zip(&misses)
+        .map(|(b, m)| format!("{} missed on {m}", ev.names[b.metric]))
+        .collect();
+    parts.join(", ")
 }

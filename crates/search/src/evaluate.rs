@@ -3,19 +3,34 @@
 //!
 //! **Map score.** Each constraint gives a reward: 1 inside its range, `1 / (1 + d / scale)`
 //! at distance `d` outside it (so a near miss scores more than a far one, and the search
-//! always has a slope to climb). The map's score is the mean reward (1 with no constraints)
-//! plus the weighted sum of the objectives. A map is *feasible* when it meets every
-//! constraint.
+//! always has a slope to climb). A map is *feasible* when it meets every constraint. The
+//! map's score is 1 if it is feasible (else 0), plus the mean reward (1 with no
+//! constraints), plus the weighted sum of the objectives: the feasibility step makes every
+//! missed map cost a whole point, however near the miss, so the search pushes the feasible
+//! fraction up rather than trading it for a closer average.
 //!
 //! **Fitness.** `mean(score) - spread x std(score)` over the candidate's maps: a generator
 //! is rewarded for being good on every seed, not on average.
 
-use crate::metric::{MeasureSetup, MetricKind, Resolved};
+use crate::metric::{MeasureSetup, MetricKind, Resolved, mean_hamming};
 use crate::space::Space;
 use grid_core::metrics::MetricsScratch;
 use marahel::Script;
 use serde::Serialize;
 use std::collections::HashSet;
+
+/// Most cells one candidate keeps for the `diversity` metric (64 MB per worker thread).
+pub const MAX_KEPT_CELLS: usize = 64 << 20;
+
+/// A 64-bit hash of a map's width and cells, to count distinct maps (the count depends only
+/// on which maps are equal, barring a 64-bit collision, not on the hash values).
+fn cells_hash(map: &marahel::MarahelMap) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    grid_core::TileMap::width(map).hash(&mut h);
+    map.cells.hash(&mut h);
+    h.finish()
+}
 
 /// A compiled constraint: metric index and range.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,7 +60,7 @@ impl Bound {
 }
 
 /// Everything needed to score a genome; shared read-only by the worker threads.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Evaluator {
     /// The search space.
     pub space: Space,
@@ -59,8 +74,10 @@ pub struct Evaluator {
     pub bounds: Vec<Bound>,
     /// Objectives: metric index and weight.
     pub terms: Vec<(usize, f64)>,
-    /// The map seeds every candidate is scored on.
+    /// The map seeds every candidate is scored on (round 0).
     pub seeds: Vec<u64>,
+    /// The root the map seeds are derived from (`Seed(seed).stream("maps")`).
+    pub map_root: u64,
     /// Weight of the standard deviation in the fitness.
     pub spread: f64,
 }
@@ -104,10 +121,27 @@ pub struct Scratch {
 impl Evaluator {
     /// Scores `genome` on the evaluation seeds.
     pub fn evaluate(&self, genome: &[f64], scratch: &mut Scratch) -> Evaluation {
+        self.evaluate_on(genome, &self.seeds, scratch)
+    }
+
+    /// Scores `genome` on `seeds`.
+    pub fn evaluate_on(&self, genome: &[f64], seeds: &[u64], scratch: &mut Scratch) -> Evaluation {
         match self.compile(genome) {
-            Ok(script) => self.score(&script, &self.seeds, scratch).0,
+            Ok(script) => self.score(&script, seeds, scratch).0,
             Err(e) => Evaluation::invalid(e, self.metrics.len()),
         }
+    }
+
+    /// The map seeds of round `round`: round 0 is [`Evaluator::seeds`]; later rounds (the
+    /// evolution strategy's generations) draw fresh ones from the same root, as many.
+    pub fn round_seeds(&self, round: u64) -> Vec<u64> {
+        if round == 0 {
+            return self.seeds.clone();
+        }
+        let root = grid_core::Seed(self.map_root).child(round);
+        (0..self.seeds.len() as u64)
+            .map(|i| root.child(i).0)
+            .collect()
     }
 
     /// The script of `genome`, parsed.
@@ -117,6 +151,11 @@ impl Evaluator {
     }
 
     /// Scores `script` on `seeds`; also returns the fraction of distinct maps.
+    ///
+    /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
+    /// kept only when the `diversity` metric is asked for, and then at most
+    /// [`MAX_KEPT_CELLS`] of them (maps x the script's largest map area), checked before
+    /// the first map is made.
     pub fn score(
         &self,
         script: &Script,
@@ -124,8 +163,21 @@ impl Evaluator {
         scratch: &mut Scratch,
     ) -> (Evaluation, f64) {
         let n_metrics = self.metrics.len();
+        let keep_cells = self
+            .metrics
+            .iter()
+            .any(|m| matches!(m, MetricKind::Diversity));
+        let (_, (w, h)) = script.size_range();
+        if keep_cells && w.saturating_mul(h).saturating_mul(seeds.len()) > MAX_KEPT_CELLS {
+            let message = format!(
+                "diversity over {} maps of up to {w}x{h} would keep more than {MAX_KEPT_CELLS} cells; use fewer maps or smaller maps",
+                seeds.len()
+            );
+            return (Evaluation::invalid(message, n_metrics), 0.0);
+        }
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
-        let mut seen: HashSet<Vec<u8>> = HashSet::with_capacity(seeds.len());
+        let mut cells: Vec<Vec<u8>> = Vec::new();
+        let mut hashes: HashSet<u64> = HashSet::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
             let map = match script.generate(seed) {
@@ -137,12 +189,20 @@ impl Evaluator {
             });
             r.measure(&map, &mut scratch.metrics, &mut scratch.values);
             per_map.push(scratch.values.clone());
-            seen.insert(map.cells);
+            hashes.insert(cells_hash(&map));
+            if keep_cells {
+                cells.push(map.cells);
+            }
         }
-        let distinct = seen.len() as f64 / seeds.len().max(1) as f64;
+        let distinct = hashes.len() as f64 / seeds.len().max(1) as f64;
         if let Some(r) = &resolved {
             for slot in r.distinct_slots() {
                 per_map.iter_mut().for_each(|v| v[slot] = distinct);
+            }
+            let mut diversity = None;
+            for slot in r.diversity_slots() {
+                let d = *diversity.get_or_insert_with(|| mean_hamming(&cells));
+                per_map.iter_mut().for_each(|v| v[slot] = d);
             }
         }
         (self.fold(&per_map), distinct)
@@ -163,14 +223,15 @@ impl Evaluator {
                 .iter()
                 .map(|b| b.reward(values[b.metric]))
                 .collect();
-            feasible += rewards.iter().all(|&r| r == 1.0) as usize;
+            let met = rewards.iter().all(|&r| r == 1.0);
+            feasible += met as usize;
             let constraint = if rewards.is_empty() {
                 1.0
             } else {
                 rewards.iter().sum::<f64>() / rewards.len() as f64
             };
             let objective: f64 = self.terms.iter().map(|&(m, w)| w * values[m]).sum();
-            scores.push(constraint + objective);
+            scores.push(f64::from(u8::from(met)) + constraint + objective);
         }
         let mean = scores.iter().sum::<f64>() / n;
         let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;

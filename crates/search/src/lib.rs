@@ -28,7 +28,7 @@
 //! | genome ↔ script: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
-//! | (μ+λ) ES and MAP-Elites over a shared batch driver | [`algorithms`] |
+//! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
 //!
 //! ## Determinism
@@ -38,9 +38,11 @@
 //! order, so under an **evaluation** budget the outcome is a pure function of (spec, seed)
 //! at any thread count (`tests/search.rs` checks 1 and 2 threads). A **seconds** budget
 //! stops after the batch during which time ran out, which depends on the machine: use it to
-//! explore, and an evaluation budget to reproduce. Every candidate is scored on the same
-//! map seeds (`Seed(seed).stream("maps").child(i)`), so candidates are compared on equal
-//! terms.
+//! explore, and an evaluation budget to reproduce. The candidates of one batch are scored
+//! on the same map seeds, so they are compared on equal terms: MAP-Elites uses one seed set
+//! throughout (`Seed(seed).stream("maps").child(i)`); the evolution strategy draws a fresh
+//! set each generation and scores the parents again on it with the children, so no
+//! generator survives for having been lucky on one set of seeds.
 //!
 //! ## Limits
 //!
@@ -49,7 +51,8 @@
 //! [`spec::MAX_MAPS`] maps per candidate, [`spec::MAX_EVALUATIONS`] evaluations,
 //! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
 //! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
-//! Marahel's own limits. A candidate whose script does not parse scores `f64::MIN` and is
+//! Marahel's own limits. The `diversity` metric keeps a candidate's maps, at most
+//! [`evaluate::MAX_KEPT_CELLS`] cells, checked before the first map is made. A candidate whose script does not parse scores `f64::MIN` and is
 //! logged as invalid; the search goes on.
 
 pub mod algorithms;
@@ -66,7 +69,7 @@ pub use evaluate::{Evaluation, Evaluator};
 pub use metric::Metric;
 pub use spec::Spec;
 
-use algorithms::{Driver, es, map_elites};
+use algorithms::{Driver, es, map_elites, nsga2};
 use archive::Bins;
 use evaluate::{Bound, Scratch};
 use grid_core::metrics::BlockGrid;
@@ -83,6 +86,9 @@ use std::sync::Arc;
 pub struct Search {
     spec: Spec,
     evaluator: Evaluator,
+    /// The evaluator of [`Search::check`]: the same, with the longest path exact up to at
+    /// least [`grid_core::metrics::paths::EXACT_CELLS`] passable cells.
+    checker: Evaluator,
     custom: Vec<Arc<dyn Metric>>,
 }
 
@@ -189,18 +195,26 @@ impl Search {
         };
         let maps = Seed(spec.seed).stream("maps");
         let seeds = (0..spec.maps as u64).map(|i| maps.child(i).0).collect();
+        let evaluator = Evaluator {
+            space,
+            metrics,
+            names,
+            setup,
+            bounds,
+            terms,
+            seeds,
+            map_root: maps.0,
+            spread: spec.spread,
+        };
+        let mut checker = evaluator.clone();
+        checker.setup.exact_path_cells = checker
+            .setup
+            .exact_path_cells
+            .max(grid_core::metrics::paths::EXACT_CELLS);
         Ok(Self {
             spec: spec.clone(),
-            evaluator: Evaluator {
-                space,
-                metrics,
-                names,
-                setup,
-                bounds,
-                terms,
-                seeds,
-                spread: spec.spread,
-            },
+            evaluator,
+            checker,
             custom,
         })
     }
@@ -234,6 +248,22 @@ impl Search {
                     mutation: *mutation,
                 };
                 (es::run(&ev.space, s, &mut rng, &mut driver), None)
+            }
+            Algorithm::Nsga2 {
+                population,
+                mutation,
+            } => {
+                let s = es::EsSettings {
+                    mu: *population,
+                    lambda: *population,
+                    mutation: *mutation,
+                };
+                let terms = &ev.terms;
+                let goals = |e: &Elite| nsga2::goals(e, terms);
+                (
+                    nsga2::run(&ev.space, s, &goals, &mut rng, &mut driver),
+                    None,
+                )
             }
             Algorithm::MapElites {
                 x,
@@ -282,13 +312,14 @@ impl Search {
         }
     }
 
-    /// Scores a script (for example a found generator) on `seeds`, serially.
+    /// Scores a script (for example a found generator) on `seeds`, serially. The longest
+    /// path is exact here up to at least [`grid_core::metrics::paths::EXACT_CELLS`] passable
+    /// cells, even when the spec had the search use the double-sweep estimate (a lower
+    /// bound, so a map the search counted as long enough is).
     pub fn check(&self, script: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
         let script = marahel::Script::from_value(script).map_err(|e| e.to_string())?;
         let seeds: Vec<u64> = seeds.collect();
-        let (eval, distinct) = self
-            .evaluator
-            .score(&script, &seeds, &mut Scratch::default());
+        let (eval, distinct) = self.checker.score(&script, &seeds, &mut Scratch::default());
         if let Some(e) = eval.error {
             return Err(e);
         }

@@ -9,7 +9,8 @@
 //! | `count:NAME` or `count:A\|B` | cells holding those entities |
 //! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
 //! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
-//! | any other name | a [`Metric`] registered with [`crate::Search::with_metric`] |
+//! | `diversity` | mean Hamming distance between two of the candidate's maps, as a fraction of the cells (maps of different sizes count as wholly different; the same for each of its maps) |
+//! | any other name | a [`Metric`] registered with [`crate::Search::with_metrics`] |
 //!
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
 
@@ -20,7 +21,7 @@ use grid_core::text::excerpt;
 use grid_core::{Connectivity, TileId, TileMap};
 use std::sync::Arc;
 
-/// A user's own measure of a map. Register it with [`crate::Search::with_metric`] and name
+/// A user's own measure of a map. Register it with [`crate::Search::with_metrics`] and name
 /// it in constraints, objectives or MAP-Elites axes like a built-in metric.
 ///
 /// ```
@@ -64,11 +65,13 @@ pub enum MetricKind {
     Distance(Vec<String>),
     /// Fraction of distinct maps of the candidate.
     Distinct,
+    /// Mean pairwise Hamming distance of the candidate's maps.
+    Diversity,
     /// A registered metric.
     Custom(Arc<dyn Metric>),
 }
 
-const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, count:NAME, distance:A:B[:C...]";
+const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, diversity, count:NAME, distance:A:B[:C...]";
 
 impl MetricKind {
     /// Reads a metric name; entity names must be among `entities`, custom names among
@@ -113,6 +116,7 @@ impl MetricKind {
             "block_entropy" => Self::BlockEntropy,
             "longest_path" => Self::LongestPath,
             "distinct" => Self::Distinct,
+            "diversity" => Self::Diversity,
             _ => match name.split_once(':') {
                 Some(("count", list)) => Self::Count(
                     list.split('|')
@@ -156,6 +160,7 @@ enum Resolve {
     Count(Vec<TileId>),
     Distance(Vec<Vec<TileId>>),
     Distinct,
+    Diversity,
     Custom(Arc<dyn Metric>),
 }
 
@@ -191,6 +196,7 @@ impl Resolved {
                     Resolve::Distance(stops.iter().map(|s| ids(std::slice::from_ref(s))).collect())
                 }
                 MetricKind::Distinct => Resolve::Distinct,
+                MetricKind::Diversity => Resolve::Diversity,
                 MetricKind::Custom(m) => Resolve::Custom(m.clone()),
             })
             .collect();
@@ -235,7 +241,7 @@ impl Resolved {
                         .sum::<usize>() as f64
                 }),
                 Resolve::Distance(stops) => self.distance(map, stops),
-                Resolve::Distinct => 0.0,
+                Resolve::Distinct | Resolve::Diversity => 0.0,
                 Resolve::Custom(m) => m.measure(map),
             };
             out.push(value);
@@ -255,12 +261,38 @@ impl Resolved {
 
     /// The positions of the `distinct` metric, to fill in.
     pub fn distinct_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slots(|k| matches!(k, Resolve::Distinct))
+    }
+
+    /// The positions of the `diversity` metric, to fill in.
+    pub fn diversity_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.slots(|k| matches!(k, Resolve::Diversity))
+    }
+
+    fn slots(&self, pick: fn(&Resolve) -> bool) -> impl Iterator<Item = usize> + '_ {
         self.kinds
             .iter()
             .enumerate()
-            .filter(|(_, k)| matches!(k, Resolve::Distinct))
+            .filter(move |(_, k)| pick(k))
             .map(|(i, _)| i)
     }
+}
+
+/// Mean Hamming distance between two of `maps` (cell codes), as a fraction of the cells; a
+/// pair of different lengths counts as 1. 0 for fewer than two maps.
+pub fn mean_hamming(maps: &[Vec<u8>]) -> f64 {
+    let (mut sum, mut pairs) = (0.0, 0usize);
+    for (i, a) in maps.iter().enumerate() {
+        for b in &maps[i + 1..] {
+            pairs += 1;
+            sum += if a.len() != b.len() || a.is_empty() {
+                1.0
+            } else {
+                a.iter().zip(b).filter(|(x, y)| x != y).count() as f64 / a.len() as f64
+            };
+        }
+    }
+    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
 }
 
 #[cfg(test)]
@@ -323,5 +355,14 @@ mod tests {
         // 7 passable cells of 12 in one snake: @ . . / . / k . . (6 steps from @ to k).
         assert_eq!(out, vec![7.0 / 12.0, 1.0, 6.0, 2.0, 6.0, 12.0, 0.0]);
         assert_eq!(r.distinct_slots().collect::<Vec<_>>(), vec![6]);
+    }
+
+    #[test]
+    fn hamming_by_hand() {
+        // Pairs: (a, b) differ in 1 of 4, (a, c) in 4 of 4, (b, c) in 3 of 4.
+        let maps = vec![vec![0, 0, 0, 0], vec![0, 0, 0, 1], vec![1, 1, 1, 1]];
+        assert!((mean_hamming(&maps) - (0.25 + 1.0 + 0.75) / 3.0).abs() < 1e-12);
+        assert_eq!(mean_hamming(&maps[..1]), 0.0);
+        assert_eq!(mean_hamming(&[vec![0], vec![0, 0]]), 1.0);
     }
 }

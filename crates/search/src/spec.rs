@@ -246,6 +246,16 @@ pub enum Algorithm {
         #[serde(default = "default_mutation")]
         mutation: f64,
     },
+    /// NSGA-II: a population ranked by Pareto dominance over the feasible fraction and each
+    /// objective (its weighted mean), ties broken by crowding distance.
+    Nsga2 {
+        /// Population size.
+        #[serde(default = "default_lambda")]
+        population: usize,
+        /// Mutation strength.
+        #[serde(default = "default_mutation")]
+        mutation: f64,
+    },
     /// MAP-Elites over two metrics (means over a candidate's maps), keeping the fittest
     /// candidate of each cell.
     MapElites {
@@ -413,6 +423,13 @@ impl Spec {
             } => {
                 at_most("algorithm.mu", *mu, 1, MAX_BATCH)?;
                 at_most("algorithm.lambda", *lambda, 1, MAX_BATCH)?;
+                mutation(*m)
+            }
+            Algorithm::Nsga2 {
+                population,
+                mutation: m,
+            } => {
+                at_most("algorithm.population", *population, 2, MAX_BATCH)?;
                 mutation(*m)
             }
             Algorithm::MapElites {

@@ -1,9 +1,14 @@
 //! (μ+λ) evolution strategy: keep the μ fittest of parents and children; each child is a
 //! mutated copy of a parent drawn uniformly.
+//!
+//! Each generation scores its children and its parents again on a fresh set of map seeds
+//! (round `g` of [`crate::Evaluator::round_seeds`]), so parents and children are compared on
+//! the same maps and a generator that was only lucky on one seed set does not survive on
+//! that luck. The re-scoring counts towards the evaluation budget.
 
 use super::{Driver, better_first};
 use crate::archive::Elite;
-use crate::space::Space;
+use crate::space::{Genome, Space};
 use grid_core::{LevelRng, below};
 
 /// Settings of the strategy.
@@ -25,22 +30,35 @@ pub fn run(space: &Space, s: EsSettings, rng: &mut LevelRng, driver: &mut Driver
     population.sort_by(better_first);
     population.truncate(s.mu);
     driver.record(&population, population.first(), 0);
-    loop {
-        let n = driver.allowance(s.lambda);
+    for generation in 1.. {
+        let n = driver
+            .allowance(population.len() + s.lambda)
+            .saturating_sub(population.len());
         if n == 0 || population.is_empty() {
             break;
         }
-        let children = (0..n)
+        let children: Vec<Genome> = (0..n)
             .map(|_| {
                 let parent = &population[below(rng, population.len())];
                 space.mutate(&parent.genome, s.mutation, rng)
             })
             .collect();
-        let children = driver.evaluate(children);
-        let batch = children.clone();
-        population.extend(children);
-        population.sort_by(better_first);
-        population.truncate(s.mu);
+        let born = driver.done + population.len() as u64;
+        let mut genomes: Vec<Genome> = population.iter().map(|p| p.genome.clone()).collect();
+        genomes.extend(children);
+        let evals = driver.evaluate_on(&genomes, generation);
+        let mut next: Vec<Elite> = Vec::with_capacity(genomes.len());
+        for (i, (genome, eval)) in genomes.into_iter().zip(evals).enumerate() {
+            let born = match population.get(i) {
+                Some(parent) => parent.born,
+                None => born + (i - population.len()) as u64,
+            };
+            next.push(Elite { genome, eval, born });
+        }
+        let batch = next[population.len()..].to_vec();
+        next.sort_by(better_first);
+        next.truncate(s.mu);
+        population = next;
         driver.record(&batch, population.first(), 0);
     }
     population

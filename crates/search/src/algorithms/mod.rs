@@ -9,6 +9,7 @@
 
 pub mod es;
 pub mod map_elites;
+pub mod nsga2;
 
 use crate::archive::{Elite, LogRow};
 use crate::evaluate::{Evaluation, Evaluator, Scratch};
@@ -63,16 +64,11 @@ impl<'a> Driver<'a> {
         wanted.min(self.max_evaluations.saturating_sub(self.done) as usize)
     }
 
-    /// Evaluates `genomes` in parallel; the elites come back in the order given, numbered
-    /// by evaluation.
+    /// Evaluates `genomes` in parallel on the round-0 seeds; the elites come back in the
+    /// order given, numbered by evaluation.
     pub fn evaluate(&mut self, genomes: Vec<Genome>) -> Vec<Elite> {
-        let ev = self.evaluator;
-        let evals: Vec<Evaluation> = genomes
-            .par_iter()
-            .map_init(Scratch::default, |s, g| ev.evaluate(g, s))
-            .collect();
         let first = self.done;
-        self.done += genomes.len() as u64;
+        let evals = self.evaluate_on(&genomes, 0);
         genomes
             .into_iter()
             .zip(evals)
@@ -83,6 +79,18 @@ impl<'a> Driver<'a> {
                 born: first + i as u64,
             })
             .collect()
+    }
+
+    /// Evaluates `genomes` in parallel on the seeds of `round`, in the order given.
+    pub fn evaluate_on(&mut self, genomes: &[Genome], round: u64) -> Vec<Evaluation> {
+        let ev = self.evaluator;
+        let seeds = ev.round_seeds(round);
+        let evals = genomes
+            .par_iter()
+            .map_init(Scratch::default, |s, g| ev.evaluate_on(g, &seeds, s))
+            .collect();
+        self.done += genomes.len() as u64;
+        evals
     }
 
     /// Records the state after a batch.

@@ -34,22 +34,32 @@ fn root() -> PathBuf {
 /// Runs `levelgen ARGS` under `sh` with `prelude` (ulimits, traps), stdout and stderr to
 /// files, killed after [`TIMEOUT`].
 fn run(dir: &Path, prelude: &str, args: &[String], stdout: Stdio) -> (Option<ExitStatus>, String) {
-    let bin = env!("CARGO_BIN_EXE_levelgen");
+    let script = format!("{prelude} exec {}", command_line(dir, args));
+    shell(dir, &script, stdout)
+}
+
+/// `levelgen ARGS 2>DIR/stderr`, quoted for the shell.
+fn command_line(dir: &Path, args: &[String]) -> String {
     let quoted: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
-    let script = format!(
-        "ulimit -v 4194304; {prelude} exec {} {} 2>{}",
-        shell_quote(bin),
+    format!(
+        "{} {} 2>{}",
+        shell_quote(env!("CARGO_BIN_EXE_levelgen")),
         quoted.join(" "),
         shell_quote(&dir.join("stderr").to_string_lossy())
-    );
-    let mut child = Command::new("sh")
+    )
+}
+
+/// Runs `script` under bash with the memory limit, killed after [`TIMEOUT`]; the exit status
+/// (`None` for a hang) and what the run wrote to `DIR/stderr`.
+fn shell(dir: &Path, script: &str, stdout: Stdio) -> (Option<ExitStatus>, String) {
+    let mut child = Command::new("bash")
         .arg("-c")
-        .arg(&script)
+        .arg(format!("ulimit -v 4194304; {script}"))
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(stdout)
         .spawn()
-        .expect("sh starts");
+        .expect("bash starts");
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -352,38 +362,11 @@ fn environment_faults(tally: &mut Tally, dir: &Path) {
 
 /// Runs `argv` with stdout into a pipe whose reading end is closed at once.
 fn closed_pipe(dir: &Path, argv: &[String]) -> (Option<ExitStatus>, String) {
-    let bin = env!("CARGO_BIN_EXE_levelgen");
-    let quoted: Vec<String> = argv.iter().map(|a| shell_quote(a)).collect();
-    let prelude = format!(
-        "ulimit -v 4194304; {} {} 2>{} | head -c 1 >/dev/null; exit ${{PIPESTATUS[0]}}",
-        shell_quote(bin),
-        quoted.join(" "),
-        shell_quote(&dir.join("stderr").to_string_lossy())
+    let script = format!(
+        "{} | head -c 1 >/dev/null; exit ${{PIPESTATUS[0]}}",
+        command_line(dir, argv)
     );
-    let mut child = Command::new("bash")
-        .arg("-c")
-        .arg(&prelude)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("bash starts");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    (
-        status,
-        fs::read_to_string(dir.join("stderr")).unwrap_or_default(),
-    )
+    shell(dir, &script, Stdio::null())
 }
 
 #[test]

@@ -5,9 +5,11 @@
 //!
 //! A line is `FILES | FLAGS | COMMAND`: FILES are names under `docs/images/`, each
 //! optionally `NAME=PRODUCED` when the command writes it under another name; FLAGS is empty
-//! or holds `heavy` (checked only in optimised builds) and `fixtures` (needs the shared
-//! fixtures); COMMAND is the `levelgen` arguments, split on spaces, where `{out}` is the
-//! directory the command writes into and `{fixtures}` the shared fixtures folder.
+//! or holds `heavy` (checked only in optimised builds), `fixtures` (needs the shared
+//! fixtures) and `example` (COMMAND is the arguments of `cargo run --release`, for pictures a
+//! crate's example draws); otherwise COMMAND is the `levelgen` arguments. Arguments are split
+//! on spaces; `{out}` is the directory the command writes into and `{fixtures}` the shared
+//! fixtures folder.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -21,6 +23,8 @@ pub struct Entry {
     pub heavy: bool,
     /// Needs `../shared/fixtures`.
     pub fixtures: bool,
+    /// The command is `cargo run --release ARGS` (a crate's example), not `levelgen ARGS`.
+    pub example: bool,
     /// The command's arguments, placeholders unexpanded.
     pub args: Vec<String>,
     /// Line number in the manifest.
@@ -66,6 +70,7 @@ pub fn read() -> Vec<Entry> {
             files,
             heavy: parts[1].split_whitespace().any(|f| f == "heavy"),
             fixtures: parts[1].split_whitespace().any(|f| f == "fixtures"),
+            example: parts[1].split_whitespace().any(|f| f == "example"),
             args: parts[2].split_whitespace().map(str::to_string).collect(),
             line: i + 1,
         });
@@ -78,11 +83,25 @@ pub fn read() -> Vec<Entry> {
 pub fn make(entry: &Entry, out: &Path, fixtures: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     use clap::Parser;
     std::fs::create_dir_all(out).map_err(|e| e.to_string())?;
+    let expand = |a: &String| {
+        a.replace("{out}", &out.to_string_lossy())
+            .replace("{fixtures}", &fixtures.to_string_lossy())
+    };
+    if entry.example {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        let status = std::process::Command::new(cargo)
+            .args(["run", "--release", "--quiet"])
+            .args(entry.args.iter().map(expand))
+            .current_dir(root())
+            .status()
+            .map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err(format!("docs/pictures.txt:{}: {status}", entry.line));
+        }
+        return Ok(produced(entry, out));
+    }
     let args: Vec<String> = std::iter::once("levelgen".to_string())
-        .chain(entry.args.iter().map(|a| {
-            a.replace("{out}", &out.to_string_lossy())
-                .replace("{fixtures}", &fixtures.to_string_lossy())
-        }))
+        .chain(entry.args.iter().map(expand))
         .collect();
     // Paths in commands are relative to the workspace root.
     let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
@@ -92,9 +111,14 @@ pub fn make(entry: &Entry, out: &Path, fixtures: &Path) -> Result<Vec<(String, P
         .and_then(|cli| levelgen::cli::run(cli).map_err(|e| e.to_string()));
     std::env::set_current_dir(cwd).map_err(|e| e.to_string())?;
     result.map_err(|e| format!("docs/pictures.txt:{}: {e}", entry.line))?;
-    Ok(entry
+    Ok(produced(entry, out))
+}
+
+/// An entry's files: `(docs name, where the command wrote it under out)`.
+fn produced(entry: &Entry, out: &Path) -> Vec<(String, PathBuf)> {
+    entry
         .files
         .iter()
         .map(|(name, produced)| (name.clone(), out.join(produced)))
-        .collect())
+        .collect()
 }

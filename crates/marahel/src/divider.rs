@@ -81,8 +81,8 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
     let can_h = |r: &Rect| r.h >= 2 * minh;
     let too_big = |r: &Rect| (r.w > maxw && can_w(r)) || (r.h > maxh && can_h(r));
     let divisible = |r: &Rect| can_w(r) || can_h(r);
-    let mut marks = Marks::default();
-    marks.push(divisible(&rooms[0]));
+    // Built once the list is too long to scan (rooms are never fewer after a split).
+    let mut marks: Option<Marks> = None;
     // How many rooms are too big and how many divisible, kept up to date split by split.
     let (mut big, mut div) = (too_big(&rooms[0]) as usize, divisible(&rooms[0]) as usize);
     // Each split adds a room of at least min size, so this bound is never the reason to stop.
@@ -98,9 +98,22 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
             break;
         }
         let k = rng.random_range(0..div);
-        let i = marks.kth(k);
+        if marks.is_none() && rooms.len() > Marks::SCAN {
+            let mut m = Marks::default();
+            rooms.iter().for_each(|r| m.push(divisible(r)));
+            marks = Some(m);
+        }
+        let i = match &marks {
+            Some(m) => m.kth(k),
+            None => (0..rooms.len())
+                .filter(|&i| divisible(&rooms[i]))
+                .nth(k)
+                .expect("k < div"),
+        };
         let r = rooms.swap_remove(i);
-        marks.swap_remove(i);
+        if let Some(m) = &mut marks {
+            m.swap_remove(i);
+        }
         let vertical = match (can_w(&r), can_h(&r)) {
             (true, true) => rng.random_bool(0.5),
             (cw, _) => cw,
@@ -119,8 +132,10 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
             )
         };
         rooms.extend([a, b]);
-        marks.push(divisible(&a));
-        marks.push(divisible(&b));
+        if let Some(m) = &mut marks {
+            m.push(divisible(&a));
+            m.push(divisible(&b));
+        }
         big = big + too_big(&a) as usize + too_big(&b) as usize - too_big(&r) as usize;
         div = div + divisible(&a) as usize + divisible(&b) as usize - 1;
     }
@@ -129,15 +144,19 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
 
 /// Which positions of a list are marked, with the k-th marked position found in O(log n) (a
 /// Fenwick tree over the positions, doubled as the list grows): BSP picks the k-th divisible
-/// room of its list at every split, which a scan made quadratic in the number of rooms.
+/// room of its list at every split, which a scan made quadratic in the number of rooms. BSP
+/// scans lists of up to [`Marks::SCAN`] rooms and uses `Marks` past that.
 #[derive(Default)]
 struct Marks {
     flags: Vec<bool>,
-    /// Fenwick tree over `flags`, its length a power of two (or 0).
+    /// Fenwick tree over `flags`, its length a power of two (empty while the list is short).
     tree: Vec<u32>,
 }
 
 impl Marks {
+    /// The longest list BSP scans.
+    const SCAN: usize = 64;
+
     fn add(&mut self, i: usize, delta: i32) {
         let mut j = i + 1;
         while j <= self.tree.len() {

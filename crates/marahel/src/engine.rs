@@ -73,6 +73,8 @@ pub struct Ctx<'a> {
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
     /// The cells written since the distance planes were computed ([`crate::distance`]).
     pub log: WriteLog,
+    /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
+    pub paths: distance::paths::Caches,
     /// Visit progress in `[0, 1)`.
     pub percent: f64,
     /// Firing progress in `[0, 1)`.
@@ -434,6 +436,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             version: 0,
             dist_cache: vec![None; p.dist_slots],
             log: WriteLog::default(),
+            paths: distance::paths::Caches::new(p.dist_slots),
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
@@ -452,6 +455,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.paths.clear();
             let log = p.patch_distances && !ex.buffer && explorer::reads_distance(ex);
             ctx.log.start(log, ctx.version);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);

@@ -13,10 +13,10 @@
 //! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
 //! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` |
 //! | estimator `complete` | `percent` |
+//! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
 //!
 //! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider, agent
-//! `speed`/`allowed`, automata `start`/`exploration`, `borderType: wrap`, and the
-//! `minDist`/`maxDist`/`avgDist` estimators (their rules fail to compile with a clear message).
+//! `speed`/`allowed`, automata `start`/`exploration`, and `borderType: wrap`.
 
 use crate::error::MarahelError;
 use crate::script::{

@@ -1,0 +1,211 @@
+//! The 2017 paper's distance estimators: `minDist`, `maxDist`, `avgDist`, with one argument
+//! (Manhattan distance to the listed cells) and three (the shortest walk along a
+//! neighbourhood through allowed cells). Each is checked cell by cell against a brute-force
+//! search on the map the estimator read.
+
+use marahel::{MarahelMap, Script};
+use std::collections::VecDeque;
+
+/// A random map of solid, empty and water, then one buffered pass that turns `empty` cells
+/// into `gold` where `condition` holds: the map it read is the result with gold read as empty.
+fn run(condition: &str, seed: u64) -> MarahelMap {
+    let text = format!(
+        r#"{{"metadata": {{"min": "13x11", "max": "13x11"}},
+            "entities": ["solid", "empty", "water", "gold"],
+            "explorers": [
+              {{"type": "narrow_horz", "rules": ["random < 0.08 -> self(solid)",
+                                                 "random < 0.25 -> self(water)", "-> self(empty)"]}},
+              {{"type": "narrow_horz", "parameters": {{"replace": "buffer"}},
+               "rules": ["self(empty), {condition} -> self(gold)"]}}]}}"#
+    );
+    Script::parse(&text)
+        .unwrap_or_else(|e| panic!("{condition}: {e}"))
+        .generate(seed)
+        .unwrap()
+}
+
+/// The cells of the map read by the second pass: 0 solid, 1 empty, 2 water.
+fn read(map: &MarahelMap) -> (Vec<u8>, usize, usize) {
+    let (w, h) = (13, 11);
+    let cells = (0..w * h)
+        .map(|i| match map.name(i % w, i / w) {
+            "solid" => 0,
+            "water" => 2,
+            _ => 1,
+        })
+        .collect();
+    (cells, w, h)
+}
+
+/// Distances from `at` to every solid cell: Manhattan, or the shortest walk along `moves`
+/// through `allowed` cells (the start is left whatever it holds).
+fn distances(cells: &[u8], w: usize, h: usize, at: usize, walk: WalkSpec) -> Vec<f64> {
+    let Some((moves, allowed)) = walk else {
+        return (0..cells.len())
+            .filter(|&i| cells[i] == 0)
+            .map(|i| ((i % w).abs_diff(at % w) + (i / w).abs_diff(at / w)) as f64)
+            .collect();
+    };
+    let mut seen = vec![usize::MAX; cells.len()];
+    seen[at] = 0;
+    let mut queue = VecDeque::from([at]);
+    let mut found = Vec::new();
+    while let Some(i) = queue.pop_front() {
+        if cells[i] == 0 {
+            found.push(seen[i] as f64);
+        }
+        if i != at && !allowed(cells[i]) {
+            continue;
+        }
+        for &(dx, dy) in moves {
+            let (x, y) = ((i % w) as i64 + dx, (i / w) as i64 + dy);
+            if x >= 0 && y >= 0 && x < w as i64 && y < h as i64 {
+                let j = y as usize * w + x as usize;
+                if seen[j] == usize::MAX {
+                    seen[j] = seen[i] + 1;
+                    queue.push_back(j);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Moves and the cells a walk may cross (`None`: Manhattan distance).
+type WalkSpec<'a> = Option<(&'a [(i64, i64)], &'a dyn Fn(u8) -> bool)>;
+
+type Stat = fn(&[f64]) -> f64;
+const MIN: Stat = |d| d.iter().copied().fold(f64::MAX, f64::min);
+const MAX: Stat = |d| d.iter().copied().fold(0.0, f64::max);
+const AVG: Stat = |d| d.iter().sum::<f64>() / d.len() as f64;
+const PLUS: [(i64, i64); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
+const ALL: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+#[track_caller]
+fn check(estimator: &str, op: &str, t: f64, stat: Stat, walk: WalkSpec) {
+    let mut golds = 0;
+    for seed in 0..4 {
+        let map = run(&format!("{estimator} {op} {t}"), seed);
+        let (cells, w, h) = read(&map);
+        for at in 0..w * h {
+            if cells[at] != 1 {
+                continue;
+            }
+            let d = distances(&cells, w, h, at, walk);
+            let value = if d.is_empty() { -1.0 } else { stat(&d) };
+            let want = match op {
+                ">" => value > t,
+                "<=" => value <= t,
+                _ => value == t,
+            };
+            let gold = map.name(at % w, at / w) == "gold";
+            assert_eq!(gold, want, "{estimator} at {at} seed {seed}: value {value}");
+            golds += gold as usize;
+        }
+    }
+    assert!(golds > 0, "{estimator} {op} {t} never held");
+}
+
+#[test]
+fn manhattan_forms() {
+    check("minDist(solid)", "<=", 2.0, MIN, None);
+    check("maxDist(solid)", ">", 14.0, MAX, None);
+    check("avgDist(solid)", "<=", 7.5, AVG, None);
+}
+
+#[test]
+fn walking_forms() {
+    let floor = |c: u8| c == 1;
+    let not_water = |c: u8| c != 2;
+    check(
+        "minDist(plus, solid, empty)",
+        "<=",
+        3.0,
+        MIN,
+        Some((&PLUS, &floor)),
+    );
+    check(
+        "minDist(plus, solid)",
+        "<=",
+        2.0,
+        MIN,
+        Some((&PLUS, &|_| true)),
+    );
+    check(
+        "maxDist(all, solid, empty|solid)",
+        ">",
+        9.0,
+        MAX,
+        Some((&ALL, &not_water)),
+    );
+    check(
+        "avgDist(plus, solid, empty)",
+        "<=",
+        6.0,
+        AVG,
+        Some((&PLUS, &floor)),
+    );
+    // No target reachable: -1.
+    check(
+        "minDist(plus, solid, gold)",
+        "==",
+        -1.0,
+        MIN,
+        Some((&PLUS, &|_| false)),
+    );
+}
+
+#[test]
+fn minimum_of_a_list_is_dist() {
+    for seed in 0..3 {
+        assert_eq!(
+            run("minDist(solid|water) > 1", seed),
+            run("dist(solid|water) > 1", seed)
+        );
+    }
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    for (estimator, words) in [
+        ("maxDist(plus, solid, empty, water)", "4 arguments"),
+        ("avgDist(plsu, solid)", "unknown neighbourhood"),
+        ("minDist(plus, stone)", "unknown entity"),
+    ] {
+        let text = format!(
+            r#"{{"metadata": {{"min": "9x9"}}, "entities": ["solid", "empty"],
+                "explorers": [{{"rules": ["{estimator} > 1 -> self(solid)"]}}]}}"#
+        );
+        let e = Script::parse(&text).unwrap_err();
+        assert_eq!(e.path(), "explorers[0].rules[0]", "{e}");
+        assert!(e.to_string().contains(words), "{e}");
+    }
+}
+
+#[test]
+fn a_2017_script_with_distance_estimators_runs() {
+    let text = r#"{
+        "metadata": {"min": "20x20", "max": "20x20"},
+        "entity": {"wall": {"color": "0x000000"}, "floor": {"color": "0xffffff"}},
+        "neighborhood": {"plus": "010,121,010"},
+        "rule": [
+          {"type": "random", "region": {"name": "map"}, "parameters": {"numberOfTiles": "400"},
+           "rules": ["random < 0.4 -> self(wall)", "-> self(floor)"]},
+          {"type": "automata", "region": {"name": "map"}, "parameters": {"iterations": "1"},
+           "rules": ["self(floor), maxDist(plus, wall, floor) > 6 -> self(wall)",
+                     "self(floor), avgDist(wall) < 3 -> self(wall)"]}
+        ]}"#;
+    let script = Script::parse(text).unwrap();
+    let map = script.generate(1).unwrap();
+    assert_eq!(map, script.generate(1).unwrap());
+    assert!(map.count("wall") > 0);
+}

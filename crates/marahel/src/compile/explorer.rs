@@ -112,7 +112,7 @@ pub(super) fn compile_explorer(
             warnings.push(Warning {
                 path: param(key),
                 message: format!(
-                    "`{key}` has no effect on a {} explorer (only {who}); ignored",
+                    "`{key}` has no effect on a {} explorer (only {who})",
                     excerpt(e.kind.trim())
                 ),
             });

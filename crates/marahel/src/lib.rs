@@ -120,9 +120,16 @@
 //! are corrected from a log of writes ([`distance`]). Every one of these gives the same maps
 //! as the plain interpreter ([`Script::without_compiled_rules`],
 //! [`Script::without_row_batching`], [`Script::without_distance_patching`]; compared in
-//! `tests/kernel.rs`, `tests/connect_walk.rs` and `tests/limits.rs`). Cost is linear in the
-//! map's area (the BSP split and live `dist` included). The measured figures, with the
-//! command and the machine, are in the crate's `README.md`.
+//! `tests/kernel.rs`, `tests/connect_walk.rs` and `tests/limits.rs`).
+//!
+//! Cost is about linear in the map's area, the BSP split and live `dist` included. Known
+//! exceptions: the v0.3.0 connect tour, whose corridors grow with the number of areas times
+//! their distance (a 4000x4000 cave costs 5.3x its 2000x2000 time); the three-argument
+//! `maxDist`/`avgDist`, which search the region from every cell they are read at; and the
+//! other 2017 distance estimators in a pass that writes the map it reads (`replace: same`),
+//! whose statistics are computed again after each write (the 2017 default, `buffer`,
+//! computes them once per pass). The measured figures, with the command and the machine, are in the crate's
+//! `README.md`.
 
 pub mod compile;
 pub mod distance;

@@ -11,12 +11,12 @@
 //! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
 //! | `agent` (`number`, `lifespan`, `change`, `directions`) | `turtle_drunk`: `number` agents = `repeats` range, `lifespan` = `tiles` range, a turn every `change` steps = `dirprob` 1/mean(change) |
 //! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
-//! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` |
+//! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` (`borderType: wrap`: the explorer's regions wrap around, for neighbourhood reads and writes and walker moves) |
 //! | estimator `complete` | `percent` |
 //! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
 //!
 //! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider, agent
-//! `speed`/`allowed`, automata `start`/`exploration`, and `borderType: wrap`.
+//! `speed`/`allowed`, and automata `start`/`exploration`.
 
 use crate::error::MarahelError;
 use crate::script::{
@@ -208,7 +208,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     e.only(&["type", "region", "parameters", "rules"])?;
     let old = e.text("type")?.unwrap_or_else(|| "automata".into());
     let mut params = RawParams::default();
-    let (mut region, mut border) = ("map".to_string(), None);
+    let (mut region, mut border, mut wrap) = ("map".to_string(), None, false);
     let mut replace = Some("buffer".to_string());
     match e.get("region") {
         None => {}
@@ -231,7 +231,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             }
             match r.text("borderType")?.as_deref().map(str::trim) {
                 None | Some("none") => {}
-                Some("wrap") => return Err(unsupported(r.at("borderType"), "`borderType: wrap`")),
+                Some("wrap") => wrap = true,
                 Some(entity) => params.out = Some(entity.to_string()),
             }
         }
@@ -329,5 +329,6 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
         params,
         rules: read_rules(&e)?,
         path: path.to_string(),
+        wrap,
     })
 }

@@ -147,6 +147,9 @@ pub struct Explorer {
     pub regions: Vec<RegionRef>,
     /// 2017 border inset range, applied per region.
     pub border: Option<Range>,
+    /// 2017 `borderType: wrap`: neighbourhood reads and writes and walker moves wrap around
+    /// the region's edges (the explorer runs through the interpreter).
+    pub wrap: bool,
     /// Writes go to a back buffer copied in after each region pass.
     pub buffer: bool,
     /// Code read outside the region.

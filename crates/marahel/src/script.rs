@@ -78,6 +78,8 @@ pub struct RawExplorer {
     pub rules: Vec<String>,
     /// JSON path of this explorer in the original script (for messages).
     pub path: String,
+    /// 2017 `borderType: wrap`: the region's edges wrap around.
+    pub wrap: bool,
 }
 
 /// Explorer `parameters`.
@@ -374,6 +376,7 @@ fn read_explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
         kind,
         region,
         border: None,
+        wrap: false,
         params,
         rules,
         path: path.to_string(),

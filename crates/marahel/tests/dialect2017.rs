@@ -209,3 +209,83 @@ fn a_2017_script_with_distance_estimators_runs() {
     assert_eq!(map, script.generate(1).unwrap());
     assert!(map.count("wall") > 0);
 }
+
+/// A 10x8 map of floor with a wall column at `x = 0`, then one automata pass with the given
+/// border type and rule (the 2017 default, a buffered pass).
+fn bordered(border: &str, rule: &str) -> MarahelMap {
+    let text = format!(
+        r#"{{"metadata": {{"minDimension": "10x8", "maxDimension": "10x8"}},
+            "entities": {{"floor": {{}}, "wall": {{}}, "gold": {{}}, "stone": {{}}}},
+            "neighborhoods": {{"west": "12", "east": "21", "plus": "010,121,010"}},
+            "explorers": [
+              {{"type": "sequential", "region": {{"name": "map"}}, "rules": ["-> self(floor)"]}},
+              {{"type": "sequential", "region": {{"name": "map", "borderType": "wall"}},
+               "rules": ["west(wall) > 0 -> self(wall)"]}},
+              {{"type": "sequential", "region": {{"name": "map", "borderType": "{border}"}},
+               "rules": ["{rule}"]}}]}}"#
+    );
+    Script::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .generate(3)
+        .unwrap()
+}
+
+/// The columns holding `name` on every row.
+fn columns(map: &MarahelMap, name: &str) -> Vec<usize> {
+    (0..10)
+        .filter(|&x| (0..8).all(|y| map.name(x, y) == name))
+        .collect()
+}
+
+#[test]
+fn wrapping_borders_read_and_write_across_the_edge() {
+    // Reads: the east neighbour of the last column is the wall column.
+    let map = bordered("wrap", "east(wall) > 0 -> self(gold)");
+    assert_eq!(columns(&map, "wall"), [0]);
+    assert_eq!(columns(&map, "gold"), [9]);
+    assert_eq!(map.count("gold"), 8);
+    let map = bordered("none", "east(wall) > 0 -> self(gold)");
+    assert_eq!(map.count("gold"), 0);
+    // Writes: the last column writes its east neighbour, the first column.
+    let map = bordered("wrap", "self(floor), east(wall) > 0 -> east(stone)");
+    assert_eq!(columns(&map, "stone"), [0]);
+    assert_eq!(map.count("stone"), 8);
+    let map = bordered("none", "self(floor), east(wall) > 0 -> east(stone)");
+    assert_eq!(map.count("stone"), 0);
+    // Every cell of a wrapping region has four plus neighbours in it: no `out` is read.
+    let map = bordered("wrap", "plus(floor|wall) == 4 -> self(gold)");
+    assert_eq!(map.count("gold"), 80);
+    let map = bordered("none", "plus(floor|wall) == 4 -> self(gold)");
+    assert_eq!(map.count("gold"), 8 * 6);
+}
+
+#[test]
+fn wrapping_walkers_cross_the_edge() {
+    // An agent that starts anywhere and keeps going right (a turn every 1000 steps) on a
+    // one-row map: with wrap it walks every cell; without, it turns at the edge.
+    let text = |border: &str| {
+        format!(
+            r#"{{"metadata": {{"minDimension": "40x1", "maxDimension": "40x1"}},
+                "entities": {{"floor": {{}}, "gold": {{}}}},
+                "neighborhoods": {{"right": "21"}},
+                "explorers": [
+                  {{"type": "sequential", "region": {{"name": "map"}}, "rules": ["-> self(floor)"]}},
+                  {{"type": "agent", "region": {{"name": "map", "borderType": "{border}"}},
+                   "parameters": {{"number": "1", "lifespan": "60", "change": "1000",
+                                   "directions": "right"}},
+                   "rules": ["-> self(gold)"]}}]}}"#
+        )
+    };
+    for seed in 0..5 {
+        let wrap = Script::parse(&text("wrap"))
+            .unwrap()
+            .generate(seed)
+            .unwrap();
+        assert_eq!(wrap.count("gold"), 40, "seed {seed}");
+        let none = Script::parse(&text("none"))
+            .unwrap()
+            .generate(seed)
+            .unwrap();
+        assert!(none.count("gold") < 40, "seed {seed}");
+    }
+}

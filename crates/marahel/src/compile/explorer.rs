@@ -253,6 +253,7 @@ pub(super) fn compile_explorer(
         kind,
         regions,
         border,
+        wrap: e.wrap,
         buffer,
         out,
         repeats,

@@ -307,8 +307,12 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         .flat_map(|r| &r.executers)
         .any(|e| e.choices.contains(&out_code));
     for ex in &mut explorers {
-        ex.bulk = crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
-        ex.kernel = crate::kernel::Kernel::new(ex, &nbhs);
+        // Wrapping regions run through the interpreter, which wraps its reads and writes.
+        ex.bulk = !ex.wrap && crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
+        ex.kernel = match ex.wrap {
+            true => None,
+            false => crate::kernel::Kernel::new(ex, &nbhs),
+        };
     }
     let mut program = Program {
         min,

@@ -9,18 +9,18 @@
 //! | `rule` | `explorers` |
 //! | `automata`/`sequential` (`iterations`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017 |
 //! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
-//! | `agent` (`number`, `lifespan`, `change`, `directions`) | `turtle_drunk`: `number` agents = `repeats` range, `lifespan` = `tiles` range, a turn every `change` steps = `dirprob` 1/mean(change) |
+//! | `agent` (`number`, `speed`, `change`, `lifespan`, `directions`, `allowed`) | the 2017 agents ([`crate::explorer::agents`]), living at once and moving in turn |
 //! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
 //! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` (`borderType: wrap`: the explorer's regions wrap around, for neighbourhood reads and writes and walker moves) |
 //! | estimator `complete` | `percent` |
 //! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
 //!
-//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider, agent
-//! `speed`/`allowed`, and automata `start`/`exploration`.
+//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider and automata
+//! `start`/`exploration`.
 
 use crate::error::MarahelError;
 use crate::script::{
-    Obj, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
+    Obj, RawAgent, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
     read_regions, read_rules, string_value, text_value,
 };
 use grid_core::text::excerpt;
@@ -278,22 +278,25 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             "narrow_rand"
         }
         "agent" => {
-            check(&["number", "lifespan", "change", "directions"])?;
-            params.repeats = get("number")?;
-            params.tiles = get("lifespan")?;
+            let keys = [
+                "number",
+                "speed",
+                "change",
+                "lifespan",
+                "directions",
+                "allowed",
+            ];
+            check(&keys)?;
             params.directions = get("directions")?;
-            if let Some(c) = get("change")? {
-                let r = crate::compile::parse_range(
-                    &c,
-                    &format!("{path}.parameters.change"),
-                    1,
-                    1 << 30,
-                )?;
-                params.dirprob = Some(format!("{}", 2.0 / (r.min + r.max) as f64));
-                params.dirprob_key = "change";
-            }
+            params.agent = Some(RawAgent {
+                number: get("number")?,
+                speed: get("speed")?,
+                change: get("change")?,
+                lifespan: get("lifespan")?,
+                allowed: get("allowed")?,
+            });
             replace = None;
-            "turtle_drunk"
+            "agent2017"
         }
         "connector" => {
             check(&["type", "neighborhood", "entities"])?;

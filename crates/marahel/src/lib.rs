@@ -103,6 +103,10 @@
 //!   `max = max` typo made it 0) and `avgDist` averages over every listed cell (2017 averaged
 //!   per entity, then divided by the number of entities, found or not); walks are found by
 //!   breadth-first search, which gives A*'s lengths.
+//! * 2017 `agent`s live at once and move in turn with their `speed`, `change`, `lifespan`
+//!   and `allowed` cells ([`explorer::agents`]); the 2017 engine's slips (reading `allowed`
+//!   from `start`, stopping with the last agent of a round) are fixed. 2017
+//!   `borderType: wrap` wraps reads, writes and walker moves around the region.
 //! * `narrow_rnd` and `narrow_drunk` (README spellings) are accepted as `narrow_rand` and
 //!   `turtle_drunk`.
 //! * Each explorer has a work budget ([`explorer::VISITS_PER_CELL`]): the reference ran a

@@ -100,6 +100,8 @@ pub enum ExplorerKind {
         /// Chance per step to pick a new direction.
         dirprob: f64,
     },
+    /// 2017 agents ([`crate::explorer::agents`]).
+    Agents(crate::explorer::agents::AgentSpec),
     /// A greedy walker moving to the neighbour with the smallest heuristics.
     Greedy {
         /// Lexicographic heuristics (minimised).

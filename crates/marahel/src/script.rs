@@ -106,9 +106,27 @@ pub struct RawParams {
     pub heuristics: Option<String>,
     /// Connect: the entities forming areas.
     pub entities: Option<String>,
+    /// 2017 agent parameters; only the 2017 translation sets them.
+    #[serde(skip)]
+    pub agent: Option<RawAgent>,
     /// 2017 connector `type` (short/random/hub/full); only the 2017 translation sets it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub connector: Option<String>,
+}
+
+/// A 2017 `agent` explorer's own parameters (ranges `"min,max"` as text).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawAgent {
+    /// Agents per region.
+    pub number: Option<String>,
+    /// Turns per move.
+    pub speed: Option<String>,
+    /// Moves per direction.
+    pub change: Option<String>,
+    /// Moves before an agent dies.
+    pub lifespan: Option<String>,
+    /// Entities an agent may stand on.
+    pub allowed: Option<String>,
 }
 
 /// A JSON object being read, with its path; remembers nothing else.
@@ -449,6 +467,7 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
             None => "dirprob",
         },
         heuristics: p.text("heuristics")?,
+        agent: None,
         connector: None,
         entities: p.text("entities")?,
     })

@@ -261,8 +261,9 @@ fn wrapping_borders_read_and_write_across_the_edge() {
 
 #[test]
 fn wrapping_walkers_cross_the_edge() {
-    // An agent that starts anywhere and keeps going right (a turn every 1000 steps) on a
-    // one-row map: with wrap it walks every cell; without, it turns at the edge.
+    // An agent that keeps going right for 40 moves on a 40x1 map: with wrap it comes back
+    // round to where it started, so it marks every cell; without, at the edge it has nowhere
+    // to go and jumps to a random cell, so it marks fewer in some maps.
     let text = |border: &str| {
         format!(
             r#"{{"metadata": {{"minDimension": "40x1", "maxDimension": "40x1"}},
@@ -271,12 +272,13 @@ fn wrapping_walkers_cross_the_edge() {
                 "explorers": [
                   {{"type": "sequential", "region": {{"name": "map"}}, "rules": ["-> self(floor)"]}},
                   {{"type": "agent", "region": {{"name": "map", "borderType": "{border}"}},
-                   "parameters": {{"number": "1", "lifespan": "60", "change": "1000",
+                   "parameters": {{"number": "1", "lifespan": "40", "change": "1000",
                                    "directions": "right"}},
                    "rules": ["-> self(gold)"]}}]}}"#
         )
     };
-    for seed in 0..5 {
+    let mut fewer = 0;
+    for seed in 0..8 {
         let wrap = Script::parse(&text("wrap"))
             .unwrap()
             .generate(seed)
@@ -286,6 +288,97 @@ fn wrapping_walkers_cross_the_edge() {
             .unwrap()
             .generate(seed)
             .unwrap();
-        assert!(none.count("gold") < 40, "seed {seed}");
+        fewer += (none.count("gold") < 40) as usize;
+    }
+    assert!(fewer > 0);
+}
+
+/// A 30x20 wall map with a 20x10 floor room in the middle (`border: 5,5`), then agents.
+fn agents(params: &str) -> Script {
+    let text = format!(
+        r#"{{"metadata": {{"min": "30x20", "max": "30x20"}},
+            "entity": {{"wall": {{}}, "floor": {{}}, "trail": {{}}}},
+            "neighborhood": {{"plus": "010,121,010"}},
+            "rule": [
+              {{"type": "automata", "region": {{"name": "map"}}, "rules": ["-> self(wall)"]}},
+              {{"type": "automata", "region": {{"name": "map", "border": "5,5"}},
+               "rules": ["-> self(floor)"]}},
+              {{"type": "agent", "region": {{"name": "map"}},
+               "parameters": {{{params}}}, "rules": ["-> self(trail)"]}}]}}"#
+    );
+    Script::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn trail_cells(map: &MarahelMap) -> Vec<(usize, usize)> {
+    (0..20)
+        .flat_map(|y| (0..30).map(move |x| (x, y)))
+        .filter(|&(x, y)| map.name(x, y) == "trail")
+        .collect()
+}
+
+#[test]
+fn agents_stand_only_on_allowed_cells() {
+    let inside = |&(x, y): &(usize, usize)| (5..25).contains(&x) && (5..15).contains(&y);
+    let mut left_room = 0;
+    for seed in 0..8 {
+        let params = r#""number": "3", "lifespan": "80", "change": "2,6", "speed": "1,3""#;
+        let kept = agents(&format!(r#"{params}, "allowed": "floor|trail""#));
+        let map = kept.generate(seed).unwrap();
+        let trail = trail_cells(&map);
+        assert!(trail.len() >= 20, "seed {seed}: {}", trail.len());
+        assert!(trail.iter().all(inside), "seed {seed}");
+        // Allowed anywhere (the default), they start and walk on the walls too.
+        let map = agents(params).generate(seed).unwrap();
+        left_room += trail_cells(&map).iter().filter(|c| !inside(c)).count();
+    }
+    assert!(left_room > 0);
+}
+
+#[test]
+fn agent_lifespan_counts_moves_and_speed_only_times_them() {
+    for seed in 0..6 {
+        let one = |speed: &str| {
+            let p =
+                format!(r#""number": "2", "lifespan": "15", "change": "4", "speed": "{speed}""#);
+            agents(&format!(r#"{p}, "allowed": "floor|trail""#))
+                .generate(seed)
+                .unwrap()
+        };
+        let map = one("1");
+        let trail = trail_cells(&map).len();
+        assert!((1..=2 * 15).contains(&trail), "seed {seed}: {trail}");
+        // Every agent slowed alike: the same moves in the same order.
+        assert_eq!(map, one("4"), "seed {seed}");
+    }
+    // Turns count towards the work budget: 1000 turns per move for 2000 moves is cut.
+    let slow = agents(r#""number": "1", "lifespan": "2000", "speed": "1000""#);
+    let map = slow.generate(1).unwrap();
+    assert!(
+        map.warnings.iter().any(|w| w.contains("work budget")),
+        "{:?}",
+        map.warnings
+    );
+}
+
+#[test]
+fn hostile_agents_end_at_the_budget() {
+    // A million agents of a million moves, allowed on no cell the map holds, then on every
+    // cell: both end at the work budget with a warning.
+    for allowed in ["trail", "any"] {
+        let text = format!(
+            r#"{{"metadata": {{"min": "40x40", "max": "40x40"}},
+                "entity": {{"wall": {{}}, "trail": {{}}}},
+                "rule": [
+                  {{"type": "automata", "region": {{"name": "map"}}, "rules": ["-> self(wall)"]}},
+                  {{"type": "agent", "region": {{"name": "map"}},
+                   "parameters": {{"number": "1000000", "lifespan": "1000000", "allowed": "{allowed}"}},
+                   "rules": ["-> self(wall)"]}}]}}"#
+        );
+        let map = Script::parse(&text).unwrap().generate(2).unwrap();
+        assert!(
+            map.warnings.iter().any(|w| w.contains("work budget")),
+            "{allowed}: {:?}",
+            map.warnings
+        );
     }
 }

@@ -14,10 +14,12 @@ pub(super) fn compile_explorer(
     let p = &e.path;
     let at = |k: &str| format!("{p}.{k}");
     let param = |k: &str| format!("{p}.parameters.{k}");
+    // 2017 agents come only from the 2017 translation, which gives their parameters.
     let tag = EXPLORER_TYPES
         .iter()
         .find(|(n, _)| *n == e.kind.trim())
         .map(|(_, t)| *t)
+        .or(e.params.agent.as_ref().map(|_| "agents"))
         .ok_or_else(|| {
             MarahelError::unknown(
                 at("type"),
@@ -129,7 +131,7 @@ pub(super) fn compile_explorer(
     only(
         &pr.directions,
         "directions",
-        matches!(tag, "drunk" | "greedy" | "connect"),
+        matches!(tag, "drunk" | "greedy" | "connect" | "agents"),
         "turtles",
     );
     only(
@@ -196,6 +198,26 @@ pub(super) fn compile_explorer(
             heuristics: heuristics(names, dist_slots)?,
         },
         "wrand" => ExplorerKind::WideRand,
+        "agents" => {
+            let a = pr.agent.as_ref().expect("agents have their parameters");
+            let range = |v: &Option<String>, key: &str, low: u64, default: u64| match v {
+                None => Ok(Range {
+                    min: default,
+                    max: default,
+                }),
+                Some(t) => parse_range(t, &param(key), low, 1 << 30),
+            };
+            let allowed = names
+                .list(a.allowed.as_deref().unwrap_or("any"))
+                .map_err(|m| MarahelError::value(param("allowed"), m))?;
+            ExplorerKind::Agents(crate::explorer::agents::AgentSpec {
+                number: range(&a.number, "number", 0, 1)?,
+                speed: range(&a.speed, "speed", 1, 1)?,
+                change: range(&a.change, "change", 1, 1)?,
+                lifespan: range(&a.lifespan, "lifespan", 0, 50)?,
+                allowed: allowed.iter().map(|&w| w > 0).collect(),
+            })
+        }
         _ => {
             let text = pr.entities.as_deref().unwrap_or("entity");
             let weights = names

@@ -7,7 +7,7 @@
 //! | `entity`/`entities` object `{name: {color, min, max}}` | entity list; `color` becomes the legend colour; `min`/`max` counts are enforced by regenerating up to 10 times |
 //! | `neighborhood` | `neighborhoods`; the 2017 defaults `plus` = `010,121,010`, `all` = `111,121,111` (no centre) |
 //! | `rule` | `explorers` |
-//! | `automata`/`sequential` (`iterations`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017 |
+//! | `automata`/`sequential` (`iterations`, `start`, `exploration`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017; with `start` or `exploration`, a breadth-first walk ([`crate::explorer::flood`]) |
 //! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
 //! | `agent` (`number`, `speed`, `change`, `lifespan`, `directions`, `allowed`) | the 2017 agents ([`crate::explorer::agents`]), living at once and moving in turn |
 //! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
@@ -15,8 +15,7 @@
 //! | estimator `complete` | `percent` |
 //! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
 //!
-//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider and automata
-//! `start`/`exploration`.
+//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider.
 
 use crate::error::MarahelError;
 use crate::script::{
@@ -267,9 +266,16 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     };
     let kind = match old.trim() {
         "automata" | "sequential" => {
-            check(&["iterations"])?;
+            check(&["iterations", "start", "exploration"])?;
             params.repeats = get("iterations")?;
-            "narrow_horz"
+            let (start, exploration) = (get("start")?, get("exploration")?);
+            match start.is_some() || exploration.is_some() {
+                true => {
+                    params.flood = Some((start, exploration));
+                    "flood2017"
+                }
+                false => "narrow_horz",
+            }
         }
         "random" => {
             check(&["iterations", "numberOfTiles"])?;

@@ -106,7 +106,8 @@
 //! * 2017 `agent`s live at once and move in turn with their `speed`, `change`, `lifespan`
 //!   and `allowed` cells ([`explorer::agents`]); the 2017 engine's slips (reading `allowed`
 //!   from `start`, stopping with the last agent of a round) are fixed. 2017
-//!   `borderType: wrap` wraps reads, writes and walker moves around the region.
+//!   `borderType: wrap` wraps reads, writes and walker moves around the region, and automata
+//!   with `start`/`exploration` walk breadth-first from their start ([`explorer::flood`]).
 //! * `narrow_rnd` and `narrow_drunk` (README spellings) are accepted as `narrow_rand` and
 //!   `turtle_drunk`.
 //! * Each explorer has a work budget ([`explorer::VISITS_PER_CELL`]): the reference ran a

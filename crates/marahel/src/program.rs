@@ -100,6 +100,13 @@ pub enum ExplorerKind {
         /// Chance per step to pick a new direction.
         dirprob: f64,
     },
+    /// A 2017 automaton with `start`/`exploration` ([`crate::explorer::flood`]).
+    Flood {
+        /// Where the walk starts, as fractions of the region's width and height.
+        start: (f64, f64),
+        /// The neighbourhood it steps along (index).
+        explore: usize,
+    },
     /// 2017 agents ([`crate::explorer::agents`]).
     Agents(crate::explorer::agents::AgentSpec),
     /// A greedy walker moving to the neighbour with the smallest heuristics.

@@ -106,6 +106,9 @@ pub struct RawParams {
     pub heuristics: Option<String>,
     /// Connect: the entities forming areas.
     pub entities: Option<String>,
+    /// 2017 automata `start` and `exploration`; only the 2017 translation sets them.
+    #[serde(skip)]
+    pub flood: Option<(Option<String>, Option<String>)>,
     /// 2017 agent parameters; only the 2017 translation sets them.
     #[serde(skip)]
     pub agent: Option<RawAgent>,
@@ -468,6 +471,7 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
         },
         heuristics: p.text("heuristics")?,
         agent: None,
+        flood: None,
         connector: None,
         entities: p.text("entities")?,
     })

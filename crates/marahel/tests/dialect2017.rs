@@ -382,3 +382,56 @@ fn hostile_agents_end_at_the_budget() {
         );
     }
 }
+
+/// A 12x9 wall map, then one automaton walking from `start` along `exploration`.
+fn flood(start: &str, exploration: &str) -> MarahelMap {
+    let text = format!(
+        r#"{{"metadata": {{"min": "12x9", "max": "12x9"}},
+            "entity": {{"wall": {{}}, "gold": {{}}}},
+            "neighborhood": {{"right": "21", "left": "12", "plus": "010,121,010"}},
+            "rule": [
+              {{"type": "automata", "region": {{"name": "map"}}, "rules": ["-> self(wall)"]}},
+              {{"type": "automata", "region": {{"name": "map"}},
+               "parameters": {{"iterations": "1", "start": "{start}", "exploration": "{exploration}"}},
+               "rules": ["-> self(gold)"]}}]}}"#
+    );
+    Script::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .generate(1)
+        .unwrap()
+}
+
+fn gold_cells(map: &MarahelMap) -> Vec<(usize, usize)> {
+    (0..9)
+        .flat_map(|y| (0..12).map(move |x| (x, y)))
+        .filter(|&(x, y)| map.name(x, y) == "gold")
+        .collect()
+}
+
+#[test]
+fn automata_walk_from_their_start_along_their_exploration() {
+    // From the top-left corner going right: the first row only.
+    let row: Vec<_> = (0..12).map(|x| (x, 0)).collect();
+    assert_eq!(gold_cells(&flood("0,0", "right")), row);
+    // From the right edge, half-way down, going left: row 4 (9 * 0.5 = 4.5).
+    let row: Vec<_> = (0..12).map(|x| (x, 4)).collect();
+    assert_eq!(gold_cells(&flood("1,0.5", "left")), row);
+    // From the middle going right: half of the row.
+    let half: Vec<_> = (6..12).map(|x| (x, 4)).collect();
+    assert_eq!(gold_cells(&flood("0.5", "right")), half);
+    // The 2017 default `sequential` (right and down) from the corner, and `plus` from
+    // anywhere, reach every cell.
+    assert_eq!(gold_cells(&flood("0,0", "sequential")).len(), 108);
+    assert_eq!(gold_cells(&flood("0.3,0.7", "plus")).len(), 108);
+    let e = Script::parse(&flood_text_with_start("left")).unwrap_err();
+    assert_eq!(e.path(), "rule[0].parameters.start", "{e}");
+    assert!(e.to_string().contains("fractions"), "{e}");
+}
+
+fn flood_text_with_start(start: &str) -> String {
+    format!(
+        r#"{{"metadata": {{"min": "12x9"}}, "entity": {{"wall": {{}}}},
+            "rule": [{{"type": "automata", "region": {{"name": "map"}},
+                      "parameters": {{"start": "{start}"}}, "rules": ["-> self(wall)"]}}]}}"#
+    )
+}

@@ -20,6 +20,7 @@ pub(super) fn compile_explorer(
         .find(|(n, _)| *n == e.kind.trim())
         .map(|(_, t)| *t)
         .or(e.params.agent.as_ref().map(|_| "agents"))
+        .or(e.params.flood.as_ref().map(|_| "flood"))
         .ok_or_else(|| {
             MarahelError::unknown(
                 at("type"),
@@ -198,6 +199,35 @@ pub(super) fn compile_explorer(
             heuristics: heuristics(names, dist_slots)?,
         },
         "wrand" => ExplorerKind::WideRand,
+        "flood" => {
+            let (start, exploration) = pr.flood.as_ref().expect("floods have their parameters");
+            let start = match start {
+                None => (0.0, 0.0),
+                Some(t) => {
+                    let bad = || {
+                        MarahelError::value(
+                            param("start"),
+                            format!("{} is not \"fx,fy\" (fractions from 0 to 1)", excerpt(t)),
+                        )
+                    };
+                    let v: Vec<f64> = t
+                        .split(',')
+                        .map(|p| p.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+                        .collect::<Option<_>>()
+                        .ok_or_else(bad)?;
+                    match v[..] {
+                        [f] => (f.clamp(0.0, 1.0), f.clamp(0.0, 1.0)),
+                        [fx, fy] => (fx.clamp(0.0, 1.0), fy.clamp(0.0, 1.0)),
+                        _ => return Err(bad()),
+                    }
+                }
+            };
+            let name = exploration.as_deref().unwrap_or("sequential").trim();
+            ExplorerKind::Flood {
+                start,
+                explore: nbh_index(name, param("exploration"))?,
+            }
+        }
         "agents" => {
             let a = pr.agent.as_ref().expect("agents have their parameters");
             let range = |v: &Option<String>, key: &str, low: u64, default: u64| match v {

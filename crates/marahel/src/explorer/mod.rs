@@ -7,6 +7,7 @@ pub mod agents;
 pub mod bulk;
 pub mod connect;
 pub mod connect2017;
+pub mod flood;
 pub mod narrow;
 pub mod turtle;
 pub mod wide;
@@ -242,6 +243,9 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 }
                 ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, limits),
                 ExplorerKind::Agents(spec) => agents::run(ex, spec, ctx, limits),
+                ExplorerKind::Flood { start, explore } => {
+                    flood::pass(ex, *start, *explore, ctx, limits)
+                }
                 ExplorerKind::Greedy { heuristics } => turtle::greedy(ex, heuristics, ctx, limits),
                 ExplorerKind::Connect {
                     entities,

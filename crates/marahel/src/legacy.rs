@@ -15,7 +15,9 @@
 //! | estimator `complete` | `percent` |
 //! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
 //!
-//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider.
+//! The `digger` divider (`probDir`, `probSpawn`, `allowIntersection`) is a divider of both
+//! dialects ([`crate::divider`]). Every 2017 feature has a translation;
+//! [`MarahelError::Unsupported`] remains for parameters the 2017 engines did not have.
 
 use crate::error::MarahelError;
 use crate::script::{
@@ -93,9 +95,6 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
                 "number"
             };
             let mut raw = read_regions(&o, number_key)?;
-            if raw.kind.trim() == "digger" {
-                return Err(unsupported(format!("{key}.type"), "the `digger` divider"));
-            }
             if let (Some(a), Some(b)) = (&raw.min, &raw.max) {
                 let pa = crate::compile::parse_size(a, &format!("{key}.parameters.min"))?;
                 let pb = crate::compile::parse_size(b, &format!("{key}.parameters.max"))?;

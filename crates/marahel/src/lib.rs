@@ -108,6 +108,9 @@
 //!   from `start`, stopping with the last agent of a round) are fixed. 2017
 //!   `borderType: wrap` wraps reads, writes and walker moves around the region, and automata
 //!   with `start`/`exploration` walk breadth-first from their start ([`explorer::flood`]).
+//! * The 2017 `digger` divider drops its rooms where the digger walks (the 2017 engine put
+//!   them at random spots and moved the digger diagonally), and never overlaps them unless
+//!   `allowIntersection` (2017 accepted an overlap after 100 rejections).
 //! * `narrow_rnd` and `narrow_drunk` (README spellings) are accepted as `narrow_rand` and
 //!   `turtle_drunk`.
 //! * Each explorer has a work budget ([`explorer::VISITS_PER_CELL`]): the reference ran a

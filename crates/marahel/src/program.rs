@@ -62,12 +62,22 @@ pub struct Divider {
 }
 
 /// Divider algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DividerKind {
     /// A grid of equal cells.
     Equal,
     /// Binary space partition.
     Bsp,
+    /// 2017 digger: a walker that turns and drops rooms centred on itself, each with a chance
+    /// that grows by its probability every step it does not happen.
+    Digger {
+        /// Growth of the chance to turn, per step.
+        prob_dir: f64,
+        /// Growth of the chance to drop a room, per step.
+        prob_spawn: f64,
+        /// Whether rooms may overlap.
+        allow_intersection: bool,
+    },
     /// Random non-overlapping rectangles, with this many placement trials per region.
     Sampling {
         /// Placement trials per region (`None`: the reference's automatic count).

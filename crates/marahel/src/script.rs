@@ -48,6 +48,8 @@ pub struct RawRegions {
     pub max: Option<String>,
     /// `parameters.trials` (sampling).
     pub trials: Option<String>,
+    /// 2017 digger `parameters.probDir`, `probSpawn`, `allowIntersection`.
+    pub digger: [Option<String>; 3],
 }
 
 /// One entity.
@@ -348,12 +350,20 @@ pub(crate) fn read_regions(r: &Obj, number_key: &str) -> Result<RawRegions, Mara
     })?;
     let number = r.text(number_key)?;
     let (mut min, mut max, mut trials) = (None, None, None);
+    let mut digger = [None, None, None];
     if let Some(p) = r.get("parameters") {
         let p = Obj::new(p, r.at("parameters"))?;
-        p.only(&["min", "max", "trials"])?;
+        let keys = ["probDir", "probSpawn", "allowIntersection"];
+        p.only(&["min", "max", "trials", keys[0], keys[1], keys[2]])?;
         min = p.text("min")?;
         max = p.text("max")?;
         trials = p.text("trials")?;
+        for (slot, key) in digger.iter_mut().zip(keys) {
+            *slot = match p.get(key) {
+                Some(Value::Bool(b)) => Some(b.to_string()),
+                _ => p.text(key)?,
+            };
+        }
     }
     Ok(RawRegions {
         kind,
@@ -361,6 +371,7 @@ pub(crate) fn read_regions(r: &Obj, number_key: &str) -> Result<RawRegions, Mara
         min,
         max,
         trials,
+        digger,
     })
 }
 

@@ -435,3 +435,79 @@ fn flood_text_with_start(start: &str) -> String {
                       "parameters": {{"start": "{start}"}}, "rules": ["-> self(wall)"]}}]}}"#
     )
 }
+
+/// A map painted `room` over every region of a digger divider; cells painted twice become
+/// `overlap`.
+fn dug(size: &str, params: &str, seed: u64) -> MarahelMap {
+    let text = format!(
+        r#"{{"metadata": {{"min": "{size}", "max": "{size}"}},
+            "regions": {{"type": "digger", "number": 6,
+                         "parameters": {{"min": "5x4", "max": "9x7", {params}}}}},
+            "entities": ["wall", "room", "overlap"],
+            "explorers": [
+              {{"type": "narrow_horz", "rules": ["-> self(wall)"]}},
+              {{"type": "narrow_horz", "region": "all",
+               "rules": ["self(room) -> self(overlap)", "self(wall) -> self(room)"]}}]}}"#
+    );
+    Script::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .generate(seed)
+        .unwrap()
+}
+
+#[test]
+fn the_digger_divider_drops_rooms_along_its_walk() {
+    let mut overlapped = 0;
+    for seed in 0..10 {
+        let apart = dug("60x40", r#""probDir": "0.1", "probSpawn": "0.05""#, seed);
+        assert!(apart.warnings.is_empty(), "{:?}", apart.warnings);
+        assert_eq!(apart.count("overlap"), 0, "seed {seed}");
+        // Six rooms of at least 5x4.
+        assert!(apart.count("room") >= 6 * 20, "seed {seed}");
+        let packed = dug(
+            "16x12",
+            r#""probDir": "0.1", "probSpawn": "0.2", "allowIntersection": true"#,
+            seed,
+        );
+        overlapped += (packed.count("overlap") > 0) as usize;
+        // Without intersections, rooms that do not fit are left out (the map warns).
+        let tight = dug(
+            "16x12",
+            r#""probSpawn": "0.2", "allowIntersection": "false""#,
+            seed,
+        );
+        assert_eq!(tight.count("overlap"), 0);
+    }
+    assert!(overlapped > 0);
+}
+
+#[test]
+fn digger_parameters_are_checked() {
+    let text = |params: &str, kind: &str| {
+        format!(
+            r#"{{"metadata": {{"min": "30x30"}},
+                "regions": {{"type": "{kind}", "number": 2, "parameters": {{"min": "4x4", {params}}}}},
+                "entities": ["wall"], "explorers": [{{"rules": ["-> self(wall)"]}}]}}"#
+        )
+    };
+    for (params, kind, path) in [
+        (r#""probDir": "2""#, "digger", "regions.parameters.probDir"),
+        (
+            r#""allowIntersection": "yes""#,
+            "digger",
+            "regions.parameters.allowIntersection",
+        ),
+        (r#""probSpawn": "0.1""#, "bsp", "regions.parameters"),
+    ] {
+        let e = Script::parse(&text(params, kind)).unwrap_err();
+        assert_eq!(e.path(), path, "{e}");
+    }
+    // The 2017 form of the same divider.
+    let legacy = r#"{"metadata": {"min": "40x40", "max": "40x40"},
+        "region": {"type": "digger", "number": "3",
+                   "parameters": {"min": "5x5", "max": "8x8", "probDir": "0.2", "probSpawn": "0.1",
+                                  "allowIntersection": "false"}},
+        "entity": {"wall": {}}, "rule": [{"type": "automata", "region": {"name": "all"},
+                                          "rules": ["-> self(wall)"]}]}"#;
+    Script::parse(legacy).unwrap().generate(4).unwrap();
+}

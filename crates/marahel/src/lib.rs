@@ -78,7 +78,8 @@
 //!   `directions`, and skips a waypoint it cannot approach with a warning: the reference
 //!   overflowed its stack on large maps, mixed coordinates off the origin and could hang.
 //! * The 2017 connector types keep the paper's meanings ([`explorer::connect2017`]), with the
-//!   2017 engine's typos fixed (a centroid that ignored `y`, a hub that was always area 0).
+//!   2017 engine's typos fixed (a centroid that ignored `y`, a hub that was always area 0);
+//!   `random` and `full` corridors go around cells the rules will not dig, by A*, as 2017's did.
 //! * `metadata.max` and the dividers' maxima are inclusive: the README says "between min and
 //!   max"; the reference excluded `max`.
 //! * Every seed, 0 included, gives its own map, a pure function of (script, seed): the

@@ -21,6 +21,17 @@ pub fn divide(
         DividerKind::Equal => equal(d, width, height, rng),
         DividerKind::Bsp => bsp(d, width, height, rng),
         DividerKind::Sampling { trials } => sampling(d, trials, width, height, rng),
+        DividerKind::Digger {
+            prob_dir,
+            prob_spawn,
+            allow_intersection,
+        } => digger(
+            d,
+            (prob_dir, prob_spawn),
+            allow_intersection,
+            (width, height),
+            rng,
+        ),
     };
     shuffle(&mut out, rng);
     out.truncate(d.number);
@@ -81,8 +92,8 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
     let can_h = |r: &Rect| r.h >= 2 * minh;
     let too_big = |r: &Rect| (r.w > maxw && can_w(r)) || (r.h > maxh && can_h(r));
     let divisible = |r: &Rect| can_w(r) || can_h(r);
-    let mut marks = Marks::default();
-    marks.push(divisible(&rooms[0]));
+    // Built once the list is too long to scan (rooms are never fewer after a split).
+    let mut marks: Option<Marks> = None;
     // How many rooms are too big and how many divisible, kept up to date split by split.
     let (mut big, mut div) = (too_big(&rooms[0]) as usize, divisible(&rooms[0]) as usize);
     // Each split adds a room of at least min size, so this bound is never the reason to stop.
@@ -98,9 +109,22 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
             break;
         }
         let k = rng.random_range(0..div);
-        let i = marks.kth(k);
+        if marks.is_none() && rooms.len() > Marks::SCAN {
+            let mut m = Marks::default();
+            rooms.iter().for_each(|r| m.push(divisible(r)));
+            marks = Some(m);
+        }
+        let i = match &marks {
+            Some(m) => m.kth(k),
+            None => (0..rooms.len())
+                .filter(|&i| divisible(&rooms[i]))
+                .nth(k)
+                .expect("k < div"),
+        };
         let r = rooms.swap_remove(i);
-        marks.swap_remove(i);
+        if let Some(m) = &mut marks {
+            m.swap_remove(i);
+        }
         let vertical = match (can_w(&r), can_h(&r)) {
             (true, true) => rng.random_bool(0.5),
             (cw, _) => cw,
@@ -119,25 +143,86 @@ fn bsp(d: &Divider, w: usize, h: usize, rng: &mut LevelRng) -> Vec<Rect> {
             )
         };
         rooms.extend([a, b]);
-        marks.push(divisible(&a));
-        marks.push(divisible(&b));
+        if let Some(m) = &mut marks {
+            m.push(divisible(&a));
+            m.push(divisible(&b));
+        }
         big = big + too_big(&a) as usize + too_big(&b) as usize - too_big(&r) as usize;
         div = div + divisible(&a) as usize + divisible(&b) as usize - 1;
     }
     rooms
 }
 
+/// The 2017 digger: from a random cell and direction, a walker steps across the map; each
+/// step it turns with a chance that grows by `prob_dir` per step since its last turn (or when
+/// the next cell is off the map), and drops a room centred on itself (size drawn in
+/// `min..=max`, moved inside the map) with a chance that grows by `prob_spawn` per step since
+/// the last drop. A room that overlaps one already dropped is discarded unless
+/// `allow_intersection`. It stops with `number` rooms or after 16 steps per map cell plus
+/// 10,000 (then [`divide`] warns that it found fewer). The 2017 engine placed each room at a
+/// random spot instead of at the digger and moved the digger diagonally (`y += dir.x`).
+fn digger(
+    d: &Divider,
+    (prob_dir, prob_spawn): (f64, f64),
+    allow_intersection: bool,
+    (w, h): (usize, usize),
+    rng: &mut LevelRng,
+) -> Vec<Rect> {
+    const DIRS: [(i64, i64); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let (wi, hi) = (w as i64, h as i64);
+    let (mut x, mut y) = (below(rng, w) as i64, below(rng, h) as i64);
+    let mut dir = DIRS[below(rng, 4)];
+    let (mut turn, mut spawn) = (0.0, 0.0);
+    let mut out: Vec<Rect> = Vec::new();
+    let on_map = |x: i64, y: i64| x >= 0 && y >= 0 && x < wi && y < hi;
+    for _ in 0..(w * h).saturating_mul(16).saturating_add(10_000) {
+        if out.len() >= d.number {
+            break;
+        }
+        if rng.random::<f64>() < turn || !on_map(x + dir.0, y + dir.1) {
+            dir = DIRS[below(rng, 4)];
+            turn = 0.0;
+        } else {
+            turn += prob_dir;
+        }
+        if rng.random::<f64>() < spawn {
+            let rw = pick(rng, d.min.0, d.max.0).clamp(1, w) as i64;
+            let rh = pick(rng, d.min.1, d.max.1).clamp(1, h) as i64;
+            let room = Rect::new(
+                (x - rw / 2).clamp(0, wi - rw),
+                (y - rh / 2).clamp(0, hi - rh),
+                rw,
+                rh,
+            );
+            if allow_intersection || !out.iter().any(|o| o.intersects(&room)) {
+                out.push(room);
+            }
+            spawn = 0.0;
+        } else {
+            spawn += prob_spawn;
+        }
+        if on_map(x + dir.0, y + dir.1) {
+            (x, y) = (x + dir.0, y + dir.1);
+        }
+    }
+    out
+}
+
 /// Which positions of a list are marked, with the k-th marked position found in O(log n) (a
 /// Fenwick tree over the positions, doubled as the list grows): BSP picks the k-th divisible
-/// room of its list at every split, which a scan made quadratic in the number of rooms.
+/// room of its list at every split, which a scan made quadratic in the number of rooms. BSP
+/// scans lists of up to [`Marks::SCAN`] rooms and uses `Marks` past that.
 #[derive(Default)]
 struct Marks {
     flags: Vec<bool>,
-    /// Fenwick tree over `flags`, its length a power of two (or 0).
+    /// Fenwick tree over `flags`, its length a power of two (empty while the list is short).
     tree: Vec<u32>,
 }
 
 impl Marks {
+    /// The longest list BSP scans.
+    const SCAN: usize = 64;
+
     fn add(&mut self, i: usize, delta: i32) {
         let mut j = i + 1;
         while j <= self.tree.len() {

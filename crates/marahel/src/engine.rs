@@ -71,8 +71,12 @@ pub struct Ctx<'a> {
     pub version: u64,
     /// Distance caches: `(version, region, distances)`.
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// The region's edges wrap around (2017 `borderType: wrap`).
+    pub wrap: bool,
     /// The cells written since the distance planes were computed ([`crate::distance`]).
     pub log: WriteLog,
+    /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
+    pub paths: distance::paths::Caches,
     /// Visit progress in `[0, 1)`.
     pub percent: f64,
     /// Firing progress in `[0, 1)`.
@@ -91,6 +95,23 @@ impl Ctx<'_> {
     pub fn inside(&self, x: i64, y: i64) -> bool {
         let r = &self.region;
         x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h
+    }
+
+    /// `(x, y)` when it lies in the region; when the region wraps, the cell of the region it
+    /// wraps to; else `None`.
+    #[inline]
+    pub fn wrapped(&self, x: i64, y: i64) -> Option<(i64, i64)> {
+        let r = &self.region;
+        if self.inside(x, y) {
+            Some((x, y))
+        } else if self.wrap {
+            Some((
+                r.x + (x - r.x).rem_euclid(r.w),
+                r.y + (y - r.y).rem_euclid(r.h),
+            ))
+        } else {
+            None
+        }
     }
 
     #[inline]
@@ -132,7 +153,8 @@ impl Ctx<'_> {
         }
     }
 
-    /// [`Ctx::count_nbh`] near the region's edge: cells outside read `out`.
+    /// [`Ctx::count_nbh`] near the region's edge: cells outside read `out` (or, when the
+    /// region wraps, the cell they wrap to).
     #[inline(never)]
     fn count_nbh_edge(&self, n: &FlatNbh, weights: &[u32; 256], xi: i64, yi: i64) -> u32 {
         let front = &self.canvas.front;
@@ -144,13 +166,11 @@ impl Ctx<'_> {
             };
         n.offsets
             .iter()
-            .map(|&(dx, dy)| {
-                let (nx, ny) = (xi + dx, yi + dy);
-                if self.inside(nx, ny) {
+            .map(|&(dx, dy)| match self.wrapped(xi + dx, yi + dy) {
+                Some((nx, ny)) => {
                     weights[front[ny as usize * self.canvas.w + nx as usize] as usize]
-                } else {
-                    out_w
                 }
+                None => out_w,
             })
             .sum()
     }
@@ -165,10 +185,9 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if self.track_counts || self.live.tracking() || self.log.on {
+        if self.track_counts || self.live.tracking() || self.log.on || self.wrap {
             for &(dx, dy) in &n.offsets {
-                let (nx, ny) = (xi + dx, yi + dy);
-                if self.inside(nx, ny) {
+                if let Some((nx, ny)) = self.wrapped(xi + dx, yi + dy) {
                     self.set_at(nx as usize, ny as usize, value);
                 }
             }
@@ -434,6 +453,8 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             version: 0,
             dist_cache: vec![None; p.dist_slots],
             log: WriteLog::default(),
+            wrap: false,
+            paths: distance::paths::Caches::new(p.dist_slots),
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
@@ -445,13 +466,14 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
                 *ctx.rng = explorers.child(i as u64).rng();
             }
             ctx.region = whole;
-            (ctx.out, ctx.buffer) = (ex.out, ex.buffer);
+            (ctx.out, ctx.buffer, ctx.wrap) = (ex.out, ex.buffer, ex.wrap);
             ctx.track_counts = explorer::uses_counts(ex);
             ctx.counts.clear();
             ctx.counts.resize(p.entities.len() + 2, 0);
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.paths.clear();
             let log = p.patch_distances && !ex.buffer && explorer::reads_distance(ex);
             ctx.log.start(log, ctx.version);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);

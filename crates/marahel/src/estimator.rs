@@ -33,6 +33,18 @@ pub enum Estimator {
         /// Cache slot.
         slot: usize,
     },
+    /// 2017 `minDist`/`maxDist`/`avgDist` other than `minDist(list)` (which is
+    /// [`Estimator::Distance`]): see [`crate::distance::paths`].
+    PathDistance {
+        /// Least, largest or mean.
+        stat: crate::distance::paths::Stat,
+        /// Walk along this neighbourhood through cells of these codes, or Manhattan (`None`).
+        walk: Option<(usize, Vec<bool>)>,
+        /// Which codes are targets.
+        targets: Vec<bool>,
+        /// Cache slot.
+        slot: usize,
+    },
     /// `name` or `a|b`: weighted count of those entities in the current region.
     Count {
         /// Weight of each cell code.
@@ -60,6 +72,7 @@ impl Estimator {
             self,
             Estimator::Neighborhood { .. }
                 | Estimator::Distance { .. }
+                | Estimator::PathDistance { .. }
                 | Estimator::Count { .. }
                 | Estimator::Percent
                 | Estimator::CPercent
@@ -90,7 +103,7 @@ impl Estimator {
             Estimator::Neighborhood {
                 nbh, weights, slot, ..
             } => {
-                if ctx.buffer {
+                if ctx.buffer && !ctx.wrap {
                     // The front buffer is frozen during a buffered pass: count the whole
                     // region at once (vectorised row sums) and read the result.
                     ctx.count_plane(*slot, *nbh, weights, x, y, false) as f64
@@ -103,6 +116,12 @@ impl Estimator {
                 to_out,
                 slot,
             } => ctx.distance(*slot, targets, *to_out, x, y),
+            Estimator::PathDistance {
+                stat,
+                walk,
+                targets,
+                slot,
+            } => ctx.path_distance(*slot, *stat, walk.as_ref(), targets, x, y),
             Estimator::Count { weights } => ctx
                 .counts
                 .iter()

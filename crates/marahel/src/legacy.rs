@@ -7,20 +7,21 @@
 //! | `entity`/`entities` object `{name: {color, min, max}}` | entity list; `color` becomes the legend colour; `min`/`max` counts are enforced by regenerating up to 10 times |
 //! | `neighborhood` | `neighborhoods`; the 2017 defaults `plus` = `010,121,010`, `all` = `111,121,111` (no centre) |
 //! | `rule` | `explorers` |
-//! | `automata`/`sequential` (`iterations`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017 |
+//! | `automata`/`sequential` (`iterations`, `start`, `exploration`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017; with `start` or `exploration`, a breadth-first walk ([`crate::explorer::flood`]) |
 //! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
-//! | `agent` (`number`, `lifespan`, `change`, `directions`) | `turtle_drunk`: `number` agents = `repeats` range, `lifespan` = `tiles` range, a turn every `change` steps = `dirprob` 1/mean(change) |
+//! | `agent` (`number`, `speed`, `change`, `lifespan`, `directions`, `allowed`) | the 2017 agents ([`crate::explorer::agents`]), living at once and moving in turn |
 //! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
-//! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` |
+//! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` (`borderType: wrap`: the explorer's regions wrap around, for neighbourhood reads and writes and walker moves) |
 //! | estimator `complete` | `percent` |
+//! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
 //!
-//! Not translated (an [`MarahelError::Unsupported`] error): the `digger` divider, agent
-//! `speed`/`allowed`, automata `start`/`exploration`, `borderType: wrap`, and the
-//! `minDist`/`maxDist`/`avgDist` estimators (their rules fail to compile with a clear message).
+//! The `digger` divider (`probDir`, `probSpawn`, `allowIntersection`) is a divider of both
+//! dialects ([`crate::divider`]). Every 2017 feature has a translation;
+//! [`MarahelError::Unsupported`] remains for parameters the 2017 engines did not have.
 
 use crate::error::MarahelError;
 use crate::script::{
-    Obj, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
+    Obj, RawAgent, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
     read_regions, read_rules, string_value, text_value,
 };
 use grid_core::text::excerpt;
@@ -94,9 +95,6 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
                 "number"
             };
             let mut raw = read_regions(&o, number_key)?;
-            if raw.kind.trim() == "digger" {
-                return Err(unsupported(format!("{key}.type"), "the `digger` divider"));
-            }
             if let (Some(a), Some(b)) = (&raw.min, &raw.max) {
                 let pa = crate::compile::parse_size(a, &format!("{key}.parameters.min"))?;
                 let pb = crate::compile::parse_size(b, &format!("{key}.parameters.max"))?;
@@ -208,7 +206,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     e.only(&["type", "region", "parameters", "rules"])?;
     let old = e.text("type")?.unwrap_or_else(|| "automata".into());
     let mut params = RawParams::default();
-    let (mut region, mut border) = ("map".to_string(), None);
+    let (mut region, mut border, mut wrap) = ("map".to_string(), None, false);
     let mut replace = Some("buffer".to_string());
     match e.get("region") {
         None => {}
@@ -231,7 +229,7 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             }
             match r.text("borderType")?.as_deref().map(str::trim) {
                 None | Some("none") => {}
-                Some("wrap") => return Err(unsupported(r.at("borderType"), "`borderType: wrap`")),
+                Some("wrap") => wrap = true,
                 Some(entity) => params.out = Some(entity.to_string()),
             }
         }
@@ -267,9 +265,16 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     };
     let kind = match old.trim() {
         "automata" | "sequential" => {
-            check(&["iterations"])?;
+            check(&["iterations", "start", "exploration"])?;
             params.repeats = get("iterations")?;
-            "narrow_horz"
+            let (start, exploration) = (get("start")?, get("exploration")?);
+            match start.is_some() || exploration.is_some() {
+                true => {
+                    params.flood = Some((start, exploration));
+                    "flood2017"
+                }
+                false => "narrow_horz",
+            }
         }
         "random" => {
             check(&["iterations", "numberOfTiles"])?;
@@ -278,22 +283,25 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             "narrow_rand"
         }
         "agent" => {
-            check(&["number", "lifespan", "change", "directions"])?;
-            params.repeats = get("number")?;
-            params.tiles = get("lifespan")?;
+            let keys = [
+                "number",
+                "speed",
+                "change",
+                "lifespan",
+                "directions",
+                "allowed",
+            ];
+            check(&keys)?;
             params.directions = get("directions")?;
-            if let Some(c) = get("change")? {
-                let r = crate::compile::parse_range(
-                    &c,
-                    &format!("{path}.parameters.change"),
-                    1,
-                    1 << 30,
-                )?;
-                params.dirprob = Some(format!("{}", 2.0 / (r.min + r.max) as f64));
-                params.dirprob_key = "change";
-            }
+            params.agent = Some(RawAgent {
+                number: get("number")?,
+                speed: get("speed")?,
+                change: get("change")?,
+                lifespan: get("lifespan")?,
+                allowed: get("allowed")?,
+            });
             replace = None;
-            "turtle_drunk"
+            "agent2017"
         }
         "connector" => {
             check(&["type", "neighborhood", "entities"])?;
@@ -329,5 +337,6 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
         params,
         rules: read_rules(&e)?,
         path: path.to_string(),
+        wrap,
     })
 }

@@ -25,15 +25,17 @@
 //! | stage | module |
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
-//! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
+//! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants; warnings | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
 //! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
-//! | explorers | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
+//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
 //! | rules at a cell: compiled tests, live neighbourhood counts, `dist` planes | [`kernel`], [`live`], [`distance`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
-//! and what was expected, listing the known names. Nothing panics or loops unboundedly on any
-//! input; nothing recurses on the map size.
+//! and what was expected, listing the known names. Things a script says that have no effect
+//! are [`Warning`]s ([`Script::warnings`]); strict mode ([`Script::parse_strict`]) makes
+//! them errors. Nothing panics or loops unboundedly on any input; nothing recurses on the map
+//! size.
 //!
 //! ## Limits
 //!
@@ -52,99 +54,91 @@
 //! cell for every scan, wide or connect pass, over all repeats and regions. A script that asks
 //! for more (a `turtle_drunk` with `tiles: 10^12` on a 10x10 map) is cut at the budget: the
 //! pass that would go past it walks only what is left, later passes are skipped, and the map
-//! carries a warning naming the budget (so the run ends in milliseconds on small maps and
-//! grows linearly with the map). Scripts within the budget are not affected.
+//! carries a warning naming the budget (in strict mode, an error). Such a run ends in
+//! milliseconds on small maps and grows linearly with the map. Scripts within the budget are
+//! not affected.
 //!
 //! Error messages quote the script only through [`grid_core::text::excerpt`] (at most 60
 //! characters, escaped) and cut long JSON paths and lists of known names, so an error line
 //! stays short whatever the input.
 //!
-//! ## Deviations from the reference (each a defect of spec §12, fixed)
+//! ## Deviations from the reference (v0.3.0), and why
 //!
-//! * **Limits per region, per map.** `tiles`/`changes` default to the *current region's* area
-//!   on every map; the reference freezes the first map's value, leaving unknown cells.
-//! * **`dist(list)`** is the Manhattan distance to the nearest cell of the listed entities
-//!   in the region (`dist(out)`: to the region's edge), `-1` when there is none, compared like
-//!   any number; the reference measured the distance to *unknown* cells and made `-1` true.
-//! * **`cpercent`** works (firings / allowed firings); the reference rejected it (typo).
-//! * **BSP** never deletes regions or crashes: when the map is too small it returns fewer
-//!   regions with a warning; a request no map of the size range can hold is a parse error.
-//! * **Sampling** defaults `number` to 1, never returns overlapping regions (rejection
-//!   sampling with shrinking sizes), and its regions' cells are where the regions are.
-//! * **Wide explorers** work on a copy of the region's cells, visit *every* cell (the
-//!   reference skipped the last and left the next explorer the leftovers), run `percent`
-//!   forwards, and sort once (O(A log A)) instead of re-sorting after every step (A² log A).
-//! * **Connect** uses an iterative flood fill (no stack overflow on 2000x2000), works on any
-//!   region (the reference mixed local and global coordinates off the origin), reads
-//!   `neighborhood` as an alias of `directions`, rejects `directions` that cannot move in all
-//!   four directions, and skips (with a warning) a waypoint it cannot approach instead of
-//!   hanging. Areas use the `directions` adjacency made symmetric.
-//! * **2017 connector types keep their meanings** ([`explorer::connect2017`]); v0.3.0 HEAD
-//!   has no `connector`, and its `turtle_connect` tour is unchanged. `short` (the 2017
-//!   default) is a minimum spanning tree of the shortest corridors between areas (2017 grew a
-//!   tree from area 0 to the nearest *centroid*, with a centroid that ignored `y`: a typo);
-//!   `random` joins the areas in random order, each to a random earlier one, random cell to
-//!   random cell (as 2017); `hub` joins every area by its shortest corridor to the area whose
-//!   centroid has the least total Manhattan distance to the others (2017's `centerGroup` meant
-//!   this but compared area 0 with itself, so it always picked area 0); `full` is that random
-//!   spanning tree plus a corridor between every other pair (2017 drew pairs with a rising
-//!   probability and could leave areas unconnected), its extra corridors stopping with a
-//!   warning after 8 steps per region cell. Corridors are dug with the rules like connect's;
-//!   2017's A* detours around cells the rules would not change are not reproduced (the
-//!   corridor goes straight through; the rules decide what to dig). A `connector` without a
-//!   `type` is `short`, as in 2017.
-//! * **Inclusive maxima**: `metadata.max`, equal divisions and sampling sizes include `max`
-//!   (the README says "between min and max"; the reference excluded it).
-//! * **Seeds**: every seed, including 0, gives its own map; a map is a pure function of
-//!   (script, seed). Each stage (size, regions, noise, each explorer) has its own stream.
-//! * **Noise** is seeded per map and laid over map coordinates with a random offset: `noiseN`
-//!   has features about `5*N` tiles wide whatever the region size (the reference's field was
-//!   the same for every unseeded map, 0 on each region's first row and column, and stretched
-//!   to the region). This is the one fix that moves a fixture's statistics: in
-//!   `feature_wide_and_greedy` (`noise3` ordering) the blobs are larger, so its block entropy is
-//!   0.45 instead of 0.72 and it has 2.6 instead of 3.1 regions (`tests/parity.rs`).
-//! * **Parsing is strict**: unknown fields, unknown entity/neighbourhood/estimator/region names,
-//!   empty conditions or executers (trailing commas), chained comparisons (`0 < x < 1`), `=`,
-//!   all-zero weights, `repeats < 1`, malformed matrices and sizes are errors with a path
-//!   (the reference ignored most of them, resolved typos to `unknown`/`self`, or hung).
-//!   Whitespace in matrices and heuristic lists is ignored everywhere; `WxH` accepts `X`.
-//!   `narrow_rnd` (a README spelling) is accepted as `narrow_rand`.
-//! * **Sampling placement** packs each region against the map edges and the regions already
-//!   placed, with a random gap of 0-3 tiles (calibrated so `reference_test` keeps the
-//!   reference's fill statistics), shrinking a region towards `min` when nothing fits.
-//! * **Empty executers** are errors rather than `self(any)` (a random write).
-//! * Parameters that an explorer ignores (`dirprob` on `narrow_horz`, `tiles` on connect,
-//!   ...) are warnings ([`Script::warnings`]), so a typo in the explorer type is noticed
-//!   while evolved scripts, whose explorers all carry every parameter, still run; strict
-//!   mode ([`Script::parse_strict`], `levelgen marahel --strict`) makes every warning an
-//!   error. Unknown field names are always errors (usually typos).
-//! * **Silent mistakes are errors**: a neighbourhood matrix without a centre (`2` or `3`;
-//!   the reference counted from the top-left cell), `rules` given as one string instead of an
-//!   array, and executers writing `out` or `any` (which includes `unknown`).
-//!   `narrow_drunk` (a README spelling) is accepted as `turtle_drunk`.
+//! * `tiles`/`changes` default to the current region's area on every map: the reference kept
+//!   the first map's value, leaving cells unknown on larger maps.
+//! * `dist(list)` is the distance to the nearest listed cell of the region (`-1`: none): the
+//!   reference measured the distance to *unknown* cells and made `-1` true.
+//! * `cpercent` works: the reference rejected it through a typo.
+//! * BSP returns fewer regions with a warning when the map is too small, and sampling never
+//!   overlaps, defaults `number` to 1 and puts its regions where they are: the reference
+//!   deleted regions and crashed, or overlapped them.
+//! * Wide explorers visit every cell of a copy of the region, sorted once: the reference
+//!   skipped the last cell and re-sorted after every step (A² log A).
+//! * Connect floods iteratively, works on any region, accepts `neighborhood` for
+//!   `directions`, and skips a waypoint it cannot approach with a warning: the reference
+//!   overflowed its stack on large maps, mixed coordinates off the origin and could hang.
+//! * The 2017 connector types keep the paper's meanings ([`explorer::connect2017`]), with the
+//!   2017 engine's typos fixed (a centroid that ignored `y`, a hub that was always area 0);
+//!   `random` and `full` corridors go around cells the rules will not dig, by A*, as 2017's did.
+//! * `metadata.max` and the dividers' maxima are inclusive: the README says "between min and
+//!   max"; the reference excluded `max`.
+//! * Every seed, 0 included, gives its own map, a pure function of (script, seed): the
+//!   reference ignored seed 0 and continued its stream between calls.
+//! * Noise is seeded per map, laid over map coordinates with `noiseN` features about `5*N`
+//!   tiles wide: the reference's field was the same for every map and stretched to the
+//!   region (so `feature_wide_and_greedy`'s blobs are larger: block entropy 0.45, not 0.72).
+//! * Sampling places each region against the map edges and the regions placed before, with
+//!   a random gap of 0-3 tiles, shrinking it towards `min` when nothing fits: this is how it
+//!   never overlaps, with the gap chosen to keep `reference_test`'s fill statistics.
+//! * Unknown fields and names, empty conditions or executers, chained comparisons, `=`,
+//!   all-zero weights and malformed matrices or sizes are errors with a path: the reference
+//!   ignored them, resolved typos to `unknown`, or hung.
+//! * A parameter an explorer ignores (`dirprob` on `narrow_horz`) is a warning: evolved
+//!   scripts give every explorer every parameter; strict mode makes it an error.
+//! * A neighbourhood matrix without a centre, `rules` given as one string, and executers
+//!   writing `out` or `any` are errors: a matrix without a centre silently counted from its
+//!   top-left cell, `rules` is an array in the language, and such executers wrote
+//!   `out`/`unknown` into the map.
+//! * The 2017 estimators `minDist`/`maxDist`/`avgDist` work in both dialects
+//!   ([`distance::paths`]): `maxDist` returns the largest distance (the 2017 engine's
+//!   `max = max` typo made it 0) and `avgDist` averages over every listed cell (2017 averaged
+//!   per entity, then divided by the number of entities, found or not); walks are found by
+//!   breadth-first search, which gives A*'s lengths.
+//! * 2017 `agent`s live at once and move in turn with their `speed`, `change`, `lifespan`
+//!   and `allowed` cells ([`explorer::agents`]); the 2017 engine's slips (reading `allowed`
+//!   from `start`, stopping with the last agent of a round) are fixed. 2017
+//!   `borderType: wrap` wraps reads, writes and walker moves around the region, and automata
+//!   with `start`/`exploration` walk breadth-first from their start ([`explorer::flood`]).
+//! * The 2017 `digger` divider drops its rooms where the digger walks (the 2017 engine put
+//!   them at random spots and moved the digger diagonally), and never overlaps them unless
+//!   `allowIntersection` (2017 accepted an overlap after 100 rejections).
+//! * `narrow_rnd` and `narrow_drunk` (README spellings) are accepted as `narrow_rand` and
+//!   `turtle_drunk`.
+//! * Each explorer has a work budget ([`explorer::VISITS_PER_CELL`]): the reference ran a
+//!   `tiles` of 10^12 for ever.
 //!
 //! Kept as in the reference because scripts rely on it: the random start of the narrow scans,
 //! the first-matching-rule-wins order, `out` counting region borders, the drunk walker's
 //! `plus` including "stand still", a lone `nbh(list)` condition meaning "every cell matches".
 //!
-//! ## Speed and memory
+//! ## Speed
 //!
-//! Measured in session 3 with `cargo bench -p marahel --bench marahel -- --warm-up-time 1
-//! --measurement-time 3` on an idle 2 vCPU Intel Xeon, against the reference run under node on
-//! the same machine (full table, method and history in `crates/marahel/README.md`): the cave
-//! example at 50x50 in 21 µs (220x the reference; the target was about 30 µs) and at 500x500
-//! in 1.8 ms (83x the 50x50 time: linear); the wide explorers over 2500x (O(A log A) instead
-//! of A² log A); a 2000x2000 cave in about 0.13 s with a 49 MB peak.
+//! Rules are compiled once ([`kernel`]); neighbourhood counts are kept up to date as the map
+//! changes ([`live`]); full scans run over whole regions as byte masks ([`explorer::bulk`]);
+//! connect works on runs of cells; the drunk walker has step loops of its own; `dist` planes
+//! are corrected from a log of writes ([`distance`]). Every one of these gives the same maps
+//! as the plain interpreter ([`Script::without_compiled_rules`],
+//! [`Script::without_row_batching`], [`Script::without_distance_patching`]; compared in
+//! `tests/kernel.rs`, `tests/connect_walk.rs` and `tests/limits.rs`).
 //!
-//! Session 5 timed every fixture script interleaved with the reference (the machine's speed
-//! swung by up to 1.8x), eight rounds each, taking the ratio per round. The harness is
-//! `benches/reference/bench.js` and our side is `examples/per_size.rs`. The median rounds:
-//! paper_cave 264x, the example cave 202x, paper_nonuniform 191x, reference_test 184x (its
-//! 2020 copy 185x), paper_uniform 184x, paper_mine 183x, paper_digger 133x, roguelike 133x.
-//! readme_example runs at 135x per finished map (the spec's `ms/map`); the reference throws on
-//! 36% of its maps, and counting those crashes as maps it runs at 116x. Every map is the
-//! same as before the speed work: the compiled rules ([`kernel`], [`live`]) are checked against the interpreter
-//! ([`Script::without_compiled_rules`]) by `tests/kernel.rs` and `tests/connect_walk.rs`.
+//! Cost is about linear in the map's area, the BSP split and live `dist` included. Known
+//! exceptions: the v0.3.0 connect tour, whose corridors grow with the number of areas times
+//! their distance (a 4000x4000 cave costs 5.3x its 2000x2000 time); the three-argument
+//! `maxDist`/`avgDist`, which search the region from every cell they are read at; and the
+//! other 2017 distance estimators in a pass that writes the map it reads (`replace: same`),
+//! whose statistics are computed again after each write (the 2017 default, `buffer`,
+//! computes them once per pass). The measured figures, with the command and the machine, are in the crate's
+//! `README.md`.
 
 pub mod compile;
 pub mod distance;

@@ -62,12 +62,22 @@ pub struct Divider {
 }
 
 /// Divider algorithms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DividerKind {
     /// A grid of equal cells.
     Equal,
     /// Binary space partition.
     Bsp,
+    /// 2017 digger: a walker that turns and drops rooms centred on itself, each with a chance
+    /// that grows by its probability every step it does not happen.
+    Digger {
+        /// Growth of the chance to turn, per step.
+        prob_dir: f64,
+        /// Growth of the chance to drop a room, per step.
+        prob_spawn: f64,
+        /// Whether rooms may overlap.
+        allow_intersection: bool,
+    },
     /// Random non-overlapping rectangles, with this many placement trials per region.
     Sampling {
         /// Placement trials per region (`None`: the reference's automatic count).
@@ -100,6 +110,15 @@ pub enum ExplorerKind {
         /// Chance per step to pick a new direction.
         dirprob: f64,
     },
+    /// A 2017 automaton with `start`/`exploration` ([`crate::explorer::flood`]).
+    Flood {
+        /// Where the walk starts, as fractions of the region's width and height.
+        start: (f64, f64),
+        /// The neighbourhood it steps along (index).
+        explore: usize,
+    },
+    /// 2017 agents ([`crate::explorer::agents`]).
+    Agents(crate::explorer::agents::AgentSpec),
     /// A greedy walker moving to the neighbour with the smallest heuristics.
     Greedy {
         /// Lexicographic heuristics (minimised).
@@ -147,6 +166,9 @@ pub struct Explorer {
     pub regions: Vec<RegionRef>,
     /// 2017 border inset range, applied per region.
     pub border: Option<Range>,
+    /// 2017 `borderType: wrap`: neighbourhood reads and writes and walker moves wrap around
+    /// the region's edges (the explorer runs through the interpreter).
+    pub wrap: bool,
     /// Writes go to a back buffer copied in after each region pass.
     pub buffer: bool,
     /// Code read outside the region.

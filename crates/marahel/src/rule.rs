@@ -8,6 +8,7 @@
 //! op        := ">=" | "<=" | "==" | "!=" | ">" | "<"
 //! est       := NBH "(" list ")" | "dist(" list ")" | NUMBER | list
 //!            | "random" | "noise" | "noiseN" | "percent" | "cpercent" | "rpercent"
+//!            | ("minDist" | "maxDist" | "avgDist") "(" [NBH "," list ["," list] | list] ")"
 //! exec      := NBH "(" list ")"
 //! list      := item ("|" item)* ; item := NAME [":" WEIGHT]
 //! NAME      := an entity | "any" | "entity" | "unknown" | "out"
@@ -15,6 +16,7 @@
 //! An executer's list may not name `any` or `out` (a cell cannot be set to "outside the
 //! region", and `any` includes `unknown`).
 
+use crate::distance::paths::Stat;
 use crate::engine::Ctx;
 use crate::error::MarahelError;
 use crate::error::known_list;
@@ -297,6 +299,45 @@ impl Names<'_> {
         Ok(Some((name, inner.trim())))
     }
 
+    /// `minDist`/`maxDist`/`avgDist` with arguments `list` or `nbh, list[, allowed]`.
+    fn path_distance(
+        &self,
+        stat: Stat,
+        inner: &str,
+        dist_slots: &mut usize,
+    ) -> Result<Estimator, String> {
+        let codes = |text: &str| -> Result<Vec<bool>, String> {
+            Ok(self.list(text.trim())?.iter().map(|&w| w > 0).collect())
+        };
+        let args: Vec<&str> = inner.split(',').map(str::trim).collect();
+        let slot = *dist_slots;
+        *dist_slots += 1;
+        let (walk, targets) = match args[..] {
+            [list] if stat == Stat::Min => {
+                return Ok(Estimator::Distance {
+                    targets: codes(list)?,
+                    to_out: false,
+                    slot,
+                });
+            }
+            [list] => (None, codes(list)?),
+            [nbh, list] => (Some((self.nbh(nbh)?, codes("any")?)), codes(list)?),
+            [nbh, list, allowed] => (Some((self.nbh(nbh)?, codes(allowed)?)), codes(list)?),
+            _ => {
+                return Err(format!(
+                    "{} arguments (expected `list` or `neighbourhood, list[, allowed]`)",
+                    args.len()
+                ));
+            }
+        };
+        Ok(Estimator::PathDistance {
+            stat,
+            walk,
+            targets,
+            slot,
+        })
+    }
+
     /// Parses one estimator.
     pub fn estimator(&self, text: &str, dist_slots: &mut usize) -> Result<Estimator, String> {
         let text = text.trim();
@@ -304,6 +345,14 @@ impl Names<'_> {
             return Err("empty estimator".into());
         }
         if let Some((name, inner)) = self.call(text)? {
+            if let Some(stat) = match name {
+                "minDist" => Some(Stat::Min),
+                "maxDist" => Some(Stat::Max),
+                "avgDist" => Some(Stat::Avg),
+                _ => None,
+            } {
+                return self.path_distance(stat, inner, dist_slots);
+            }
             if name == "dist" {
                 let to_out = inner == "out";
                 let weights = if to_out {
@@ -500,7 +549,7 @@ impl Names<'_> {
         }
         let mut conditions = Vec::new();
         if !conds.trim().is_empty() {
-            for (i, c) in conds.split(',').enumerate() {
+            for (i, c) in split_outside_parentheses(conds).enumerate() {
                 if c.trim().is_empty() {
                     return Err(err(format!("condition {} is empty (stray comma?)", i + 1)));
                 }
@@ -508,7 +557,7 @@ impl Names<'_> {
             }
         }
         let mut executers = Vec::new();
-        for (i, e) in execs.split(',').enumerate() {
+        for (i, e) in split_outside_parentheses(execs).enumerate() {
             if e.trim().is_empty() {
                 return Err(err(format!(
                     "executer {} is empty (stray comma?); expected `neighbourhood(entities)`",
@@ -522,4 +571,25 @@ impl Names<'_> {
             executers,
         })
     }
+}
+
+/// The parts of `text` between commas that are not inside parentheses
+/// (`minDist(plus, a, b) < 3, random < 0.5` is two conditions).
+fn split_outside_parentheses(text: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts.into_iter()
 }

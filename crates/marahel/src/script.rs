@@ -48,6 +48,8 @@ pub struct RawRegions {
     pub max: Option<String>,
     /// `parameters.trials` (sampling).
     pub trials: Option<String>,
+    /// 2017 digger `parameters.probDir`, `probSpawn`, `allowIntersection`.
+    pub digger: [Option<String>; 3],
 }
 
 /// One entity.
@@ -78,6 +80,8 @@ pub struct RawExplorer {
     pub rules: Vec<String>,
     /// JSON path of this explorer in the original script (for messages).
     pub path: String,
+    /// 2017 `borderType: wrap`: the region's edges wrap around.
+    pub wrap: bool,
 }
 
 /// Explorer `parameters`.
@@ -104,9 +108,30 @@ pub struct RawParams {
     pub heuristics: Option<String>,
     /// Connect: the entities forming areas.
     pub entities: Option<String>,
+    /// 2017 automata `start` and `exploration`; only the 2017 translation sets them.
+    #[serde(skip)]
+    pub flood: Option<(Option<String>, Option<String>)>,
+    /// 2017 agent parameters; only the 2017 translation sets them.
+    #[serde(skip)]
+    pub agent: Option<RawAgent>,
     /// 2017 connector `type` (short/random/hub/full); only the 2017 translation sets it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub connector: Option<String>,
+}
+
+/// A 2017 `agent` explorer's own parameters (ranges `"min,max"` as text).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawAgent {
+    /// Agents per region.
+    pub number: Option<String>,
+    /// Turns per move.
+    pub speed: Option<String>,
+    /// Moves per direction.
+    pub change: Option<String>,
+    /// Moves before an agent dies.
+    pub lifespan: Option<String>,
+    /// Entities an agent may stand on.
+    pub allowed: Option<String>,
 }
 
 /// A JSON object being read, with its path; remembers nothing else.
@@ -325,12 +350,20 @@ pub(crate) fn read_regions(r: &Obj, number_key: &str) -> Result<RawRegions, Mara
     })?;
     let number = r.text(number_key)?;
     let (mut min, mut max, mut trials) = (None, None, None);
+    let mut digger = [None, None, None];
     if let Some(p) = r.get("parameters") {
         let p = Obj::new(p, r.at("parameters"))?;
-        p.only(&["min", "max", "trials"])?;
+        let keys = ["probDir", "probSpawn", "allowIntersection"];
+        p.only(&["min", "max", "trials", keys[0], keys[1], keys[2]])?;
         min = p.text("min")?;
         max = p.text("max")?;
         trials = p.text("trials")?;
+        for (slot, key) in digger.iter_mut().zip(keys) {
+            *slot = match p.get(key) {
+                Some(Value::Bool(b)) => Some(b.to_string()),
+                _ => p.text(key)?,
+            };
+        }
     }
     Ok(RawRegions {
         kind,
@@ -338,6 +371,7 @@ pub(crate) fn read_regions(r: &Obj, number_key: &str) -> Result<RawRegions, Mara
         min,
         max,
         trials,
+        digger,
     })
 }
 
@@ -374,6 +408,7 @@ fn read_explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
         kind,
         region,
         border: None,
+        wrap: false,
         params,
         rules,
         path: path.to_string(),
@@ -446,6 +481,8 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
             None => "dirprob",
         },
         heuristics: p.text("heuristics")?,
+        agent: None,
+        flood: None,
         connector: None,
         entities: p.text("entities")?,
     })

@@ -43,7 +43,7 @@ pub fn scripts(dir: &std::path::Path) -> Vec<(String, String)> {
     v
 }
 
-/// Metrics of spec §14.1: (empty fraction, 4-connected empty regions, 5x5-block entropy).
+/// The reference's parity metrics: (empty fraction, 4-connected empty regions, 5x5-block entropy).
 pub fn metrics(map: &MarahelMap, empty: &[&str]) -> (f64, usize, f64) {
     let (w, h) = (map.width(), map.height());
     let is_empty: Vec<bool> = (0..w * h)

@@ -157,3 +157,34 @@ fn full_on_many_areas_is_bounded_and_still_connects() {
         m.warnings
     );
 }
+
+/// `random` and `full` corridors search with A* and go around cells the rules will not dig:
+/// two rooms on either side of a rock wall with one gap are joined through the gap.
+#[test]
+fn random_corridors_go_around_what_the_rules_will_not_dig() {
+    let text = |t: &str| {
+        format!(
+            r#"{{"metadata": {{"min": "30x15", "max": "30x15"}},
+                "region": {{"type": "equal", "number": "3", "parameters": {{"min": "3x1", "max": "3x1"}}}},
+                "entity": {{"solid": {{}}, "empty": {{}}, "rock": {{}}}},
+                "neighborhood": {{"plus": "010,121,010"}},
+                "rule": [
+                  {{"type": "automata", "region": {{"name": "map"}}, "rules": ["-> self(solid)"]}},
+                  {{"type": "automata", "region": {{"name": "0,2", "border": "2,2"}}, "rules": ["-> self(empty)"]}},
+                  {{"type": "automata", "region": {{"name": "1", "border": "4,4"}}, "rules": ["-> self(rock)"]}},
+                  {{"type": "automata", "region": {{"name": "1"}},
+                   "rules": ["self(solid), plus(rock) > 0, random < 2 -> self(rock)"]}},
+                  {{"type": "connector", "region": {{"name": "map"}},
+                   "parameters": {{"type": "{t}", "entities": "empty", "neighborhood": "plus"}},
+                   "rules": ["self(solid) -> self(empty)"]}}]}}"#
+        )
+    };
+    for t in ["random", "full"] {
+        for seed in 0..6 {
+            let m = make(&text(t), seed);
+            assert!(m.count("rock") > 0);
+            assert!(m.warnings.is_empty(), "{t} {seed}: {:?}", m.warnings);
+            assert_eq!(empty_regions(&m), 1, "{t} seed {seed}");
+        }
+    }
+}

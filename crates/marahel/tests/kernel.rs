@@ -72,7 +72,7 @@ fn fixtures_are_the_same_compiled_and_interpreted() {
 }
 
 /// Estimators a random condition may use.
-const ESTIMATORS: [&str; 24] = [
+const ESTIMATORS: [&str; 27] = [
     "self(solid)",
     "self(empty|water)",
     "self(any)",
@@ -84,6 +84,9 @@ const ESTIMATORS: [&str; 24] = [
     "far(solid)",
     "dist(water)",
     "dist(out)",
+    "maxDist(solid)",
+    "avgDist(plus, water, empty|water)",
+    "minDist(all, solid)",
     "random",
     "noise",
     "percent",
@@ -144,7 +147,7 @@ type RawRule = (Vec<(usize, usize, usize)>, Vec<usize>);
 
 fn raw_rule() -> impl Strategy<Value = RawRule> {
     (
-        proptest::collection::vec((0usize..24, 0usize..7, 0usize..24), 0..4),
+        proptest::collection::vec((0usize..27, 0usize..7, 0usize..27), 0..4),
         proptest::collection::vec(0usize..8, 1..3),
     )
 }

@@ -1,5 +1,5 @@
-//! Statistical parity with the reference (fixtures/marahel/README.md, fresh mode, spec §14.1
-//! metrics): mean empty fraction and mean block entropy within 0.03, mean region count
+//! Statistical parity with the reference (its figures in the fixtures' README, fresh mode):
+//! mean empty fraction and mean block entropy within 0.03, mean region count
 //! within 0.2, over a few hundred maps per script. Where a fixed defect moves a figure, the
 //! expected value says so.
 
@@ -61,7 +61,7 @@ fn metrics_match_the_reference() {
 
 /// `feature_wide_and_greedy` orders cells by `noise3`. The reference stretched noise over the
 /// region (`noise3` on 30x30: 9-tile features); ours has a fixed feature size (15 tiles for
-/// `noise3`, spec §12.1 item 11 fixed), so its blobs are larger: fewer regions (2.6 vs 3.12) and
+/// `noise3`: the stretched field was a defect), so its blobs are larger: fewer regions (2.6 vs 3.12) and
 /// lower block entropy (0.45 vs 0.72). The empty fraction, set by `tiles: 450`, still matches.
 #[test]
 fn noise_ordered_wide_explorer_keeps_its_fill() {

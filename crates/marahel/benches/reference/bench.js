@@ -1,12 +1,12 @@
-// Times the reference Marahel (the unmodified `bin/Marahel.js` of amidos2006/marahel) as spec
-// §14.1 does: stream mode (`initialize` once, `generate(true, 1)`, then `generate(true)`), 10
+// Times the reference Marahel (the unmodified `bin/Marahel.js` of amidos2006/marahel) in
+// stream mode (`initialize` once, `generate(true, 1)`, then `generate(true)`), after 10
 // warm-up maps, the time of `generate()` only, N maps. The reference is not part of this
 // repository: pass the path of its `bin/Marahel.js`.
 //
 //   node bench.js MARAHEL_JS SCRIPT.json [--maps N] [--size WxH] [--ours TABLE]
 //
 // It prints the median time over every attempt (maps that throw included) and over the maps
-// the reference finishes (the spec's `ms/map`), split into finished maps that still hold
+// the reference finishes (`ms/map`), split into finished maps that still hold
 // unknown cells and complete ones, and the mean time per attempt and per finished map.
 // `--ours TABLE` (the output of `cargo run --release -p marahel --example per_size`) compares
 // each finished map with our mean time at the same size: the median of those ratios and the

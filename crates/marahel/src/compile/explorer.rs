@@ -14,10 +14,13 @@ pub(super) fn compile_explorer(
     let p = &e.path;
     let at = |k: &str| format!("{p}.{k}");
     let param = |k: &str| format!("{p}.parameters.{k}");
+    // 2017 agents come only from the 2017 translation, which gives their parameters.
     let tag = EXPLORER_TYPES
         .iter()
         .find(|(n, _)| *n == e.kind.trim())
         .map(|(_, t)| *t)
+        .or(e.params.agent.as_ref().map(|_| "agents"))
+        .or(e.params.flood.as_ref().map(|_| "flood"))
         .ok_or_else(|| {
             MarahelError::unknown(
                 at("type"),
@@ -112,7 +115,7 @@ pub(super) fn compile_explorer(
             warnings.push(Warning {
                 path: param(key),
                 message: format!(
-                    "`{key}` has no effect on a {} explorer (only {who}); ignored",
+                    "`{key}` has no effect on a {} explorer (only {who})",
                     excerpt(e.kind.trim())
                 ),
             });
@@ -129,7 +132,7 @@ pub(super) fn compile_explorer(
     only(
         &pr.directions,
         "directions",
-        matches!(tag, "drunk" | "greedy" | "connect"),
+        matches!(tag, "drunk" | "greedy" | "connect" | "agents"),
         "turtles",
     );
     only(
@@ -196,6 +199,55 @@ pub(super) fn compile_explorer(
             heuristics: heuristics(names, dist_slots)?,
         },
         "wrand" => ExplorerKind::WideRand,
+        "flood" => {
+            let (start, exploration) = pr.flood.as_ref().expect("floods have their parameters");
+            let start = match start {
+                None => (0.0, 0.0),
+                Some(t) => {
+                    let bad = || {
+                        MarahelError::value(
+                            param("start"),
+                            format!("{} is not \"fx,fy\" (fractions from 0 to 1)", excerpt(t)),
+                        )
+                    };
+                    let v: Vec<f64> = t
+                        .split(',')
+                        .map(|p| p.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+                        .collect::<Option<_>>()
+                        .ok_or_else(bad)?;
+                    match v[..] {
+                        [f] => (f.clamp(0.0, 1.0), f.clamp(0.0, 1.0)),
+                        [fx, fy] => (fx.clamp(0.0, 1.0), fy.clamp(0.0, 1.0)),
+                        _ => return Err(bad()),
+                    }
+                }
+            };
+            let name = exploration.as_deref().unwrap_or("sequential").trim();
+            ExplorerKind::Flood {
+                start,
+                explore: nbh_index(name, param("exploration"))?,
+            }
+        }
+        "agents" => {
+            let a = pr.agent.as_ref().expect("agents have their parameters");
+            let range = |v: &Option<String>, key: &str, low: u64, default: u64| match v {
+                None => Ok(Range {
+                    min: default,
+                    max: default,
+                }),
+                Some(t) => parse_range(t, &param(key), low, 1 << 30),
+            };
+            let allowed = names
+                .list(a.allowed.as_deref().unwrap_or("any"))
+                .map_err(|m| MarahelError::value(param("allowed"), m))?;
+            ExplorerKind::Agents(crate::explorer::agents::AgentSpec {
+                number: range(&a.number, "number", 0, 1)?,
+                speed: range(&a.speed, "speed", 1, 1)?,
+                change: range(&a.change, "change", 1, 1)?,
+                lifespan: range(&a.lifespan, "lifespan", 0, 50)?,
+                allowed: allowed.iter().map(|&w| w > 0).collect(),
+            })
+        }
         _ => {
             let text = pr.entities.as_deref().unwrap_or("entity");
             let weights = names
@@ -253,6 +305,7 @@ pub(super) fn compile_explorer(
         kind,
         regions,
         border,
+        wrap: e.wrap,
         buffer,
         out,
         repeats,

@@ -307,8 +307,12 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         .flat_map(|r| &r.executers)
         .any(|e| e.choices.contains(&out_code));
     for ex in &mut explorers {
-        ex.bulk = crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
-        ex.kernel = crate::kernel::Kernel::new(ex, &nbhs);
+        // Wrapping regions run through the interpreter, which wraps its reads and writes.
+        ex.bulk = !ex.wrap && crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
+        ex.kernel = match ex.wrap {
+            true => None,
+            false => crate::kernel::Kernel::new(ex, &nbhs),
+        };
     }
     let mut program = Program {
         min,
@@ -338,15 +342,51 @@ fn compile_divider(r: &RawRegions, map_max: (usize, usize)) -> Result<Divider, M
                 }
             },
         },
+        "digger" => {
+            let prob = |i: usize, key: &str| match &r.digger[i] {
+                None => Ok(0.1),
+                Some(t) => t
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| (0.0..=1.0).contains(v))
+                    .ok_or_else(|| {
+                        MarahelError::value(
+                            format!("regions.parameters.{key}"),
+                            format!("{} is not a probability (a number from 0 to 1)", excerpt(t)),
+                        )
+                    }),
+            };
+            DividerKind::Digger {
+                prob_dir: prob(0, "probDir")?,
+                prob_spawn: prob(1, "probSpawn")?,
+                allow_intersection: match r.digger[2].as_deref().map(str::trim) {
+                    None | Some("false") => false,
+                    Some("true") => true,
+                    Some(t) => {
+                        return Err(MarahelError::value(
+                            "regions.parameters.allowIntersection",
+                            format!("{} is not true or false", excerpt(t)),
+                        ));
+                    }
+                },
+            }
+        }
         other => {
             return Err(MarahelError::unknown(
                 "regions.type",
                 "divider",
                 other,
-                ["equal", "bsp", "sampling", "sample"],
+                ["equal", "bsp", "sampling", "sample", "digger"],
             ));
         }
     };
+    if r.digger.iter().any(Option::is_some) && !matches!(kind, DividerKind::Digger { .. }) {
+        return Err(MarahelError::value(
+            "regions.parameters",
+            "only the digger divider takes `probDir`, `probSpawn` and `allowIntersection`",
+        ));
+    }
     if r.trials.is_some() && !matches!(kind, DividerKind::Sampling { .. }) {
         return Err(MarahelError::value(
             "regions.parameters.trials",

@@ -42,7 +42,9 @@ pub fn eligible(ex: &Explorer, nbhs: &[Nbh], writes_out: bool) -> bool {
         | Estimator::Noise { .. }
         | Estimator::RPercent => true,
         Estimator::Neighborhood { uniform, .. } => ex.buffer || (*uniform && !writes_out),
-        Estimator::Distance { .. } | Estimator::Count { .. } => ex.buffer,
+        Estimator::Distance { .. } | Estimator::PathDistance { .. } | Estimator::Count { .. } => {
+            ex.buffer
+        }
         Estimator::Percent | Estimator::CPercent => false,
     };
     ex.rules.iter().all(|r| {

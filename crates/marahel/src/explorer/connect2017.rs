@@ -21,15 +21,20 @@
 //!
 //! Corridors are dug like the v0.3.0 connect explorer digs: the rules run at every corridor
 //! cell (the idiom is `self(solid) -> self(empty)`), `changes` bounds the firings, `percent`
-//! is the share of corridors done. Shortest corridors follow the breadth-first search over the
-//! `directions` offsets made symmetric; point-to-point corridors (`random`, `full`) use the
-//! connect walker: step to the neighbour closest to the target. Every loop is bounded.
+//! is the share of corridors done. Shortest corridors (`short`, `hub`) follow the
+//! breadth-first search over the `directions` offsets made symmetric (the shortest paths
+//! 2017 found with A*). Point-to-point corridors (`random`, `full`) search with A*
+//! ([`grid_core::astar`]) as 2017 did: a cell the rules do not change and that is not of the
+//! `entities` blocks the corridor, which is planned again around it from the cell before (at
+//! most [`MAX_REPLANS`] times); directions other than the 4- or 8-neighbourhood use the
+//! connect walker (step to the neighbour closest to the target). Every loop is bounded.
 
 use super::{Limits, visit};
 use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::program::{ConnectStyle, Explorer};
 use grid_core::rand::RngExt;
+use grid_core::{Connectivity, astar};
 use std::collections::BTreeMap;
 
 /// Steps of `full`'s extra corridors allowed per region cell.
@@ -277,6 +282,15 @@ pub fn pass(
             unreached = done.iter().filter(|d| !**d).count();
         }
         ConnectStyle::Random | ConnectStyle::Full | ConnectStyle::Tour => {
+            // A* over the 4- or 8-neighbourhood when the directions are one of them.
+            let orth = [(0, -1), (-1, 0), (1, 0), (0, 1)];
+            let conn = match areas.adj.len() {
+                4 if areas.adj.iter().all(|o| orth.contains(o)) => Some(Connectivity::Four),
+                8 if areas.adj.iter().all(|o| o.0.abs() <= 1 && o.1.abs() <= 1) => {
+                    Some(Connectivity::Eight)
+                }
+                _ => None,
+            };
             let mut order: Vec<usize> = (0..k).collect();
             shuffle(&mut order, ctx.rng);
             let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(k);
@@ -309,12 +323,20 @@ pub fn pass(
                 let (ca, cb) = (&areas.cells[a], &areas.cells[b]);
                 let from = ca[ctx.rng.random_range(0..ca.len())];
                 let to = cb[ctx.rng.random_range(0..cb.len())];
-                let path = walk(ex, ctx, &areas, from, to);
-                if path.last() != Some(&to) {
-                    unreached += 1;
-                }
-                spent += path.len();
-                digger.dig(ex, ctx, &areas, &path, n as f64 / total as f64);
+                let progress = n as f64 / total as f64;
+                let (reached, steps) = match conn {
+                    Some(conn) => {
+                        let ends = (from, to, conn);
+                        digger.dig_around(ex, ctx, &areas, entities, ends, progress)
+                    }
+                    None => {
+                        let path = walk(ex, ctx, &areas, from, to);
+                        digger.dig(ex, ctx, &areas, &path, progress);
+                        (path.last() == Some(&to), path.len())
+                    }
+                };
+                unreached += !reached as usize;
+                spent += steps;
             }
         }
     }
@@ -356,6 +378,9 @@ fn walk(ex: &Explorer, ctx: &Ctx, areas: &Areas, from: u32, to: u32) -> Vec<u32>
     path
 }
 
+/// Most times one corridor is planned again around cells the rules would not dig.
+pub const MAX_REPLANS: usize = 64;
+
 /// Runs the rules on corridor cells until `changes` firings in the region pass.
 struct Digger {
     changed: u64,
@@ -363,6 +388,55 @@ struct Digger {
 }
 
 impl Digger {
+    /// A corridor from `from` to `to` (region-local) along a shortest path (A*), dug cell by
+    /// cell; a cell the rules do not change and that is not of the `entities` blocks the
+    /// path, which is planned again from the cell before it (at most [`MAX_REPLANS`] times).
+    /// Returns whether it reached `to` and the cells it visited.
+    fn dig_around(
+        &mut self,
+        ex: &Explorer,
+        ctx: &mut Ctx,
+        areas: &Areas,
+        entities: &[bool],
+        (from, to, conn): (u32, u32, Connectivity),
+        percent: f64,
+    ) -> (bool, usize) {
+        let (rw, rh) = (areas.rw, areas.rh);
+        let r = ctx.region;
+        let mut blocked = std::collections::BTreeSet::new();
+        let (mut at, mut steps) = (from as usize, 0);
+        ctx.percent = percent;
+        for _ in 0..=MAX_REPLANS {
+            let free = |_: usize, j: usize| (!blocked.contains(&j)).then_some(1);
+            let Some(path) = astar(rw, rh, at, to as usize, conn, 1, free) else {
+                return (false, steps);
+            };
+            let mut stuck = None;
+            for (k, &i) in path.cells.iter().enumerate().skip(1) {
+                if self.changed >= self.limit {
+                    return (false, steps);
+                }
+                ctx.cpercent = self.changed as f64 / self.limit as f64;
+                let (x, y) = (r.x as usize + i % rw, r.y as usize + i / rw);
+                steps += 1;
+                if visit(ex, ctx, x, y) {
+                    self.changed += 1;
+                } else if !entities[ctx.canvas.front[y * ctx.canvas.w + x] as usize] {
+                    stuck = Some((path.cells[k - 1], i));
+                    break;
+                }
+            }
+            match stuck {
+                None => return (true, steps),
+                Some((before, i)) => {
+                    blocked.insert(i);
+                    at = before;
+                }
+            }
+        }
+        (false, steps)
+    }
+
     /// Runs the rules on every cell of `path` (region-local), in order; `percent` is the
     /// share of corridors done.
     fn dig(&mut self, ex: &Explorer, ctx: &mut Ctx, areas: &Areas, path: &[u32], percent: f64) {

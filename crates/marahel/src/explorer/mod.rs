@@ -3,9 +3,11 @@
 //! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); the
 //! families live in [`narrow`], [`turtle`], [`connect`] and [`wide`].
 
+pub mod agents;
 pub mod bulk;
 pub mod connect;
 pub mod connect2017;
+pub mod flood;
 pub mod narrow;
 pub mod turtle;
 pub mod wide;
@@ -82,7 +84,10 @@ impl Budget {
     fn take(&mut self, kind: &ExplorerKind, area: u64, lim: Limits) -> Option<Limits> {
         let by_tiles = matches!(
             kind,
-            ExplorerKind::RandomNarrow | ExplorerKind::Drunk { .. } | ExplorerKind::Greedy { .. }
+            ExplorerKind::RandomNarrow
+                | ExplorerKind::Drunk { .. }
+                | ExplorerKind::Greedy { .. }
+                | ExplorerKind::Agents(_)
         );
         let cost = match by_tiles {
             true => lim.tiles,
@@ -195,7 +200,10 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
             }
             let area = r.area();
             let asked = Limits {
-                tiles: ex.tiles.map_or(area, |t| draw(t, ctx.rng)),
+                tiles: match &ex.kind {
+                    ExplorerKind::Agents(spec) => spec.most_turns(),
+                    _ => ex.tiles.map_or(area, |t| draw(t, ctx.rng)),
+                },
                 changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
             };
             let Some(limits) = budget.take(&ex.kind, area, asked) else {
@@ -234,6 +242,10 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                     narrow::pass(ex, ctx, limits)
                 }
                 ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, limits),
+                ExplorerKind::Agents(spec) => agents::run(ex, spec, ctx, limits),
+                ExplorerKind::Flood { start, explore } => {
+                    flood::pass(ex, *start, *explore, ctx, limits)
+                }
                 ExplorerKind::Greedy { heuristics } => turtle::greedy(ex, heuristics, ctx, limits),
                 ExplorerKind::Connect {
                     entities,

@@ -52,14 +52,10 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     let from = start(ctx);
     walk(ex, ctx, lim, from, |ctx, (x, y)| {
         let turn = ctx.rng.random::<f64>() < dirprob;
-        if turn || !ctx.inside(x + dir.0, y + dir.1) {
+        if turn || ctx.wrapped(x + dir.0, y + dir.1).is_none() {
             dir = dirs[below(ctx.rng, dirs.len())];
         }
-        if ctx.inside(x + dir.0, y + dir.1) {
-            (x + dir.0, y + dir.1)
-        } else {
-            (x, y)
-        }
+        ctx.wrapped(x + dir.0, y + dir.1).unwrap_or((x, y))
     });
 }
 
@@ -114,10 +110,9 @@ pub fn greedy(ex: &Explorer, heuristics: &[Estimator], ctx: &mut Ctx, lim: Limit
         let mut chosen: Option<(i64, i64)> = None;
         let mut ties = 0u32;
         for &(dx, dy) in dirs {
-            let (nx, ny) = (x + dx, y + dy);
-            if !ctx.inside(nx, ny) {
+            let Some((nx, ny)) = ctx.wrapped(x + dx, y + dy) else {
                 continue;
-            }
+            };
             let cell = ((ny - r.y) * r.w + nx - r.x) as usize * nh;
             for (j, (k, h)) in key.iter_mut().zip(heuristics).enumerate() {
                 *k = match h {

@@ -17,6 +17,8 @@
 //! O(A·sqrt(A)) at worst and O(A) when writes rarely remove the nearest target (a 200x200
 //! live pass: `benches/marahel.rs`, `live_dist`), instead of O(A) per write.
 
+pub mod paths;
+
 /// The cells written on the front buffer, in order, for as long as every write was seen.
 #[derive(Clone, Debug, Default)]
 pub struct WriteLog {

@@ -111,3 +111,35 @@ fn no_arguments_prints_the_cave_and_writes_its_png() {
     assert!(dir.join("levelgen-cave.png").is_file());
     assert!(String::from_utf8_lossy(&out.stderr).contains("levelgen-cave.png"));
 }
+
+/// A parameter the explorer ignores (`dirprob` on `horz`, as evolved scripts have) is a
+/// warning naming its path, and the map is made; `--strict` turns it into an error.
+#[test]
+fn ignored_parameters_warn_and_strict_refuses_them() {
+    let script = tmp("evolved.json");
+    std::fs::write(
+        &script,
+        r#"{"metadata": {"min": "8x8", "max": "8x8"}, "entities": ["empty", "solid"],
+            "explorers": [{"type": "horz", "region": "map", "parameters": {"dirprob": "0.8"},
+                           "rules": ["self(any) -> self(solid:1|empty:1)"]}]}"#,
+    )
+    .unwrap();
+    let out = bin().arg("marahel").arg(&script).output().unwrap();
+    assert_success(&out, "a warning is not an error: ");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning") && err.contains("explorers[0].parameters.dirprob"),
+        "{err}"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 8);
+    let strict = bin()
+        .arg("marahel")
+        .arg(&script)
+        .arg("--strict")
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(strict.stdout.is_empty());
+    let err = String::from_utf8_lossy(&strict.stderr);
+    assert!(err.contains("dirprob"), "{err}");
+}

@@ -261,6 +261,7 @@ impl Builder<'_> {
     /// (the reference's balance). With one: weighted towards rooms rated near the target,
     /// each use so far dividing a room's weight by 4 (variety without ignoring the target).
     fn choose_room(&mut self, candidates: &[usize], target: Option<f32>) -> usize {
+        let candidates = &self.must_first(candidates);
         let pool: Vec<usize> = match target {
             Some(_) => candidates.to_vec(),
             None => {
@@ -278,14 +279,29 @@ impl Builder<'_> {
                 Some(t) => {
                     let d = (self.lib.rooms[i].difficulty_or_default() - t).abs();
                     let near = 1_000_000.0 / (1.0 + 2.0 * d).powi(3);
-                    (near / 4f32.powi(self.used[i].min(8) as i32)).round() as u32 + 1
+                    let w = (near / 4f32.powi(self.used[i].min(8) as i32)).round() as u32 + 1;
+                    w.saturating_mul(self.lib.rooms[i].weight)
                 }
-                None => 1,
+                None => self.lib.rooms[i].weight,
             })
             .collect();
         let k = pool[self.pick_weighted(&weights)];
         self.used[k] += 1;
         k
+    }
+
+    /// The must-include rooms among `candidates` not placed yet, if any; else all of them.
+    fn must_first(&self, candidates: &[usize]) -> Vec<usize> {
+        let due: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&i| self.lib.rooms[i].must && self.used[i] == 0)
+            .collect();
+        if due.is_empty() {
+            candidates.to_vec()
+        } else {
+            due
+        }
     }
 
     fn end_room(&mut self, start: bool) -> Result<usize, MarioError> {
@@ -311,7 +327,10 @@ impl Builder<'_> {
                 tags: join(tags),
             });
         }
-        Ok(cands[self.rng.random_range(0..cands.len())])
+        let cands = self.must_first(&cands);
+        let k = cands[self.rng.random_range(0..cands.len())];
+        self.used[k] += 1;
+        Ok(k)
     }
 
     fn place_room(&mut self, i: usize, x: i64, y: i64) -> Result<(), MarioError> {
@@ -405,11 +424,25 @@ impl Builder<'_> {
             .map(|&i| self.section_used[i])
             .min()
             .unwrap_or(0);
-        let least: Vec<usize> = cands
-            .into_iter()
-            .filter(|&i| self.section_used[i] == min)
+        let due: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&i| lib.sections[i].must && self.section_used[i] == 0)
             .collect();
-        let si = least[self.rng.random_range(0..least.len())];
+        let least: Vec<usize> = if due.is_empty() {
+            cands
+                .into_iter()
+                .filter(|&i| self.section_used[i] == min)
+                .collect()
+        } else {
+            due
+        };
+        let weights: Vec<u32> = least.iter().map(|&i| lib.sections[i].weight).collect();
+        let si = if weights.iter().all(|&w| w == 1) {
+            least[self.rng.random_range(0..least.len())]
+        } else {
+            least[self.pick_weighted(&weights)]
+        };
         self.section_used[si] += 1;
         self.last_section = Some(si);
         let sec = &lib.sections[si];
@@ -443,6 +476,25 @@ impl Builder<'_> {
         });
         self.grow_extent()?;
         Ok((ul.0 + f.0 as i64 + 1, ul.1 + f.1 as i64))
+    }
+
+    /// The first must-include room or section the level lacks, as a reason to try again.
+    fn missing_must(&self) -> Option<String> {
+        let lib = self.lib;
+        if let Some(i) = (0..lib.rooms.len()).find(|&i| lib.rooms[i].must && self.used[i] == 0) {
+            return Some(format!(
+                "the must-include room {} fits no cell of the level",
+                excerpt(&lib.rooms[i].name)
+            ));
+        }
+        (0..lib.sections.len())
+            .find(|&i| lib.sections[i].must && self.section_used[i] == 0)
+            .map(|i| {
+                format!(
+                    "the must-include section {} has no role of the sequence",
+                    excerpt(&lib.sections[i].name)
+                )
+            })
     }
 
     /// Extends the pieces' bounding box by the last piece and checks it against the level
@@ -635,6 +687,10 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             last_section: None,
         };
         b.run()?;
+        if let Some(missing) = b.missing_must() {
+            reason = missing;
+            continue;
+        }
         let mut level = build_level(&b.pieces, cfg.height)?;
         let undressed = cfg.difficulty.map(|ramp| {
             let before = level.clone();

@@ -11,6 +11,7 @@
 //! | macro files and inline macros | [`macros`] |
 //! | section files | [`section`] |
 //! | loading directories / the embedded library | [`library`] |
+//! | the level settings (serde) and their check | [`config`] |
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
@@ -55,6 +56,7 @@
 
 pub mod assemble;
 pub mod chunk;
+pub mod config;
 pub mod difficulty;
 pub mod error;
 pub mod level;

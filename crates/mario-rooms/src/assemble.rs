@@ -82,6 +82,9 @@ struct Piece {
     x: i64,
     y: i64,
     chunk: Chunk,
+    /// A route room laid over what is there: its air does not erase, and nothing is
+    /// continued below it.
+    overlay: bool,
 }
 
 struct Builder<'a> {
@@ -202,7 +205,12 @@ impl Builder<'_> {
         let chunk = room.instantiate(&self.lib.macros, &mut self.rng);
         self.rooms.push(room.name.clone());
         self.difficulty_sum += room.difficulty_or_default();
-        self.pieces.push(Piece { x, y, chunk });
+        self.pieces.push(Piece {
+            x,
+            y,
+            chunk,
+            overlay: false,
+        });
         self.grow_extent()
     }
 
@@ -332,14 +340,61 @@ impl Builder<'_> {
             entry.0 - sec.entrance.0 as i64,
             entry.1 - sec.entrance.1 as i64,
         );
-        let f = sec.exits[0];
         self.pieces.push(Piece {
             x: ul.0,
             y: ul.1,
             chunk,
+            overlay: false,
         });
         self.grow_extent()?;
-        Ok((ul.0 + f.0 as i64 + 1, ul.1 + f.1 as i64))
+        // One exit: the level goes on from it (the reference). Several: it goes on from the
+        // lowest, and every other exit is followed by a route room laid over the next
+        // section, whose route rejoins the level where it ends.
+        let main = match sec.exits.len() {
+            1 => sec.exits[0],
+            _ => *sec
+                .exits
+                .iter()
+                .max_by_key(|e| (e.1, std::cmp::Reverse(e.0)))
+                .expect("exits"),
+        };
+        for &(fx, fy) in sec.exits.iter().filter(|&&e| e != main) {
+            self.place_route((ul.0 + fx as i64 + 1, ul.1 + fy as i64), target)?;
+        }
+        Ok((ul.0 + main.0 as i64 + 1, ul.1 + main.1 as i64))
+    }
+
+    /// Follows a section's extra exit at `entry` with a room tagged `route` (an upper
+    /// route over the next section), laid over what comes next.
+    fn place_route(&mut self, entry: (i64, i64), target: Option<f32>) -> Result<(), MarioError> {
+        let lib = self.lib;
+        let cands: Vec<usize> = (0..lib.rooms.len())
+            .filter(|&i| lib.rooms[i].has_tag("route") && lib.rooms[i].entrance.is_some())
+            .collect();
+        if cands.is_empty() {
+            return Err(MarioError::NoRoute {
+                x: entry.0,
+                y: entry.1,
+            });
+        }
+        let k = self.choose_room(&cands, target);
+        let room = &lib.rooms[k];
+        let (mx, my) = room.entrance.unwrap_or((0, 0));
+        let mut chunk = room.instantiate(&lib.macros, &mut self.rng);
+        for c in &mut chunk.cells {
+            if *c == b'-' {
+                *c = UNSET;
+            }
+        }
+        self.rooms.push(room.name.clone());
+        self.difficulty_sum += room.difficulty_or_default();
+        self.pieces.push(Piece {
+            x: entry.0 - mx as i64,
+            y: entry.1 - my as i64,
+            chunk,
+            overlay: true,
+        });
+        self.grow_extent()
     }
 
     /// The first must-include room or section the level lacks, as a reason to try again.
@@ -448,7 +503,9 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
     limits::check_level_size(width, rows)?;
     let top = bottom - rows as i64;
     let mut cells = vec![UNSET; width * rows];
-    for p in pieces {
+    // Route overlays last, so the sections after them do not erase their tiles.
+    let in_order = pieces.iter().filter(|p| !p.overlay);
+    for p in in_order.chain(pieces.iter().filter(|p| p.overlay)) {
         for yy in 0..p.chunk.height {
             let gy = p.y + yy as i64 - top;
             if gy < 0 || gy >= rows as i64 {
@@ -463,7 +520,7 @@ fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError
             }
         }
     }
-    for p in pieces {
+    for p in pieces.iter().filter(|p| !p.overlay) {
         let last = p.chunk.height - 1;
         let from = (p.y + p.chunk.height as i64 - top).max(0) as usize;
         for xx in 0..p.chunk.width {

@@ -8,8 +8,8 @@
 //!
 //! 1. cuts **gaps** into plain flat ground (ground below, four rows of air or coins above),
 //!    as wide as the profile says and at most [`widest_gap`] (the widest pit the
-//!    playability checker proves passable from a [`RUNWAY`]-column run-up, which the widest
-//!    cuts keep in front of them; narrower ones keep a shorter run-up);
+//!    playability checker proves passable from a [`RUNWAY`]-column run-up, which cuts of
+//!    six or more keep in front of them; narrower ones keep a shorter run-up);
 //! 2. raises **plateaus** (height changes) and sets **pipes**, some with piranha plants;
 //! 3. sets the **enemies** per 100 columns: adds enemies standing on ground, blocks or
 //!    plateaus (never in the air, never on a gap's run-up), or removes room enemies when a
@@ -72,12 +72,15 @@ impl Profile {
         let s = d - 1.0; // 0 ..= 4
         let widest = widest_gap();
         let lerp = |a: f32, b: f32| a + (b - a) * s / 4.0;
+        let square = |a: f32, b: f32| a + (b - a) * (s / 4.0) * (s / 4.0);
         Self {
             enemies: 1.5 + 2.1 * s,
             gaps: 0.8 * s,
+            // Widths grow with the square of the difficulty: narrow until the top, where
+            // they reach the widest the checker passes.
             gap_width: (
-                lerp(1.0, (widest - 4) as f32).round() as usize,
-                lerp(2.0, widest as f32).round() as usize,
+                square(1.0, 3.0).round() as usize,
+                square(2.0, widest as f32).round() as usize,
             ),
             plateaus: 0.5 + 0.5 * s,
             plateau_height: lerp(1.0, 3.0).round() as usize,
@@ -379,14 +382,11 @@ impl<'a> Dress<'a> {
     }
 }
 
-/// Flat columns kept in front of a cut gap `w` wide: the widest gap gets [`RUNWAY`], gaps
-/// two or more narrower than it need only three (a standing jump clears them).
+/// Flat columns kept in front of a cut gap `w` wide: [`RUNWAY`] for gaps of 6 or more (the
+/// checker needs less, but the Mario AI Framework's A* agent falls into wide gaps it cannot
+/// run up to), three for narrower ones (a standing jump clears them).
 fn runway_for(w: usize) -> usize {
-    match widest_gap().saturating_sub(w) {
-        0 => RUNWAY,
-        1 => RUNWAY.min(5),
-        _ => RUNWAY.min(3),
-    }
+    if w >= 6 { RUNWAY } else { RUNWAY.min(3) }
 }
 
 /// `rate` rounded at random: the whole part plus one with the fraction's probability.

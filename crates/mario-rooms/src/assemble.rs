@@ -564,6 +564,7 @@ fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
         let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
         d.window(x0, x1, &difficulty::Profile::at(at), &mut rng);
     }
+    d.calm_piranhas_near_pits();
 }
 
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes

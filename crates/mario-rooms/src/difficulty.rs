@@ -16,8 +16,10 @@
 //!    window has more than asked; the kinds move from goombas towards shells, flying
 //!    enemies and spikies as `d` rises.
 //!
-//! The assembled level is then checked for playability like any other; a level the checker
-//! rejects is re-assembled with the next attempt seed.
+//! Piranha plants within [`PIRANHA_CLEARANCE`] columns of a pit are taken out again (the
+//! pipe stays). The assembled level is then checked for playability; where the dressing
+//! made it impassable, the checker restores the undressed columns around the spot
+//! (`playability::check_repairing`).
 
 use crate::tiles::{self, TileClass};
 use grid_core::LevelRng;
@@ -33,6 +35,8 @@ pub const WINDOW: usize = 50;
 /// Flat columns kept in front of a cut gap (the run-up the widest gap needs).
 pub const RUNWAY: usize = 8;
 
+/// Columns either side of a piranha pipe that must hold no pit.
+pub const PIRANHA_CLEARANCE: usize = 6;
 /// Random spots tried per feature.
 const TRIES: usize = 40;
 /// Most features of one kind a window places (its own and those owed to it).
@@ -289,6 +293,39 @@ impl<'a> Dress<'a> {
             };
             self.set(x, r, l);
             self.set(x + 1, r, rr);
+        }
+    }
+
+    /// Takes the plant out of every piranha pipe within [`PIRANHA_CLEARANCE`] columns of a
+    /// pit (a plain pipe stays): the Mario AI Framework's A* agent, which ignores the
+    /// plant's timing, dies to a plant next to a jump. Run once, after every window.
+    pub fn calm_piranhas_near_pits(&mut self) {
+        let bottom = self.h - 1;
+        let pit = |d: &Self, c: usize| tiles::class_of(d.at(c, bottom)) != TileClass::Solid;
+        for x in 0..self.w.saturating_sub(1) {
+            for y in 0..self.h {
+                let top = self.at(x, y) == b'T'
+                    && self.at(x + 1, y) == b'T'
+                    && (y == 0 || self.at(x, y - 1) != b'T')
+                    && (x == 0 || self.at(x - 1, y) != b'T');
+                if !top {
+                    continue;
+                }
+                let (a, b) = (
+                    x.saturating_sub(PIRANHA_CLEARANCE),
+                    (x + 2 + PIRANHA_CLEARANCE).min(self.w),
+                );
+                if !(a..b).any(|c| pit(self, c)) {
+                    continue;
+                }
+                let mut r = y;
+                while r < self.h && self.at(x, r) == b'T' && self.at(x + 1, r) == b'T' {
+                    let (l, rr) = if r == y { (b'<', b'>') } else { (b'[', b']') };
+                    self.set(x, r, l);
+                    self.set(x + 1, r, rr);
+                    r += 1;
+                }
+            }
         }
     }
 

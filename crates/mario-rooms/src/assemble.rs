@@ -1,10 +1,10 @@
-//! Assembly (spec b): a start room, a sequence of sections whose cells are filled with
+//! Assembly: a start room, a sequence of sections whose cells are filled with
 //! matching rooms, and a finish room, laid out entrance to exit, then written into a level.
 //!
 //! Differences from the reference, on purpose: everything is seeded; room use counts are per
 //! level (so a level is a pure function of library, config and seed); rooms must also fit
-//! below their entrance (d.4); difficulty numbers steer the choice towards a target curve;
-//! a cell with no candidate is an error naming the cell and tags (d.5); each level is checked
+//! below their entrance; difficulty numbers steer the choice towards a target curve;
+//! a cell with no candidate is an error naming the cell and tags; each level is checked
 //! for playability and re-assembled (next attempt seed) when the check fails.
 
 use crate::chunk::{Chunk, UNSET};
@@ -56,7 +56,7 @@ pub fn tags_match(room_tags: &[String], asked: &[String]) -> bool {
 
 /// Whether `room` fits `cell` of a section `section_height` rows tall: size, entrance
 /// column, entrance row not below the cell's, every cell exit among the room's exits (extra
-/// room exits are allowed, as in the reference), and, unlike the reference (d.4), the room
+/// room exits are allowed, as in the reference), and, unlike the reference, the room
 /// must not reach below the section's bottom (where it would be clipped).
 pub fn fits(room: &Room, cell: &Cell, section_height: usize) -> bool {
     let Some((ex, ey)) = room.entrance else {

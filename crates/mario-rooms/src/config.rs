@@ -120,7 +120,7 @@ impl Default for LevelConfig {
 }
 
 impl LevelConfig {
-    /// The reference's setup (b.1): start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
+    /// The reference's setup: start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
     /// 70 % `challenge` → `bullet`, no difficulty target.
     pub fn reference() -> Self {
         Self {

@@ -159,7 +159,7 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// How hazards of the reference data (spec d.6) are treated.
+/// How hazards of the reference data are treated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strictness {
     /// Every hazard is an error (placeholder colliding with a tile char, probabilities over

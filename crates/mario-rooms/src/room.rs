@@ -1,4 +1,4 @@
-//! Room ("block") files in both formats, detected from the first line (spec a.2, a.3).
+//! Room ("block") files in both formats, detected from the first line.
 //!
 //! * **Documented format** (line 1 a positive number): difficulty, then a tags line (may be
 //!   empty), then rows with inline macros `{ab=30;cd=20;}`: the `{` cell is where the chosen

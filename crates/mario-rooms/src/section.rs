@@ -1,4 +1,4 @@
-//! Section files (spec a.4): cell declarations `c: tag, !tag`, `---`, then the layout.
+//! Section files: cell declarations `c: tag, !tag`, `---`, then the layout.
 //!
 //! Each declared char's cell is the bounding box of its cells. Inside a cell, `m`/`M` is the
 //! cell's entrance and `f`/`F` its exits; outside every cell, `M` is the section's entrance

@@ -94,8 +94,24 @@ fn parse_difficulty(s: &str) -> Result<(f32, f32), CliError> {
     Ok((a, b))
 }
 
+/// Rejects an output name whose format mario cannot write, before any level is made.
+fn check_out_format(args: &Args) -> Result<(), CliError> {
+    let Some(out) = args.common.out_path("mario", 0) else {
+        return Ok(());
+    };
+    let ext = extension(&out);
+    if ext == "txt" || ext == "lvl" || grid_core::export::Format::from_path(&out).is_some() {
+        return Ok(());
+    }
+    Err(CliError::input_msg(format!(
+        "{}: unknown output format for mario (expected .txt, .lvl, .json, .png or .tmx)",
+        out.display()
+    )))
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<(), CliError> {
+    check_out_format(&args)?;
     let strictness = if args.strict
         || (args.rooms.is_none() && args.sections.is_none() && args.macros.is_none())
     {

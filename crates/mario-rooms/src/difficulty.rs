@@ -35,6 +35,8 @@ pub const WINDOW: usize = 50;
 /// Flat columns kept in front of a cut gap (the run-up the widest gap needs).
 pub const RUNWAY: usize = 8;
 
+/// Columns either side of an added enemy that must hold no pit and no piranha plant.
+pub const ENEMY_CLEARANCE: usize = 2;
 /// Columns either side of a piranha pipe that must hold no pit.
 pub const PIRANHA_CLEARANCE: usize = 6;
 /// Random spots tried per feature.
@@ -78,7 +80,7 @@ impl Profile {
         let lerp = |a: f32, b: f32| a + (b - a) * s / 4.0;
         let square = |a: f32, b: f32| a + (b - a) * (s / 4.0) * (s / 4.0);
         Self {
-            enemies: 1.5 + 2.1 * s,
+            enemies: 1.5 + 2.6 * s,
             gaps: 0.8 * s,
             // Widths grow with the square of the difficulty: narrow until the top, where
             // they reach the widest the checker passes.
@@ -402,12 +404,21 @@ impl<'a> Dress<'a> {
     }
 
     /// A standing tile Mario reached: air on solid ground (not a pipe with a plant), with
-    /// air beside and above it.
+    /// air beside and above it, not within [`ENEMY_CLEARANCE`] columns of a pit (an enemy on
+    /// a stepping stone or a landing blocks the jump) or of a piranha plant.
     fn standing_spot(&self, x: usize, y: usize) -> bool {
         let air = |c: u8| c == b'-';
         let ground = |c: u8| tiles::class_of(c) == TileClass::Solid && c != b'T';
+        let (a, b) = (
+            x.saturating_sub(ENEMY_CLEARANCE),
+            (x + ENEMY_CLEARANCE + 1).min(self.w),
+        );
+        let bottom = self.h - 1;
+        let clear = (a..b).all(|c| ground(self.at(c, bottom)) || self.at(c, bottom) == b'T')
+            && (a..b).all(|c| (0..self.h).all(|r| self.at(c, r) != b'T'));
         x > 0
             && x + 1 < self.w
+            && clear
             && self.reached[y * self.w + x]
             && air(self.at(x, y))
             && air(self.at(x, y - 1))

@@ -370,9 +370,17 @@ impl<'a> Dress<'a> {
             let (x, y) = have.swap_remove(rng.random_range(0..have.len()));
             self.set(x, y, b'-');
         }
+        // Columns with ground at the bottom and no piranha plant, once per window.
+        let lo = x0.saturating_sub(ENEMY_CLEARANCE);
+        let hi = (x1 + ENEMY_CLEARANCE + 1).min(self.w);
+        let clear: Vec<bool> = (lo..hi).map(|c| self.column_clear(c)).collect();
+        let near_clear = |x: usize| {
+            (x.saturating_sub(ENEMY_CLEARANCE)..(x + ENEMY_CLEARANCE + 1).min(self.w))
+                .all(|c| clear[c - lo])
+        };
         let mut spots: Vec<(usize, usize)> = Vec::new();
         for x in x0.max(self.span.0)..x1.min(self.span.1 + 1) {
-            if self.runway[x] {
+            if self.runway[x] || !near_clear(x) {
                 continue;
             }
             for y in 1..self.h - 1 {
@@ -403,22 +411,21 @@ impl<'a> Dress<'a> {
         }
     }
 
+    /// Whether column `c` has ground at the bottom and no piranha plant: enemies keep
+    /// [`ENEMY_CLEARANCE`] columns from any column that is not (an enemy on a stepping stone
+    /// or a landing blocks the jump; one by a plant traps Mario between them).
+    fn column_clear(&self, c: usize) -> bool {
+        tiles::class_of(self.at(c, self.h - 1)) == TileClass::Solid
+            && (0..self.h).all(|r| self.at(c, r) != b'T')
+    }
+
     /// A standing tile Mario reached: air on solid ground (not a pipe with a plant), with
-    /// air beside and above it, not within [`ENEMY_CLEARANCE`] columns of a pit (an enemy on
-    /// a stepping stone or a landing blocks the jump) or of a piranha plant.
+    /// air beside and above it.
     fn standing_spot(&self, x: usize, y: usize) -> bool {
         let air = |c: u8| c == b'-';
         let ground = |c: u8| tiles::class_of(c) == TileClass::Solid && c != b'T';
-        let (a, b) = (
-            x.saturating_sub(ENEMY_CLEARANCE),
-            (x + ENEMY_CLEARANCE + 1).min(self.w),
-        );
-        let bottom = self.h - 1;
-        let clear = (a..b).all(|c| ground(self.at(c, bottom)) || self.at(c, bottom) == b'T')
-            && (a..b).all(|c| (0..self.h).all(|r| self.at(c, r) != b'T'));
         x > 0
             && x + 1 < self.w
-            && clear
             && self.reached[y * self.w + x]
             && air(self.at(x, y))
             && air(self.at(x, y - 1))

@@ -282,12 +282,19 @@ impl Builder<'_> {
                 role: excerpt(&step.role),
             });
         }
-        // Never the same section twice in a row, when there is another.
-        let cands: Vec<usize> = if cands.iter().any(|&i| Some(i) != self.last_section) {
-            cands
-                .into_iter()
-                .filter(|&i| Some(i) != self.last_section)
-                .collect()
+        // Never the same section twice in a row, and no divide or branch right after a
+        // branch (its route room lies over the next section's upper half), when there is
+        // another.
+        let after_branch = self
+            .last_section
+            .is_some_and(|i| lib.sections[i].exits.len() > 1);
+        let allowed = |i: usize| {
+            Some(i) != self.last_section
+                && !(after_branch
+                    && (lib.sections[i].has_role("divide") || lib.sections[i].exits.len() > 1))
+        };
+        let cands: Vec<usize> = if cands.iter().any(|&i| allowed(i)) {
+            cands.into_iter().filter(|&i| allowed(i)).collect()
         } else {
             cands
         };

@@ -28,22 +28,24 @@
 //!
 //! One level per iteration, **dressing and playability check included**, embedded library,
 //! default configuration (difficulty 1:3). Machine: 2 vCPU Intel Xeon, shared with other
-//! builds (load average 12-15 during these runs, so wall times are about 3-4x the CPU times).
+//! builds (load average 5-8 during these runs).
 //!
 //! | level | criterion (wall) | CPU time (`perf stat`) |
 //! |---|---|---|
-//! | default, ~334 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 1.19 ms | 0.35 ms |
-//! | `min_length: 1000`, ~1050 columns | 4.05 ms | 0.95 ms |
-//! | `min_length: 8000`, ~8060 columns | 33.6 ms (**8.3x** the 1000-column level) | 7.6 ms (8.0x) |
-//! | check only, 1000 columns | 1.17 ms | |
-//! | loading the embedded library (4 themes' worth of parsing for one) | 1.12 ms | |
+//! | default, ~324 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 0.34 ms | 0.29 ms |
+//! | `min_length: 1000`, ~1050 columns | 1.05 ms | 1.07 ms |
+//! | `min_length: 8000`, ~8050 columns | 10.45 ms (**9.96x** the 1000-column level) | 9.1 ms (8.5x) |
+//! | check only, 1000 columns | 0.31 ms | |
+//! | loading the embedded library | 0.36 ms | |
 //!
 //! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
 //! --measurement-time 3`. CPU time: `perf stat -e task-clock target/release/examples/timing
 //! N LEVELS` (`0 300`, `1000 100`, `8000 20`) divided by the levels; it includes the process
 //! start and one library load. Levels longer than 512 columns are checked in windows
-//! (`playability` module docs), so the check, and generation with it, grow linearly with
-//! the length; a dressed level is repaired where the check fails instead of re-assembled.
+//! (`playability` module docs), so the check grows linearly with the length, and a dressed
+//! level is repaired where the check fails instead of re-assembled. What is left above 8x is
+//! re-assembly: a level whose rooms meet badly is assembled again whole, and an 8000-column
+//! level needs that about 1.2 times per level against 1.02 for 1000 columns.
 //!
 //! ```
 //! use mario_rooms::{Library, LevelConfig, generate};

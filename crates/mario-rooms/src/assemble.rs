@@ -7,6 +7,7 @@
 //! a cell with no candidate is an error naming the cell and tags; each level is checked
 //! for playability and re-assembled (next attempt seed) when the check fails.
 
+use crate::build::{Piece, build_level};
 use crate::chunk::{Chunk, UNSET};
 pub use crate::config::{LevelConfig, Step, Substitution, check_config};
 use crate::difficulty;
@@ -17,7 +18,6 @@ use crate::limits;
 use crate::playability::{self, PlayReport};
 use crate::room::Room;
 use crate::section::{Cell, Section};
-use crate::tiles::{self, TileClass};
 use grid_core::rand::RngExt;
 use grid_core::text::excerpt;
 use grid_core::{LevelRng, Seed};
@@ -76,15 +76,6 @@ pub fn fits(room: &Room, cell: &Cell, section_height: usize) -> bool {
             .iter()
             .any(|&(rx, ry)| (rx as i64 - ex as i64, ry as i64 - ey as i64) == off)
     })
-}
-
-struct Piece {
-    x: i64,
-    y: i64,
-    chunk: Chunk,
-    /// A route room laid over what is there: its air does not erase, and nothing is
-    /// continued below it.
-    overlay: bool,
 }
 
 struct Builder<'a> {
@@ -468,88 +459,6 @@ impl Builder<'_> {
         let (mx, my) = self.lib.rooms[f].entrance.unwrap_or((0, 0));
         self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64)
     }
-}
-
-/// What a column continues as below a piece (the reference's `padToEnd`, but only terrain
-/// is continued: enemies, coins and blocks do not become columns).
-fn pad_char(c: u8) -> u8 {
-    match c {
-        b'X' | b'#' | b'[' | b']' | b't' | b'b' => c,
-        b'<' => b'[',
-        b'>' => b']',
-        b'T' => b't',
-        b'B' | b'*' => b'b',
-        _ if tiles::class_of(c) == TileClass::Solid => b'X',
-        _ => b'-',
-    }
-}
-
-/// Writes the pieces into a level at least `height` rows tall, bottom-aligned.
-fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError> {
-    let width = pieces
-        .iter()
-        .map(|p| p.x + p.chunk.width as i64)
-        .max()
-        .unwrap_or(1)
-        .max(1) as usize;
-    let bottom = pieces
-        .iter()
-        .map(|p| p.y + p.chunk.height as i64)
-        .max()
-        .unwrap_or(1);
-    let mut top_content = bottom - 1;
-    for p in pieces {
-        if let Some(r) =
-            (0..p.chunk.height).find(|&r| p.chunk.row(r).iter().any(|&c| c != UNSET && c != b'-'))
-        {
-            top_content = top_content.min(p.y + r as i64);
-        }
-    }
-    // Two rows of headroom above the highest tile, then at least `height` rows.
-    let rows = ((bottom - top_content + 2) as usize).max(height);
-    limits::check_level_size(width, rows)?;
-    let top = bottom - rows as i64;
-    let mut cells = vec![UNSET; width * rows];
-    // Route overlays last, so the sections after them do not erase their tiles.
-    let in_order = pieces.iter().filter(|p| !p.overlay);
-    for p in in_order.chain(pieces.iter().filter(|p| p.overlay)) {
-        for yy in 0..p.chunk.height {
-            let gy = p.y + yy as i64 - top;
-            if gy < 0 || gy >= rows as i64 {
-                continue;
-            }
-            for xx in 0..p.chunk.width {
-                let gx = p.x + xx as i64;
-                let v = p.chunk.get(xx, yy);
-                if v != UNSET && gx >= 0 && (gx as usize) < width {
-                    cells[gy as usize * width + gx as usize] = v;
-                }
-            }
-        }
-    }
-    for p in pieces.iter().filter(|p| !p.overlay) {
-        let last = p.chunk.height - 1;
-        let from = (p.y + p.chunk.height as i64 - top).max(0) as usize;
-        for xx in 0..p.chunk.width {
-            let gx = p.x + xx as i64;
-            if gx < 0 || gx as usize >= width {
-                continue;
-            }
-            let pc = pad_char(p.chunk.get(xx, last));
-            for gy in from..rows {
-                let i = gy * width + gx as usize;
-                if cells[i] == UNSET {
-                    cells[i] = pc;
-                }
-            }
-        }
-    }
-    for c in &mut cells {
-        if *c == UNSET {
-            *c = b'-';
-        }
-    }
-    MarioLevel::from_cells(width, rows, cells)
 }
 
 /// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at

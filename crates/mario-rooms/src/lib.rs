@@ -13,6 +13,7 @@
 //! | loading directories / the embedded library | [`library`] |
 //! | the level settings (serde) and their check | [`config`] |
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
+//! | building the pieces into one level | `build` |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
@@ -57,6 +58,7 @@
 //! ```
 
 pub mod assemble;
+mod build;
 pub mod chunk;
 pub mod config;
 pub mod difficulty;

@@ -72,9 +72,14 @@ pub(crate) fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel,
             for xx in 0..p.chunk.width {
                 let gx = p.x + xx as i64;
                 let v = p.chunk.get(xx, yy);
-                if v != UNSET && gx >= 0 && (gx as usize) < width {
-                    cells[gy as usize * width + gx as usize] = v;
+                if v == UNSET || gx < 0 || gx as usize >= width {
+                    continue;
                 }
+                let (gx, gy) = (gx as usize, gy as usize);
+                if p.overlay && crowds(&cells, width, rows, gx, gy, v) {
+                    continue;
+                }
+                cells[gy * width + gx] = v;
             }
         }
     }
@@ -101,4 +106,34 @@ pub(crate) fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel,
         }
     }
     MarioLevel::from_cells(width, rows, cells)
+}
+
+/// Whether a route's tile `v` at `(x, y)` would crowd what is below it: a solid or platform
+/// tile with anything but air in the four rows under it (an obstacle of the level beneath
+/// the upper route). The route leaves a hole there, where Mario drops back onto the lower
+/// route, instead of a ceiling he cannot jump under.
+fn crowds(cells: &[u8], width: usize, rows: usize, x: usize, y: usize, v: u8) -> bool {
+    let blocks = matches!(tiles::class_of(v), TileClass::Solid | TileClass::Platform);
+    blocks
+        && (y + 1..(y + 5).min(rows)).any(|r| {
+            let c = cells[r * width + x];
+            c != UNSET && tiles::class_of(c) != TileClass::Empty
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_route_tile_over_an_obstacle_leaves_a_hole() {
+        // One column, six rows: a brick would go on row 0; an obstacle top on row 4.
+        let mut cells = vec![b'-', b'-', b'o', b'-', b'#', b'X'];
+        assert!(crowds(&cells, 1, 6, 0, 0, b'S'), "obstacle 4 rows below");
+        assert!(!crowds(&cells, 1, 6, 0, 0, b'o'), "coins never crowd");
+        cells[4] = b'-';
+        assert!(!crowds(&cells, 1, 6, 0, 0, b'S'), "coins and air below");
+        cells[1] = UNSET;
+        assert!(!crowds(&cells, 1, 6, 0, 0, b'%'));
+    }
 }

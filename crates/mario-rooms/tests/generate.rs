@@ -280,7 +280,7 @@ fn every_exit_of_a_branching_section_is_followed() {
         src("high", "1\nhigh\nm----f\nSSSSSS\n"),
         src(
             "fan",
-            "1\nfan\n------\n------\n-----f\n------\n------\n------\nm----f\nXXXXXX\n",
+            "1\nfan\n------\n------\n-----f\n------\n------\n------\n------\n------\nm----f\nXXXXXX\n",
         ),
         src("bridge", "1\nroute\nm---f\nSSSS-\n"),
         src(
@@ -293,6 +293,8 @@ fn every_exit_of_a_branching_section_is_followed() {
                 aaaaaabbbbbb\n\
                 aaaaafmbbbbF\n\
                 aaaaaabbbbbb\n\
+                aaaaaacccccc\n\
+                aaaaaacccccc\n\
                 aaaaaacccccc\n\
                 aaaaaacccccc\n\
                 MaaaafmccccF\n\
@@ -309,7 +311,8 @@ fn every_exit_of_a_branching_section_is_followed() {
     let text = g.level.to_text();
     let rows: Vec<&str> = text.lines().collect();
     // The upper route: the high room's bricks and then the bridge's, over the finish room,
-    // whose coin (under the bridge's air) survives and whose air does not erase the bricks.
+    // whose coin (under the bridge's air) survives and whose air does not erase the bricks
+    // (the finish room's ground is five rows below them, so they leave no hole).
     let bricks = rows.iter().position(|r| r.contains("SSSSSSSSSS"));
     assert!(bricks.is_some(), "{text}");
     assert!(

@@ -331,7 +331,8 @@ impl<'a> Dress<'a> {
         }
     }
 
-    /// Gives the rooms' own pipes (`<>` tops) a piranha plant with probability `share`.
+    /// Gives the rooms' own pipes (`<>` tops) up to 3 tiles tall a piranha plant with
+    /// probability `share`.
     fn piranhas(&mut self, x0: usize, x1: usize, share: f32, rng: &mut LevelRng) {
         if share <= 0.0 {
             return;
@@ -342,6 +343,14 @@ impl<'a> Dress<'a> {
                     continue;
                 }
                 if !rng.random_bool(share.clamp(0.0, 1.0) as f64) {
+                    continue;
+                }
+                // Only pipes up to 3 tiles get a plant: over a taller one Mario has no room
+                // to wait for it (the A* agent died at such pipe towers).
+                let tall = (y..self.h)
+                    .take_while(|&r| matches!(self.at(x, r), b'<' | b'['))
+                    .count();
+                if tall > 3 {
                     continue;
                 }
                 let mut r = y;

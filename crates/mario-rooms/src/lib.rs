@@ -29,24 +29,25 @@
 //!
 //! One level per iteration, **dressing and playability check included**, embedded library,
 //! default configuration (difficulty 1:3). Machine: 2 vCPU Intel Xeon, shared with other
-//! builds (load average 5-8 during these runs).
+//! builds (load average 6-9 during these runs; a run a minute earlier gave 2.12 ms and
+//! 9.56 ms for the 1000- and 8000-column levels, 4.5x).
 //!
 //! | level | criterion (wall) | CPU time (`perf stat`) |
 //! |---|---|---|
-//! | default, ~324 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 0.34 ms | 0.29 ms |
-//! | `min_length: 1000`, ~1050 columns | 1.05 ms | 1.07 ms |
-//! | `min_length: 8000`, ~8050 columns | 10.45 ms (**9.96x** the 1000-column level) | 9.1 ms (8.5x) |
-//! | check only, 1000 columns | 0.31 ms | |
-//! | loading the embedded library | 0.36 ms | |
+//! | default, ~324 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 0.40 ms | 0.31 ms |
+//! | `min_length: 1000`, ~1050 columns | 1.36 ms | 1.0 ms |
+//! | `min_length: 8000`, ~8050 columns | 6.93 ms (**5.1x** the 1000-column level) | 7.3 ms (7.3x) |
+//! | check only, 1000 columns | 0.27 ms | |
+//! | loading the embedded library | 0.28 ms | |
 //!
 //! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
 //! --measurement-time 3`. CPU time: `perf stat -e task-clock target/release/examples/timing
 //! N LEVELS` (`0 300`, `1000 100`, `8000 20`) divided by the levels; it includes the process
 //! start and one library load. Levels longer than 512 columns are checked in windows
 //! (`playability` module docs), so the check grows linearly with the length, and a dressed
-//! level is repaired where the check fails instead of re-assembled. What is left above 8x is
-//! re-assembly: a level whose rooms meet badly is assembled again whole, and an 8000-column
-//! level needs that about 1.2 times per level against 1.02 for 1000 columns.
+//! level is repaired where the check fails instead of re-assembled. What grows faster than
+//! the length is re-assembly: a level whose rooms meet badly is assembled again whole, which
+//! long levels need more often.
 //!
 //! ```
 //! use mario_rooms::{Library, LevelConfig, generate};

@@ -310,12 +310,18 @@ fn heroes_takes_a_config_and_its_map_size() {
 fn mario_rows_have_gaps_enemies_and_jumps() {
     let rows = analyze_few("mario", "builtin", &[], "mario");
     assert!(rows[0].ends_with(
-        "gaps,gap_columns,enemies_per_100,height_changes,jumps,special_enemies,playable,attempts"
+        "gaps,gap_columns,enemies_per_100,height_changes,jumps,special_enemies,playable,longest_jump"
     ));
     assert_eq!(column(&rows, "height"), vec![16.0; 4]);
     assert_eq!(column(&rows, "playable"), vec![1.0; 4]);
     assert!(column(&rows, "jumps").iter().all(|&j| j > 0.0));
     assert!(column(&rows, "enemies_per_100").iter().all(|&e| e > 0.0));
+    let widest = mario_rooms::difficulty::widest_gap() as f64;
+    assert!(
+        column(&rows, "longest_jump")
+            .iter()
+            .all(|&j| j >= 2.0 && j <= widest + 8.0)
+    );
 }
 
 #[test]

@@ -197,3 +197,43 @@ fn reads_the_reference_data() {
         .unwrap();
     assert_eq!(strict.status.code(), Some(2));
 }
+
+/// An output format mario cannot write is refused before anything is generated (it was
+/// refused only after the levels were made: here 2000 levels of 20,000 columns, which
+/// would take many minutes), and the message names the formats.
+#[test]
+fn unknown_output_format_is_refused_first() {
+    let dir = tmp("hmm");
+    let out = bin()
+        .args(["mario", "--length", "20000", "--count", "2000", "--out"])
+        .arg(dir.join("level.hmm"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("unknown output format for mario"), "{err}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+/// The sample run in docs/mario.md prints what the docs show.
+#[test]
+fn docs_sample_output_is_current() {
+    let dir = tmp("docs-sample");
+    let out = bin()
+        .args(["mario", "--seed", "3", "--out"])
+        .arg(dir.join("level.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap() + &String::from_utf8(out.stderr).unwrap();
+    let summary = printed
+        .lines()
+        .find(|l| l.starts_with("mario seed 3:"))
+        .unwrap();
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/mario.md")).unwrap();
+    assert!(
+        docs.contains(summary),
+        "docs/mario.md should show: {summary}"
+    );
+}

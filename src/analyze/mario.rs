@@ -28,7 +28,7 @@
 //! | `jumps` | jumps on the path the playability checker found (0 when unchecked or unplayable) |
 //! | `special_enemies` | shells (koopas), winged enemies and piranha-plant pipes together |
 //! | `playable` | 1 when the crate's playability check passed, 0 when it failed, -1 when it did not run |
-//! | `attempts` | assembly attempts until a playable level |
+//! | `longest_jump` | the longest jump on the checker's path, in columns from take-off to landing (the tightest jump; the widest gap the checker passes is `mario_rooms::difficulty::widest_gap()`) |
 //!
 //! With several `builtin@D` inputs, `levelgen analyze` also draws [`response_curves`]: the
 //! mean of each extra against the difficulty.
@@ -150,7 +150,7 @@ pub fn extras(g: &GeneratedLevel) -> [f64; 8] {
         g.report.as_ref().map_or(0, |r| r.jumps) as f64,
         (f.shells + f.flying + f.piranhas) as f64,
         playable,
-        g.attempts as f64,
+        g.report.as_ref().map_or(0, |r| r.longest_jump) as f64,
     ]
 }
 
@@ -163,7 +163,7 @@ pub const EXTRAS: [&str; 8] = [
     "jumps",
     "special_enemies",
     "playable",
-    "attempts",
+    "longest_jump",
 ];
 
 /// The difficulty of a run labelled `builtin@D` (`builtin@A:B`: the ramp's middle).

@@ -1,13 +1,15 @@
-//! Assembly (spec b): a start room, a sequence of sections whose cells are filled with
+//! Assembly: a start room, a sequence of sections whose cells are filled with
 //! matching rooms, and a finish room, laid out entrance to exit, then written into a level.
 //!
 //! Differences from the reference, on purpose: everything is seeded; room use counts are per
 //! level (so a level is a pure function of library, config and seed); rooms must also fit
-//! below their entrance (d.4); difficulty numbers steer the choice towards a target curve;
-//! a cell with no candidate is an error naming the cell and tags (d.5); each level is checked
+//! below their entrance; difficulty numbers steer the choice towards a target curve;
+//! a cell with no candidate is an error naming the cell and tags; each level is checked
 //! for playability and re-assembled (next attempt seed) when the check fails.
 
+use crate::build::{Piece, build_level};
 use crate::chunk::{Chunk, UNSET};
+pub use crate::config::{LevelConfig, Step, Substitution, check_config};
 use crate::difficulty;
 use crate::error::MarioError;
 use crate::level::MarioLevel;
@@ -16,147 +18,9 @@ use crate::limits;
 use crate::playability::{self, PlayReport};
 use crate::room::Room;
 use crate::section::{Cell, Section};
-use crate::tiles::{self, TileClass};
 use grid_core::rand::RngExt;
 use grid_core::text::excerpt;
 use grid_core::{LevelRng, Seed};
-use serde::{Deserialize, Serialize};
-
-/// One step of the section sequence: a section with `role`, its cells asked for `tags` too.
-/// As JSON: `{"role": "hard", "tags": ["!easy", "!twist"]}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    /// The section role (`intro`, `hard`, `twist`, ...).
-    pub role: String,
-    /// Extra tags for every cell (`!hard`, `!twist`, ...).
-    #[serde(default)]
-    pub tags: Vec<String>,
-}
-
-impl Step {
-    /// A step.
-    pub fn new(role: &str, tags: &[&str]) -> Self {
-        Self {
-            role: role.to_string(),
-            tags: tags.iter().map(|t| t.to_string()).collect(),
-        }
-    }
-
-    /// A step with the reference's context tags for its role: `intro` cells exclude `hard`
-    /// and `twist` rooms, `hard` cells exclude `easy` and `twist` rooms, other roles none.
-    pub fn for_role(role: &str) -> Self {
-        match role {
-            "intro" => Self::new(role, &["!hard", "!twist"]),
-            "hard" => Self::new(role, &["!easy", "!twist"]),
-            _ => Self::new(role, &[]),
-        }
-    }
-}
-
-/// The reference's `challenge` → `bullet` substitution, off by default. As JSON:
-/// `{"from": "challenge", "to": "bullet", "probability": 0.7}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Substitution {
-    /// Tag replaced.
-    pub from: String,
-    /// Replacement.
-    pub to: String,
-    /// Probability of replacing, 0..=1.
-    pub probability: f64,
-}
-
-/// How levels are assembled.
-///
-/// Serialized (serde) with the field names below, so a JSON settings file, `--set
-/// key=value` (`grid_core::overrides`) and a search address them the same way: `height`,
-/// `start_tags`, `finish_tags`, `sequence` (a list of [`Step`]), `min_length`, `fill` (a
-/// [`Step`]), `difficulty` (`[A, B]` or `null`), `substitution` (a [`Substitution`] or
-/// `null`), `check_playability`, `max_attempts`. Missing fields take their defaults;
-/// unknown fields are an error.
-///
-/// ```
-/// let cfg: mario_rooms::LevelConfig =
-///     serde_json::from_str(r#"{"difficulty": [4, 4.5], "min_length": 600}"#).unwrap();
-/// assert_eq!(cfg.difficulty, Some((4.0, 4.5)));
-/// assert_eq!(cfg.height, 16);
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LevelConfig {
-    /// Minimum level height in rows (taller content makes taller levels). Default 16.
-    pub height: usize,
-    /// Tags of the start room (it also needs a literal `M` and no `m`).
-    pub start_tags: Vec<String>,
-    /// Tags of the finish room (it also needs `m` and a literal `F`).
-    pub finish_tags: Vec<String>,
-    /// The section sequence between start and finish.
-    pub sequence: Vec<Step>,
-    /// Minimum level length in columns: `fill` steps are appended until it is reached.
-    pub min_length: usize,
-    /// The step repeated to reach `min_length`.
-    pub fill: Step,
-    /// Difficulty from 1 (easiest) to 5 (hardest) at the first and at the last step
-    /// (linear in between; fractions allowed). It steers room choice towards
-    /// [`difficulty::room_target`] and dresses the level with the features of
-    /// [`difficulty::Profile`] (gaps, plateaus, pipes, enemies). `None`: the rooms as drawn,
-    /// no dressing (the reference's behaviour).
-    pub difficulty: Option<(f32, f32)>,
-    /// The reference's tag substitution, if wanted.
-    pub substitution: Option<Substitution>,
-    /// Whether to prove each level playable (and re-assemble until one is).
-    pub check_playability: bool,
-    /// Assembly attempts before giving up.
-    pub max_attempts: u32,
-}
-
-impl Default for LevelConfig {
-    fn default() -> Self {
-        Self {
-            height: 16,
-            start_tags: vec!["start".into()],
-            finish_tags: vec!["finish".into()],
-            sequence: vec![
-                Step::new("intro", &["!hard", "!twist"]),
-                Step::new("intro", &["!hard", "!twist"]),
-                Step::new("hard", &["!easy", "!twist"]),
-                Step::new("twist", &[]),
-                Step::new("hard", &["!easy", "!twist"]),
-            ],
-            min_length: 0,
-            fill: Step::new("hard", &["!easy", "!twist"]),
-            difficulty: Some((1.0, 3.0)),
-            substitution: None,
-            check_playability: true,
-            max_attempts: 32,
-        }
-    }
-}
-
-impl LevelConfig {
-    /// The reference's setup (b.1): start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
-    /// 70 % `challenge` → `bullet`, no difficulty target.
-    pub fn reference() -> Self {
-        Self {
-            start_tags: vec!["start".into(), "bullet".into()],
-            finish_tags: vec!["finish".into(), "bullet".into()],
-            sequence: vec![
-                Step::new("intro", &["!hard", "!twist"]),
-                Step::new("intro", &["!hard", "!twist"]),
-                Step::new("hard", &["!easy", "!twist"]),
-                Step::new("twist", &[]),
-            ],
-            difficulty: None,
-            substitution: Some(Substitution {
-                from: "challenge".into(),
-                to: "bullet".into(),
-                probability: 0.7,
-            }),
-            ..Self::default()
-        }
-    }
-}
 
 /// A generated level and how it was made.
 #[derive(Clone, Debug)]
@@ -192,7 +56,7 @@ pub fn tags_match(room_tags: &[String], asked: &[String]) -> bool {
 
 /// Whether `room` fits `cell` of a section `section_height` rows tall: size, entrance
 /// column, entrance row not below the cell's, every cell exit among the room's exits (extra
-/// room exits are allowed, as in the reference), and, unlike the reference (d.4), the room
+/// room exits are allowed, as in the reference), and, unlike the reference, the room
 /// must not reach below the section's bottom (where it would be clipped).
 pub fn fits(room: &Room, cell: &Cell, section_height: usize) -> bool {
     let Some((ex, ey)) = room.entrance else {
@@ -212,12 +76,6 @@ pub fn fits(room: &Room, cell: &Cell, section_height: usize) -> bool {
             .iter()
             .any(|&(rx, ry)| (rx as i64 - ex as i64, ry as i64 - ey as i64) == off)
     })
-}
-
-struct Piece {
-    x: i64,
-    y: i64,
-    chunk: Chunk,
 }
 
 struct Builder<'a> {
@@ -261,6 +119,7 @@ impl Builder<'_> {
     /// (the reference's balance). With one: weighted towards rooms rated near the target,
     /// each use so far dividing a room's weight by 4 (variety without ignoring the target).
     fn choose_room(&mut self, candidates: &[usize], target: Option<f32>) -> usize {
+        let candidates = &self.must_first(candidates);
         let pool: Vec<usize> = match target {
             Some(_) => candidates.to_vec(),
             None => {
@@ -278,14 +137,29 @@ impl Builder<'_> {
                 Some(t) => {
                     let d = (self.lib.rooms[i].difficulty_or_default() - t).abs();
                     let near = 1_000_000.0 / (1.0 + 2.0 * d).powi(3);
-                    (near / 4f32.powi(self.used[i].min(8) as i32)).round() as u32 + 1
+                    let w = (near / 4f32.powi(self.used[i].min(8) as i32)).round() as u32 + 1;
+                    w.saturating_mul(self.lib.rooms[i].weight)
                 }
-                None => 1,
+                None => self.lib.rooms[i].weight,
             })
             .collect();
         let k = pool[self.pick_weighted(&weights)];
         self.used[k] += 1;
         k
+    }
+
+    /// The must-include rooms among `candidates` not placed yet, if any; else all of them.
+    fn must_first(&self, candidates: &[usize]) -> Vec<usize> {
+        let due: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&i| self.lib.rooms[i].must && self.used[i] == 0)
+            .collect();
+        if due.is_empty() {
+            candidates.to_vec()
+        } else {
+            due
+        }
     }
 
     fn end_room(&mut self, start: bool) -> Result<usize, MarioError> {
@@ -311,7 +185,10 @@ impl Builder<'_> {
                 tags: join(tags),
             });
         }
-        Ok(cands[self.rng.random_range(0..cands.len())])
+        let cands = self.must_first(&cands);
+        let k = cands[self.rng.random_range(0..cands.len())];
+        self.used[k] += 1;
+        Ok(k)
     }
 
     fn place_room(&mut self, i: usize, x: i64, y: i64) -> Result<(), MarioError> {
@@ -319,7 +196,12 @@ impl Builder<'_> {
         let chunk = room.instantiate(&self.lib.macros, &mut self.rng);
         self.rooms.push(room.name.clone());
         self.difficulty_sum += room.difficulty_or_default();
-        self.pieces.push(Piece { x, y, chunk });
+        self.pieces.push(Piece {
+            x,
+            y,
+            chunk,
+            overlay: false,
+        });
         self.grow_extent()
     }
 
@@ -391,12 +273,19 @@ impl Builder<'_> {
                 role: excerpt(&step.role),
             });
         }
-        // Never the same section twice in a row, when there is another.
-        let cands: Vec<usize> = if cands.iter().any(|&i| Some(i) != self.last_section) {
-            cands
-                .into_iter()
-                .filter(|&i| Some(i) != self.last_section)
-                .collect()
+        // Never the same section twice in a row, and no divide or branch right after a
+        // branch (its route room lies over the next section's upper half), when there is
+        // another.
+        let after_branch = self
+            .last_section
+            .is_some_and(|i| lib.sections[i].exits.len() > 1);
+        let allowed = |i: usize| {
+            Some(i) != self.last_section
+                && !(after_branch
+                    && (lib.sections[i].has_role("divide") || lib.sections[i].exits.len() > 1))
+        };
+        let cands: Vec<usize> = if cands.iter().any(|&i| allowed(i)) {
+            cands.into_iter().filter(|&i| allowed(i)).collect()
         } else {
             cands
         };
@@ -405,11 +294,25 @@ impl Builder<'_> {
             .map(|&i| self.section_used[i])
             .min()
             .unwrap_or(0);
-        let least: Vec<usize> = cands
-            .into_iter()
-            .filter(|&i| self.section_used[i] == min)
+        let due: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&i| lib.sections[i].must && self.section_used[i] == 0)
             .collect();
-        let si = least[self.rng.random_range(0..least.len())];
+        let least: Vec<usize> = if due.is_empty() {
+            cands
+                .into_iter()
+                .filter(|&i| self.section_used[i] == min)
+                .collect()
+        } else {
+            due
+        };
+        let weights: Vec<u32> = least.iter().map(|&i| lib.sections[i].weight).collect();
+        let si = if weights.iter().all(|&w| w == 1) {
+            least[self.rng.random_range(0..least.len())]
+        } else {
+            least[self.pick_weighted(&weights)]
+        };
         self.section_used[si] += 1;
         self.last_section = Some(si);
         let sec = &lib.sections[si];
@@ -435,14 +338,80 @@ impl Builder<'_> {
             entry.0 - sec.entrance.0 as i64,
             entry.1 - sec.entrance.1 as i64,
         );
-        let f = sec.exits[0];
         self.pieces.push(Piece {
             x: ul.0,
             y: ul.1,
             chunk,
+            overlay: false,
         });
         self.grow_extent()?;
-        Ok((ul.0 + f.0 as i64 + 1, ul.1 + f.1 as i64))
+        // One exit: the level goes on from it (the reference). Several: it goes on from the
+        // lowest, and every other exit is followed by a route room laid over the next
+        // section, whose route rejoins the level where it ends.
+        let main = match sec.exits.len() {
+            1 => sec.exits[0],
+            _ => *sec
+                .exits
+                .iter()
+                .max_by_key(|e| (e.1, std::cmp::Reverse(e.0)))
+                .expect("exits"),
+        };
+        for &(fx, fy) in sec.exits.iter().filter(|&&e| e != main) {
+            self.place_route((ul.0 + fx as i64 + 1, ul.1 + fy as i64), target)?;
+        }
+        Ok((ul.0 + main.0 as i64 + 1, ul.1 + main.1 as i64))
+    }
+
+    /// Follows a section's extra exit at `entry` with a room tagged `route` (an upper
+    /// route over the next section), laid over what comes next.
+    fn place_route(&mut self, entry: (i64, i64), target: Option<f32>) -> Result<(), MarioError> {
+        let lib = self.lib;
+        let cands: Vec<usize> = (0..lib.rooms.len())
+            .filter(|&i| lib.rooms[i].has_tag("route") && lib.rooms[i].entrance.is_some())
+            .collect();
+        if cands.is_empty() {
+            return Err(MarioError::NoRoute {
+                x: entry.0,
+                y: entry.1,
+            });
+        }
+        let k = self.choose_room(&cands, target);
+        let room = &lib.rooms[k];
+        let (mx, my) = room.entrance.unwrap_or((0, 0));
+        let mut chunk = room.instantiate(&lib.macros, &mut self.rng);
+        for c in &mut chunk.cells {
+            if *c == b'-' {
+                *c = UNSET;
+            }
+        }
+        self.rooms.push(room.name.clone());
+        self.difficulty_sum += room.difficulty_or_default();
+        self.pieces.push(Piece {
+            x: entry.0 - mx as i64,
+            y: entry.1 - my as i64,
+            chunk,
+            overlay: true,
+        });
+        self.grow_extent()
+    }
+
+    /// The first must-include room or section the level lacks, as a reason to try again.
+    fn missing_must(&self) -> Option<String> {
+        let lib = self.lib;
+        if let Some(i) = (0..lib.rooms.len()).find(|&i| lib.rooms[i].must && self.used[i] == 0) {
+            return Some(format!(
+                "the must-include room {} fits no cell of the level",
+                excerpt(&lib.rooms[i].name)
+            ));
+        }
+        (0..lib.sections.len())
+            .find(|&i| lib.sections[i].must && self.section_used[i] == 0)
+            .map(|i| {
+                format!(
+                    "the must-include section {} has no role of the sequence",
+                    excerpt(&lib.sections[i].name)
+                )
+            })
     }
 
     /// Extends the pieces' bounding box by the last piece and checks it against the level
@@ -492,86 +461,6 @@ impl Builder<'_> {
     }
 }
 
-/// What a column continues as below a piece (the reference's `padToEnd`, but only terrain
-/// is continued: enemies, coins and blocks do not become columns).
-fn pad_char(c: u8) -> u8 {
-    match c {
-        b'X' | b'#' | b'[' | b']' | b't' | b'b' => c,
-        b'<' => b'[',
-        b'>' => b']',
-        b'T' => b't',
-        b'B' | b'*' => b'b',
-        _ if tiles::class_of(c) == TileClass::Solid => b'X',
-        _ => b'-',
-    }
-}
-
-/// Writes the pieces into a level at least `height` rows tall, bottom-aligned.
-fn build_level(pieces: &[Piece], height: usize) -> Result<MarioLevel, MarioError> {
-    let width = pieces
-        .iter()
-        .map(|p| p.x + p.chunk.width as i64)
-        .max()
-        .unwrap_or(1)
-        .max(1) as usize;
-    let bottom = pieces
-        .iter()
-        .map(|p| p.y + p.chunk.height as i64)
-        .max()
-        .unwrap_or(1);
-    let mut top_content = bottom - 1;
-    for p in pieces {
-        if let Some(r) =
-            (0..p.chunk.height).find(|&r| p.chunk.row(r).iter().any(|&c| c != UNSET && c != b'-'))
-        {
-            top_content = top_content.min(p.y + r as i64);
-        }
-    }
-    // Two rows of headroom above the highest tile, then at least `height` rows.
-    let rows = ((bottom - top_content + 2) as usize).max(height);
-    limits::check_level_size(width, rows)?;
-    let top = bottom - rows as i64;
-    let mut cells = vec![UNSET; width * rows];
-    for p in pieces {
-        for yy in 0..p.chunk.height {
-            let gy = p.y + yy as i64 - top;
-            if gy < 0 || gy >= rows as i64 {
-                continue;
-            }
-            for xx in 0..p.chunk.width {
-                let gx = p.x + xx as i64;
-                let v = p.chunk.get(xx, yy);
-                if v != UNSET && gx >= 0 && (gx as usize) < width {
-                    cells[gy as usize * width + gx as usize] = v;
-                }
-            }
-        }
-    }
-    for p in pieces {
-        let last = p.chunk.height - 1;
-        let from = (p.y + p.chunk.height as i64 - top).max(0) as usize;
-        for xx in 0..p.chunk.width {
-            let gx = p.x + xx as i64;
-            if gx < 0 || gx as usize >= width {
-                continue;
-            }
-            let pc = pad_char(p.chunk.get(xx, last));
-            for gy in from..rows {
-                let i = gy * width + gx as usize;
-                if cells[i] == UNSET {
-                    cells[i] = pc;
-                }
-            }
-        }
-    }
-    for c in &mut cells {
-        if *c == UNSET {
-            *c = b'-';
-        }
-    }
-    MarioLevel::from_cells(width, rows, cells)
-}
-
 /// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
 /// the window's centre (`ramp` from the left end to the right end).
 fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
@@ -591,27 +480,7 @@ fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
         let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
         d.window(x0, x1, &difficulty::Profile::at(at), &mut rng);
     }
-}
-
-/// Checks a configuration against the limits of [`crate::limits`] before any work.
-pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
-    if cfg.height == 0 {
-        return Err(MarioError::Config(
-            "height 0: a level needs at least one row".into(),
-        ));
-    }
-    limits::check_asked_size(cfg.min_length, cfg.height)?;
-    if let Some(ramp) = cfg.difficulty {
-        difficulty::validate(ramp).map_err(MarioError::Config)?;
-    }
-    if cfg.max_attempts > limits::MAX_ATTEMPTS {
-        return Err(MarioError::Limit(format!(
-            "{} assembly attempts is more than the limit of {} (mario_rooms::limits::MAX_ATTEMPTS)",
-            cfg.max_attempts,
-            limits::MAX_ATTEMPTS
-        )));
-    }
-    Ok(())
+    d.calm_piranhas_near_pits();
 }
 
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes
@@ -635,6 +504,10 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             last_section: None,
         };
         b.run()?;
+        if let Some(missing) = b.missing_must() {
+            reason = missing;
+            continue;
+        }
         let mut level = build_level(&b.pieces, cfg.height)?;
         let undressed = cfg.difficulty.map(|ramp| {
             let before = level.clone();

@@ -8,16 +8,18 @@
 //!
 //! 1. cuts **gaps** into plain flat ground (ground below, four rows of air or coins above),
 //!    as wide as the profile says and at most [`widest_gap`] (the widest pit the
-//!    playability checker proves passable from a [`RUNWAY`]-column run-up, which the widest
-//!    cuts keep in front of them; narrower ones keep a shorter run-up);
+//!    playability checker proves passable from a [`RUNWAY`]-column run-up, which cuts of
+//!    six or more keep in front of them; narrower ones keep a shorter run-up);
 //! 2. raises **plateaus** (height changes) and sets **pipes**, some with piranha plants;
 //! 3. sets the **enemies** per 100 columns: adds enemies standing on ground, blocks or
 //!    plateaus (never in the air, never on a gap's run-up), or removes room enemies when a
 //!    window has more than asked; the kinds move from goombas towards shells, flying
 //!    enemies and spikies as `d` rises.
 //!
-//! The assembled level is then checked for playability like any other; a level the checker
-//! rejects is re-assembled with the next attempt seed.
+//! Piranha plants within [`PIRANHA_CLEARANCE`] columns of a pit are taken out again (the
+//! pipe stays). The assembled level is then checked for playability; where the dressing
+//! made it impassable, the checker restores the undressed columns around the spot
+//! (`playability::check_repairing`).
 
 use crate::tiles::{self, TileClass};
 use grid_core::LevelRng;
@@ -33,6 +35,10 @@ pub const WINDOW: usize = 50;
 /// Flat columns kept in front of a cut gap (the run-up the widest gap needs).
 pub const RUNWAY: usize = 8;
 
+/// Columns either side of an added enemy that must hold no pit and no piranha plant.
+pub const ENEMY_CLEARANCE: usize = 2;
+/// Columns either side of a piranha pipe that must hold no pit.
+pub const PIRANHA_CLEARANCE: usize = 6;
 /// Random spots tried per feature.
 const TRIES: usize = 40;
 /// Most features of one kind a window places (its own and those owed to it).
@@ -72,12 +78,15 @@ impl Profile {
         let s = d - 1.0; // 0 ..= 4
         let widest = widest_gap();
         let lerp = |a: f32, b: f32| a + (b - a) * s / 4.0;
+        let square = |a: f32, b: f32| a + (b - a) * (s / 4.0) * (s / 4.0);
         Self {
-            enemies: 1.5 + 2.1 * s,
+            enemies: 1.5 + 2.6 * s,
             gaps: 0.8 * s,
+            // Widths grow with the square of the difficulty: narrow until the top, where
+            // they reach the widest the checker passes.
             gap_width: (
-                lerp(1.0, (widest - 4) as f32).round() as usize,
-                lerp(2.0, widest as f32).round() as usize,
+                square(1.0, 3.0).round() as usize,
+                square(2.0, widest as f32).round() as usize,
             ),
             plateaus: 0.5 + 0.5 * s,
             plateau_height: lerp(1.0, 3.0).round() as usize,
@@ -289,7 +298,41 @@ impl<'a> Dress<'a> {
         }
     }
 
-    /// Gives the rooms' own pipes (`<>` tops) a piranha plant with probability `share`.
+    /// Takes the plant out of every piranha pipe within [`PIRANHA_CLEARANCE`] columns of a
+    /// pit (a plain pipe stays): the Mario AI Framework's A* agent, which ignores the
+    /// plant's timing, dies to a plant next to a jump. Run once, after every window.
+    pub fn calm_piranhas_near_pits(&mut self) {
+        let bottom = self.h - 1;
+        let pit = |d: &Self, c: usize| tiles::class_of(d.at(c, bottom)) != TileClass::Solid;
+        for x in 0..self.w.saturating_sub(1) {
+            for y in 0..self.h {
+                let top = self.at(x, y) == b'T'
+                    && self.at(x + 1, y) == b'T'
+                    && (y == 0 || self.at(x, y - 1) != b'T')
+                    && (x == 0 || self.at(x - 1, y) != b'T');
+                if !top {
+                    continue;
+                }
+                let (a, b) = (
+                    x.saturating_sub(PIRANHA_CLEARANCE),
+                    (x + 2 + PIRANHA_CLEARANCE).min(self.w),
+                );
+                if !(a..b).any(|c| pit(self, c)) {
+                    continue;
+                }
+                let mut r = y;
+                while r < self.h && self.at(x, r) == b'T' && self.at(x + 1, r) == b'T' {
+                    let (l, rr) = if r == y { (b'<', b'>') } else { (b'[', b']') };
+                    self.set(x, r, l);
+                    self.set(x + 1, r, rr);
+                    r += 1;
+                }
+            }
+        }
+    }
+
+    /// Gives the rooms' own pipes (`<>` tops) up to 3 tiles tall a piranha plant with
+    /// probability `share`.
     fn piranhas(&mut self, x0: usize, x1: usize, share: f32, rng: &mut LevelRng) {
         if share <= 0.0 {
             return;
@@ -300,6 +343,14 @@ impl<'a> Dress<'a> {
                     continue;
                 }
                 if !rng.random_bool(share.clamp(0.0, 1.0) as f64) {
+                    continue;
+                }
+                // Only pipes up to 3 tiles get a plant: over a taller one Mario has no room
+                // to wait for it (the A* agent died at such pipe towers).
+                let tall = (y..self.h)
+                    .take_while(|&r| matches!(self.at(x, r), b'<' | b'['))
+                    .count();
+                if tall > 3 {
                     continue;
                 }
                 let mut r = y;
@@ -328,9 +379,17 @@ impl<'a> Dress<'a> {
             let (x, y) = have.swap_remove(rng.random_range(0..have.len()));
             self.set(x, y, b'-');
         }
+        // Columns with ground at the bottom and no piranha plant, once per window.
+        let lo = x0.saturating_sub(ENEMY_CLEARANCE);
+        let hi = (x1 + ENEMY_CLEARANCE + 1).min(self.w);
+        let clear: Vec<bool> = (lo..hi).map(|c| self.column_clear(c)).collect();
+        let near_clear = |x: usize| {
+            (x.saturating_sub(ENEMY_CLEARANCE)..(x + ENEMY_CLEARANCE + 1).min(self.w))
+                .all(|c| clear[c - lo])
+        };
         let mut spots: Vec<(usize, usize)> = Vec::new();
         for x in x0.max(self.span.0)..x1.min(self.span.1 + 1) {
-            if self.runway[x] {
+            if self.runway[x] || !near_clear(x) {
                 continue;
             }
             for y in 1..self.h - 1 {
@@ -361,6 +420,14 @@ impl<'a> Dress<'a> {
         }
     }
 
+    /// Whether column `c` has ground at the bottom and no piranha plant: enemies keep
+    /// [`ENEMY_CLEARANCE`] columns from any column that is not (an enemy on a stepping stone
+    /// or a landing blocks the jump; one by a plant traps Mario between them).
+    fn column_clear(&self, c: usize) -> bool {
+        tiles::class_of(self.at(c, self.h - 1)) == TileClass::Solid
+            && (0..self.h).all(|r| self.at(c, r) != b'T')
+    }
+
     /// A standing tile Mario reached: air on solid ground (not a pipe with a plant), with
     /// air beside and above it.
     fn standing_spot(&self, x: usize, y: usize) -> bool {
@@ -379,14 +446,11 @@ impl<'a> Dress<'a> {
     }
 }
 
-/// Flat columns kept in front of a cut gap `w` wide: the widest gap gets [`RUNWAY`], gaps
-/// two or more narrower than it need only three (a standing jump clears them).
+/// Flat columns kept in front of a cut gap `w` wide: [`RUNWAY`] for gaps of 6 or more (the
+/// checker needs less, but the Mario AI Framework's A* agent falls into wide gaps it cannot
+/// run up to), three for narrower ones (a standing jump clears them).
 fn runway_for(w: usize) -> usize {
-    match widest_gap().saturating_sub(w) {
-        0 => RUNWAY,
-        1 => RUNWAY.min(5),
-        _ => RUNWAY.min(3),
-    }
+    if w >= 6 { RUNWAY } else { RUNWAY.min(3) }
 }
 
 /// `rate` rounded at random: the whole part plus one with the fraction's probability.

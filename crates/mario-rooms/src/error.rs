@@ -58,6 +58,16 @@ pub enum MarioError {
         /// The tags asked for.
         tags: String,
     },
+    /// A section has several exits but the library has no `route` room to follow them.
+    #[error(
+        "a section's extra exit at column {x}, row {y} needs a room tagged `route` to follow it, and the library has none"
+    )]
+    NoRoute {
+        /// The exit's column in the level (before trimming).
+        x: i64,
+        /// Its row.
+        y: i64,
+    },
     /// No section has the role a sequence step asks for.
     #[error("sequence step {step}: no section has the role {role}")]
     NoSection {
@@ -149,7 +159,7 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// How hazards of the reference data (spec d.6) are treated.
+/// How hazards of the reference data are treated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strictness {
     /// Every hazard is an error (placeholder colliding with a tile char, probabilities over

@@ -1,4 +1,4 @@
-//! [`MarioLevel`]: the Mario AI Framework level text format (spec c), read and written.
+//! [`MarioLevel`]: the Mario AI Framework level text format, read and written.
 
 use crate::chunk::Lines;
 use crate::error::MarioError;

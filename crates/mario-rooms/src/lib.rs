@@ -11,7 +11,9 @@
 //! | macro files and inline macros | [`macros`] |
 //! | section files | [`section`] |
 //! | loading directories / the embedded library | [`library`] |
+//! | the level settings (serde) and their check | [`config`] |
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
+//! | building the pieces into one level | `build` |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
@@ -27,22 +29,25 @@
 //!
 //! One level per iteration, **dressing and playability check included**, embedded library,
 //! default configuration (difficulty 1:3). Machine: 2 vCPU Intel Xeon, shared with other
-//! builds (load average 12-15 during these runs, so wall times are about 3-4x the CPU times).
+//! builds (load average 6-9 during these runs; a run a minute earlier gave 2.12 ms and
+//! 9.56 ms for the 1000- and 8000-column levels, 4.5x).
 //!
 //! | level | criterion (wall) | CPU time (`perf stat`) |
 //! |---|---|---|
-//! | default, ~334 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 1.19 ms | 0.35 ms |
-//! | `min_length: 1000`, ~1050 columns | 4.05 ms | 0.95 ms |
-//! | `min_length: 8000`, ~8060 columns | 33.6 ms (**8.3x** the 1000-column level) | 7.6 ms (8.0x) |
-//! | check only, 1000 columns | 1.17 ms | |
-//! | loading the embedded library (4 themes' worth of parsing for one) | 1.12 ms | |
+//! | default, ~324 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 0.40 ms | 0.31 ms |
+//! | `min_length: 1000`, ~1050 columns | 1.36 ms | 1.0 ms |
+//! | `min_length: 8000`, ~8050 columns | 6.93 ms (**5.1x** the 1000-column level) | 7.3 ms (7.3x) |
+//! | check only, 1000 columns | 0.27 ms | |
+//! | loading the embedded library | 0.28 ms | |
 //!
 //! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
 //! --measurement-time 3`. CPU time: `perf stat -e task-clock target/release/examples/timing
 //! N LEVELS` (`0 300`, `1000 100`, `8000 20`) divided by the levels; it includes the process
 //! start and one library load. Levels longer than 512 columns are checked in windows
-//! (`playability` module docs), so the check, and generation with it, grow linearly with
-//! the length; a dressed level is repaired where the check fails instead of re-assembled.
+//! (`playability` module docs), so the check grows linearly with the length, and a dressed
+//! level is repaired where the check fails instead of re-assembled. What grows faster than
+//! the length is re-assembly: a level whose rooms meet badly is assembled again whole, which
+//! long levels need more often.
 //!
 //! ```
 //! use mario_rooms::{Library, LevelConfig, generate};
@@ -54,7 +59,9 @@
 //! ```
 
 pub mod assemble;
+mod build;
 pub mod chunk;
+pub mod config;
 pub mod difficulty;
 pub mod error;
 pub mod level;

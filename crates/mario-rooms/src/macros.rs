@@ -1,8 +1,8 @@
 //! Macros: random variations of a part of a room.
 //!
-//! A macro file (spec a.3) is `name width height` on its first line, then options: a
+//! A macro file is `name width height` on its first line, then options: a
 //! probability line (`0.2`) followed by `height` rows of `width` chars. The documented inline
-//! form `{ab=30;cd=20;}` (spec a.3, legacy) is parsed by [`crate::room`] into the same
+//! form `{ab=30;cd=20;}` is parsed by [`crate::room`] into the same
 //! [`Macro`]. Probabilities are kept as integer weights out of [`WEIGHT_TOTAL`]; what the
 //! options leave over is the chance of an all-air (`-`) result.
 

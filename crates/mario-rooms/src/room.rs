@@ -1,4 +1,4 @@
-//! Room ("block") files in both formats, detected from the first line (spec a.2, a.3).
+//! Room ("block") files in both formats, detected from the first line.
 //!
 //! * **Documented format** (line 1 a positive number): difficulty, then a tags line (may be
 //!   empty), then rows with inline macros `{ab=30;cd=20;}`: the `{` cell is where the chosen
@@ -74,6 +74,12 @@ pub struct Room {
     pub exits: Vec<(usize, usize)>,
     /// Macro slots in the order they run.
     pub slots: Vec<MacroSlot>,
+    /// Choice weight, 1..=1000 (`weight=N` on the tags line; default 1): how much more
+    /// often than a weight-1 room it is drawn among the rooms that fit a cell.
+    pub weight: u32,
+    /// Must-include (`must=yes` on the tags line): every level places it where it first
+    /// fits (a level in which it fits nowhere is an error).
+    pub must: bool,
 }
 
 impl Room {
@@ -142,6 +148,70 @@ impl Room {
     }
 }
 
+/// The tags of a tags line, and its `key=value` attributes apart (`weight=3`, `must=yes`).
+pub(crate) fn split_attributes(s: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let (mut tags, mut attributes) = (Vec::new(), Vec::new());
+    for t in split_tags(s) {
+        match t.split_once('=') {
+            Some((k, v)) => attributes.push((k.trim().to_string(), v.trim().to_string())),
+            None => tags.push(t),
+        }
+    }
+    (tags, attributes)
+}
+
+/// The most a `weight` may be.
+pub const MAX_WEIGHT: u32 = 1000;
+
+/// Reads `weight` (1..=[`MAX_WEIGHT`]) and `must` (`yes`/`no`) attributes of a room or
+/// section; anything else is an error naming it.
+pub(crate) fn parse_attributes(
+    file: &str,
+    line: usize,
+    attributes: &[(String, String)],
+) -> Result<(u32, bool), MarioError> {
+    let (mut weight, mut must) = (1, false);
+    for (k, v) in attributes {
+        match k.as_str() {
+            "weight" => match v.parse::<u32>() {
+                Ok(w) if (1..=MAX_WEIGHT).contains(&w) => weight = w,
+                _ => {
+                    return Err(MarioError::parse(
+                        file,
+                        line,
+                        1,
+                        format!("expected a weight 1..={MAX_WEIGHT}, found {}", excerpt(v)),
+                    ));
+                }
+            },
+            "must" => match v.as_str() {
+                "yes" => must = true,
+                "no" => must = false,
+                _ => {
+                    return Err(MarioError::parse(
+                        file,
+                        line,
+                        1,
+                        format!("expected `must=yes` or `must=no`, found {}", excerpt(v)),
+                    ));
+                }
+            },
+            _ => {
+                return Err(MarioError::parse(
+                    file,
+                    line,
+                    1,
+                    format!(
+                        "unknown attribute {}: expected `weight=N` or `must=yes`",
+                        excerpt(k)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok((weight, must))
+}
+
 fn split_tags(s: &str) -> Vec<String> {
     s.split(',')
         .map(|t| t.trim().to_string())
@@ -179,7 +249,13 @@ pub(crate) fn parse_room(
     } else {
         (RoomFormat::Reference, None, first)
     };
-    let tags = split_tags(tags_line);
+    let (tags, attributes) = split_attributes(tags_line);
+    let tags_line_no = if format == RoomFormat::Documented {
+        2
+    } else {
+        1
+    };
+    let (weight, must) = parse_attributes(file, tags_line_no, &attributes)?;
     let mut bindings: Vec<(u8, String, usize, usize)> = Vec::new();
     let (mut body, mut slots, row_lines) = match format {
         RoomFormat::Reference => {
@@ -356,6 +432,8 @@ pub(crate) fn parse_room(
         entrance,
         exits,
         slots: std::mem::take(&mut slots),
+        weight,
+        must,
     })
 }
 

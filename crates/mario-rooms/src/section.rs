@@ -1,4 +1,4 @@
-//! Section files (spec a.4): cell declarations `c: tag, !tag`, `---`, then the layout.
+//! Section files: cell declarations `c: tag, !tag`, `---`, then the layout.
 //!
 //! Each declared char's cell is the bounding box of its cells. Inside a cell, `m`/`M` is the
 //! cell's entrance and `f`/`F` its exits; outside every cell, `M` is the section's entrance
@@ -46,6 +46,11 @@ pub struct Section {
     pub exits: Vec<(usize, usize)>,
     /// The cells in declaration order.
     pub cells: Vec<Cell>,
+    /// Choice weight, 1..=1000 (`weight: N` in the header; default 1).
+    pub weight: u32,
+    /// Must-include (`must: yes` in the header): every level places it at the first step
+    /// of one of its roles.
+    pub must: bool,
 }
 
 impl Section {
@@ -95,6 +100,7 @@ pub(crate) fn parse_section(
     let mut lines = Lines::new(file, text);
     let mut decls: Vec<(u8, Vec<String>, usize)> = Vec::new();
     let mut roles: Option<Vec<String>> = None;
+    let (mut weight, mut must) = (1, false);
     loop {
         let Some((n, l)) = lines.next_line() else {
             return Err(lines.err(
@@ -127,12 +133,22 @@ pub(crate) fn parse_section(
             roles = Some(tags);
             continue;
         }
+        if key == "weight" || key == "must" {
+            let value = l[colon + 1..].trim().to_string();
+            let (w, m) = crate::room::parse_attributes(file, n, &[(key.to_string(), value)])?;
+            if key == "weight" {
+                weight = w;
+            } else {
+                must = m;
+            }
+            continue;
+        }
         if key.len() != 1 || !key.as_bytes()[0].is_ascii_graphic() {
             return Err(lines.err(
                 n,
                 col,
                 format!(
-                    "expected one cell char (or `roles`) before `:`, found {}",
+                    "expected one cell char (or `roles`, `weight`, `must`) before `:`, found {}",
                     excerpt(key)
                 ),
             ));
@@ -274,6 +290,8 @@ pub(crate) fn parse_section(
         entrance,
         exits,
         cells,
+        weight,
+        must,
     })
 }
 

@@ -1,4 +1,4 @@
-//! The Mario AI Framework char legend (spec c): what every level char means to the engine,
+//! The Mario AI Framework char legend: what every level char means to the engine,
 //! to the playability checker and to the PNG preview.
 
 use grid_core::{Legend, TileId, TileKind};

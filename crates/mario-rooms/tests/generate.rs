@@ -263,3 +263,70 @@ fn windowed_check_agrees_with_the_whole_search() {
     }
     assert!(passed > 0);
 }
+
+/// A section with two exits is followed along both: the level goes on from the lower one,
+/// and a `route` room continues the upper one over the next section (its air erases
+/// nothing), where the routes rejoin.
+#[test]
+fn every_exit_of_a_branching_section_is_followed() {
+    let src = |name: &str, text: &str| Source {
+        name: name.into(),
+        file: format!("{name}.txt"),
+        text: text.into(),
+    };
+    let rooms = [
+        src("s", "1\nstart\n------\n------\n------\nM----f\nXXXXXX\n"),
+        src("low", "1\nlow\nm----f\nXXXXXX\n"),
+        src("high", "1\nhigh\nm----f\nSSSSSS\n"),
+        src(
+            "fan",
+            "1\nfan\n------\n------\n-----f\n------\n------\n------\n------\n------\nm----f\nXXXXXX\n",
+        ),
+        src("bridge", "1\nroute\nm---f\nSSSS-\n"),
+        src(
+            "e",
+            "1\nfinish\n---o--\n------\n------\n------\nm-F---\nXXXXXX\n",
+        ),
+    ];
+    let fork = "roles: intro\na: fan\nb: high\nc: low\n---\n\
+                aaaaaabbbbbb\n\
+                aaaaaabbbbbb\n\
+                aaaaafmbbbbF\n\
+                aaaaaabbbbbb\n\
+                aaaaaacccccc\n\
+                aaaaaacccccc\n\
+                aaaaaacccccc\n\
+                aaaaaacccccc\n\
+                MaaaafmccccF\n\
+                aaaaaacccccc\n";
+    let sections = [src("fork", fork)];
+    let lib = Library::from_sources(&rooms, &sections, &[], Strictness::Strict).unwrap();
+    let cfg = LevelConfig {
+        sequence: vec![Step::new("intro", &[])],
+        difficulty: None,
+        ..LevelConfig::default()
+    };
+    let g = generate(&lib, &cfg, 1).unwrap();
+    assert!(g.rooms.contains(&"bridge".to_string()), "{:?}", g.rooms);
+    let text = g.level.to_text();
+    let rows: Vec<&str> = text.lines().collect();
+    // The upper route: the high room's bricks and then the bridge's, over the finish room,
+    // whose coin (under the bridge's air) survives and whose air does not erase the bricks
+    // (the finish room's ground is five rows below them, so they leave no hole).
+    let bricks = rows.iter().position(|r| r.contains("SSSSSSSSSS"));
+    assert!(bricks.is_some(), "{text}");
+    assert!(
+        text.contains('o'),
+        "the bridge's air erased the finish room's coin:\n{text}"
+    );
+    assert!(g.report.unwrap().playable, "{text}");
+    // Without a route room the extra exit cannot be followed: an error says so.
+    let no_route: Vec<Source> = rooms
+        .iter()
+        .filter(|r| r.name != "bridge")
+        .cloned()
+        .collect();
+    let lib = Library::from_sources(&no_route, &sections, &[], Strictness::Strict).unwrap();
+    let e = generate(&lib, &cfg, 1).unwrap_err().to_string();
+    assert!(e.contains("needs a room tagged `route`"), "{e}");
+}

@@ -54,6 +54,10 @@ pub struct PlayReport {
     /// Jumps on the path the checker found to the exit (0 when not playable): the jumps a
     /// player needs at least roughly (the search prefers walking, not the fewest jumps).
     pub jumps: usize,
+    /// The longest jump on that path: columns between take-off and landing (0 without
+    /// jumps). Against [`crate::difficulty::widest_gap`] it says how tight the level's
+    /// tightest jump is.
+    pub longest_jump: usize,
 }
 
 impl PlayReport {
@@ -201,6 +205,7 @@ fn search(
         furthest: 0,
         visited: 0,
         jumps: 0,
+        longest_jump: 0,
     };
     let (Some((sx, sy)), Some((fx, _))) = (start, exit) else {
         return (report, None);
@@ -320,7 +325,8 @@ fn search(
             }
             if x >= fx {
                 report.playable = true;
-                report.jumps = jumps_to((y * w + x) as usize, &came_from);
+                (report.jumps, report.longest_jump) =
+                    jumps_to((y * w + x) as usize, &came_from, w as usize);
                 reached = Some((x as usize, y as usize));
                 break;
             }
@@ -376,7 +382,9 @@ fn search(
                             // Past the exit column in the air: the engine's win (any height).
                             furthest = furthest.max(fx);
                             report.playable = true;
-                            report.jumps = 1 + jumps_to(i, &came_from);
+                            let (jumps, longest) = jumps_to(i, &came_from, w as usize);
+                            report.jumps = 1 + jumps;
+                            report.longest_jump = longest.max((cx - x).unsigned_abs() as usize);
                             break 'tries;
                         }
                     }
@@ -400,19 +408,24 @@ const NO_PARENT: u32 = u32::MAX;
 /// Bit of a `came_from` entry: the tile was reached by a jump.
 const JUMPED: u32 = 1 << 31;
 
-/// Jumps on the way to tile `i`, following `came_from` back to the spawn (each step moves to
-/// an earlier-reached tile, so this ends within the number of tiles).
-fn jumps_to(mut i: usize, came_from: &[u32]) -> usize {
-    let mut jumps = 0;
+/// Jumps on the way to tile `i` of a level `w` columns wide, and the longest of them in
+/// columns, following `came_from` back to the spawn (each step moves to an earlier-reached
+/// tile, so this ends within the number of tiles).
+fn jumps_to(mut i: usize, came_from: &[u32], w: usize) -> (usize, usize) {
+    let (mut jumps, mut longest) = (0, 0);
     for _ in 0..came_from.len() {
         let from = came_from[i];
         if from == NO_PARENT {
             break;
         }
-        jumps += usize::from(from & JUMPED != 0);
-        i = (from & !JUMPED) as usize;
+        let j = (from & !JUMPED) as usize;
+        if from & JUMPED != 0 {
+            jumps += 1;
+            longest = longest.max((i % w).abs_diff(j % w));
+        }
+        i = j;
     }
-    jumps
+    (jumps, longest)
 }
 
 #[cfg(test)]
@@ -464,6 +477,12 @@ mod tests {
         ]);
         assert!(check(&small_gap).playable);
         assert_eq!(check(&small_gap).jumps, 1);
+        // Over 3 pit columns, from the edge tile to the first tile past the pit.
+        assert!(
+            check(&small_gap).longest_jump >= 4,
+            "{:?}",
+            check(&small_gap)
+        );
         assert_eq!(check(&ok).jumps, 0);
         let two = lvl(&[
             "------------------------------",

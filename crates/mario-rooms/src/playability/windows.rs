@@ -58,6 +58,7 @@ fn run(
         furthest: at.0,
         visited: 0,
         jumps: 0,
+        longest_jump: 0,
     };
     let margin = reach() as usize + 4;
     let mut first = true;
@@ -108,6 +109,7 @@ fn run(
             }
         };
         total.jumps += r.jumps;
+        total.longest_jump = total.longest_jump.max(r.longest_jump);
         total.furthest = total.furthest.max(x0 + r.furthest);
         if !r.playable || last {
             total.playable = r.playable;

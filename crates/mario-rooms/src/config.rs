@@ -1,0 +1,165 @@
+//! The level settings: [`LevelConfig`] (serde-serializable, so a settings file, `--set` and
+//! a search address its fields by name), its section [`Step`]s and the reference's tag
+//! [`Substitution`], and their check against the limits before any work.
+
+use crate::difficulty;
+use crate::error::MarioError;
+use crate::limits;
+use serde::{Deserialize, Serialize};
+
+/// One step of the section sequence: a section with `role`, its cells asked for `tags` too.
+/// As JSON: `{"role": "hard", "tags": ["!easy", "!twist"]}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// The section role (`intro`, `hard`, `twist`, ...).
+    pub role: String,
+    /// Extra tags for every cell (`!hard`, `!twist`, ...).
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+impl Step {
+    /// A step.
+    pub fn new(role: &str, tags: &[&str]) -> Self {
+        Self {
+            role: role.to_string(),
+            tags: tags.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    /// A step with the reference's context tags for its role: `intro` cells exclude `hard`
+    /// and `twist` rooms, `hard` cells exclude `easy` and `twist` rooms, other roles none.
+    pub fn for_role(role: &str) -> Self {
+        match role {
+            "intro" => Self::new(role, &["!hard", "!twist"]),
+            "hard" => Self::new(role, &["!easy", "!twist"]),
+            _ => Self::new(role, &[]),
+        }
+    }
+}
+
+/// The reference's `challenge` → `bullet` substitution, off by default. As JSON:
+/// `{"from": "challenge", "to": "bullet", "probability": 0.7}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Substitution {
+    /// Tag replaced.
+    pub from: String,
+    /// Replacement.
+    pub to: String,
+    /// Probability of replacing, 0..=1.
+    pub probability: f64,
+}
+
+/// How levels are assembled.
+///
+/// Serialized (serde) with the field names below, so a JSON settings file, `--set
+/// key=value` (`grid_core::overrides`) and a search address them the same way: `height`,
+/// `start_tags`, `finish_tags`, `sequence` (a list of [`Step`]), `min_length`, `fill` (a
+/// [`Step`]), `difficulty` (`[A, B]` or `null`), `substitution` (a [`Substitution`] or
+/// `null`), `check_playability`, `max_attempts`. Missing fields take their defaults;
+/// unknown fields are an error.
+///
+/// ```
+/// let cfg: mario_rooms::LevelConfig =
+///     serde_json::from_str(r#"{"difficulty": [4, 4.5], "min_length": 600}"#).unwrap();
+/// assert_eq!(cfg.difficulty, Some((4.0, 4.5)));
+/// assert_eq!(cfg.height, 16);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LevelConfig {
+    /// Minimum level height in rows (taller content makes taller levels). Default 16.
+    pub height: usize,
+    /// Tags of the start room (it also needs a literal `M` and no `m`).
+    pub start_tags: Vec<String>,
+    /// Tags of the finish room (it also needs `m` and a literal `F`).
+    pub finish_tags: Vec<String>,
+    /// The section sequence between start and finish.
+    pub sequence: Vec<Step>,
+    /// Minimum level length in columns: `fill` steps are appended until it is reached.
+    pub min_length: usize,
+    /// The step repeated to reach `min_length`.
+    pub fill: Step,
+    /// Difficulty from 1 (easiest) to 5 (hardest) at the first and at the last step
+    /// (linear in between; fractions allowed). It steers room choice towards
+    /// [`difficulty::room_target`] and dresses the level with the features of
+    /// [`difficulty::Profile`] (gaps, plateaus, pipes, enemies). `None`: the rooms as drawn,
+    /// no dressing (the reference's behaviour).
+    pub difficulty: Option<(f32, f32)>,
+    /// The reference's tag substitution, if wanted.
+    pub substitution: Option<Substitution>,
+    /// Whether to prove each level playable (and re-assemble until one is).
+    pub check_playability: bool,
+    /// Assembly attempts before giving up.
+    pub max_attempts: u32,
+}
+
+impl Default for LevelConfig {
+    fn default() -> Self {
+        Self {
+            height: 16,
+            start_tags: vec!["start".into()],
+            finish_tags: vec!["finish".into()],
+            sequence: vec![
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("hard", &["!easy", "!twist"]),
+                Step::new("twist", &[]),
+                Step::new("hard", &["!easy", "!twist"]),
+            ],
+            min_length: 0,
+            fill: Step::new("hard", &["!easy", "!twist"]),
+            difficulty: Some((1.0, 3.0)),
+            substitution: None,
+            check_playability: true,
+            max_attempts: 32,
+        }
+    }
+}
+
+impl LevelConfig {
+    /// The reference's setup: start/finish tagged `bullet`, INTRO, INTRO, HARD, TWIST,
+    /// 70 % `challenge` → `bullet`, no difficulty target.
+    pub fn reference() -> Self {
+        Self {
+            start_tags: vec!["start".into(), "bullet".into()],
+            finish_tags: vec!["finish".into(), "bullet".into()],
+            sequence: vec![
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("intro", &["!hard", "!twist"]),
+                Step::new("hard", &["!easy", "!twist"]),
+                Step::new("twist", &[]),
+            ],
+            difficulty: None,
+            substitution: Some(Substitution {
+                from: "challenge".into(),
+                to: "bullet".into(),
+                probability: 0.7,
+            }),
+            ..Self::default()
+        }
+    }
+}
+
+/// Checks a configuration against the limits of [`crate::limits`] before any work.
+pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
+    if cfg.height == 0 {
+        return Err(MarioError::Config(
+            "height 0: a level needs at least one row".into(),
+        ));
+    }
+    limits::check_asked_size(cfg.min_length, cfg.height)?;
+    if let Some(ramp) = cfg.difficulty {
+        difficulty::validate(ramp).map_err(MarioError::Config)?;
+    }
+    if cfg.max_attempts > limits::MAX_ATTEMPTS {
+        return Err(MarioError::Limit(format!(
+            "{} assembly attempts is more than the limit of {} (mario_rooms::limits::MAX_ATTEMPTS)",
+            cfg.max_attempts,
+            limits::MAX_ATTEMPTS
+        )));
+    }
+    Ok(())
+}

@@ -19,7 +19,7 @@
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
-//! | 3 borders | [`borders`] (noise-jagged, areas rebalanced to 15%) |
+//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%), [`contacts`] (corridors where connected zones barely touch) |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (random fill + cellular automaton) |
@@ -71,6 +71,7 @@ pub mod borders;
 pub mod buildings;
 pub mod check;
 pub mod connect;
+pub mod contacts;
 pub mod error;
 pub mod hmm;
 pub mod layout;
@@ -187,13 +188,38 @@ fn run(
     // 2-3. Voronoi + borders
     let total: f64 = sizes.iter().sum();
     let shares: Vec<f64> = sizes.iter().map(|s| s / total).collect();
+    let mut degree = vec![0usize; n];
+    for &(a, b) in &edges {
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let hubs: Vec<usize> = (0..n)
+        .filter(|&z| degree[z] >= layout::HUB_DEGREE)
+        .collect();
     let part = borders::partition(
         side,
         &lay.centres,
         &lay.radii,
         &shares,
+        &hubs,
         seed.stream("borders"),
     );
+    let mut part = part;
+    let targets: Vec<f64> = shares.iter().map(|s| s * (side * side) as f64).collect();
+    let tolerance = borders::TOLERANCE.max(part.max_error);
+    borders::thicken(side, n, &mut part.zone_of);
+    // Corridors can leave thin parts, and thinning can pinch a contact: a few rounds.
+    for _ in 0..3 {
+        if contacts::ensure(side, &mut part.zone_of, &edges, &targets, tolerance) == 0 {
+            break;
+        }
+        borders::thicken(side, n, &mut part.zone_of);
+    }
+    part.areas = vec![0; n];
+    for &z in &part.zone_of {
+        part.areas[z as usize] += 1;
+    }
+    part.max_error = contacts::area_error(&part.zone_of, &targets);
     let mut zone_cells = vec![Vec::new(); n];
     for (i, &z) in part.zone_of.iter().enumerate() {
         zone_cells[z as usize].push(i as u32);

@@ -303,7 +303,12 @@ fn run(
     obstacles::place(&mut w, &mut seed.stream("obstacles").rng());
     connect::run(&mut w);
     if config.add_roads {
-        roads::run(&mut w);
+        let road_flags: Vec<bool> = template
+            .connections
+            .iter()
+            .map(|c| c.kind == ConnectionType::Road)
+            .collect();
+        roads::run(&mut w, &road_flags);
     }
     treasures::place(
         &mut w,

@@ -1,0 +1,94 @@
+//! Terrain measures computed from generated maps: road share of the walkable cells, 2x2
+//! road blocks, and (reported) clumps of obstacle and border cells.
+
+use heroes_zones::map::{Cell, HeroesMap};
+use heroes_zones::{Config, Template, generate};
+use std::path::PathBuf;
+
+fn korge(name: &str) -> Option<Template> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/korge/templates")
+        .join(format!("{name}.json"));
+    match std::fs::read_to_string(&p) {
+        Ok(text) => Some(Template::from_json(&text).unwrap()),
+        Err(_) => {
+            eprintln!("skipping: {} not found", p.display());
+            None
+        }
+    }
+}
+
+fn cell(map: &HeroesMap, x: usize, y: usize) -> Cell {
+    Cell::from_id(*map.cells.get(x, y).unwrap())
+}
+
+/// (road cells / walkable cells, 2x2 blocks of road).
+fn roads(map: &HeroesMap) -> (f64, usize) {
+    let n = map.size;
+    let (mut road, mut walk, mut blocks) = (0, 0, 0);
+    for y in 0..n {
+        for x in 0..n {
+            let c = cell(map, x, y);
+            road += usize::from(c == Cell::Road);
+            walk += usize::from(c.walkable());
+            if x + 1 < n && y + 1 < n {
+                let r = |dx, dy| cell(map, x + dx, y + dy) == Cell::Road;
+                blocks += usize::from(r(0, 0) && r(1, 0) && r(0, 1) && r(1, 1));
+            }
+        }
+    }
+    (road as f64 / walk.max(1) as f64, blocks)
+}
+
+/// (clumps of obstacle and border cells, 8-connected; share of clumps of 3 cells or fewer).
+fn clumps(map: &HeroesMap) -> (usize, f64) {
+    let n = map.size;
+    let solid = |i: usize| matches!(cell(map, i % n, i / n), Cell::Obstacle | Cell::Edge);
+    let mut seen = vec![false; n * n];
+    let (mut count, mut small) = (0, 0);
+    for s in 0..n * n {
+        if seen[s] || !solid(s) {
+            continue;
+        }
+        let (mut stack, mut size) = (vec![s], 0);
+        seen[s] = true;
+        while let Some(i) = stack.pop() {
+            size += 1;
+            let (x, y) = ((i % n) as i64, (i / n) as i64);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (a, b) = (x + dx, y + dy);
+                    if a >= 0 && b >= 0 && a < n as i64 && b < n as i64 {
+                        let j = b as usize * n + a as usize;
+                        if !seen[j] && solid(j) {
+                            seen[j] = true;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+        }
+        count += 1;
+        small += usize::from(size <= 3);
+    }
+    (count, small as f64 / count.max(1) as f64)
+}
+
+#[test]
+fn roads_are_thin_and_take_at_most_a_tenth_of_the_ground() {
+    for name in ["zones25", "zones9"] {
+        let Some(t) = korge(name) else { return };
+        for seed in 1..=8 {
+            let map = generate(&t, &Config::default(), 128, seed).unwrap();
+            let (share, blocks) = roads(&map);
+            let (count, small) = clumps(&map);
+            eprintln!(
+                "{name} 128 seed {seed}: roads {:.1}% of walkable, {blocks} 2x2 blocks; {count} clumps, {:.0}% of 3 cells or fewer",
+                share * 100.0,
+                small * 100.0
+            );
+            assert_eq!(blocks, 0, "{name} seed {seed}");
+            assert!(share <= 0.10, "{name} seed {seed}: {:.1}%", share * 100.0);
+        }
+    }
+}

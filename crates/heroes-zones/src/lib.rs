@@ -302,6 +302,7 @@ fn run(
     );
     obstacles::place(&mut w, &mut seed.stream("obstacles").rng());
     connect::run(&mut w);
+    obstacles::despeckle(&mut w);
     if config.add_roads {
         let road_flags: Vec<bool> = template
             .connections

@@ -92,3 +92,38 @@ fn roads_are_thin_and_take_at_most_a_tenth_of_the_ground() {
         }
     }
 }
+
+/// Obstacle clumps (obstacle and border cells, 8-connected) at 256x256 over seeds 1-8: at
+/// most 150 clumps, at most 5% of them of 3 cells or fewer, obstacles still a third of the
+/// map.
+#[test]
+fn obstacle_clumps_at_256() {
+    for name in ["zones25", "zones9"] {
+        let Some(t) = korge(name) else { return };
+        for seed in 1..=8 {
+            let map = generate(&t, &Config::default(), 256, seed).unwrap();
+            let (count, small) = clumps(&map);
+            let n = map.size;
+            let cover = (0..n * n)
+                .filter(|&i| cell(&map, i % n, i / n) == Cell::Obstacle)
+                .count() as f64
+                / (n * n) as f64;
+            eprintln!(
+                "{name} 256 seed {seed}: {count} clumps, {:.1}% of 3 cells or fewer, obstacles {:.1}% of the map",
+                small * 100.0,
+                cover * 100.0
+            );
+            assert!(count <= 150, "{name} seed {seed}: {count} clumps");
+            assert!(
+                small <= 0.05,
+                "{name} seed {seed}: {:.1}% small clumps",
+                small * 100.0
+            );
+            assert!(
+                cover >= 0.25,
+                "{name} seed {seed}: obstacles {:.1}%",
+                cover * 100.0
+            );
+        }
+    }
+}

@@ -55,6 +55,42 @@
 //!
 //! ## Speed
 //!
+//! Measured on a 2 vCPU Intel Xeon shared with other jobs (figures vary by about 1.5x with the
+//! load), one thread, with
+//! `cargo bench -p heroes-zones --bench generate -- --warm-up-time 1 --measurement-time 3`
+//! (see `benches/generate.rs`); full table in the crate README:
+//!
+//! | benchmark | median |
+//! |---|---|
+//! | reference `zones9.json`, 256x256 | 38.3 ms |
+//! | reference `zones25.json`, 256x256 | 180.3 ms |
+//! | 9 zones at 64 / 128 / 256 | 8.1 / 16.8 / 43.4 ms |
+//!
+//! ## Limits
+//!
+//! Checked by [`validate::validate`] (and the parsers) before anything is laid out or
+//! allocated; a template past a limit gets an error naming it.
+//!
+//! | limit | value |
+//! |---|---|
+//! | map side | 32, 64, 128 or 256 (the `.hmm` format's sizes) |
+//! | template or config text | [`template::MAX_INPUT_BYTES`] (4 MiB) |
+//! | zones | [`validate::MAX_ZONES`] (64) |
+//! | connections | [`validate::MAX_CONNECTIONS`] (192) |
+//! | portal pairs | [`validate::MAX_PORTAL_PAIRS`] (6), counting PORTAL connections and, before layout, every connection past the `3n - 6` that `n` zones can realise as shared borders ([`validate::portal_shortfall`]) |
+//! | cells per zone | [`validate::MIN_ZONE_CELLS`] (100) at the chosen map side |
+//! | castles, mines per zone | [`validate::MAX_OBJECTS_PER_ZONE`] (32 each) |
+//! | treasure bands per zone | [`validate::MAX_BANDS`] (16) |
+//! | template name | [`validate::MAX_NAME_CHARS`] (200 characters) |
+//!
+//! Errors quote input only through [`grid_core::text::excerpt`], and a list of problems names
+//! at most [`error::MAX_LISTED`] of them.
+//!
+//! The map is a pure function of (template, config, size, seed): every step draws from its own
+//! [`grid_core::Seed::stream`].
+//!
+//! ## Speed
+//!
 //! Measured on a 2 vCPU Intel Xeon with
 //! `CARGO_TARGET_DIR=/work/target-heroes cargo bench -p heroes-zones -- --warm-up-time 1 --measurement-time 3`
 //! (see `benches/generate.rs`); full table in the crate README:

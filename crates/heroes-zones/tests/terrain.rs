@@ -127,3 +127,47 @@ fn obstacle_clumps_at_256() {
         }
     }
 }
+
+/// Treasure budgets follow area x richness (a zone four times larger gets about four times
+/// the treasures), and treasures lie in piles on neighbouring cells.
+#[test]
+fn treasure_scales_with_area_and_lies_in_piles() {
+    let t = Template::from_json(
+        r#"{"name":"t","zones":[
+            {"surface":"GRASS","size":10,"index":0,"richness":30,"castles":[{"player":0}],"kind":"PLAYER_START"},
+            {"surface":"GRASS","size":40,"index":1,"richness":30}],
+            "connections":[{"first":0,"second":1}]}"#,
+    )
+    .unwrap();
+    for seed in 1..=3 {
+        let map = generate(&t, &Config::default(), 128, seed).unwrap();
+        let n = map.size;
+        let mut per_zone = [0usize; 2];
+        let (mut total, mut grouped) = (0, 0);
+        for o in &map.objects {
+            if !matches!(o.kind, heroes_zones::ObjectKind::Treasure { .. }) {
+                continue;
+            }
+            per_zone[o.zone as usize] += 1;
+            total += 1;
+            let (x, y) = (o.x as usize, o.y as usize);
+            let near = [(0i64, -1i64), (-1, 0), (1, 0), (0, 1)]
+                .iter()
+                .any(|&(dx, dy)| {
+                    let (a, b) = (x as i64 + dx, y as i64 + dy);
+                    a >= 0
+                        && b >= 0
+                        && (a as usize) < n
+                        && (b as usize) < n
+                        && cell(&map, a as usize, b as usize) == Cell::Treasure
+                });
+            grouped += usize::from(near);
+        }
+        let ratio = per_zone[1] as f64 / per_zone[0].max(1) as f64;
+        assert!((2.5..=6.0).contains(&ratio), "seed {seed}: {per_zone:?}");
+        assert!(
+            grouped * 2 >= total,
+            "seed {seed}: {grouped} of {total} in piles"
+        );
+    }
+}

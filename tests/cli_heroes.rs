@@ -57,3 +57,53 @@ fn bad_template_exits_2_naming_the_zone() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn config_of_the_wrong_type_and_vcmi_choices_exit_2() {
+    let dir = std::env::temp_dir().join(format!("levelgen_heroes_cfg_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("cfg.json");
+    std::fs::write(&cfg, "[]").unwrap();
+    let out = bin()
+        .args(["heroes", "examples/heroes/duel.json", "--config"])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cfg.json")
+            && err.contains("config JSON at $: expected an object, found an array"),
+        "{err}"
+    );
+    // A VCMI file with two templates: --template chooses, --players must be in range.
+    let one = r#"{"minSize": "m", "maxSize": "xl", "players": "2", "zones": {"1": {"type": "playerStart", "owner": 1}, "2": {"type": "playerStart", "owner": 2}}, "connections": [{"a": "1", "b": "2", "guard": 5000}]}"#;
+    let file = dir.join("two.json");
+    std::fs::write(
+        &file,
+        format!("{{ \"A\": {one}, // first\n \"B\": {one} }}"),
+    )
+    .unwrap();
+    let out = bin().arg("heroes").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("choose one: \"A\", \"B\""));
+    let out = bin()
+        .arg("heroes")
+        .arg(&file)
+        .args(["--template", "B", "--players", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the template allows 2"));
+    let hmm = dir.join("b.hmm");
+    let st = bin()
+        .arg("heroes")
+        .arg(&file)
+        .args(["--template", "B", "--quiet", "--out"])
+        .arg(&hmm)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let f = heroes_zones::hmm::HmmFile::parse(&std::fs::read(&hmm).unwrap()).unwrap();
+    assert_eq!((f.side(), f.players.len()), (128, 2));
+}

@@ -5,6 +5,7 @@
 //! neighbour) and the error is measured on the final assignment.
 
 use crate::voronoi::assign;
+use grid_core::Connectivity;
 use grid_core::Seed;
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
 
@@ -27,7 +28,14 @@ pub struct Partition {
 /// Noise displacement of each cell, sampled on a lattice every [`LATTICE`] cells and
 /// interpolated bilinearly (the noise is far smoother than the lattice, and Perlin calls
 /// dominate the cost otherwise).
-fn offsets(side: usize, step: usize, amp: f64, freq: f64, seed: Seed) -> Vec<(f32, f32)> {
+fn offsets(
+    side: usize,
+    step: usize,
+    amp: f64,
+    freq: f64,
+    calm: &[(f64, f64, f64)],
+    seed: Seed,
+) -> Vec<(f32, f32)> {
     let fx = Fbm::<Perlin>::new(seed.child(0).0 as u32).set_octaves(3);
     let fy = Fbm::<Perlin>::new(seed.child(1).0 as u32).set_octaves(3);
     let n = side / step;
@@ -36,11 +44,10 @@ fn offsets(side: usize, step: usize, amp: f64, freq: f64, seed: Seed) -> Vec<(f3
     let mut lat = Vec::with_capacity(ln * ln);
     for ly in 0..ln {
         for lx in 0..ln {
-            let (px, py) = ((lx * l * step) as f64 * freq, (ly * l * step) as f64 * freq);
-            lat.push((
-                (fx.get([px, py]) * amp) as f32,
-                (fy.get([px, py]) * amp) as f32,
-            ));
+            let (cx, cy) = ((lx * l * step) as f64, (ly * l * step) as f64);
+            let (px, py) = (cx * freq, cy * freq);
+            let a = amp * calm_factor(cx, cy, calm);
+            lat.push(((fx.get([px, py]) * a) as f32, (fy.get([px, py]) * a) as f32));
         }
     }
     let mut o = Vec::with_capacity(n * n);
@@ -63,6 +70,18 @@ fn offsets(side: usize, step: usize, amp: f64, freq: f64, seed: Seed) -> Vec<(f3
     o
 }
 
+/// Noise scale at `(x, y)`: borders near a hub's centre wander less, so the short borders a
+/// hub shares with each of its many neighbours are not pinched off (`calm` holds hub centres
+/// and radii in cells).
+fn calm_factor(x: f64, y: f64, calm: &[(f64, f64, f64)]) -> f64 {
+    calm.iter()
+        .map(|&(cx, cy, r)| {
+            let d = ((x - cx).powi(2) + (y - cy).powi(2)).sqrt();
+            (d / (2.5 * r.max(1.0))).clamp(0.2, 1.0)
+        })
+        .fold(1.0, f64::min)
+}
+
 fn count(zone_of: &[u8], n: usize, weight: u32) -> Vec<u32> {
     let mut a = vec![0u32; n];
     for &z in zone_of {
@@ -80,12 +99,14 @@ fn error(areas: &[u32], targets: &[f64]) -> f64 {
 }
 
 /// Partitions a `side x side` map among zones with layout `centres`, `radii` and area
-/// shares `shares` (summing to 1), with noise-jagged borders.
+/// shares `shares` (summing to 1), with noise-jagged borders, calmer around the zones in
+/// `hubs` (zones with many neighbours).
 pub fn partition(
     side: usize,
     centres: &[(f64, f64)],
     radii: &[f64],
     shares: &[f64],
+    hubs: &[usize],
     seed: Seed,
 ) -> Partition {
     let n = centres.len();
@@ -95,6 +116,10 @@ pub fn partition(
     let amp = (mean_r * 0.35).max(1.0);
     let freq = 1.6 / mean_r.max(2.0);
     let mut weights: Vec<f64> = radii.iter().map(|r| r * r).collect();
+    let calm: Vec<(f64, f64, f64)> = hubs
+        .iter()
+        .map(|&h| (centres[h].0, centres[h].1, radii[h]))
+        .collect();
     let mut buf = Vec::new();
     // Coarse rebalancing.
     let step = (side / 64).max(1);
@@ -102,7 +127,7 @@ pub fn partition(
         let cs = side / step;
         let sc = step as f64;
         let cc: Vec<(f64, f64)> = centres.iter().map(|&(x, y)| (x / sc, y / sc)).collect();
-        let co = offsets(side, step, amp / sc, freq, seed);
+        let co = offsets(side, step, amp / sc, freq, &calm, seed);
         let mut w: Vec<f64> = weights.iter().map(|w| w / (sc * sc)).collect();
         let ct: Vec<f64> = targets.iter().map(|t| t / (sc * sc)).collect();
         let mut best = (f64::MAX, w.clone());
@@ -121,7 +146,7 @@ pub fn partition(
         weights = best.1.iter().map(|w| w * sc * sc).collect();
     }
     // Full resolution.
-    let off = offsets(side, 1, amp, freq, seed);
+    let off = offsets(side, 1, amp, freq, &calm, seed);
     let mut best: Option<Partition> = None;
     let rounds = if step > 1 { 5 } else { 50 };
     for _ in 0..rounds {
@@ -151,6 +176,86 @@ pub fn partition(
 fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {
     for i in 0..w.len() {
         w[i] += 0.6 * (targets[i] - areas[i] as f64) / std::f64::consts::PI;
+    }
+}
+
+/// Passes of [`thicken`] at most.
+pub const THICKEN_PASSES: usize = 16;
+
+/// Whether each cell lies in some 3x3 square of cells of its own zone.
+pub fn covered(side: usize, zone_of: &[u8]) -> Vec<bool> {
+    let mut full = vec![false; side * side];
+    for y in 0..side.saturating_sub(2) {
+        for x in 0..side - 2 {
+            let z = zone_of[y * side + x];
+            full[y * side + x] =
+                (0..3).all(|dy| (0..3).all(|dx| zone_of[(y + dy) * side + x + dx] == z));
+        }
+    }
+    let mut cov = vec![false; side * side];
+    for y in 0..side.saturating_sub(2) {
+        for x in 0..side - 2 {
+            if full[y * side + x] {
+                for dy in 0..3 {
+                    for dx in 0..3 {
+                        cov[(y + dy) * side + x + dx] = true;
+                    }
+                }
+            }
+        }
+    }
+    cov
+}
+
+/// Whether cell `i` lies in some 3x3 square of cells of its own zone.
+fn in_square(side: usize, zone_of: &[u8], i: usize) -> bool {
+    let (x, y, z) = ((i % side) as i64, (i / side) as i64, zone_of[i]);
+    let s = side as i64;
+    (-2..=0).any(|oy| {
+        (-2..=0).any(|ox| {
+            let (x0, y0) = (x + ox, y + oy);
+            x0 >= 0
+                && y0 >= 0
+                && x0 + 2 < s
+                && y0 + 2 < s
+                && (0..3)
+                    .all(|dy| (0..3).all(|dx| zone_of[((y0 + dy) * s + x0 + dx) as usize] == z))
+        })
+    })
+}
+
+/// Removes parts of zones thinner than 3 cells: a cell in no 3x3 square of its own zone goes
+/// to the zone most common among its 4 side neighbours (bounded passes, then contiguity again).
+pub fn thicken(side: usize, n: usize, zone_of: &mut [u8]) {
+    for _ in 0..THICKEN_PASSES {
+        let cov = covered(side, zone_of);
+        if cov.iter().all(|&c| c) {
+            return;
+        }
+        // In place, in cell order: neighbouring thin cells never swap zones back and forth.
+        for i in (0..side * side).filter(|&i| !cov[i]) {
+            // An earlier change in this pass may have thickened it already.
+            if in_square(side, zone_of, i) {
+                continue;
+            }
+            let before = &*zone_of;
+            let own = before[i];
+            // Side neighbours only, so the cell joins its new zone's piece; neighbours in a
+            // thick part count double, so thin parts do not pass from zone to zone.
+            let mut votes = [0u8; 256];
+            Connectivity::Four.for_each_neighbor(side, side, i, |nb| {
+                if before[nb] != own {
+                    votes[before[nb] as usize] += 1 + u8::from(cov[nb]);
+                }
+            });
+            let best = (0..256)
+                .max_by_key(|&z| (votes[z], usize::MAX - z))
+                .unwrap_or(0);
+            if votes[best] > 0 {
+                zone_of[i] = best as u8;
+            }
+        }
+        make_contiguous(side, n, zone_of);
     }
 }
 
@@ -225,7 +330,7 @@ mod tests {
             .iter()
             .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / std::f64::consts::PI).sqrt())
             .collect();
-        let p = partition(128, &centres, &radii, &shares, Seed(5));
+        let p = partition(128, &centres, &radii, &shares, &[], Seed(5));
         assert!(p.max_error <= TOLERANCE, "{}", p.max_error);
         for (z, &a) in p.areas.iter().enumerate() {
             let t = shares[z] * 128.0 * 128.0;

@@ -177,8 +177,8 @@ pub(crate) fn place(
                 player: player.clamp(-1, 5) as i8,
             };
             match place_object(w, zi, fp, (0, 1), kind, false, rng) {
-                Some(ap) => {
-                    w.nodes[zi].push(ap);
+                // Mines are not road vertices (as in VCMI): roads join towns and passages.
+                Some(_) => {
                     let oi = w.objects.len() - 1;
                     if let (Some(m), Some(v)) = (z.monsters, value) {
                         let guard = crate::strength::zone_index(m).and_then(|i| {

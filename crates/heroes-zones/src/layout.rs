@@ -46,7 +46,7 @@ pub fn crossings(centres: &[(f64, f64)], edges: &[(usize, usize)]) -> usize {
     n
 }
 
-fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &[bool]) -> f64 {
+fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs) -> f64 {
     let n = c.len();
     let mut s = 0.0;
     for &(a, b) in edges {
@@ -56,9 +56,9 @@ fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &[bool])
     }
     for a in 0..n {
         for b in a + 1..n {
-            if !linked[a * n + b] {
+            if !linked.linked[a * n + b] {
                 let d = dist(c[a], c[b]);
-                let min = r[a] + r[b];
+                let min = (r[a] + r[b]) * linked.room[a * n + b];
                 s += ((min - d) / min).max(0.0);
             }
         }
@@ -68,6 +68,60 @@ fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &[bool])
     let nb = crate::voronoi::delaunay_neighbours(c, side);
     let apart = edges.iter().filter(|&&(a, b)| !nb[a].contains(&b)).count();
     s + 3.0 * crossings(c, edges) as f64 + apart as f64
+}
+
+/// Degree from which a zone counts as a hub whose neighbours must crowd around it.
+pub const HUB_DEGREE: usize = 5;
+
+/// Whether zone `h` is a hub: at least [`HUB_DEGREE`] neighbours with at most two
+/// connections each (leaves and chain links that must crowd around it).
+pub fn is_hub(h: usize, adj: &[Vec<usize>]) -> bool {
+    adj[h].iter().filter(|&&a| adj[a].len() <= 2).count() >= HUB_DEGREE
+}
+
+/// How close two zones may come: whether they are connected, and for unconnected pairs the
+/// share of `r_a + r_b` they must keep apart. Neighbours of a hub may come closer, so that
+/// all of them fit around it (their zones become wedges, not circles).
+/// Only neighbours with at most two connections are squeezed.
+#[derive(Debug)]
+pub struct Pairs {
+    /// `linked[a * n + b]`: a connection joins them.
+    pub linked: Vec<bool>,
+    /// `room[a * n + b]`: the share of `r_a + r_b` unconnected zones keep apart (at most 1).
+    pub room: Vec<f64>,
+}
+
+impl Pairs {
+    fn new(r: &[f64], adj: &[Vec<usize>]) -> Self {
+        let n = r.len();
+        let mut linked = vec![false; n * n];
+        let mut room = vec![1.0f64; n * n];
+        for (a, nbs) in adj.iter().enumerate() {
+            for &b in nbs {
+                linked[a * n + b] = true;
+            }
+        }
+        for (h, nbs) in adj.iter().enumerate() {
+            if !is_hub(h, adj) {
+                continue;
+            }
+            // Only neighbours with few connections of their own (leaves, chain links) are
+            // squeezed around the hub; better-connected ones keep their room.
+            for &a in nbs.iter().filter(|&&a| adj[a].len() <= 2) {
+                for &b in nbs.iter().filter(|&&b| adj[b].len() <= 2) {
+                    if a == b {
+                        continue;
+                    }
+                    // Spacing of the hub's neighbours on the ring around it.
+                    let ring = r[h] + (r[a] + r[b]) / 2.0;
+                    let spacing = 0.75 * std::f64::consts::TAU * ring / nbs.len() as f64;
+                    let share = (spacing / (r[a] + r[b])).min(1.0);
+                    room[a * n + b] = room[a * n + b].min(share);
+                }
+            }
+        }
+        Self { linked, room }
+    }
 }
 
 fn dist(a: (f64, f64), b: (f64, f64)) -> f64 {
@@ -83,14 +137,12 @@ pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut Leve
         .iter()
         .map(|s| (s / total * FILL * side * side / std::f64::consts::PI).sqrt())
         .collect();
-    let mut linked = vec![false; n * n];
     let mut adj = vec![Vec::new(); n];
     for &(a, b) in edges {
-        linked[a * n + b] = true;
-        linked[b * n + a] = true;
         adj[a].push(b);
         adj[b].push(a);
     }
+    let linked = Pairs::new(&radii, &adj);
     if n == 1 {
         return Layout {
             centres: vec![(side / 2.0, side / 2.0)],
@@ -141,9 +193,20 @@ fn initial(radii: &[f64], adj: &[Vec<usize>], side: f64, rng: &mut LevelRng) -> 
             let p = order[head];
             head += 1;
             let (px, py) = pos[p].unwrap_or((side / 2.0, side / 2.0));
-            for &q in &adj[p] {
+            // A hub's neighbours start evenly around it; others at random angles.
+            let even = is_hub(p, adj);
+            let turn: f64 = if even {
+                rng.random_range(0.0..std::f64::consts::TAU)
+            } else {
+                0.0
+            };
+            for (k, &q) in adj[p].iter().enumerate() {
                 if pos[q].is_none() {
-                    let ang: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+                    let ang: f64 = if even {
+                        turn + std::f64::consts::TAU * k as f64 / adj[p].len() as f64
+                    } else {
+                        rng.random_range(0.0..std::f64::consts::TAU)
+                    };
                     let d = radii[p] + radii[q];
                     pos[q] = Some((px + d * ang.cos(), py + d * ang.sin()));
                     order.push(q);
@@ -174,7 +237,7 @@ fn simulate(
     c: &mut [(f64, f64)],
     r: &[f64],
     edges: &[(usize, usize)],
-    linked: &[bool],
+    linked: &Pairs,
     side: f64,
     iters: usize,
 ) {
@@ -196,7 +259,12 @@ fn simulate(
             for b in a + 1..n {
                 let (dx, dy) = (c[b].0 - c[a].0, c[b].1 - c[a].1);
                 let d = (dx * dx + dy * dy).sqrt().max(1e-6);
-                let min = (r[a] + r[b]) * if linked[a * n + b] { 0.8 } else { 1.05 };
+                let min = (r[a] + r[b])
+                    * if linked.linked[a * n + b] {
+                        0.8
+                    } else {
+                        1.05 * linked.room[a * n + b]
+                    };
                 if d < min {
                     let (ux, uy) = if d < 1e-3 {
                         (((a * 7 + b) % 5) as f64 - 2.0, 1.0)
@@ -225,7 +293,7 @@ fn simulate(
 
 /// Swaps the positions of zones at the ends of crossing connections while that lowers the
 /// score, then lets the springs settle again (bounded passes).
-fn untangle(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &[bool], side: f64) {
+fn untangle(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs, side: f64) {
     let mut best = score(c, r, edges, linked);
     for _ in 0..60 {
         let mut crossing = Vec::new();
@@ -292,7 +360,7 @@ fn keep_if_better(
     before: &[(f64, f64)],
     r: &[f64],
     edges: &[(usize, usize)],
-    linked: &[bool],
+    linked: &Pairs,
     side: f64,
     best: &mut f64,
 ) -> bool {
@@ -310,13 +378,7 @@ fn keep_if_better(
 /// For the most stretched connection, tries swapping either end with every other zone (then
 /// lets the springs settle) while that lowers the score: fixes hubs drawn inside a ring, whose
 /// leaves cannot reach out (bounded passes).
-fn unstretch(
-    c: &mut [(f64, f64)],
-    r: &[f64],
-    edges: &[(usize, usize)],
-    linked: &[bool],
-    side: f64,
-) {
+fn unstretch(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs, side: f64) {
     let n = c.len();
     let mut best = score(c, r, edges, linked);
     for _ in 0..12 {
@@ -348,13 +410,18 @@ fn unstretch(
 }
 
 /// Pushes apart unconnected circles that still overlap (Gauss-Seidel, bounded passes).
-fn remove_overlaps(c: &mut [(f64, f64)], r: &[f64], linked: &[bool], side: f64) {
+fn remove_overlaps(c: &mut [(f64, f64)], r: &[f64], linked: &Pairs, side: f64) {
     let n = c.len();
     for _ in 0..60 {
         let mut moved = false;
         for a in 0..n {
             for b in a + 1..n {
-                let min = (r[a] + r[b]) * if linked[a * n + b] { 0.7 } else { 1.0 };
+                let min = (r[a] + r[b])
+                    * if linked.linked[a * n + b] {
+                        0.7
+                    } else {
+                        linked.room[a * n + b]
+                    };
                 let (dx, dy) = (c[b].0 - c[a].0, c[b].1 - c[a].1);
                 let d = (dx * dx + dy * dy).sqrt();
                 if d + 1e-6 < min {

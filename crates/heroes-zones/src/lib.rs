@@ -19,7 +19,7 @@
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
-//! | 3 borders | [`borders`] (noise-jagged, areas rebalanced to 15%) |
+//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%), [`contacts`] (corridors where connected zones barely touch) |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (random fill + cellular automaton) |
@@ -29,6 +29,42 @@
 //! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
 //! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG) |
+//!
+//! ## Limits
+//!
+//! Checked by [`validate::validate`] (and the parsers) before anything is laid out or
+//! allocated; a template past a limit gets an error naming it.
+//!
+//! | limit | value |
+//! |---|---|
+//! | map side | 32, 64, 128 or 256 (the `.hmm` format's sizes) |
+//! | template or config text | [`template::MAX_INPUT_BYTES`] (4 MiB) |
+//! | zones | [`validate::MAX_ZONES`] (64) |
+//! | connections | [`validate::MAX_CONNECTIONS`] (192) |
+//! | portal pairs | [`validate::MAX_PORTAL_PAIRS`] (6), counting PORTAL connections and, before layout, every connection past the `3n - 6` that `n` zones can realise as shared borders ([`validate::portal_shortfall`]) |
+//! | cells per zone | [`validate::MIN_ZONE_CELLS`] (100) at the chosen map side |
+//! | castles, mines per zone | [`validate::MAX_OBJECTS_PER_ZONE`] (32 each) |
+//! | treasure bands per zone | [`validate::MAX_BANDS`] (16) |
+//! | template name | [`validate::MAX_NAME_CHARS`] (200 characters) |
+//!
+//! Errors quote input only through [`grid_core::text::excerpt`], and a list of problems names
+//! at most [`error::MAX_LISTED`] of them.
+//!
+//! The map is a pure function of (template, config, size, seed): every step draws from its own
+//! [`grid_core::Seed::stream`].
+//!
+//! ## Speed
+//!
+//! Measured on a 2 vCPU Intel Xeon shared with other jobs (figures vary by about 1.5x with the
+//! load), one thread, with
+//! `cargo bench -p heroes-zones --bench generate -- --warm-up-time 1 --measurement-time 3`
+//! (see `benches/generate.rs`); full table in the crate README:
+//!
+//! | benchmark | median |
+//! |---|---|
+//! | reference `zones9.json`, 256x256 | 38.3 ms |
+//! | reference `zones25.json`, 256x256 | 180.3 ms |
+//! | 9 zones at 64 / 128 / 256 | 8.1 / 16.8 / 43.4 ms |
 //!
 //! ## Limits
 //!
@@ -71,6 +107,7 @@ pub mod borders;
 pub mod buildings;
 pub mod check;
 pub mod connect;
+pub mod contacts;
 pub mod error;
 pub mod hmm;
 pub mod layout;
@@ -187,13 +224,38 @@ fn run(
     // 2-3. Voronoi + borders
     let total: f64 = sizes.iter().sum();
     let shares: Vec<f64> = sizes.iter().map(|s| s / total).collect();
+    let mut degree = vec![0usize; n];
+    for &(a, b) in &edges {
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let hubs: Vec<usize> = (0..n)
+        .filter(|&z| degree[z] >= layout::HUB_DEGREE)
+        .collect();
     let part = borders::partition(
         side,
         &lay.centres,
         &lay.radii,
         &shares,
+        &hubs,
         seed.stream("borders"),
     );
+    let mut part = part;
+    let targets: Vec<f64> = shares.iter().map(|s| s * (side * side) as f64).collect();
+    let tolerance = borders::TOLERANCE.max(part.max_error);
+    borders::thicken(side, n, &mut part.zone_of);
+    // Corridors can leave thin parts, and thinning can pinch a contact: a few rounds.
+    for _ in 0..3 {
+        if contacts::ensure(side, &mut part.zone_of, &edges, &targets, tolerance) == 0 {
+            break;
+        }
+        borders::thicken(side, n, &mut part.zone_of);
+    }
+    part.areas = vec![0; n];
+    for &z in &part.zone_of {
+        part.areas[z as usize] += 1;
+    }
+    part.max_error = contacts::area_error(&part.zone_of, &targets);
     let mut zone_cells = vec![Vec::new(); n];
     for (i, &z) in part.zone_of.iter().enumerate() {
         zone_cells[z as usize].push(i as u32);
@@ -276,8 +338,14 @@ fn run(
     );
     obstacles::place(&mut w, &mut seed.stream("obstacles").rng());
     connect::run(&mut w);
+    obstacles::despeckle(&mut w);
     if config.add_roads {
-        roads::run(&mut w);
+        let road_flags: Vec<bool> = template
+            .connections
+            .iter()
+            .map(|c| c.kind == ConnectionType::Road)
+            .collect();
+        roads::run(&mut w, &road_flags);
     }
     treasures::place(
         &mut w,

@@ -12,6 +12,38 @@ use grid_core::rand::Rng;
 /// Automaton iterations.
 pub const STEPS: usize = 2;
 
+/// Obstacle clumps of at most this many cells (or a [`SPECK_SHARE`]th of their zone's area,
+/// if larger), not touching a border, become free ground.
+pub const SPECK: u32 = 20;
+/// See [`SPECK`].
+pub const SPECK_SHARE: u32 = 150;
+
+/// Clears specks: clumps (8-connected) of obstacle cells of at most [`SPECK`] cells (more in
+/// large zones) that touch no zone border. Only frees ground, so nothing becomes
+/// unreachable; what stays are the larger masses and the ridges along the borders.
+pub(crate) fn despeckle(w: &mut Work) {
+    let side = w.side;
+    let solid = |c: u8| matches!(Cell::from_id(c), Cell::Obstacle | Cell::Edge);
+    let parts = grid_core::components_by_key(side, side, grid_core::Connectivity::Eight, |i| {
+        solid(w.cells[i]).then_some(())
+    });
+    let mut has_edge = vec![false; parts.sizes.len()];
+    for (i, &l) in parts.labels.as_slice().iter().enumerate() {
+        if l != grid_core::Components::NONE && w.cells[i] == Cell::Edge as u8 {
+            has_edge[l as usize] = true;
+        }
+    }
+    for (i, &l) in parts.labels.as_slice().iter().enumerate() {
+        let limit = SPECK.max(w.zones[w.zone_of[i] as usize].area / SPECK_SHARE);
+        if l != grid_core::Components::NONE
+            && !has_edge[l as usize]
+            && parts.sizes[l as usize] <= limit
+        {
+            w.cells[i] = Cell::Free as u8;
+        }
+    }
+}
+
 /// Initial obstacle chance of a zone kind.
 pub fn fill_chance(kind: ZoneKind) -> f64 {
     match kind {

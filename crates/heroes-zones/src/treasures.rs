@@ -1,7 +1,9 @@
 //! Step 10: guards and treasures. Guards stand on passages, next to portals and mines, and
 //! beside valuable treasures, by guard level (the template/config rules of the reference, with
 //! every range drawn per guard). Treasures come from the zone's value bands, or from its
-//! `richness` budget and the config's chances and costs.
+//! `richness` budget (per [`RICHNESS_AREA`] cells) and the config's chances and costs, and lie
+//! in piles of up to [`PILE_ITEMS`] on neighbouring cells with the strongest guard any of them
+//! asks for.
 
 use crate::hmm::ids::ARTIFACTS;
 use crate::map::{Cell, ObjectKind, Realised, TreasureKind};
@@ -10,6 +12,12 @@ use crate::template::{Config, Resource, Template, TemplateZone};
 use crate::work::{SIDES, Work};
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
+
+/// Without value bands, a zone's `richness` is its treasure budget per this many cells, so
+/// small zones are not crowded and large ones not empty.
+pub const RICHNESS_AREA: u32 = 1000;
+/// Most treasures in one pile (neighbouring cells, one guard).
+pub const PILE_ITEMS: usize = 3;
 
 /// A treasure pile of `value` gold: its kind, and the guard level it deserves (if any).
 pub fn pile(value: u32, rng: &mut LevelRng) -> (TreasureKind, Option<u8>) {
@@ -177,7 +185,8 @@ fn treasures_of_zone(
             }
         }
     } else {
-        let mut budget = z.richness.min(2000);
+        let area = w.zones[zi].area as i64;
+        let mut budget = (z.richness.max(0) as i64 * area / RICHNESS_AREA as i64).min(2000) as i32;
         let chance = &config.treasure_chance;
         let cost = &config.treasure_cost;
         while budget > 0 && piles.len() < 400 {
@@ -198,12 +207,44 @@ fn treasures_of_zone(
             budget -= cost.get(t).copied().unwrap_or(1).max(1);
         }
     }
-    for (kind, value, guard) in piles {
+    // Piles of 1..=PILE_ITEMS treasures on neighbouring cells, guarded by the strongest
+    // guard any of them asks for.
+    let mut k = 0;
+    while k < piles.len() {
+        let want = 1 + rng.random_range(0..PILE_ITEMS);
         let Some(c) = take(w, rng) else { break };
-        w.set(c, Cell::Treasure);
-        w.add(ObjectKind::Treasure { kind, value }, c, zi);
+        let mut cells = vec![c];
+        while cells.len() < want.min(piles.len() - k) {
+            let wr: &Work = w;
+            let next = cells
+                .iter()
+                .flat_map(|&p| {
+                    SIDES
+                        .iter()
+                        .filter_map(move |&(dx, dy)| wr.offset(p, dx, dy))
+                })
+                .find(|&n| {
+                    wr.zone_of[n] as usize == zi && wr.cell(n) == Cell::Free && !cells.contains(&n)
+                });
+            match next {
+                Some(n) => cells.push(n),
+                None => break,
+            }
+        }
+        let items = &piles[k..k + cells.len()];
+        k += cells.len();
+        for (&cell, &(kind, value, _)) in cells.iter().zip(items) {
+            w.set(cell, Cell::Treasure);
+            w.add(ObjectKind::Treasure { kind, value }, cell, zi);
+        }
+        let guard = items.iter().filter_map(|i| i.2).max_by_key(|g| match *g {
+            Guard::Level(l) => (l, 0),
+            Guard::Stack((l, n)) => (l, n),
+        });
         if let Some(guard) = guard
-            && let Some(g) = free_side(w, c, zi).filter(|&g| w.cell(g) == Cell::Free)
+            && let Some(g) = cells
+                .iter()
+                .find_map(|&c| free_side(w, c, zi).filter(|&g| w.cell(g) == Cell::Free))
         {
             match guard {
                 Guard::Level(level) => add_guard(w, g, zi, level, config, rng),

@@ -197,7 +197,7 @@ fn connection_kind(
         Some("false") => {
             w.add(
                 format!("{cat}.road"),
-                "\"false\": .hmm roads run through every passage of a zone with a road",
+                "\"false\": read as \"random\" (a road only where the spanning tree over the castles needs it)",
             );
             ConnectionType::Regular
         }

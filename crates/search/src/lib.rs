@@ -59,6 +59,7 @@ pub mod algorithms;
 pub mod archive;
 pub mod error;
 pub mod evaluate;
+pub mod generator;
 pub mod metric;
 pub mod space;
 pub mod spec;
@@ -66,6 +67,7 @@ pub mod spec;
 pub use archive::{Elite, EliteGrid, LogRow, Outcome};
 pub use error::SearchError;
 pub use evaluate::{Evaluation, Evaluator};
+pub use generator::{Generated, Generator, Kind};
 pub use metric::Metric;
 pub use spec::Spec;
 
@@ -117,17 +119,22 @@ impl Search {
     /// Like [`Search::new`], with the user's own metrics available by name.
     pub fn with_metrics(spec: &Spec, custom: Vec<Arc<dyn Metric>>) -> Result<Self, SearchError> {
         spec.check()?;
+        let (kind, _) = spec.skeleton()?;
         let space = Space::new(spec)?;
         let first = space.decode(&vec![0.0; space.len()])?;
-        let script = marahel::Script::from_value(&first)
-            .map_err(|e| SearchError::Skeleton(e.to_string()))?;
-        let entities: Vec<String> = script
-            .program()
-            .entities
-            .iter()
-            .map(|e| e.name.clone())
-            .collect();
-        for (i, p) in spec.measure.passable.iter().enumerate() {
+        let entities = kind.entities(&first)?;
+        if kind != generator::Kind::Marahel {
+            kind.build(&first).map_err(|e| SearchError::Generator {
+                generator: kind.name(),
+                message: e,
+            })?;
+        }
+        let passable = if spec.measure.passable.is_empty() {
+            kind.default_passable()
+        } else {
+            spec.measure.passable.clone()
+        };
+        for (i, p) in passable.iter().enumerate() {
             if !entities.contains(p) {
                 return Err(SearchError::value(
                     format!("measure.passable[{i}]"),
@@ -153,10 +160,10 @@ impl Search {
         }
         let mut metrics = vec![MetricKind::EmptyFraction, MetricKind::Regions];
         for (name, path) in &wanted {
-            let kind = MetricKind::parse(name, &entities, &custom, path)?;
+            let metric = MetricKind::parse(name, &entities, kind.extras(), &custom, path)?;
             if !names.contains(name) {
                 names.push(name.clone());
-                metrics.push(kind);
+                metrics.push(metric);
             }
         }
         let index = |name: &str| names.iter().position(|n| n == name).expect("collected");
@@ -184,7 +191,7 @@ impl Search {
             .map(|t| (index(&t.metric), t.weight))
             .collect();
         let setup = MeasureSetup {
-            passable: spec.measure.passable.clone(),
+            passable,
             conn: if spec.measure.connectivity == 8 {
                 Connectivity::Eight
             } else {
@@ -196,6 +203,7 @@ impl Search {
         let maps = Seed(spec.seed).stream("maps");
         let seeds = (0..spec.maps as u64).map(|i| maps.child(i).0).collect();
         let evaluator = Evaluator {
+            kind,
             space,
             metrics,
             names,
@@ -316,10 +324,12 @@ impl Search {
     /// path is exact here up to at least [`grid_core::metrics::paths::EXACT_CELLS`] passable
     /// cells, even when the spec had the search use the double-sweep estimate (a lower
     /// bound, so a map the search counted as long enough is).
-    pub fn check(&self, script: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
-        let script = marahel::Script::from_value(script).map_err(|e| e.to_string())?;
+    pub fn check(&self, document: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
+        let generator = self.evaluator.kind.build(document)?;
         let seeds: Vec<u64> = seeds.collect();
-        let (eval, distinct) = self.checker.score(&script, &seeds, &mut Scratch::default());
+        let (eval, distinct) =
+            self.checker
+                .score(generator.as_ref(), &seeds, &mut Scratch::default());
         if let Some(e) = eval.error {
             return Err(e);
         }

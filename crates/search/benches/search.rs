@@ -74,7 +74,7 @@ fn evaluations(c: &mut Criterion) {
     c.bench_function("generate 10 maps 14x14", |b| {
         b.iter(|| {
             for s in 0..10 {
-                black_box(script.generate(s).expect("a map"));
+                black_box(generator.generate(s).expect("a map"));
             }
         })
     });

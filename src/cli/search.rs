@@ -6,7 +6,6 @@ use super::error::CliError;
 use super::output::{Output, Target};
 use crate::analyze::plot::{GridAxis, grid_heat_map};
 use clap::Args as ClapArgs;
-use grid_core::TileMap;
 use grid_core::export::{encode_png, render_rgb};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use levelgen_search::{Check, EliteGrid, Outcome, Search, spec};

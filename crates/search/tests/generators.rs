@@ -41,14 +41,16 @@ fn mario_search_finds_playable_settings_with_enemies() {
     let (outcome, enemies) = run_twice(&spec, "enemies_per_100");
     let (best, document) = &outcome.best[0];
     assert!(best.eval.feasible >= 2.0 / 3.0, "{:?}", best.eval);
-    assert!(best.eval.means[enemies] >= 8.0, "{:?}", best.eval);
+    assert!(best.eval.means[enemies] >= 7.0, "{:?}", best.eval);
+    let start = outcome.log[0].batch_mean_fitness;
+    assert!(best.eval.fitness > start, "{start} -> {:?}", best.eval);
     // The best runs as written: its settings and flags.
     let (file, args) = Kind::Mario.ready_to_run(document);
     let cfg: mario_rooms::LevelConfig = serde_json::from_value(file).expect("a LevelConfig");
     let args = args.expect("mario takes flags");
     let (a, b) = cfg.difficulty.expect("a difficulty");
     assert!(args.contains(&format!("--difficulty\n{a}:{b}\n")), "{args}");
-    assert!(args.contains("--no-check\n"), "{args}");
+    assert!(!args.contains("--no-check"), "{args}");
 }
 
 #[test]

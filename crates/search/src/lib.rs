@@ -1,7 +1,8 @@
 //! # levelgen-search
 //!
-//! Finds Marahel generators that make the levels you ask for: a search over the scripts a
-//! skeleton and its variations describe, scored on the maps each script makes.
+//! Finds generators that make the levels you ask for: a search over the Marahel scripts (or
+//! Heroes templates, Mario or zones settings, see [`generator`]) a skeleton and its
+//! variations describe, scored on the maps each makes.
 //!
 //! ```
 //! use levelgen_search::Search;
@@ -25,7 +26,8 @@
 //! | stage | module |
 //! |---|---|
 //! | read and check the spec (JSON, limits) | [`spec`] |
-//! | genome ↔ script: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
+//! | genome ↔ document: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
+//! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
@@ -51,7 +53,8 @@
 //! [`spec::MAX_MAPS`] maps per candidate, [`spec::MAX_EVALUATIONS`] evaluations,
 //! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
 //! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
-//! Marahel's own limits. The `diversity` metric keeps a candidate's maps, at most
+//! each generator's own limits; a zones window is at most
+//! [`generator::MAX_ZONES_WINDOW`] zones a side. The `diversity` metric keeps a candidate's maps, at most
 //! [`evaluate::MAX_KEPT_CELLS`] cells, checked before the first map is made. A candidate whose script does not parse scores `f64::MIN` and is
 //! logged as invalid; the search goes on.
 

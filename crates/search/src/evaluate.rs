@@ -20,7 +20,8 @@ use grid_core::metrics::MetricsScratch;
 use serde::Serialize;
 use std::collections::HashSet;
 
-/// Most cells one candidate keeps for the `diversity` metric (64 MB per worker thread).
+/// Most cells one candidate keeps for the `diversity` metric (128 MiB per worker thread: two
+/// bytes per tile id).
 pub const MAX_KEPT_CELLS: usize = 64 << 20;
 
 /// A 64-bit hash of a map's width and cells, to count distinct maps (the count depends only

@@ -114,3 +114,20 @@ fn bad_documents_name_the_generator_and_the_field() {
         "spec: give exactly one of marahel, heroes, mario and zones (given: mario, zones)"
     );
 }
+
+#[test]
+fn candidates_whose_settings_do_not_build_are_invalid_and_the_search_goes_on() {
+    // Fill shares above 1 are refused by the zones settings check (the lowest value of every
+    // range must build: the spec is checked with it).
+    let mut spec = example("zones-floor.json", 24, 1);
+    spec.vary = vec![
+        serde_json::from_str(r#"{"path": "config.threshold.fill", "float": [0.0, 2.0]}"#).unwrap(),
+    ];
+    let outcome = Search::new(&spec).unwrap().run(&mut |_| {});
+    assert_eq!(outcome.evaluations, 24);
+    assert!(outcome.log.iter().map(|r| r.batch_invalid).sum::<usize>() > 0);
+    let (best, document) = &outcome.best[0];
+    assert!(best.eval.is_valid());
+    let fill = document["config"]["threshold"]["fill"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&fill), "{fill}");
+}

@@ -10,7 +10,7 @@
 //! | [`heroes_zones`] | Heroes-style zone maps from a template, exported to `.hmm` |
 //! | [`mario_rooms`] | Mario levels assembled from rooms, sections and macros |
 //! | [`zone_tiles`] | 3x3 noise-zone matching into tiled worlds |
-//! | [`search`] | searching Marahel generators for maps that meet objectives (MAP-Elites, ES) |
+//! | [`search`] | searching Marahel scripts, Heroes templates, Mario and zones settings for maps that meet objectives (MAP-Elites, ES, NSGA-II) |
 
 pub use grid_core;
 pub use heroes_zones;

@@ -105,3 +105,62 @@ fn evolution_strategy_writes_no_heat_map() {
     assert_eq!(checks[0]["maps"], 10);
     assert!(checks[0]["means"]["count:player"].is_number());
 }
+
+/// The lines of a `.args` file as arguments (the single quotes `xargs` would remove).
+fn args_of(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            l.strip_prefix('\'')
+                .and_then(|l| l.strip_suffix('\''))
+                .map_or(l.to_string(), |l| l.replace("'\\''", "'"))
+        })
+        .collect()
+}
+
+#[test]
+fn best_settings_run_under_their_generators_commands() {
+    let dir = temp_dir("cli-search-generators");
+    // Mario: the flags make the very level the settings JSON makes.
+    let out = dir.join("mario");
+    search("mario-enemies", &out, &["--budget", "12"]);
+    let args = args_of(&out.join("best.args"));
+    let run = bin()
+        .arg("mario")
+        .args(&args)
+        .args(["--seed", "5"])
+        .output()
+        .unwrap();
+    assert_success(&run, "");
+    let cfg: mario_rooms::LevelConfig =
+        serde_json::from_slice(&std::fs::read(out.join("best.json")).unwrap()).unwrap();
+    let theme = &args[args.iter().position(|a| a == "--theme").unwrap() + 1];
+    let lib = mario_rooms::Library::builtin_theme(theme).unwrap();
+    let level = mario_rooms::generate(&lib, &cfg, 5).unwrap().level;
+    assert_eq!(
+        String::from_utf8(run.stdout).unwrap(),
+        level.to_text() + "\n"
+    );
+    // Zones: `--set` lines; Heroes: the template with `--size`.
+    let out = dir.join("zones");
+    search("zones-floor", &out, &["--budget", "12"]);
+    let run = bin()
+        .arg("zones")
+        .args(args_of(&out.join("best.args")))
+        .output()
+        .unwrap();
+    assert_success(&run, "");
+    let out = dir.join("heroes");
+    search("heroes-areas", &out, &["--budget", "4"]);
+    let run = bin()
+        .arg("heroes")
+        .arg(out.join("best.json"))
+        .args(args_of(&out.join("best.args")))
+        .args(["--out"])
+        .arg(dir.join("h.png"))
+        .output()
+        .unwrap();
+    assert_success(&run, "");
+    assert!(dir.join("h.png").exists());
+}

@@ -46,7 +46,8 @@ pub enum Command {
     Marahel(marahel::Args),
     /// Super Mario levels from room, section and macro files, proven playable (Mario AI text).
     Mario(mario::Args),
-    /// Search Marahel generators for maps that meet a spec (MAP-Elites, evolution strategy).
+    /// Search Marahel scripts, Heroes templates or Mario and zones settings for maps that meet
+    /// a spec (MAP-Elites, evolution strategy, NSGA-II).
     Search(search::Args),
     /// A local web page to see and steer every generator live (`--port N`, `--open`).
     Studio(studio::Args),

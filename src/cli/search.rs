@@ -1,12 +1,11 @@
-//! `levelgen search SPEC.json`: search Marahel generators for maps that meet a spec
-//! (`docs/search.md`), and write the archive, the best generators, a log, a heat map and a
-//! contact sheet into an output folder.
+//! `levelgen search SPEC.json`: search Marahel scripts, Heroes templates, Mario or zones
+//! settings for maps that meet a spec (`docs/search.md`), and write the archive, the best
+//! generators (ready to run), a log, a heat map and a contact sheet into an output folder.
 
 use super::error::CliError;
 use super::output::{Output, Target};
 use crate::analyze::plot::{GridAxis, grid_heat_map};
 use clap::Args as ClapArgs;
-use grid_core::TileMap;
 use grid_core::export::{encode_png, render_rgb};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use levelgen_search::{Check, EliteGrid, Outcome, Search, spec};
@@ -128,15 +127,21 @@ fn write_outputs(
     write_file(&out.join("archive.json"), &json_bytes(&archive))?;
     write_file(&out.join("log.csv"), outcome.log_csv().as_bytes())?;
     let mut checks = Vec::new();
-    for (i, (_, script)) in outcome.best.iter().enumerate() {
-        let file = if i == 0 {
-            "best.json".to_string()
+    let kind = search.evaluator().kind;
+    for (i, (_, document)) in outcome.best.iter().enumerate() {
+        let stem = if i == 0 {
+            "best".to_string()
         } else {
-            format!("best-{}.json", i + 1)
+            format!("best-{}", i + 1)
         };
-        write_file(&out.join(file), &json_bytes(script))?;
+        // The file its generator's command reads; flags it takes in a `.args` file.
+        let (file, args) = kind.ready_to_run(document);
+        write_file(&out.join(format!("{stem}.json")), &json_bytes(&file))?;
+        if let Some(args) = args {
+            write_file(&out.join(format!("{stem}.args")), args.as_bytes())?;
+        }
         let check = search
-            .check(script, 1..check_seeds + 1)
+            .check(document, 1..check_seeds + 1)
             .map_err(CliError::input_msg)?;
         checks.push(check);
     }
@@ -168,7 +173,7 @@ fn write_outputs(
     }
     let rows = sheet_scripts(search, outcome);
     if !rows.is_empty() {
-        let png = contact_sheet(&rows)?;
+        let png = contact_sheet(kind, &rows)?;
         write_file(&out.join("contact.png"), &png)?;
     }
     Ok(checks)
@@ -224,16 +229,19 @@ fn sheet_scripts(search: &Search, outcome: &Outcome) -> Vec<(String, Value)> {
 }
 
 /// One row per generator, one column per seed 1..=8, 4 white pixels between maps.
-fn contact_sheet(scripts: &[(String, Value)]) -> Result<Vec<u8>, CliError> {
+fn contact_sheet(
+    kind: levelgen_search::Kind,
+    documents: &[(String, Value)],
+) -> Result<Vec<u8>, CliError> {
     const GAP: u32 = 4;
     let mut rows: Vec<Vec<(u32, u32, Vec<u8>)>> = Vec::new();
-    for (_, script) in scripts {
-        let script = marahel::Script::from_value(script).map_err(CliError::input)?;
+    for (_, document) in documents {
+        let generator = kind.build(document).map_err(CliError::input_msg)?;
         let mut row = Vec::new();
         for seed in 1..=SHEET_SEEDS {
-            let map = script.generate(seed).map_err(CliError::input)?;
+            let map = generator.generate(seed).map_err(CliError::input_msg)?.map;
             let side = map.width().max(map.height()).max(1) as u32;
-            row.push(render_rgb(&map, (160 / side).clamp(1, 12)));
+            row.push(render_rgb(map.as_ref(), (160 / side).clamp(1, 12)));
         }
         rows.push(row);
     }

@@ -112,6 +112,7 @@ pub mod error;
 pub mod hmm;
 pub mod layout;
 pub mod map;
+pub mod measure;
 pub mod obstacles;
 pub mod passages;
 pub mod preview;

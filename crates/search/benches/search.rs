@@ -34,22 +34,27 @@ fn evaluations(c: &mut Criterion) {
             }
         })
     });
-    let script = ev.compile(&genomes[0]).expect("a runnable candidate");
+    let generator = ev.compile(&genomes[0]).expect("a runnable candidate");
     let maps: Vec<_> = (0..10)
-        .map(|s| script.generate(s).expect("a map"))
+        .map(|s| generator.generate(s).expect("a map").map)
         .collect();
     let passable = EmptySet::from_ids(&[0]);
     c.bench_function("longest_path 10 maps 14x14", |b| {
         b.iter(|| {
             for m in &maps {
-                black_box(longest_path(m, &passable, Connectivity::Four));
+                black_box(longest_path(m.as_ref(), &passable, Connectivity::Four));
             }
         })
     });
     c.bench_function("longest_path double sweep 10 maps 14x14", |b| {
         b.iter(|| {
             for m in &maps {
-                black_box(longest_path_with(m, &passable, Connectivity::Four, 0));
+                black_box(longest_path_with(
+                    m.as_ref(),
+                    &passable,
+                    Connectivity::Four,
+                    0,
+                ));
             }
         })
     });
@@ -69,7 +74,7 @@ fn evaluations(c: &mut Criterion) {
     c.bench_function("generate 10 maps 14x14", |b| {
         b.iter(|| {
             for s in 0..10 {
-                black_box(script.generate(s).expect("a map"));
+                black_box(generator.generate(s).expect("a map"));
             }
         })
     });

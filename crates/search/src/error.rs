@@ -40,6 +40,15 @@ pub enum SearchError {
     /// Marahel script (so no candidate could be).
     #[error("marahel: {0}")]
     Skeleton(String),
+    /// A Heroes, Mario or zones skeleton (with every variation at its lowest value) does not
+    /// build.
+    #[error("{generator}: {message}")]
+    Generator {
+        /// The spec key (`heroes`, `mario`, `zones`).
+        generator: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// A variation's path does not lead into the skeleton.
     #[error("vary[{index}]: {message}")]
     Path {

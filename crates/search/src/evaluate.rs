@@ -12,23 +12,25 @@
 //! **Fitness.** `mean(score) - spread x std(score)` over the candidate's maps: a generator
 //! is rewarded for being good on every seed, not on average.
 
+use crate::generator::{Generator, Kind};
 use crate::metric::{MeasureSetup, MetricKind, Resolved, mean_hamming};
 use crate::space::Space;
+use grid_core::TileId;
 use grid_core::metrics::MetricsScratch;
-use marahel::Script;
 use serde::Serialize;
 use std::collections::HashSet;
 
-/// Most cells one candidate keeps for the `diversity` metric (64 MB per worker thread).
+/// Most cells one candidate keeps for the `diversity` metric (128 MiB per worker thread: two
+/// bytes per tile id).
 pub const MAX_KEPT_CELLS: usize = 64 << 20;
 
 /// A 64-bit hash of a map's width and cells, to count distinct maps (the count depends only
 /// on which maps are equal, barring a 64-bit collision, not on the hash values).
-fn cells_hash(map: &marahel::MarahelMap) -> u64 {
+fn cells_hash(width: usize, cells: &[TileId]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::hash::DefaultHasher::new();
-    grid_core::TileMap::width(map).hash(&mut h);
-    map.cells.hash(&mut h);
+    width.hash(&mut h);
+    cells.hash(&mut h);
     h.finish()
 }
 
@@ -62,6 +64,8 @@ impl Bound {
 /// Everything needed to score a genome; shared read-only by the worker threads.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
+    /// The generator searched.
+    pub kind: Kind,
     /// The search space.
     pub space: Space,
     /// Every metric the spec names, in first-mention order.
@@ -127,7 +131,7 @@ impl Evaluator {
     /// Scores `genome` on `seeds`.
     pub fn evaluate_on(&self, genome: &[f64], seeds: &[u64], scratch: &mut Scratch) -> Evaluation {
         match self.compile(genome) {
-            Ok(script) => self.score(&script, seeds, scratch).0,
+            Ok(generator) => self.score(generator.as_ref(), seeds, scratch).0,
             Err(e) => Evaluation::invalid(e, self.metrics.len()),
         }
     }
@@ -144,13 +148,13 @@ impl Evaluator {
             .collect()
     }
 
-    /// The script of `genome`, parsed.
-    pub fn compile(&self, genome: &[f64]) -> Result<Script, String> {
+    /// The generator of `genome`, built (for Marahel, the script parsed).
+    pub fn compile(&self, genome: &[f64]) -> Result<Box<dyn Generator>, String> {
         let doc = self.space.decode(genome).map_err(|e| e.to_string())?;
-        Script::from_value(&doc).map_err(|e| e.to_string())
+        self.kind.build(&doc)
     }
 
-    /// Scores `script` on `seeds`; also returns the fraction of distinct maps.
+    /// Scores `generator` on `seeds`; also returns the fraction of distinct maps.
     ///
     /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
     /// kept only when the `diversity` metric is asked for, and then at most
@@ -158,7 +162,7 @@ impl Evaluator {
     /// the first map is made.
     pub fn score(
         &self,
-        script: &Script,
+        generator: &dyn Generator,
         seeds: &[u64],
         scratch: &mut Scratch,
     ) -> (Evaluation, f64) {
@@ -167,7 +171,7 @@ impl Evaluator {
             .metrics
             .iter()
             .any(|m| matches!(m, MetricKind::Diversity));
-        let (_, (w, h)) = script.size_range();
+        let (w, h) = generator.max_size();
         if keep_cells && w.saturating_mul(h).saturating_mul(seeds.len()) > MAX_KEPT_CELLS {
             let message = format!(
                 "diversity over {} maps of up to {w}x{h} would keep more than {MAX_KEPT_CELLS} cells; use fewer maps or smaller maps",
@@ -176,22 +180,23 @@ impl Evaluator {
             return (Evaluation::invalid(message, n_metrics), 0.0);
         }
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
-        let mut cells: Vec<Vec<u8>> = Vec::new();
+        let mut cells: Vec<Vec<TileId>> = Vec::new();
         let mut hashes: HashSet<u64> = HashSet::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
-            let map = match script.generate(seed) {
-                Ok(map) => map,
-                Err(e) => return (Evaluation::invalid(e.to_string(), n_metrics), 0.0),
+            let made = match generator.generate(seed) {
+                Ok(made) => made,
+                Err(e) => return (Evaluation::invalid(e, n_metrics), 0.0),
             };
-            let r = resolved.get_or_insert_with(|| {
-                Resolved::new(&self.metrics, &self.setup, grid_core::TileMap::legend(&map))
-            });
-            r.measure(&map, &mut scratch.metrics, &mut scratch.values);
+            let map = made.map.as_ref();
+            let r = resolved
+                .get_or_insert_with(|| Resolved::new(&self.metrics, &self.setup, map.legend()));
+            r.measure_with(map, &made.extras, &mut scratch.metrics, &mut scratch.values);
             per_map.push(scratch.values.clone());
-            hashes.insert(cells_hash(&map));
+            let tiles = made.cells();
+            hashes.insert(cells_hash(map.width(), &tiles));
             if keep_cells {
-                cells.push(map.cells);
+                cells.push(tiles);
             }
         }
         let distinct = hashes.len() as f64 / seeds.len().max(1) as f64;

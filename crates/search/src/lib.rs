@@ -1,7 +1,8 @@
 //! # levelgen-search
 //!
-//! Finds Marahel generators that make the levels you ask for: a search over the scripts a
-//! skeleton and its variations describe, scored on the maps each script makes.
+//! Finds generators that make the levels you ask for: a search over the Marahel scripts (or
+//! Heroes templates, Mario or zones settings, see [`generator`]) a skeleton and its
+//! variations describe, scored on the maps each makes.
 //!
 //! ```
 //! use levelgen_search::Search;
@@ -25,7 +26,8 @@
 //! | stage | module |
 //! |---|---|
 //! | read and check the spec (JSON, limits) | [`spec`] |
-//! | genome ↔ script: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
+//! | genome ↔ document: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
+//! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
@@ -51,7 +53,8 @@
 //! [`spec::MAX_MAPS`] maps per candidate, [`spec::MAX_EVALUATIONS`] evaluations,
 //! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
 //! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
-//! Marahel's own limits. The `diversity` metric keeps a candidate's maps, at most
+//! each generator's own limits; a zones window is at most
+//! [`generator::MAX_ZONES_WINDOW`] zones a side. The `diversity` metric keeps a candidate's maps, at most
 //! [`evaluate::MAX_KEPT_CELLS`] cells, checked before the first map is made. A candidate whose script does not parse scores `f64::MIN` and is
 //! logged as invalid; the search goes on.
 
@@ -59,6 +62,7 @@ pub mod algorithms;
 pub mod archive;
 pub mod error;
 pub mod evaluate;
+pub mod generator;
 pub mod metric;
 pub mod space;
 pub mod spec;
@@ -66,6 +70,7 @@ pub mod spec;
 pub use archive::{Elite, EliteGrid, LogRow, Outcome};
 pub use error::SearchError;
 pub use evaluate::{Evaluation, Evaluator};
+pub use generator::{Generated, Generator, Kind};
 pub use metric::Metric;
 pub use spec::Spec;
 
@@ -117,17 +122,22 @@ impl Search {
     /// Like [`Search::new`], with the user's own metrics available by name.
     pub fn with_metrics(spec: &Spec, custom: Vec<Arc<dyn Metric>>) -> Result<Self, SearchError> {
         spec.check()?;
+        let (kind, _) = spec.skeleton()?;
         let space = Space::new(spec)?;
         let first = space.decode(&vec![0.0; space.len()])?;
-        let script = marahel::Script::from_value(&first)
-            .map_err(|e| SearchError::Skeleton(e.to_string()))?;
-        let entities: Vec<String> = script
-            .program()
-            .entities
-            .iter()
-            .map(|e| e.name.clone())
-            .collect();
-        for (i, p) in spec.measure.passable.iter().enumerate() {
+        let entities = kind.entities(&first)?;
+        if kind != generator::Kind::Marahel {
+            kind.build(&first).map_err(|e| SearchError::Generator {
+                generator: kind.name(),
+                message: e,
+            })?;
+        }
+        let passable = if spec.measure.passable.is_empty() {
+            kind.default_passable()
+        } else {
+            spec.measure.passable.clone()
+        };
+        for (i, p) in passable.iter().enumerate() {
             if !entities.contains(p) {
                 return Err(SearchError::value(
                     format!("measure.passable[{i}]"),
@@ -153,10 +163,10 @@ impl Search {
         }
         let mut metrics = vec![MetricKind::EmptyFraction, MetricKind::Regions];
         for (name, path) in &wanted {
-            let kind = MetricKind::parse(name, &entities, &custom, path)?;
+            let metric = MetricKind::parse(name, &entities, kind.extras(), &custom, path)?;
             if !names.contains(name) {
                 names.push(name.clone());
-                metrics.push(kind);
+                metrics.push(metric);
             }
         }
         let index = |name: &str| names.iter().position(|n| n == name).expect("collected");
@@ -184,7 +194,7 @@ impl Search {
             .map(|t| (index(&t.metric), t.weight))
             .collect();
         let setup = MeasureSetup {
-            passable: spec.measure.passable.clone(),
+            passable,
             conn: if spec.measure.connectivity == 8 {
                 Connectivity::Eight
             } else {
@@ -196,6 +206,7 @@ impl Search {
         let maps = Seed(spec.seed).stream("maps");
         let seeds = (0..spec.maps as u64).map(|i| maps.child(i).0).collect();
         let evaluator = Evaluator {
+            kind,
             space,
             metrics,
             names,
@@ -316,10 +327,12 @@ impl Search {
     /// path is exact here up to at least [`grid_core::metrics::paths::EXACT_CELLS`] passable
     /// cells, even when the spec had the search use the double-sweep estimate (a lower
     /// bound, so a map the search counted as long enough is).
-    pub fn check(&self, script: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
-        let script = marahel::Script::from_value(script).map_err(|e| e.to_string())?;
+    pub fn check(&self, document: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
+        let generator = self.evaluator.kind.build(document)?;
         let seeds: Vec<u64> = seeds.collect();
-        let (eval, distinct) = self.checker.score(&script, &seeds, &mut Scratch::default());
+        let (eval, distinct) =
+            self.checker
+                .score(generator.as_ref(), &seeds, &mut Scratch::default());
         if let Some(e) = eval.error {
             return Err(e);
         }

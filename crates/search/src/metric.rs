@@ -10,6 +10,7 @@
 //! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
 //! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
 //! | `diversity` | mean Hamming distance between two of the candidate's maps, as a fraction of the cells (maps of different sizes count as wholly different; the same for each of its maps) |
+//! | the generator's extras | `playable`, `enemies_per_100`, ... for Heroes, Mario and zones ([`crate::generator`]) |
 //! | any other name | a [`Metric`] registered with [`crate::Search::with_metrics`] |
 //!
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
@@ -69,6 +70,8 @@ pub enum MetricKind {
     Diversity,
     /// A registered metric.
     Custom(Arc<dyn Metric>),
+    /// The generator's own measure at this index of [`crate::generator::Kind::extras`].
+    Extra(usize),
 }
 
 const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, diversity, count:NAME, distance:A:B[:C...]";
@@ -79,6 +82,7 @@ impl MetricKind {
     pub fn parse(
         name: &str,
         entities: &[String],
+        extras: &[&str],
         custom: &[Arc<dyn Metric>],
         path: &str,
     ) -> Result<Self, SearchError> {
@@ -88,6 +92,7 @@ impl MetricKind {
             known: custom
                 .iter()
                 .map(|m| m.name().to_string())
+                .chain(extras.iter().map(|e| e.to_string()))
                 .chain(std::iter::once(KNOWN.to_string()))
                 .collect::<Vec<_>>()
                 .join(", "),
@@ -109,6 +114,9 @@ impl MetricKind {
         };
         if let Some(m) = custom.iter().find(|m| m.name() == name) {
             return Ok(Self::Custom(m.clone()));
+        }
+        if let Some(i) = extras.iter().position(|e| *e == name) {
+            return Ok(Self::Extra(i));
         }
         Ok(match name {
             "empty_fraction" => Self::EmptyFraction,
@@ -162,6 +170,7 @@ enum Resolve {
     Distinct,
     Diversity,
     Custom(Arc<dyn Metric>),
+    Extra(usize),
 }
 
 /// How maps are measured: the passable entities, the connectivity and the entropy blocks.
@@ -198,6 +207,7 @@ impl Resolved {
                 MetricKind::Distinct => Resolve::Distinct,
                 MetricKind::Diversity => Resolve::Diversity,
                 MetricKind::Custom(m) => Resolve::Custom(m.clone()),
+                MetricKind::Extra(i) => Resolve::Extra(*i),
             })
             .collect();
         let needs_basic = kinds.iter().any(|k| {
@@ -221,6 +231,18 @@ impl Resolved {
     /// The values of every metric on `map`, in order (`distinct` is left at 0 and filled in
     /// by the caller, which sees all of a candidate's maps).
     pub fn measure(&self, map: &dyn TileMap, scratch: &mut MetricsScratch, out: &mut Vec<f64>) {
+        self.measure_with(map, &[], scratch, out);
+    }
+
+    /// [`Resolved::measure`] with the generator's extras of this map
+    /// ([`crate::generator::Generated::extras`]).
+    pub fn measure_with(
+        &self,
+        map: &dyn TileMap,
+        extras: &[f64],
+        scratch: &mut MetricsScratch,
+        out: &mut Vec<f64>,
+    ) {
         out.clear();
         let basic = self
             .needs_basic
@@ -243,6 +265,7 @@ impl Resolved {
                 Resolve::Distance(stops) => self.distance(map, stops),
                 Resolve::Distinct | Resolve::Diversity => 0.0,
                 Resolve::Custom(m) => m.measure(map),
+                Resolve::Extra(i) => extras.get(*i).copied().unwrap_or(0.0),
             };
             out.push(value);
         }
@@ -280,7 +303,7 @@ impl Resolved {
 
 /// Mean Hamming distance between two of `maps` (cell codes), as a fraction of the cells; a
 /// pair of different lengths counts as 1. 0 for fewer than two maps.
-pub fn mean_hamming(maps: &[Vec<u8>]) -> f64 {
+pub fn mean_hamming<T: PartialEq>(maps: &[Vec<T>]) -> f64 {
     let (mut sum, mut pairs) = (0.0, 0usize);
     for (i, a) in maps.iter().enumerate() {
         for b in &maps[i + 1..] {
@@ -307,7 +330,7 @@ mod tests {
     #[test]
     fn names_parse_and_errors_list_the_known() {
         let ents = names(&["empty", "solid", "player", "key"]);
-        let p = |n: &str| MetricKind::parse(n, &ents, &[], "constraints[0].metric");
+        let p = |n: &str| MetricKind::parse(n, &ents, &[], &[], "constraints[0].metric");
         assert!(matches!(p("regions"), Ok(MetricKind::Regions)));
         assert!(matches!(p("count:player|key"), Ok(MetricKind::Count(v)) if v.len() == 2));
         assert!(matches!(p("distance:player:key"), Ok(MetricKind::Distance(v)) if v.len() == 2));
@@ -341,7 +364,7 @@ mod tests {
             "distinct",
         ]
         .iter()
-        .map(|n| MetricKind::parse(n, &ents, &[], "x").unwrap())
+        .map(|n| MetricKind::parse(n, &ents, &[], &[], "x").unwrap())
         .collect();
         let setup = MeasureSetup {
             passable: names(&["empty", "player", "key"]),

@@ -64,7 +64,7 @@ impl Space {
             });
         }
         let space = Self {
-            skeleton: spec.marahel.clone(),
+            skeleton: spec.skeleton()?.1.clone(),
             slots,
             kinds,
         };

@@ -18,6 +18,7 @@
 //! ```
 
 use crate::error::SearchError;
+use crate::generator::Kind;
 use grid_core::text::excerpt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -44,8 +45,20 @@ pub const MAX_BATCH: usize = 100_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Spec {
-    /// The Marahel script skeleton the variations are applied to.
-    pub marahel: Value,
+    /// The Marahel script skeleton the variations are applied to (give exactly one of
+    /// `marahel`, `heroes`, `mario` and `zones`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marahel: Option<Value>,
+    /// A Heroes document: `{"template": ..., "size": 64, "config": ...}`
+    /// ([`crate::generator`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heroes: Option<Value>,
+    /// A Mario document: `{"theme": "overground", "level": {...}}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mario: Option<Value>,
+    /// A zones document: `{"window": 16, "config": {...}}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zones: Option<Value>,
     /// What varies: one path into the skeleton and its range each.
     #[serde(default)]
     pub vary: Vec<Variation>,
@@ -157,9 +170,11 @@ pub enum NumberRange {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Measure {
-    /// Entity names a walker can stand on: "empty" for the empty fraction and regions, the
-    /// cells of the longest path, the cells path distances go through.
-    #[serde(default = "default_passable")]
+    /// Entity names a walker can stand on: the cells of the empty fraction and regions, of
+    /// the longest path, the cells path distances go through. Left out (or empty): the
+    /// generator's walkable tiles ([`crate::generator::Kind::default_passable`]; `empty` for
+    /// Marahel).
+    #[serde(default)]
     pub passable: Vec<String>,
     /// 4 or 8: which neighbours are connected.
     #[serde(default = "default_connectivity")]
@@ -177,9 +192,6 @@ fn default_exact_cells() -> usize {
     grid_core::metrics::paths::EXACT_CELLS
 }
 
-fn default_passable() -> Vec<String> {
-    vec!["empty".into()]
-}
 fn default_connectivity() -> u8 {
     4
 }
@@ -190,7 +202,7 @@ fn default_blocks() -> usize {
 impl Default for Measure {
     fn default() -> Self {
         Self {
-            passable: default_passable(),
+            passable: Vec::new(),
             connectivity: default_connectivity(),
             blocks: default_blocks(),
             exact_path_cells: default_exact_cells(),
@@ -363,9 +375,41 @@ fn at_most(path: &str, value: usize, lo: usize, hi: usize) -> Result<(), SearchE
 }
 
 impl Spec {
+    /// Which generator the spec searches, and its skeleton document.
+    pub fn skeleton(&self) -> Result<(Kind, &Value), SearchError> {
+        let given: Vec<(Kind, &Value)> = [
+            (Kind::Marahel, &self.marahel),
+            (Kind::Heroes, &self.heroes),
+            (Kind::Mario, &self.mario),
+            (Kind::Zones, &self.zones),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+        .collect();
+        match given.as_slice() {
+            [one] => Ok(*one),
+            _ => Err(SearchError::value(
+                "spec",
+                format!(
+                    "give exactly one of marahel, heroes, mario and zones (given: {})",
+                    if given.is_empty() {
+                        "none".to_string()
+                    } else {
+                        given
+                            .iter()
+                            .map(|(k, _)| k.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ),
+            )),
+        }
+    }
+
     /// Checks every number against its range and limit (names are checked later, against
     /// the skeleton's entities, by [`crate::Search::new`]).
     pub fn check(&self) -> Result<(), SearchError> {
+        self.skeleton()?;
         at_most("vary", self.vary.len(), 0, MAX_VARIATIONS)?;
         at_most("maps", self.maps, 1, MAX_MAPS)?;
         at_most("keep", self.keep, 1, 1000)?;
@@ -525,7 +569,7 @@ mod tests {
         let s = parse(MINIMAL).unwrap();
         assert_eq!((s.maps, s.keep, s.seed), (10, 5, 0));
         assert_eq!(s.budget.evaluations, Some(2000));
-        assert_eq!(s.measure.passable, vec!["empty".to_string()]);
+        assert!(s.measure.passable.is_empty(), "the generator's default");
         assert_eq!(
             s.algorithm,
             Algorithm::Es {

@@ -147,7 +147,7 @@ fn bad_specs_are_errors_naming_the_place() {
         "measure.passable[0]: \"floor\" is not an entity of the script (known: empty, solid)"
     );
     let mut spec = spec::parse(SMALL).unwrap();
-    spec.marahel["explorers"][0]["rules"][0] = "-> plsu(solid)".into();
+    spec.marahel.as_mut().unwrap()["explorers"][0]["rules"][0] = "-> plsu(solid)".into();
     assert!(
         Search::new(&spec)
             .unwrap_err()
@@ -228,7 +228,8 @@ fn a_seconds_budget_stops() {
 #[test]
 fn diversity_over_too_many_cells_is_refused_before_generating() {
     let mut spec = spec::parse(SMALL).unwrap();
-    spec.marahel["metadata"] = serde_json::json!({"min": "300x300", "max": "300x300"});
+    spec.marahel.as_mut().unwrap()["metadata"] =
+        serde_json::json!({"min": "300x300", "max": "300x300"});
     spec.maps = 1000;
     spec.objectives = vec![serde_json::from_str(r#"{"metric": "diversity"}"#).unwrap()];
     let search = Search::new(&spec).unwrap();

@@ -8,12 +8,13 @@ use axum::response::{Html, IntoResponse, Response};
 /// The page.
 pub const INDEX: &str = include_str!("../web/index.html");
 /// Its scripts, `/js/<name>`, loaded in this order: shared helpers, one per pane, start-up.
-pub const SCRIPTS: [(&str, &str); 6] = [
+pub const SCRIPTS: [(&str, &str); 7] = [
     ("common.js", include_str!("../web/common.js")),
     ("marahel.js", include_str!("../web/marahel.js")),
     ("heroes.js", include_str!("../web/heroes.js")),
     ("zones.js", include_str!("../web/zones.js")),
     ("mario.js", include_str!("../web/mario.js")),
+    ("search.js", include_str!("../web/search.js")),
     ("main.js", include_str!("../web/main.js")),
 ];
 /// Its style sheet.
@@ -50,6 +51,31 @@ pub const HEROES_EXAMPLES: [(&str, &str); 2] = [
     ),
 ];
 
+/// The search specs, `(name, spec)`.
+pub const SEARCH_EXAMPLES: [(&str, &str); 6] = [
+    (
+        "cave-range",
+        include_str!("../../../examples/search/cave-range.json"),
+    ),
+    (
+        "binary",
+        include_str!("../../../examples/search/binary.json"),
+    ),
+    ("zelda", include_str!("../../../examples/search/zelda.json")),
+    (
+        "zones-floor",
+        include_str!("../../../examples/search/zones-floor.json"),
+    ),
+    (
+        "mario-enemies",
+        include_str!("../../../examples/search/mario-enemies.json"),
+    ),
+    (
+        "heroes-areas",
+        include_str!("../../../examples/search/heroes-areas.json"),
+    ),
+];
+
 /// `GET /`.
 pub async fn index() -> Html<&'static str> {
     Html(INDEX)
@@ -72,7 +98,8 @@ pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
 }
 
-/// `GET /api/examples`: `{"marahel": {name: script}, "heroes": {name: template text}}`.
+/// `GET /api/examples`: `{"marahel": {name: script}, "heroes": {name: template text},
+/// "search": {name: spec text}}`.
 pub async fn examples() -> axum::Json<serde_json::Value> {
     let map = |list: &[(&str, &str)]| {
         list.iter()
@@ -82,5 +109,6 @@ pub async fn examples() -> axum::Json<serde_json::Value> {
     axum::Json(serde_json::json!({
         "marahel": map(&MARAHEL_EXAMPLES),
         "heroes": map(&HEROES_EXAMPLES),
+        "search": map(&SEARCH_EXAMPLES),
     }))
 }

@@ -73,6 +73,12 @@ pub mod limits {
     pub const MAX_ZONE_SAMPLES: usize = 8_000_000;
     /// Largest atlas image side in pixels.
     pub const MAX_ATLAS_SIDE: u32 = 4096;
+    /// Most candidates one search request evaluates.
+    pub const MAX_SEARCH_EVALUATIONS: u64 = 4000;
+    /// Most maps one search request makes (candidates x maps per candidate), Marahel.
+    pub const MAX_SEARCH_MAPS: usize = 40_000;
+    /// Most maps one search request makes for Heroes, Mario and zones (slower maps).
+    pub const MAX_SEARCH_OTHER_MAPS: usize = 1_000;
 }
 
 /// Reads the body as `T` and runs `work` on the blocking pool.
@@ -127,6 +133,10 @@ pub fn router() -> Router {
         .route(
             "/api/mario",
             post(|h: HeaderMap, b: Bytes| handle(h, b, api::mario::run)),
+        )
+        .route(
+            "/api/search",
+            post(|h: HeaderMap, b: Bytes| handle(h, b, api::search::run)),
         )
         .layer(DefaultBodyLimit::max(limits::BODY_LIMIT))
 }

@@ -414,3 +414,92 @@ async fn an_uploaded_atlas_paints_the_tiles() {
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(e["path"], "body.atlas", "{e}");
 }
+
+const CAVE_RANGE: &str = include_str!("../../../examples/search/cave-range.json");
+
+#[tokio::test]
+async fn search_fills_its_archive_step_by_step_and_deterministically() {
+    let step = |n: u64| json!({"spec": CAVE_RANGE, "evaluations": n});
+    // 200 random candidates, then batches of 40.
+    let (s, small) = post_json("/api/search", step(200)).await;
+    assert_eq!(s, StatusCode::OK, "{small}");
+    let (_, large) = post_json("/api/search", step(280)).await;
+    let (_, again) = post_json("/api/search", step(280)).await;
+    assert_eq!(large, again, "the same request, the same answer");
+    assert_eq!(small["generator"], "marahel");
+    assert_eq!(large["evaluations"], 280);
+    assert_eq!(large["log"].as_array().unwrap().len(), 3);
+    let filled = |v: &Value| {
+        v["grid"]["fitness"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| !c.is_null())
+            .count()
+    };
+    assert_eq!(large["grid"]["fitness"].as_array().unwrap().len(), 100);
+    assert!(filled(&small) > 0 && filled(&large) >= filled(&small));
+    // The larger budget extends the smaller run: its log starts with the same batches.
+    let log = |v: &Value| v["log"].as_array().unwrap().clone();
+    assert_eq!(log(&large)[..log(&small).len()], log(&small)[..]);
+    assert_eq!(
+        large["grid"]["coverage"].as_f64().unwrap(),
+        filled(&large) as f64 / 100.0
+    );
+    assert_eq!(large["best"]["document"]["metadata"]["min"], "24x24");
+    assert!(large["best"]["args"].is_null());
+}
+
+#[tokio::test]
+async fn search_examples_are_offered_and_bad_requests_are_located() {
+    let (s, text) = get("/api/examples").await;
+    assert_eq!(s, StatusCode::OK);
+    let ex: Value = serde_json::from_str(&text).unwrap();
+    for name in [
+        "cave-range",
+        "binary",
+        "zelda",
+        "zones-floor",
+        "mario-enemies",
+        "heroes-areas",
+    ] {
+        assert!(
+            ex["search"][name]
+                .as_str()
+                .unwrap()
+                .contains("\"algorithm\""),
+            "{name}"
+        );
+    }
+    let zones = ex["search"]["zones-floor"].as_str().unwrap();
+    let (s, v) = post_json("/api/search", json!({"spec": zones, "evaluations": 8})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["generator"], "zones");
+    assert!(v["grid"].is_null());
+    assert!(
+        v["best"]["args"]
+            .as_str()
+            .unwrap()
+            .starts_with("--size\n12x12\n")
+    );
+    let (s, v) = post_json(
+        "/api/search",
+        json!({"spec": "{\"marahel\": {}}", "evaluations": 8}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        v["error"].as_str().unwrap().starts_with("spec: line 1"),
+        "{v}"
+    );
+    let (s, v) = post_json("/api/search", json!({"spec": zones, "evaluations": 0})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        v["error"].as_str().unwrap().contains("body.evaluations"),
+        "{v}"
+    );
+    let binary = ex["search"]["binary"].as_str().unwrap();
+    let (s, v) = post_json("/api/search", json!({"spec": binary, "evaluations": 4000})).await;
+    assert_ne!(s, StatusCode::OK, "over the map limit: {v}");
+    assert!(v["error"].as_str().unwrap().contains("maps"), "{v}");
+}

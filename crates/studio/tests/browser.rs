@@ -183,6 +183,7 @@ async fn run_all(c: &Client, addr: SocketAddr) {
     heroes_pane(c).await;
     zones_pane(c).await;
     mario_pane(c).await;
+    search_pane(c).await;
     timings(c).await;
 }
 
@@ -404,6 +405,36 @@ async fn mario_pane(c: &Client) {
         "level text shows Mario's start"
     );
     screenshot(c, "mario").await;
+}
+
+async fn search_pane(c: &Client) {
+    tab(c, "search").await;
+    wait_for(
+        c,
+        "the cave-range spec in the editor",
+        "document.getElementById('s-spec').value.includes('map_elites')",
+    )
+    .await;
+    js(
+        c,
+        "document.getElementById('s-evals').value = 600; document.getElementById('s-run').click();",
+    )
+    .await;
+    wait_for(
+        c,
+        "the archive after 600 candidates",
+        "document.getElementById('s-stats').textContent.startsWith('marahel: 600 candidates')",
+    )
+    .await;
+    // Some cells of the archive are coloured (not white).
+    let coloured = js(
+        c,
+        "const d = document.getElementById('s-grid').getContext('2d').getImageData(0, 0, 400, 400).data; \
+         let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] < 250) n++; return n;",
+    )
+    .await;
+    assert!(coloured.as_f64().unwrap() > 1000.0, "{coloured}");
+    screenshot(c, "search").await;
 }
 
 /// Edit to picture for a 100x100 map (a changed script, its request, generation, transfer and

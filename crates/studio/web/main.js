@@ -21,4 +21,12 @@ fetch('/api/examples').then((r) => r.json()).then((ex) => {
   $('m-script').value = ex.marahel.cave;
   marahel.edited();
   heroes.examples(ex.heroes);
+  const sbox = $('s-examples');
+  Object.keys(ex.search).forEach((n) => {
+    const b = document.createElement('button');
+    b.textContent = n;
+    b.onclick = () => { $('s-spec').value = ex.search[n]; search.run(); };
+    sbox.appendChild(b);
+  });
+  $('s-spec').value = ex.search['cave-range'];
 });

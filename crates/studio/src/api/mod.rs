@@ -7,6 +7,7 @@ pub mod heroes;
 pub mod marahel;
 pub mod mario;
 pub mod range;
+pub mod search;
 pub mod zones;
 
 use crate::error::StudioError;

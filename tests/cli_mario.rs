@@ -211,7 +211,7 @@ fn unknown_output_format_is_refused_first() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("unknown output format for mario"), "{err}");
+    assert!(err.contains("mario does not write .hmm files"), "{err}");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }
 

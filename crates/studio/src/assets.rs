@@ -1,5 +1,5 @@
-//! The embedded page (HTML, CSS, JavaScript written for the studio) and the examples it
-//! offers, all compiled into the binary.
+//! The embedded page (HTML, CSS, JavaScript written for the studio), compiled into the
+//! binary, and the [`Examples`] it offers, given by the caller.
 
 use axum::extract::Path;
 use axum::http::{StatusCode, header};
@@ -19,36 +19,30 @@ pub const SCRIPTS: [(&str, &str); 6] = [
 /// Its style sheet.
 pub const STYLE: &str = include_str!("../web/app.css");
 
-/// The six Marahel examples, `(name, script)`.
-pub const MARAHEL_EXAMPLES: [(&str, &str); 6] = [
-    ("cave", include_str!("../../../examples/marahel/cave.json")),
-    (
-        "digger",
-        include_str!("../../../examples/marahel/digger.json"),
-    ),
-    ("mine", include_str!("../../../examples/marahel/mine.json")),
-    (
-        "nonuniform",
-        include_str!("../../../examples/marahel/nonuniform.json"),
-    ),
-    (
-        "roguelike",
-        include_str!("../../../examples/marahel/roguelike.json"),
-    ),
-    (
-        "uniform",
-        include_str!("../../../examples/marahel/uniform.json"),
-    ),
-];
+/// The example scripts and templates the page offers, supplied by the caller (the `levelgen`
+/// CLI passes the repository's `examples/`): each list is `(name, text)`.
+#[derive(Debug, Clone, Default)]
+pub struct Examples {
+    /// Marahel scripts, offered as one button each.
+    pub marahel: Vec<(String, String)>,
+    /// Heroes templates (JSON text), offered as one button each.
+    pub heroes: Vec<(String, String)>,
+}
 
-/// The Heroes template examples, `(name, template)`.
-pub const HEROES_EXAMPLES: [(&str, &str); 2] = [
-    ("duel", include_str!("../../../examples/heroes/duel.json")),
-    (
-        "four-kingdoms",
-        include_str!("../../../examples/heroes/four-kingdoms.json"),
-    ),
-];
+impl Examples {
+    /// The `GET /api/examples` body: `{"marahel": {name: script}, "heroes": {name: template}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let map = |list: &[(String, String)]| {
+            list.iter()
+                .map(|(n, t)| (n.clone(), serde_json::Value::String(t.clone())))
+                .collect::<serde_json::Map<_, _>>()
+        };
+        serde_json::json!({
+            "marahel": map(&self.marahel),
+            "heroes": map(&self.heroes),
+        })
+    }
+}
 
 /// `GET /`.
 pub async fn index() -> Html<&'static str> {
@@ -70,17 +64,4 @@ pub async fn script(Path(name): Path<String>) -> Response {
 /// `GET /app.css`.
 pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
-}
-
-/// `GET /api/examples`: `{"marahel": {name: script}, "heroes": {name: template text}}`.
-pub async fn examples() -> axum::Json<serde_json::Value> {
-    let map = |list: &[(&str, &str)]| {
-        list.iter()
-            .map(|(n, t)| (n.to_string(), serde_json::Value::String(t.to_string())))
-            .collect::<serde_json::Map<_, _>>()
-    };
-    axum::Json(serde_json::json!({
-        "marahel": map(&MARAHEL_EXAMPLES),
-        "heroes": map(&HEROES_EXAMPLES),
-    }))
 }

@@ -15,8 +15,8 @@ impl Drop for Server {
     }
 }
 
-#[test]
-fn studio_prints_its_address_and_serves_the_page() {
+/// Starts `levelgen studio --port 0` and reads the address it prints.
+fn start() -> (Server, String) {
     let mut child = bin()
         .args(["studio", "--port", "0"])
         .stdout(Stdio::piped())
@@ -24,7 +24,7 @@ fn studio_prints_its_address_and_serves_the_page() {
         .spawn()
         .expect("levelgen studio starts");
     let stdout = child.stdout.take().expect("stdout");
-    let _server = Server(child);
+    let server = Server(child);
     let mut line = String::new();
     BufReader::new(stdout)
         .read_line(&mut line)
@@ -35,15 +35,65 @@ fn studio_prints_its_address_and_serves_the_page() {
         .and_then(|a| a.strip_suffix('/'))
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-    let mut s = std::net::TcpStream::connect(&addr).expect("connects");
+    (server, addr)
+}
+
+/// The whole HTTP/1.1 response to `GET path`.
+fn get(addr: &str, path: &str) -> String {
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
     write!(
         s,
-        "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
     )
     .unwrap();
-    let mut page = String::new();
-    s.read_to_string(&mut page).expect("a response");
+    let mut response = String::new();
+    s.read_to_string(&mut response).expect("a response");
+    response
+}
+
+#[test]
+fn studio_prints_its_address_and_serves_the_page() {
+    let (_server, addr) = start();
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    let page = get(&addr, "/");
     assert!(page.starts_with("HTTP/1.1 200"), "{page:.200}");
     assert!(page.contains("id=\"pane-marahel\""));
+}
+
+/// The CLI hands the studio the repository's examples: all six Marahel scripts and both Heroes
+/// templates, byte for byte.
+#[test]
+fn studio_offers_the_repository_examples() {
+    let (_server, addr) = start();
+    let response = get(&addr, "/api/examples");
+    assert!(response.starts_with("HTTP/1.1 200"), "{response:.200}");
+    let body = &response[response.find("\r\n\r\n").expect("a body") + 4..];
+    let listing: serde_json::Value = serde_json::from_str(body).expect("JSON");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let names = [
+        (
+            "marahel",
+            &[
+                "cave",
+                "digger",
+                "mine",
+                "nonuniform",
+                "roguelike",
+                "uniform",
+            ][..],
+        ),
+        ("heroes", &["duel", "four-kingdoms"][..]),
+    ];
+    for (kind, list) in names {
+        assert_eq!(
+            listing[kind].as_object().map(|m| m.len()),
+            Some(list.len()),
+            "{kind}"
+        );
+        for name in list {
+            let want = std::fs::read_to_string(root.join(kind).join(format!("{name}.json")))
+                .expect("the example file");
+            assert_eq!(listing[kind][name], want, "{kind}/{name}");
+        }
+    }
 }

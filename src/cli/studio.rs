@@ -20,10 +20,67 @@ pub struct Args {
 /// Runs the server until the process is stopped.
 pub fn run(args: Args) -> Result<(), CliError> {
     let addr = SocketAddr::new(args.bind, args.port);
-    levelgen_studio::run(addr, args.open).map_err(|e| {
+    levelgen_studio::run(addr, &examples(), args.open).map_err(|e| {
         CliError::output(std::io::Error::new(
             e.kind(),
             format!("{addr}: {e} (--port 0 picks a free port)"),
         ))
     })
+}
+
+/// The repository's examples the page offers: the six Marahel scripts and the two Heroes
+/// templates.
+pub fn examples() -> levelgen_studio::Examples {
+    let list = |items: &[(&str, &str)]| {
+        items
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect()
+    };
+    levelgen_studio::Examples {
+        marahel: list(&[
+            ("cave", include_str!("../../examples/marahel/cave.json")),
+            ("digger", include_str!("../../examples/marahel/digger.json")),
+            ("mine", include_str!("../../examples/marahel/mine.json")),
+            (
+                "nonuniform",
+                include_str!("../../examples/marahel/nonuniform.json"),
+            ),
+            (
+                "roguelike",
+                include_str!("../../examples/marahel/roguelike.json"),
+            ),
+            (
+                "uniform",
+                include_str!("../../examples/marahel/uniform.json"),
+            ),
+        ]),
+        heroes: list(&[
+            ("duel", include_str!("../../examples/heroes/duel.json")),
+            (
+                "four-kingdoms",
+                include_str!("../../examples/heroes/four-kingdoms.json"),
+            ),
+        ]),
+        search: list(&[
+            (
+                "cave-range",
+                include_str!("../../examples/search/cave-range.json"),
+            ),
+            ("binary", include_str!("../../examples/search/binary.json")),
+            ("zelda", include_str!("../../examples/search/zelda.json")),
+            (
+                "zones-floor",
+                include_str!("../../examples/search/zones-floor.json"),
+            ),
+            (
+                "mario-enemies",
+                include_str!("../../examples/search/mario-enemies.json"),
+            ),
+            (
+                "heroes-areas",
+                include_str!("../../examples/search/heroes-areas.json"),
+            ),
+        ]),
+    }
 }

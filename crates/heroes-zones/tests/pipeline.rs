@@ -4,9 +4,24 @@ use heroes_zones::hmm::{Catalog, HmmFile, export, validate};
 use heroes_zones::map::{Cell, ObjectKind};
 use heroes_zones::{Config, HeroesError, Template, generate};
 use proptest::prelude::*;
+use std::sync::LazyLock;
 
-const DUEL: &str = include_str!("../../../examples/heroes/duel.json");
-const FOUR: &str = include_str!("../../../examples/heroes/four-kingdoms.json");
+/// The text of `examples/heroes/<name>` in the levelgen repository, read at run time: the
+/// examples live outside this package.
+fn example(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/heroes")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (these tests read the levelgen repository's examples/)",
+            path.display()
+        )
+    })
+}
+
+static DUEL: LazyLock<String> = LazyLock::new(|| example("duel.json"));
+static FOUR: LazyLock<String> = LazyLock::new(|| example("four-kingdoms.json"));
 
 fn err_of(json: &str, size: u32) -> String {
     let t = Template::from_json(json).unwrap();
@@ -105,8 +120,8 @@ fn validation_names_the_zone_or_connection() {
 
 #[test]
 fn generated_maps_are_sound() {
-    let config = Config::from_json(include_str!("../../../examples/heroes/config.json")).unwrap();
-    for (json, size) in [(DUEL, 64), (DUEL, 128), (FOUR, 128), (FOUR, 256)] {
+    let config = Config::from_json(&example("config.json")).unwrap();
+    for (json, size) in [(&*DUEL, 64), (&*DUEL, 128), (&*FOUR, 128), (&*FOUR, 256)] {
         let t = Template::from_json(json).unwrap();
         let map = generate(&t, &config, size, 11).unwrap();
         let n = map.size;
@@ -191,7 +206,7 @@ fn generated_maps_are_sound() {
 
 #[test]
 fn same_seed_same_map_and_golden_hash() {
-    let t = Template::from_json(DUEL).unwrap();
+    let t = Template::from_json(&DUEL).unwrap();
     let a = export(&generate(&t, &Config::default(), 64, 5).unwrap()).to_bytes();
     let b = export(&generate(&t, &Config::default(), 64, 5).unwrap()).to_bytes();
     assert_eq!(a, b);
@@ -265,7 +280,7 @@ fn six_portal_pairs_use_two_way_then_one_way_ids() {
 
 #[test]
 fn hmm_reachability_finds_a_walled_in_castle() {
-    let t = Template::from_json(DUEL).unwrap();
+    let t = Template::from_json(&DUEL).unwrap();
     let mut file = export(&generate(&t, &Config::default(), 64, 2).unwrap());
     let cat = Catalog::builtin();
     assert!(heroes_zones::hmm::reachability(&file, &cat).is_empty());

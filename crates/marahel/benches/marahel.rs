@@ -15,6 +15,20 @@ fn fixtures() -> Option<std::path::PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// The text of `examples/marahel/<name>` in the levelgen repository, read at run time: the
+/// examples live outside this package.
+fn example(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/marahel")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (this benchmark reads the levelgen repository's examples/)",
+            path.display()
+        )
+    })
+}
+
 /// A pass that reads `dist(solid)` while it adds and removes solid cells.
 const LIVE_DIST: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["solid", "empty"],
   "explorers": [
@@ -24,7 +38,7 @@ const LIVE_DIST: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["solid"
   ]}"#;
 
 fn bench(c: &mut Criterion) {
-    let cave = Script::parse(include_str!("../../../examples/marahel/cave.json")).expect("cave");
+    let cave = Script::parse(&example("cave.json")).expect("cave");
     let mut seed = 0u64;
     c.bench_function("example cave 50x50", |b| {
         b.iter(|| {
@@ -45,8 +59,7 @@ fn bench(c: &mut Criterion) {
             black_box(live.generate_sized(seed, 200, 200).expect("map"))
         })
     });
-    let nonuniform = Script::parse(include_str!("../../../examples/marahel/nonuniform.json"))
-        .expect("nonuniform");
+    let nonuniform = Script::parse(&example("nonuniform.json")).expect("nonuniform");
     for n in [2000usize, 4000] {
         c.bench_function(&format!("example nonuniform {n}x{n}"), |b| {
             b.iter(|| {

@@ -5,15 +5,34 @@ use grid_core::TileMap;
 use marahel::MarahelMap;
 use std::path::PathBuf;
 
-/// The six example scripts shipped in `examples/marahel/`.
-pub const EXAMPLES: [&str; 6] = [
-    include_str!("../../../examples/marahel/cave.json"),
-    include_str!("../../../examples/marahel/uniform.json"),
-    include_str!("../../../examples/marahel/nonuniform.json"),
-    include_str!("../../../examples/marahel/digger.json"),
-    include_str!("../../../examples/marahel/mine.json"),
-    include_str!("../../../examples/marahel/roguelike.json"),
+/// The names of the six example scripts in the repository's `examples/marahel/`.
+pub const EXAMPLE_NAMES: [&str; 6] = [
+    "cave",
+    "uniform",
+    "nonuniform",
+    "digger",
+    "mine",
+    "roguelike",
 ];
+
+/// The text of the example script `examples/marahel/<name>.json`, read at run time: the
+/// examples live in the repository, outside this package.
+pub fn example(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/marahel")
+        .join(format!("{name}.json"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (these tests read the levelgen repository's examples/)",
+            path.display()
+        )
+    })
+}
+
+/// The six example scripts, `(name, text)`, in [`EXAMPLE_NAMES`] order.
+pub fn examples() -> Vec<(&'static str, String)> {
+    EXAMPLE_NAMES.iter().map(|&n| (n, example(n))).collect()
+}
 
 /// `../shared/fixtures/marahel` from the workspace root, if present.
 pub fn fixtures() -> Option<PathBuf> {

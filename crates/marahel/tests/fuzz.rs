@@ -13,7 +13,7 @@ mod common;
 /// The scripts mutations start from: the examples, then the fixture scripts (v0.3.0 and
 /// 2017) when the fixtures are present.
 static SEEDS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    let mut v: Vec<String> = common::EXAMPLES.iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = common::examples().into_iter().map(|(_, t)| t).collect();
     if let Some(dir) = common::fixtures() {
         for d in [dir.clone(), dir.join("legacy-2017")] {
             v.extend(common::scripts(&d).into_iter().map(|(_, text)| text));

@@ -7,26 +7,7 @@ use grid_core::export::to_text;
 use marahel::Script;
 use std::path::PathBuf;
 
-const EXAMPLES: [(&str, &str); 6] = [
-    ("cave", include_str!("../../../examples/marahel/cave.json")),
-    (
-        "uniform",
-        include_str!("../../../examples/marahel/uniform.json"),
-    ),
-    (
-        "nonuniform",
-        include_str!("../../../examples/marahel/nonuniform.json"),
-    ),
-    (
-        "digger",
-        include_str!("../../../examples/marahel/digger.json"),
-    ),
-    ("mine", include_str!("../../../examples/marahel/mine.json")),
-    (
-        "roguelike",
-        include_str!("../../../examples/marahel/roguelike.json"),
-    ),
-];
+mod common;
 
 fn golden_path(name: &str, seed: u64) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{name}_{seed}.txt"))
@@ -35,8 +16,8 @@ fn golden_path(name: &str, seed: u64) -> PathBuf {
 #[test]
 fn example_maps_are_pinned() {
     let bless = std::env::var_os("MARAHEL_BLESS").is_some();
-    for (name, text) in EXAMPLES {
-        let script = Script::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (name, text) in common::examples() {
+        let script = Script::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         for seed in [0u64, 7] {
             let map = script.generate(seed).unwrap();
             assert!(map.warnings.is_empty(), "{name}: {:?}", map.warnings);
@@ -60,7 +41,7 @@ fn example_maps_are_pinned() {
 
 #[test]
 fn same_seed_same_map_in_any_order_and_thread() {
-    let script = Script::parse(EXAMPLES[5].1).unwrap();
+    let script = Script::parse(&common::example("roguelike")).unwrap();
     let forward: Vec<String> = (0..6)
         .map(|s| to_text(&script.generate(s).unwrap()))
         .collect();
@@ -94,7 +75,7 @@ fn same_seed_same_map_in_any_order_and_thread() {
 /// it on the same thread, whatever their script and size.
 #[test]
 fn a_map_does_not_depend_on_the_maps_made_before_it() {
-    let scripts: Vec<Script> = EXAMPLES
+    let scripts: Vec<Script> = common::examples()
         .iter()
         .map(|(_, t)| Script::parse(t).unwrap())
         .collect();
@@ -120,7 +101,7 @@ fn a_map_does_not_depend_on_the_maps_made_before_it() {
 
 #[test]
 fn examples_have_their_pieces() {
-    let rogue = Script::parse(EXAMPLES[5].1).unwrap();
+    let rogue = Script::parse(&common::example("roguelike")).unwrap();
     for seed in 0..20 {
         let m = rogue.generate(seed).unwrap();
         assert_eq!(m.count("player"), 1, "seed {seed}");
@@ -128,7 +109,7 @@ fn examples_have_their_pieces() {
         assert!(m.count("enemy") >= 7, "seed {seed}");
         assert!(m.count("treasure") >= 1, "seed {seed}");
     }
-    let mine = Script::parse(EXAMPLES[4].1).unwrap();
+    let mine = Script::parse(&common::example("mine")).unwrap();
     let m = mine.generate(3).unwrap();
     assert!(m.count("gold") > 0);
 }

@@ -1,5 +1,7 @@
 //! The documented meaning of each construct, including where the reference's defects are fixed.
 
+mod common;
+
 use grid_core::{Connectivity, TileMap, components};
 use marahel::Script;
 
@@ -174,7 +176,7 @@ fn big_open_cave_uses_no_recursion() {
 #[test]
 #[ignore = "slow in debug builds; run with --release -- --ignored"]
 fn cave_2000x2000() {
-    let s = Script::parse(include_str!("../../../examples/marahel/cave.json")).unwrap();
+    let s = Script::parse(&common::example("cave")).unwrap();
     let m = s.generate_sized(1, 2000, 2000).unwrap();
     assert_eq!(m.count("unknown"), 0);
     let empty = |i: usize| m.cells[i] == 1;

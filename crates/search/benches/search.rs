@@ -9,11 +9,24 @@ use grid_core::{Connectivity, Seed};
 use levelgen_search::evaluate::Scratch;
 use levelgen_search::{Search, spec};
 use std::hint::black_box;
+use std::path::Path;
 
-const BINARY: &str = include_str!("../../../examples/search/binary.json");
+/// The text of `examples/search/<name>` in the levelgen repository, read at run time: the
+/// examples live outside this package.
+fn example(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/search")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (this benchmark reads the levelgen repository's examples/)",
+            path.display()
+        )
+    })
+}
 
 fn evaluations(c: &mut Criterion) {
-    let mut spec = spec::parse(BINARY).expect("the example parses");
+    let mut spec = spec::parse(&example("binary.json")).expect("the example parses");
     spec.maps = 10;
     let search = Search::new(&spec).expect("the example compiles");
     let ev = search.evaluator();

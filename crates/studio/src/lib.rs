@@ -3,14 +3,15 @@
 //! `levelgen studio`: a local web server whose page has one pane per generator, so a designer
 //! sees every change at once. The server is axum on tokio; generation runs on tokio's blocking
 //! pool so requests never hold each other up; the page is plain HTML, CSS and JavaScript
-//! embedded in the binary (no build step, no network, no third-party scripts).
+//! embedded in the binary (no build step, no network, no third-party scripts). The example
+//! scripts and templates the page offers come from the caller as an [`Examples`] value.
 //!
 //! | stage | module |
 //! |---|---|
 //! | routes, body limit, serving | this module ([`router`], [`serve`]) |
 //! | one adapter per generator: request -> generator -> PNG/JSON | [`api`] |
 //! | located errors (JSON path and line) | [`error`], [`locate`] |
-//! | the embedded page and examples | [`assets`] |
+//! | the embedded page; the examples, given by the caller | [`assets`] |
 //!
 //! Every response is a pure function of the request: the same request gives the same bytes.
 //!
@@ -36,6 +37,7 @@ pub mod assets;
 pub mod error;
 pub mod locate;
 
+pub use assets::Examples;
 pub use error::StudioError;
 
 use axum::Router;
@@ -107,13 +109,20 @@ where
     }
 }
 
-/// The studio's routes: the page, its assets, the examples and the API.
-pub fn router() -> Router {
+/// The studio's routes: the page, its assets, the `examples` it offers and the API.
+pub fn router(examples: &Examples) -> Router {
+    let listing = std::sync::Arc::new(examples.to_json());
     Router::new()
         .route("/", get(assets::index))
         .route("/js/{name}", get(assets::script))
         .route("/app.css", get(assets::style))
-        .route("/api/examples", get(assets::examples))
+        .route(
+            "/api/examples",
+            get(move || {
+                let listing = listing.clone();
+                async move { axum::Json((*listing).clone()) }
+            }),
+        )
         .route(
             "/api/marahel",
             post(|h: HeaderMap, b: Bytes| handle(h, b, api::marahel::run)),
@@ -141,21 +150,26 @@ pub fn router() -> Router {
         .layer(DefaultBodyLimit::max(limits::BODY_LIMIT))
 }
 
-/// Binds `addr` and serves the studio until the process ends; `ready` is called with the bound
-/// address (port 0 picks a free one) before the first request is accepted.
-pub async fn serve(addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+/// Binds `addr` and serves the studio with `examples` until the process ends; `ready` is called
+/// with the bound address (port 0 picks a free one) before the first request is accepted.
+pub async fn serve(
+    addr: SocketAddr,
+    examples: &Examples,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, router()).await
+    axum::serve(listener, router(examples)).await
 }
 
 /// Starts a multi-threaded runtime and serves the studio on `addr` until the process ends,
-/// printing the address; with `open`, asks the desktop to open it in a browser.
-pub fn run(addr: SocketAddr, open: bool) -> std::io::Result<()> {
+/// printing the address; the page offers `examples`; with `open`, asks the desktop to open it
+/// in a browser.
+pub fn run(addr: SocketAddr, examples: &Examples, open: bool) -> std::io::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_io()
         .build()?;
-    rt.block_on(serve(addr, |bound| {
+    rt.block_on(serve(addr, examples, |bound| {
         let url = format!("http://{bound}/");
         println!("levelgen studio: {url}  (Ctrl-C to stop)");
         if open {

@@ -4,12 +4,16 @@
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use levelgen_studio::router;
+mod common;
+
+use levelgen_studio::{Examples, router};
 use serde_json::{Value, json};
+use std::sync::LazyLock;
 use tower::ServiceExt;
 
-const CAVE: &str = include_str!("../../../examples/marahel/cave.json");
-const DUEL: &str = include_str!("../../../examples/heroes/duel.json");
+static EXAMPLES: LazyLock<Examples> = LazyLock::new(common::repo_examples);
+static CAVE: LazyLock<String> = LazyLock::new(|| common::example("marahel/cave.json"));
+static DUEL: LazyLock<String> = LazyLock::new(|| common::example("heroes/duel.json"));
 
 async fn post(path: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
     post_as(path, "application/json", body).await
@@ -20,7 +24,7 @@ async fn post_as(path: &str, kind: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>)
         .header("content-type", kind)
         .body(Body::from(body))
         .unwrap();
-    let res = router().oneshot(req).await.unwrap();
+    let res = router(&EXAMPLES).oneshot(req).await.unwrap();
     let status = res.status();
     let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
     (status, bytes)
@@ -34,7 +38,7 @@ async fn post_json(path: &str, body: Value) -> (StatusCode, Value) {
 }
 
 async fn get(path: &str) -> (StatusCode, String) {
-    let res = router()
+    let res = router(&EXAMPLES)
         .oneshot(Request::get(path).body(Body::empty()).unwrap())
         .await
         .unwrap();
@@ -97,12 +101,12 @@ async fn the_page_and_its_assets_are_served() {
     assert_eq!(s, StatusCode::OK);
     let ex: Value = serde_json::from_str(&ex).unwrap();
     assert_eq!(ex["marahel"].as_object().unwrap().len(), 6);
-    assert_eq!(ex["marahel"]["cave"], CAVE);
+    assert_eq!(ex["marahel"]["cave"], *CAVE);
 }
 
 #[tokio::test]
 async fn marahel_map_preview_and_downloads() {
-    let body = json!({"script": CAVE, "seed": 3, "width": 60, "height": 40});
+    let body = json!({"script": &*CAVE, "seed": 3, "width": 60, "height": 40});
     let (s, v) = post_json("/api/marahel", body.clone()).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(
@@ -137,11 +141,11 @@ async fn marahel_map_preview_and_downloads() {
 
 #[tokio::test]
 async fn the_same_request_gives_the_same_bytes_and_seeds_differ() {
-    let body = json!({"script": CAVE, "seed": 11, "width": 50, "height": 50});
+    let body = json!({"script": &*CAVE, "seed": 11, "width": 50, "height": 50});
     let a = post("/api/marahel", body.to_string().into_bytes()).await;
     let b = post("/api/marahel", body.to_string().into_bytes()).await;
     assert_eq!(a, b);
-    let other = json!({"script": CAVE, "seed": 12, "width": 50, "height": 50});
+    let other = json!({"script": &*CAVE, "seed": 12, "width": 50, "height": 50});
     let c = post("/api/marahel", other.to_string().into_bytes()).await;
     assert_ne!(a.1, c.1);
 }
@@ -173,7 +177,7 @@ async fn unknown_name_is_a_400_with_json_path_and_line() {
 
 #[tokio::test]
 async fn overrides_change_the_map_and_a_bad_path_is_named() {
-    let base = json!({"script": CAVE, "seed": 5, "width": 40, "height": 40});
+    let base = json!({"script": &*CAVE, "seed": 5, "width": 40, "height": 40});
     let mut small = base.clone();
     small["set"] = json!(["metadata.max=20x10", "metadata.min=20x10"]);
     small.as_object_mut().unwrap().remove("width");
@@ -196,13 +200,17 @@ async fn overrides_change_the_map_and_a_bad_path_is_named() {
 async fn limits_are_named_and_oversize_bodies_get_413() {
     let (s, v) = post_json(
         "/api/marahel",
-        json!({"script": CAVE, "width": 5000, "height": 10}),
+        json!({"script": &*CAVE, "width": 5000, "height": 10}),
     )
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(v["error"].as_str().unwrap().contains("limit of 512"), "{v}");
 
-    let (s, v) = post_json("/api/marahel/range", json!({"script": CAVE, "count": 501})).await;
+    let (s, v) = post_json(
+        "/api/marahel/range",
+        json!({"script": &*CAVE, "count": 501}),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(v["error"].as_str().unwrap().contains("500"), "{v}");
 
@@ -212,18 +220,18 @@ async fn limits_are_named_and_oversize_bodies_get_413() {
     let (s, _) = post("/api/marahel", huge).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
 
-    let body = json!({"script": CAVE}).to_string().into_bytes();
+    let body = json!({"script": &*CAVE}).to_string().into_bytes();
     let (s, _) = post_as("/api/marahel", "text/plain", body).await;
     assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 
-    let (s, v) = post_json("/api/marahel", json!({"script": CAVE, "colour": 1})).await;
+    let (s, v) = post_json("/api/marahel", json!({"script": &*CAVE, "colour": 1})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(v["error"].as_str().unwrap().contains("colour"), "{v}");
 }
 
 #[tokio::test]
 async fn expressive_range_bins_every_map() {
-    let body = json!({"script": CAVE, "seed": 0, "width": 40, "height": 40, "count": 30});
+    let body = json!({"script": &*CAVE, "seed": 0, "width": 40, "height": 40, "count": 30});
     let (s, v) = post_json("/api/marahel/range", body.clone()).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["count"], 30);
@@ -246,7 +254,7 @@ async fn expressive_range_bins_every_map() {
     // Map i of the range is the map of seed i.
     let (_, one) = post_json(
         "/api/marahel",
-        json!({"script": CAVE, "seed": 7, "width": 40, "height": 40}),
+        json!({"script": &*CAVE, "seed": 7, "width": 40, "height": 40}),
     )
     .await;
     assert_eq!(v["points"][7][0], one["metrics"]["empty_fraction"]);
@@ -254,7 +262,7 @@ async fn expressive_range_bins_every_map() {
 
 #[tokio::test]
 async fn heroes_preview_hmm_and_located_template_errors() {
-    let template: Value = serde_json::from_str(DUEL).unwrap();
+    let template: Value = serde_json::from_str(&DUEL).unwrap();
     let (s, v) = post_json("/api/heroes", json!({"template": template, "seed": 2})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["zones"], 5);
@@ -379,7 +387,7 @@ async fn painting_the_zones_noise_changes_the_tiles() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_slow_requests_at_once_both_complete() {
     let body = |seed: u64| {
-        json!({"script": CAVE, "seed": seed, "width": 100, "height": 100, "count": 60})
+        json!({"script": &*CAVE, "seed": seed, "width": 100, "height": 100, "count": 60})
             .to_string()
             .into_bytes()
     };

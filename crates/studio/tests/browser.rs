@@ -5,6 +5,8 @@
 //! pane into `docs/images/studio-*.png` and prints the edit-to-picture and expressive-range
 //! timings measured in the page (`performance.now()` around fetch and redraw).
 
+mod common;
+
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -132,7 +134,8 @@ fn percentile(v: &[f64], p: f64) -> f64 {
 async fn start_server() -> SocketAddr {
     let (tx, rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
-        levelgen_studio::serve("127.0.0.1:0".parse().unwrap(), move |a| {
+        let examples = common::repo_examples();
+        levelgen_studio::serve("127.0.0.1:0".parse().unwrap(), &examples, move |a| {
             let _ = tx.send(a);
         })
         .await

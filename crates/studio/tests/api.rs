@@ -423,11 +423,10 @@ async fn an_uploaded_atlas_paints_the_tiles() {
     assert_eq!(e["path"], "body.atlas", "{e}");
 }
 
-const CAVE_RANGE: &str = include_str!("../../../examples/search/cave-range.json");
-
 #[tokio::test]
 async fn search_fills_its_archive_step_by_step_and_deterministically() {
-    let step = |n: u64| json!({"spec": CAVE_RANGE, "evaluations": n});
+    let spec = common::example("search/cave-range.json");
+    let step = |n: u64| json!({"spec": spec, "evaluations": n});
     // 200 random candidates, then batches of 40.
     let (s, small) = post_json("/api/search", step(200)).await;
     assert_eq!(s, StatusCode::OK, "{small}");

@@ -121,3 +121,31 @@ fn a_config_that_is_not_an_object_is_rejected() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// `mario --set` changes the level settings exactly as the flag for the same setting does,
+/// and a path the settings do not have is bad input.
+#[test]
+fn mario_set_changes_the_settings_like_a_flag() {
+    let by_flag = run(&["mario", "--seed", "3", "--difficulty", "4"]);
+    let by_set = run(&["mario", "--seed", "3", "--set", "difficulty=[4,4]"]);
+    assert!(by_flag.status.success() && by_set.status.success());
+    assert_eq!(by_flag.stdout, by_set.stdout);
+    let plain = run(&["mario", "--seed", "3"]);
+    assert_ne!(plain.stdout, by_set.stdout, "the setting changes the level");
+    let bad = run(&["mario", "--set", "difficultty=[4,4]"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--set"));
+}
+
+/// `zones --set` reaches any setting of the zone configuration, as its flags do.
+#[test]
+fn zones_set_changes_the_settings_like_a_flag() {
+    let by_flag = run(&["zones", "--size", "6x4", "--seamless"]);
+    let by_set = run(&["zones", "--size", "6x4", "--set", "mode=seamless"]);
+    assert!(by_flag.status.success() && by_set.status.success());
+    assert_eq!(by_flag.stdout, by_set.stdout);
+    let plain = run(&["zones", "--size", "6x4"]);
+    assert_ne!(plain.stdout, by_set.stdout);
+    let bad = run(&["zones", "--set", "noise.octavs=3"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -449,3 +449,23 @@ pub fn extension(path: &Path) -> String {
         .unwrap_or("")
         .to_ascii_lowercase()
 }
+
+/// `settings` with the `--set PATH=VALUE` overrides applied through its JSON form (for the
+/// generators whose settings are a serde type rather than an input file: mario, zones).
+pub fn settings_with_overrides<T>(settings: T, sets: &[Override]) -> Result<T, CliError>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    if sets.is_empty() {
+        return Ok(settings);
+    }
+    let mut doc =
+        serde_json::to_value(settings).map_err(|e| CliError::output_msg(e.to_string()))?;
+    apply_all(&mut doc, sets).map_err(|e| CliError::input_msg(format!("--set: {e}")))?;
+    serde_json::from_value(doc).map_err(|e| {
+        CliError::input_msg(format!(
+            "--set: {}",
+            grid_core::text::excerpt_with(&e.to_string(), 160)
+        ))
+    })
+}

@@ -1,7 +1,7 @@
 //! `levelgen mario`: Super Mario levels assembled from rooms, sections and macros, each
 //! proven playable, written as Mario AI Framework level text.
 
-use super::common::{CommonArgs, Formats, write_generic};
+use super::common::{CommonArgs, Formats, settings_with_overrides, write_generic};
 use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
@@ -61,6 +61,10 @@ pub struct Args {
     /// Skip the playability check.
     #[arg(long)]
     pub no_check: bool,
+    /// Change one setting by its path in the `LevelConfig` JSON, after the other flags
+    /// (repeatable): `--set difficulty=[2,4]`, `--set min_length=800`.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    pub set: Vec<grid_core::overrides::Override>,
     /// Shared flags (--seed, --count, --out, --format, --quiet).
     #[command(flatten)]
     pub common: CommonArgs,
@@ -196,6 +200,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(d) = &args.difficulty {
         cfg.difficulty = Some(parse_difficulty(d)?);
     }
+    let cfg = settings_with_overrides(cfg, &args.set)?;
     let out = Output::guarding(
         [&args.rooms, &args.sections, &args.macros]
             .into_iter()

@@ -1,11 +1,11 @@
 //! `levelgen zones`: noise-driven 3x3 zone matching into a tiled world, and its atlases.
 
-use super::common::{CommonArgs, Formats, extension, write_generic};
+use super::common::{CommonArgs, Formats, extension, settings_with_overrides, write_generic};
 use super::error::CliError;
 use super::output::{Output, Target};
 use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
-use grid_core::overrides::{Override, apply_all};
+use grid_core::overrides::Override;
 use std::path::PathBuf;
 use zone_tiles::export::{black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin};
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
@@ -114,7 +114,7 @@ pub struct Args {
     /// Change one setting by its path in the `ZoneConfig` JSON, after the other flags
     /// (repeatable): `--set noise.octaves=3`, `--set threshold.fill=0.5`, `--set mode=seamless`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
-    pub set: Vec<String>,
+    pub set: Vec<Override>,
     /// Shared flags (--seed, --count, --out, --format, --quiet).
     #[command(flatten)]
     pub common: CommonArgs,
@@ -220,26 +220,6 @@ pub const FORMATS: Formats = Formats {
     stdout: "txt",
 };
 
-/// `cfg` with the `--set PATH=VALUE` overrides applied through its JSON form.
-fn with_overrides(cfg: ZoneConfig, sets: &[String]) -> Result<ZoneConfig, CliError> {
-    if sets.is_empty() {
-        return Ok(cfg);
-    }
-    let parsed = sets
-        .iter()
-        .map(|s| s.parse::<Override>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(CliError::input)?;
-    let mut doc = serde_json::to_value(cfg).map_err(CliError::output)?;
-    apply_all(&mut doc, &parsed).map_err(CliError::input)?;
-    serde_json::from_value(doc).map_err(|e| {
-        CliError::input_msg(format!(
-            "--set: {}",
-            grid_core::text::excerpt_with(&e.to_string(), 160)
-        ))
-    })
-}
-
 /// Runs `levelgen zones`.
 pub fn run(args: Args) -> Result<(), CliError> {
     if let Some(Action::Atlas(a)) = &args.action {
@@ -253,7 +233,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(p) => Some(Atlas::load(p, None, None).map_err(CliError::input)?),
         None => None,
     };
-    let cfg = with_overrides(config(&args), &args.set)?;
+    let cfg = settings_with_overrides(config(&args), &args.set)?;
     let biomes = args.biomes.then(BiomeConfig::default);
     // Every limit is checked before anything is generated or allocated.
     cfg.validate().map_err(CliError::input)?;

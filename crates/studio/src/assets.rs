@@ -8,12 +8,13 @@ use axum::response::{Html, IntoResponse, Response};
 /// The page.
 pub const INDEX: &str = include_str!("../web/index.html");
 /// Its scripts, `/js/<name>`, loaded in this order: shared helpers, one per pane, start-up.
-pub const SCRIPTS: [(&str, &str); 6] = [
+pub const SCRIPTS: [(&str, &str); 7] = [
     ("common.js", include_str!("../web/common.js")),
     ("marahel.js", include_str!("../web/marahel.js")),
     ("heroes.js", include_str!("../web/heroes.js")),
     ("zones.js", include_str!("../web/zones.js")),
     ("mario.js", include_str!("../web/mario.js")),
+    ("search.js", include_str!("../web/search.js")),
     ("main.js", include_str!("../web/main.js")),
 ];
 /// Its style sheet.

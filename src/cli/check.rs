@@ -227,7 +227,7 @@ fn guess_json(bytes: &[u8]) -> Result<Kind, String> {
     let Some(obj) = doc.as_object() else {
         return Err(format!(
             "expected a JSON object {{...}}, found {}",
-            super::common::json_kind(&doc)
+            grid_core::text::json_kind(&doc)
         ));
     };
     if obj.contains_key("explorers") || obj.contains_key("entities") {

@@ -378,7 +378,7 @@ pub fn json_with_overrides(text: &str, sets: &[Override], flag: &str) -> Result<
     if !doc.is_object() {
         return Err(format!(
             "expected a JSON object {{...}}, found {}",
-            json_kind(&doc)
+            grid_core::text::json_kind(&doc)
         ));
     }
     if sets.is_empty() {
@@ -386,18 +386,6 @@ pub fn json_with_overrides(text: &str, sets: &[Override], flag: &str) -> Result<
     }
     apply_all(&mut doc, sets).map_err(|e| format!("{flag}: {e}"))?;
     serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
-}
-
-/// How a JSON value's type is named in messages.
-pub fn json_kind(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
 }
 
 /// A map size `WxH`, both whole numbers of at least 1 (the `--size` of every generator).

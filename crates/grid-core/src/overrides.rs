@@ -24,7 +24,7 @@
 //! assert_eq!(script["explorers"][0]["type"], "drunk");
 //! ```
 
-use crate::text::excerpt;
+use crate::text::{excerpt, json_kind};
 use serde_json::Value;
 use std::str::FromStr;
 use thiserror::Error;
@@ -49,13 +49,13 @@ pub enum OverrideError {
         step: String,
     },
     /// A step of the path goes into a number, string, boolean or null.
-    #[error("override {path}: {at} is a {kind}, not an object or array")]
+    #[error("override {path}: {at} is {kind}, not an object or array")]
     NotAContainer {
         /// The override's path, as given.
         path: String,
         /// The part of the path that exists.
         at: String,
-        /// What is there.
+        /// What is there (`a number`, ...).
         kind: &'static str,
     },
 }
@@ -111,17 +111,6 @@ fn split_path(path: &str) -> Vec<String> {
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// Applies one override to `doc`.
 pub fn apply(doc: &mut Value, set: &Override) -> Result<(), OverrideError> {
     let Some((last, parents)) = set.steps.split_last() else {
@@ -149,7 +138,7 @@ pub fn apply(doc: &mut Value, set: &Override) -> Result<(), OverrideError> {
                 return Err(OverrideError::NotAContainer {
                     path: set.path.clone(),
                     at: here.to_string(),
-                    kind: kind(other),
+                    kind: json_kind(other),
                 });
             }
         };
@@ -179,7 +168,7 @@ pub fn apply(doc: &mut Value, set: &Override) -> Result<(), OverrideError> {
         other => Err(OverrideError::NotAContainer {
             path: set.path.clone(),
             at: here,
-            kind: kind(other),
+            kind: json_kind(other),
         }),
     }
 }

@@ -38,6 +38,20 @@ pub fn excerpt_with(text: &str, max: usize) -> String {
     out
 }
 
+/// How a JSON value's type is named in messages: `null`, `a boolean`, `a number`, `a string`,
+/// `an array`, `an object`.
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,6 +73,13 @@ mod tests {
     #[test]
     fn control_characters_are_escaped() {
         assert_eq!(excerpt("\u{0}\t\""), "\"\\0\\t\\\"\"");
+    }
+
+    #[test]
+    fn json_kinds_are_named_with_their_article() {
+        assert_eq!(json_kind(&serde_json::json!([1])), "an array");
+        assert_eq!(json_kind(&serde_json::json!(null)), "null");
+        assert_eq!(json_kind(&serde_json::json!(2.5)), "a number");
     }
 
     #[test]

@@ -437,18 +437,6 @@ pub(crate) fn json_err(what: &'static str, e: serde_json::Error) -> HeroesError 
     }
 }
 
-/// The JSON kind of `v`, for messages.
-pub(crate) fn kind_of(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}
-
 /// Rejects arrays where the format has objects or plain values (see [`ARRAY_KEYS`]) and a
 /// document that is not an object. Iterative (a stack), so nesting depth cannot overflow.
 fn check_shape(root: &serde_json::Value, what: &'static str) -> Result<(), HeroesError> {
@@ -457,7 +445,7 @@ fn check_shape(root: &serde_json::Value, what: &'static str) -> Result<(), Heroe
         what,
         at,
         expected,
-        found: kind_of(v),
+        found: grid_core::text::json_kind(v),
     };
     if !root.is_object() {
         return Err(wrong("$".into(), "an object", root));

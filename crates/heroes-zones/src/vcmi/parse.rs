@@ -4,8 +4,9 @@
 //! conversion can name them in a warning.
 
 use crate::error::HeroesError;
-use crate::template::{MAX_INPUT_BYTES, json_err, kind_of};
+use crate::template::{MAX_INPUT_BYTES, json_err};
 use grid_core::text::excerpt;
+use grid_core::text::json_kind;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -185,7 +186,7 @@ fn object<'a>(v: &'a Value, at: &str) -> Result<&'a serde_json::Map<String, Valu
         what: "VCMI template",
         at: at.to_string(),
         expected: "an object",
-        found: kind_of(v),
+        found: json_kind(v),
     })
 }
 
@@ -208,7 +209,7 @@ fn string(
             what: "VCMI template",
             at: format!("{at}.{key}"),
             expected: "a string",
-            found: kind_of(v),
+            found: json_kind(v),
         }),
         None => Err(invalid(format!("{at}.{key}"), "missing (required)")),
     }
@@ -246,7 +247,7 @@ fn template(id: &str, v: &Value) -> Result<VcmiTemplate, HeroesError> {
                 what: "VCMI template",
                 at: conns_at,
                 expected: "an array",
-                found: kind_of(v),
+                found: json_kind(v),
             });
         }
     };

@@ -6,6 +6,7 @@
 //! Unknown fields are errors (the reference ignores them silently).
 
 use crate::error::MarahelError;
+use grid_core::text::json_kind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -148,17 +149,6 @@ pub(crate) fn join(path: &str, key: &str) -> String {
     }
 }
 
-pub(crate) fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 impl<'a> Obj<'a> {
     pub fn new(v: &'a Value, path: impl Into<String>) -> Result<Self, MarahelError> {
         let path = path.into();
@@ -170,7 +160,7 @@ impl<'a> Obj<'a> {
                 } else {
                     path
                 },
-                format!("expected an object, found {}", type_name(other)),
+                format!("expected an object, found {}", json_kind(other)),
             )),
         }
     }
@@ -219,7 +209,7 @@ pub(crate) fn text_value(v: &Value, path: &str) -> Result<String, MarahelError> 
         Value::Number(n) => Ok(n.to_string()),
         other => Err(MarahelError::shape(
             path,
-            format!("expected a string, found {}", type_name(other)),
+            format!("expected a string, found {}", json_kind(other)),
         )),
     }
 }
@@ -283,7 +273,7 @@ pub fn from_value(value: &Value) -> Result<RawScript, MarahelError> {
                 "entities",
                 format!(
                     "expected an array of entity names, found {}",
-                    type_name(other)
+                    json_kind(other)
                 ),
             ));
         }
@@ -298,7 +288,7 @@ pub fn from_value(value: &Value) -> Result<RawScript, MarahelError> {
         Some(other) => {
             return Err(MarahelError::shape(
                 "explorers",
-                format!("expected an array of explorers, found {}", type_name(other)),
+                format!("expected an array of explorers, found {}", json_kind(other)),
             ));
         }
         None => {
@@ -323,7 +313,7 @@ pub(crate) fn string_value(v: &Value, path: &str) -> Result<String, MarahelError
         Value::String(s) => Ok(s.clone()),
         other => Err(MarahelError::shape(
             path,
-            format!("expected a string, found {}", type_name(other)),
+            format!("expected a string, found {}", json_kind(other)),
         )),
     }
 }
@@ -426,7 +416,7 @@ pub(crate) fn read_rules(e: &Obj) -> Result<Vec<String>, MarahelError> {
             e.at("rules"),
             format!(
                 "expected an array of rule strings, found {}",
-                type_name(other)
+                json_kind(other)
             ),
         )),
         None => Err(MarahelError::shape(

@@ -2,7 +2,7 @@
 //! without generating; findings name the file and place; exit 0 or 2.
 
 mod common;
-use common::{bin, temp_dir};
+use common::{bin, fresh_dir};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -11,10 +11,7 @@ fn root() -> PathBuf {
 }
 
 fn fresh(name: &str) -> PathBuf {
-    let d = temp_dir("cli-check").join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    fresh_dir("cli-check", name)
 }
 
 fn check(files: &[&Path], extra: &[&str]) -> (Option<i32>, String) {

@@ -4,37 +4,16 @@
 //! `-v` for per-file lines, and runs that would make nothing rejected.
 
 mod common;
-use common::{bin, temp_dir};
-use std::path::{Path, PathBuf};
+use common::{bin, example, fresh_dir, names};
+use std::path::PathBuf;
 use std::process::Output;
 
-fn example(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(path)
-        .display()
-        .to_string()
-}
-
 fn fresh(name: &str) -> PathBuf {
-    let d = temp_dir("cli-flags").join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    fresh_dir("cli-flags", name)
 }
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 fn assert_bad_input(out: &Output, needle: &str, what: &str) {

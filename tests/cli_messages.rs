@@ -2,16 +2,7 @@
 //! output of internal types: a 100 KB argument or a 400 KB rule gives a short error line.
 
 mod common;
-use common::{bin, temp_dir};
-use std::path::PathBuf;
-
-fn example(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(path)
-        .display()
-        .to_string()
-}
+use common::{bin, example, temp_dir};
 
 #[test]
 fn long_input_gives_short_errors() {

@@ -3,7 +3,7 @@
 //! ever overwrites one of the run's inputs.
 
 mod common;
-use common::{bin, temp_dir};
+use common::{bin, fresh_dir, names};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -17,20 +17,7 @@ fn example(path: &str) -> String {
 
 /// A fresh directory for one test.
 fn fresh(name: &str) -> PathBuf {
-    let d = temp_dir("cli-output").join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+    fresh_dir("cli-output", name)
 }
 
 /// Runs of every generator that print several maps on stdout. (Their reader goes away

@@ -3,17 +3,8 @@
 //! file; a path that leads nowhere is bad input naming it.
 
 mod common;
-use common::{bin, temp_dir};
-use std::path::PathBuf;
+use common::{bin, example, temp_dir};
 use std::process::Output;
-
-fn example(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("examples")
-        .join(path)
-        .display()
-        .to_string()
-}
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()

@@ -123,24 +123,18 @@ pub struct Limits {
 
 /// Whether the explorer reads entity counts (so the engine keeps per-region counts).
 pub fn uses_counts(ex: &Explorer) -> bool {
-    let est = |e: &Estimator| matches!(e, Estimator::Count { .. });
-    let in_rules = ex
-        .rules
-        .iter()
-        .flat_map(|r| &r.conditions)
-        .any(|c| est(&c.left) || est(&c.right));
-    let in_heur = match &ex.kind {
-        ExplorerKind::Greedy { heuristics } | ExplorerKind::WideHeur { heuristics } => {
-            heuristics.iter().any(est)
-        }
-        _ => false,
-    };
-    in_rules || in_heur
+    reads_estimator(ex, |e| matches!(e, Estimator::Count { .. }))
 }
 
 /// Whether the explorer reads `dist(list)` (not `dist(out)`, which reads no cell).
 pub fn reads_distance(ex: &Explorer) -> bool {
-    let est = |e: &Estimator| matches!(e, Estimator::Distance { to_out: false, .. });
+    reads_estimator(ex, |e| {
+        matches!(e, Estimator::Distance { to_out: false, .. })
+    })
+}
+
+/// Whether an estimator `est` accepts stands in the explorer's rules or heuristics.
+fn reads_estimator(ex: &Explorer, est: impl Fn(&Estimator) -> bool) -> bool {
     let in_rules = ex
         .rules
         .iter()
@@ -148,7 +142,7 @@ pub fn reads_distance(ex: &Explorer) -> bool {
         .any(|c| est(&c.left) || est(&c.right));
     let in_heur = match &ex.kind {
         ExplorerKind::Greedy { heuristics } | ExplorerKind::WideHeur { heuristics } => {
-            heuristics.iter().any(est)
+            heuristics.iter().any(&est)
         }
         _ => false,
     };

@@ -109,6 +109,15 @@ where
     }
 }
 
+/// A `POST` route that reads a JSON body and answers with `work`'s result (see [`handle`]).
+fn endpoint<T, F>(work: F) -> axum::routing::MethodRouter
+where
+    T: DeserializeOwned + Send + 'static,
+    F: FnOnce(T) -> Result<api::Output, StudioError> + Clone + Send + Sync + 'static,
+{
+    post(move |h: HeaderMap, b: Bytes| handle(h, b, work))
+}
+
 /// The studio's routes: the page, its assets, the `examples` it offers and the API.
 pub fn router(examples: &Examples) -> Router {
     let listing = std::sync::Arc::new(examples.to_json());
@@ -123,30 +132,12 @@ pub fn router(examples: &Examples) -> Router {
                 async move { axum::Json((*listing).clone()) }
             }),
         )
-        .route(
-            "/api/marahel",
-            post(|h: HeaderMap, b: Bytes| handle(h, b, api::marahel::run)),
-        )
-        .route(
-            "/api/marahel/range",
-            post(|h: HeaderMap, b: Bytes| handle(h, b, api::range::run)),
-        )
-        .route(
-            "/api/heroes",
-            post(|h: HeaderMap, b: Bytes| handle(h, b, api::heroes::run)),
-        )
-        .route(
-            "/api/zones",
-            post(|h: HeaderMap, b: Bytes| handle(h, b, api::zones::run)),
-        )
-        .route(
-            "/api/mario",
-            post(|h: HeaderMap, b: Bytes| handle(h, b, api::mario::run)),
-        )
-        .route(
-            "/api/search",
-            post(|h: HeaderMap, b: Bytes| handle(h, b, api::search::run)),
-        )
+        .route("/api/marahel", endpoint(api::marahel::run))
+        .route("/api/marahel/range", endpoint(api::range::run))
+        .route("/api/heroes", endpoint(api::heroes::run))
+        .route("/api/zones", endpoint(api::zones::run))
+        .route("/api/mario", endpoint(api::mario::run))
+        .route("/api/search", endpoint(api::search::run))
         .layer(DefaultBodyLimit::max(limits::BODY_LIMIT))
 }
 

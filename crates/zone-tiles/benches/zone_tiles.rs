@@ -1,6 +1,9 @@
 //! Throughput of zone generation: zones of 60x60 px per second.
 //!
 //! `cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Wall-clock groups, plus `chunk_cpu`: the chunks again in the calling thread's CPU time
+//! (on Unix), which is what one core spends even when other processes share the machine.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -130,5 +133,89 @@ fn zones(c: &mut Criterion) {
     g.finish();
 }
 
+/// The configurations of the chunk benchmarks.
+fn chunk_configs() -> Vec<(&'static str, ZoneConfig, Option<zone_tiles::BiomeConfig>)> {
+    let default = ZoneConfig::default();
+    let seamless = ZoneConfig {
+        mode: Mode::Seamless,
+        ..default
+    };
+    vec![
+        ("default", default, None),
+        ("seamless_stride2", seamless, None),
+        ("streaming_preset", ZoneConfig::streaming(), None),
+        (
+            "streaming_preset_biomes",
+            ZoneConfig::streaming(),
+            Some(zone_tiles::BiomeConfig::default()),
+        ),
+    ]
+}
+
+#[cfg(unix)]
+mod cpu {
+    //! A criterion measurement in thread CPU time (nanoseconds).
+    use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+    use rustix::time::{ClockId, clock_gettime};
+
+    /// The calling thread's CPU time; `WallTime` lends its formatter (both count nanoseconds).
+    pub struct ThreadCpu(pub WallTime);
+
+    fn now() -> u64 {
+        let t = clock_gettime(ClockId::ThreadCPUTime);
+        t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+    }
+
+    impl Measurement for ThreadCpu {
+        type Intermediate = u64;
+        type Value = u64;
+        fn start(&self) -> u64 {
+            now()
+        }
+        fn end(&self, start: u64) -> u64 {
+            now() - start
+        }
+        fn add(&self, a: &u64, b: &u64) -> u64 {
+            a + b
+        }
+        fn zero(&self) -> u64 {
+            0
+        }
+        fn to_f64(&self, value: &u64) -> f64 {
+            *value as f64
+        }
+        fn formatter(&self) -> &dyn ValueFormatter {
+            self.0.formatter()
+        }
+    }
+}
+
+/// One 16x16-zone chunk on one core, in thread CPU time.
+#[cfg(unix)]
+fn chunk_cpu(c: &mut Criterion<cpu::ThreadCpu>) {
+    let mut g = c.benchmark_group("chunk_cpu");
+    g.throughput(Throughput::Elements(256));
+    for (name, config, biomes) in chunk_configs() {
+        let world = zone_tiles::World::new(config, biomes, 1).unwrap();
+        let mut k = 0i64;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                k += 1;
+                black_box(world.chunk(black_box(k), -k).unwrap())
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(benches, zones);
+#[cfg(unix)]
+criterion_group! {
+    name = cpu_benches;
+    config = Criterion::default().with_measurement(cpu::ThreadCpu(criterion::measurement::WallTime));
+    targets = chunk_cpu
+}
+#[cfg(unix)]
+criterion_main!(benches, cpu_benches);
+#[cfg(not(unix))]
 criterion_main!(benches);

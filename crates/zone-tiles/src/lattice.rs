@@ -161,7 +161,7 @@ pub fn simplex(cache: &mut Corners, seed: u64, x: f64, y: f64) -> f64 {
 
 /// The feature point of lattice cell `(cx, cy)`, uniform in the cell, absolute coordinates.
 #[inline]
-fn feature_point(seed: u64, cx: i64, cy: i64) -> (f64, f64) {
+pub(crate) fn feature_point(seed: u64, cx: i64, cy: i64) -> (f64, f64) {
     let h = lattice_hash(seed, cx, cy);
     let unit = 1.0 / (1u64 << 26) as f64;
     let a = (h >> 38) as f64 * unit;

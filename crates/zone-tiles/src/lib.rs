@@ -23,6 +23,7 @@
 //! | reference atlases, cutting artists' atlases | [`atlas`] |
 //! | lattice noise without a period (hashed gradients and points) | [`lattice`] |
 //! | base noise, normalised to [0, 1] | [`noise`] |
+//! | the hot loop: Worley F1 means by pruned candidates | [`worley_mean`] |
 //! | cell averages, thresholds, states | [`matcher`] |
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
 //! | one floor area: passages on a spanning structure of the zones | [`connect`] |
@@ -87,6 +88,7 @@ pub mod seamless;
 pub mod state;
 pub mod stream;
 pub mod world;
+pub mod worley_mean;
 
 pub use atlas::{Atlas, AtlasKind};
 pub use biome::{BiomeConfig, Terrain};

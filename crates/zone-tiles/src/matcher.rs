@@ -97,26 +97,30 @@ impl Threshold {
 /// window's centre, so strided means are unbiased estimates of the full mean.
 #[inline]
 pub fn window_average(noise: &Noise, x0: f64, y0: f64, size: u32, stride: u32) -> f64 {
+    let (k, first, s) = sample_lattice(size, stride);
+    noise.lattice_mean(x0 + first, y0 + first, k, s)
+}
+
+/// The sample lattice of a window of `size` px: samples per side, offset of the first
+/// sample from the window's corner, spacing.
+fn sample_lattice(size: u32, stride: u32) -> (u32, f64, f64) {
     let stride = stride.max(1);
     let k = size.div_ceil(stride);
     let s = f64::from(stride);
     let first = (f64::from(size) - 1.0) * 0.5 - f64::from(k - 1) * s * 0.5;
-    noise.lattice_mean(x0 + first, y0 + first, k, s)
+    (k, first, s)
 }
 
-/// The 9 cell averages of the zone whose top-left pixel is `(x0, y0)`, row-major.
+/// The 9 cell averages of the zone whose top-left pixel is `(x0, y0)`, row-major (each the
+/// [`window_average`] of its cell; the three cells of a row are sampled together).
 pub fn cell_averages(noise: &Noise, x0: f64, y0: f64, zone: u32, stride: u32) -> [f64; 9] {
     let c = zone / 3;
+    let (k, first, s) = sample_lattice(c, stride);
     let mut out = [0.0; 9];
-    for (i, v) in out.iter_mut().enumerate() {
-        let (col, row) = ((i % 3) as u32, (i / 3) as u32);
-        *v = window_average(
-            noise,
-            x0 + f64::from(col * c),
-            y0 + f64::from(row * c),
-            c,
-            stride,
-        );
+    for (row, cells) in out.chunks_exact_mut(3).enumerate() {
+        let y = y0 + f64::from(row as u32 * c) + first;
+        let xs = [0, 1, 2].map(|col| x0 + f64::from(col * c) + first);
+        cells.copy_from_slice(&noise.lattice_means(xs, y, k, s));
     }
     out
 }

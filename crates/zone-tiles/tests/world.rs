@@ -305,3 +305,74 @@ fn settings_serialise_with_the_documented_field_names() {
     typo["zone_sise"] = 60.into();
     assert!(serde_json::from_value::<ZoneConfig>(typo).is_err());
 }
+
+/// A fingerprint of a window's states (FNV-1a over the state indices).
+fn fingerprint(world: &zone_tiles::ZoneWorld) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for s in world.states.as_slice() {
+        for b in s.index().to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[test]
+fn golden_worley_windows() {
+    // Worley F1 (the default noise) through every distance, stride and mode, at near and far
+    // origins: pins the matcher's hot loop (crate::worley_mean) to the sample-by-sample sums.
+    let worley = |distance| NoiseConfig {
+        kind: zone_tiles::NoiseKind::Worley {
+            distance,
+            output: zone_tiles::WorleyOutput::F1,
+        },
+        ..NoiseConfig::worley()
+    };
+    let mut got = Vec::new();
+    for (noise, mode, stride) in [
+        (NoiseConfig::worley(), Mode::Reference, 2),
+        (NoiseConfig::worley(), Mode::Reference, 1),
+        (NoiseConfig::worley(), Mode::Reference, 7),
+        (NoiseConfig::worley(), Mode::Seamless, 2),
+        (NoiseConfig::worley(), Mode::Seamless, 10),
+        (worley(zone_tiles::Distance::Euclidean), Mode::Reference, 2),
+        (worley(zone_tiles::Distance::Manhattan), Mode::Seamless, 3),
+    ] {
+        let cfg = ZoneConfig {
+            noise,
+            mode,
+            sampling: zone_tiles::Sampling::Stride(stride),
+            ..ZoneConfig::default()
+        };
+        let generator = ZoneGenerator::new(cfg, 42).unwrap();
+        for (x, y) in [(0, 0), (-37, 101), (1 << 30, -(1 << 30))] {
+            let world = generator.generate(ZoneRect::new(x, y, 24, 16)).unwrap();
+            got.push(fingerprint(&world));
+        }
+    }
+    assert_eq!(got, GOLDEN_WORLEY);
+}
+
+const GOLDEN_WORLEY: [u64; 21] = [
+    0x3e843b7aca6225a,
+    0x3d41478a96323205,
+    0x618d02afa79fe2ec,
+    0x51ed824e53365669,
+    0x9a0dcfa3a1f062d9,
+    0xda0a6d0b2bd45c9c,
+    0x6063a45eeaf106ec,
+    0x488b18ee7914107f,
+    0x96b60d6f2789eedc,
+    0xa7cfa447260d106a,
+    0xa71999a54b9d6c81,
+    0x5c4d590282312b62,
+    0xdc77fcb3050a4b97,
+    0x633008697eb425fe,
+    0xda853214ff8290c0,
+    0x8a50f334702476dd,
+    0xf34076e960228854,
+    0x777c6966b785178d,
+    0x390b7c42bcf15b18,
+    0x4f962a4420121c09,
+    0x7b00105a39f06eb1,
+];

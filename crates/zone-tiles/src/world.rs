@@ -109,9 +109,10 @@ impl ZoneConfig {
     pub fn check_window(&self, rect: ZoneRect) -> Result<()> {
         rect.validate()?;
         let (w, h) = (u64::from(rect.width), u64::from(rect.height));
-        // Connected mode computes whole regions around the window.
+        // Connected mode computes whole regions around the window (and in seamless mode
+        // one more on each side).
         let grow = if self.connected {
-            3 * REGION_ZONES as u64
+            5 * REGION_ZONES as u64
         } else {
             0
         };
@@ -348,13 +349,15 @@ impl ZoneGenerator {
     /// ([`crate::connect`]), read back as zone states.
     fn connected_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
         let s = REGION_ZONES;
-        let (x0, y0) = (rect.x.div_euclid(s) * s, rect.y.div_euclid(s) * s);
+        // Seamless zones read the node on their far border, which may open the next region,
+        // and the first column and row of a region depend on the region before it.
+        let extra = i64::from(mode == Mode::Seamless);
+        let x0 = (rect.x.div_euclid(s) - extra) * s;
+        let y0 = (rect.y.div_euclid(s) - extra) * s;
         let (ex, ey) = (
             rect.x + i64::from(rect.width),
             rect.y + i64::from(rect.height),
         );
-        // Seamless zones read the node on their far border, which may open the next region.
-        let extra = i64::from(mode == Mode::Seamless);
         let x1 = ((ex - 1).div_euclid(s) + 1 + extra) * s;
         let y1 = ((ey - 1).div_euclid(s) + 1 + extra) * s;
         let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);
@@ -380,7 +383,7 @@ impl ZoneGenerator {
             width: lw,
             wall,
         };
-        connect_regions(&mut lattice, p * s, self.seed);
+        connect_regions(&mut lattice, p * s, self.seed, mode == Mode::Seamless);
         let (dx, dy) = ((rect.x - x0) as usize, (rect.y - y0) as usize);
         let (w, h) = (rect.width as usize, rect.height as usize);
         (0..w * h)

@@ -3,7 +3,7 @@
 
 use grid_core::TileMap;
 use grid_core::connectivity::{Components, Connectivity, components};
-use zone_tiles::connect::{BLOCK, REGION_ZONES};
+use zone_tiles::connect::REGION_ZONES;
 use zone_tiles::*;
 
 fn generator(noise: NoiseConfig, mode: Mode, connected: bool, seed: u64) -> ZoneGenerator {
@@ -38,25 +38,39 @@ fn inner_labels(grown: &ZoneWorld, margin: usize, w: usize, h: usize) -> Vec<u32
     labels
 }
 
-const ORIGINS: [(i64, i64); 6] = [
-    (0, 0),
-    (-13, 5),
-    (171, -256),
-    (1_000_003, 77),
-    (-(1 << 31) + 40, 12_345),
-    ((1 << 31) - 100, -(1 << 31) + 50),
+/// Window origins near and far (multiples of 171 and 256, near ±2^31), 20 in all.
+fn origins() -> Vec<(i64, i64)> {
+    let mut v = vec![
+        (0, 0),
+        (-13, 5),
+        (171, -256),
+        (1_000_003, 77),
+        (-(1 << 31) + 40, 12_345),
+        ((1 << 31) - 100, -(1 << 31) + 50),
+    ];
+    for k in 0..14i64 {
+        v.push((k * 7919 - 50_000 + k % 4, -k * k * 613 + 3 - k % 3));
+    }
+    v
+}
+
+/// The floor areas of `rect` generated on its own.
+fn areas(g: &ZoneGenerator, rect: ZoneRect) -> Components {
+    floor_components(&g.generate(rect).unwrap())
+}
+
+const MODES: [(Mode, fn() -> NoiseConfig); 3] = [
+    (Mode::Reference, NoiseConfig::worley),
+    (Mode::Seamless, NoiseConfig::worley),
+    (Mode::Seamless, NoiseConfig::simplex),
 ];
 
 #[test]
-fn every_floor_cell_of_a_window_is_one_area_of_the_world() {
-    let m = (BLOCK * REGION_ZONES) as usize;
-    for (mode, noise) in [
-        (Mode::Reference, NoiseConfig::worley()),
-        (Mode::Seamless, NoiseConfig::worley()),
-        (Mode::Seamless, NoiseConfig::simplex()),
-    ] {
-        for (i, &(x, y)) in ORIGINS.iter().enumerate() {
-            let g = generator(noise, mode, true, i as u64);
+fn every_floor_cell_of_a_window_is_one_area_within_the_window_grown_by_a_region() {
+    let m = REGION_ZONES as usize;
+    for (mode, noise) in MODES {
+        for (i, &(x, y)) in origins().iter().enumerate().step_by(2) {
+            let g = generator(noise(), mode, true, i as u64);
             let grown = g
                 .generate(ZoneRect::new(
                     x - m as i64,
@@ -66,21 +80,46 @@ fn every_floor_cell_of_a_window_is_one_area_of_the_world() {
                 ))
                 .unwrap();
             let labels = inner_labels(&grown, m, 40, 30);
-            assert_eq!(labels.len(), 1, "{mode:?} {noise:?} at ({x}, {y})");
+            assert_eq!(labels.len(), 1, "{mode:?} at ({x}, {y})");
         }
     }
 }
 
 #[test]
-fn reference_windows_aligned_to_the_blocks_are_one_area_on_their_own() {
-    let b = BLOCK * REGION_ZONES;
-    for (i, &(x, y)) in ORIGINS.iter().enumerate() {
-        let (x, y) = (x.div_euclid(b) * b, y.div_euclid(b) * b);
-        let g = generator(NoiseConfig::worley(), Mode::Reference, true, 10 + i as u64);
-        let world = g
-            .generate(ZoneRect::new(x, y, 2 * b as u32, b as u32))
-            .unwrap();
-        assert_eq!(floor_components(&world).count(), 1, "at ({x}, {y})");
+fn windows_made_of_whole_regions_are_one_area_on_their_own() {
+    // Every chunk, and any window whose origin and size are multiples of REGION_ZONES.
+    let s = REGION_ZONES;
+    for (mode, noise) in MODES {
+        for (i, &(x, y)) in origins().iter().enumerate() {
+            let g = generator(noise(), mode, true, 10 + i as u64);
+            let (x, y) = (x.div_euclid(s) * s, y.div_euclid(s) * s);
+            let window = ZoneRect::new(x, y, 10 * s as u32, 8 * s as u32);
+            assert_eq!(areas(&g, window).count(), 1, "{mode:?} at ({x}, {y})");
+            let (cx, cy) = (x.div_euclid(16), y.div_euclid(16));
+            let chunk = ZoneRect::new(cx * 16, cy * 16, 16, 16);
+            assert_eq!(areas(&g, chunk).count(), 1, "{mode:?} chunk ({cx}, {cy})");
+        }
+    }
+}
+
+#[test]
+fn windows_cut_anywhere_keep_almost_all_floor_in_one_area() {
+    // 40x30 windows at any zone: the pockets cut off by the window's edges are small
+    // (measured: the largest area holds 99.2% (reference) and 99.7% (seamless) of the
+    // floor on average; see the crate docs).
+    for (mode, noise) in MODES {
+        let mut largest = 0.0;
+        for (i, &(x, y)) in origins().iter().enumerate() {
+            let g = generator(noise(), mode, true, i as u64);
+            let comps = areas(&g, ZoneRect::new(x, y, 40, 30));
+            let floor: u32 = comps.sizes.iter().sum();
+            largest += f64::from(comps.sizes.iter().copied().max().unwrap()) / f64::from(floor);
+        }
+        let mean = largest / origins().len() as f64;
+        assert!(
+            mean > 0.98,
+            "{mode:?}: the largest area holds {mean:.3} of the floor"
+        );
     }
 }
 

@@ -215,22 +215,33 @@ fn more_tables() -> Result<()> {
         }
         println!("| {name} | {} | {} |", cells[0], cells[1]);
     }
+    println!("\n## Floor areas in 40x30-zone windows alone (Worley F1, fill 0.45, seeds 0..8)\n");
     println!(
-        "\n## Floor areas in a 40x30-zone seamless window (Worley F1, fill 0.45, seeds 0..8)\n"
+        "| mode | window | floor areas in the window (mean) | largest area's share of the floor | wall |"
     );
-    println!(
-        "| mode | floor areas in the window (mean) | largest area's share of the floor | wall |"
-    );
-    println!("|---|---|---|---|");
-    for connected in [false, true] {
+    println!("|---|---|---|---|---|");
+    for (mode, connected, origin, window) in [
+        (Mode::Reference, false, (40, 40), "any"),
+        (
+            Mode::Reference,
+            true,
+            (40, 40),
+            "whole regions, at (40, 40)",
+        ),
+        (Mode::Reference, true, (41, 39), "cut, at (41, 39)"),
+        (Mode::Seamless, false, (40, 40), "any"),
+        (Mode::Seamless, true, (40, 40), "whole regions, at (40, 40)"),
+        (Mode::Seamless, true, (41, 39), "cut, at (41, 39)"),
+    ] {
         let (mut areas, mut largest, mut wall) = (0.0, 0.0, 0.0);
         for seed in 0..8 {
             let cfg = ZoneConfig {
-                mode: Mode::Seamless,
+                mode,
                 connected,
                 ..ZoneConfig::default()
             };
-            let w = ZoneGenerator::new(cfg, seed)?.generate_par(ZoneRect::new(40, 40, 40, 30))?;
+            let rect = ZoneRect::new(origin.0, origin.1, 40, 30);
+            let w = ZoneGenerator::new(cfg, seed)?.generate_par(rect)?;
             let (cw, ch) = (
                 grid_core::TileMap::width(&w),
                 grid_core::TileMap::height(&w),
@@ -248,8 +259,8 @@ fn more_tables() -> Result<()> {
             wall += 1.0 - f64::from(floor) / (cw * ch) as f64;
         }
         println!(
-            "| {} | {:.1} | {:.0}% | {:.0}% |",
-            if connected { "connected" } else { "plain" },
+            "| {mode:?}{} | {window} | {:.1} | {:.1}% | {:.0}% |",
+            if connected { ", connected" } else { "" },
             areas / 8.0,
             100.0 * largest / 8.0,
             100.0 * wall / 8.0

@@ -14,9 +14,10 @@
 //!
 //! **The cell rules**, per region:
 //!
-//! 1. from each door in turn, the cheapest path to the hub is dug: a step onto floor costs
-//!    1 and a step onto wall [`WALL_STEP`] (A* with a fixed tie-break), so passages follow
-//!    the caves and cut through wall only where the caves do not already join;
+//! 1. from each door in turn that the hub's floor does not reach yet, the cheapest path to
+//!    the hub is dug: a step onto floor costs 1 and a step onto wall [`WALL_STEP`] (A* with a
+//!    fixed tie-break), so passages follow the caves and cut through wall only where the
+//!    caves do not already join;
 //! 2. floor is the noise's floor plus the dug cells;
 //! 3. floor not joined to the hub *inside the region* becomes wall.
 //!
@@ -172,15 +173,26 @@ fn region_doors(seed: u64, rx: i64, ry: i64, r: i64) -> [usize; 4] {
     ]
 }
 
-/// Digs, from each door in turn, the cheapest path to the hub (centre) of an `r x r`
-/// region through the cells `usable` allows (besides the door itself): a step onto floor
-/// costs 1, onto wall [`WALL_STEP`]; the wall cells on the path become floor, so later doors
-/// can follow earlier passages.
-fn dig_passages(floor: &mut [bool], r: i64, doors: [usize; 4], usable: impl Fn(usize) -> bool) {
+/// Digs, from each door in turn that the hub's floor does not reach yet, the cheapest path
+/// to the hub (centre) of an `r x r` region through the cells `usable` allows (besides the
+/// door itself): a step onto floor costs 1, onto wall [`WALL_STEP`]; the wall cells on the
+/// path become floor, so later doors can follow earlier passages.
+fn dig_passages(
+    floor: &mut [bool],
+    r: i64,
+    doors: [usize; 4],
+    usable: impl Fn(usize) -> bool + Copy,
+) {
     let ru = r as usize;
     let hub = ru / 2 * ru + ru / 2;
     floor[hub] = true;
     for start in doors {
+        let reached = grid_core::connectivity::flood_fill(ru, ru, hub, Connectivity::Four, |i| {
+            floor[i] && (usable(i) || i == start)
+        });
+        if reached.contains(&start) {
+            continue;
+        }
         let path = grid_core::astar(ru, ru, start, hub, Connectivity::Four, 1, |_, to| {
             usable(to).then_some(if floor[to] { 1 } else { WALL_STEP })
         });

@@ -111,16 +111,19 @@ fn sample_lattice(size: u32, stride: u32) -> (u32, f64, f64) {
     (k, first, s)
 }
 
-/// The 9 cell averages of the zone whose top-left pixel is `(x0, y0)`, row-major (each the
-/// [`window_average`] of its cell; the three cells of a row are sampled together).
+/// The 9 cell averages of the zone whose top-left pixel is `(x0, y0)`, row-major.
 pub fn cell_averages(noise: &Noise, x0: f64, y0: f64, zone: u32, stride: u32) -> [f64; 9] {
     let c = zone / 3;
-    let (k, first, s) = sample_lattice(c, stride);
     let mut out = [0.0; 9];
-    for (row, cells) in out.chunks_exact_mut(3).enumerate() {
-        let y = y0 + f64::from(row as u32 * c) + first;
-        let xs = [0, 1, 2].map(|col| x0 + f64::from(col * c) + first);
-        cells.copy_from_slice(&noise.lattice_means(xs, y, k, s));
+    for (i, v) in out.iter_mut().enumerate() {
+        let (col, row) = ((i % 3) as u32, (i / 3) as u32);
+        *v = window_average(
+            noise,
+            x0 + f64::from(col * c),
+            y0 + f64::from(row * c),
+            c,
+            stride,
+        );
     }
     out
 }

@@ -25,7 +25,7 @@
 
 use crate::error::{Result, ZoneError};
 use crate::lattice::{Corners, NearPoints, octave_seed, perlin, simplex, worley_f1};
-use crate::worley_mean::{MAX_SIDE, worley_f1_sums};
+use crate::worley_mean::{MAX_SIDE, worley_f1_sum};
 use grid_core::rng::mix64;
 use serde::{Deserialize, Serialize};
 
@@ -265,7 +265,7 @@ impl Noise {
     /// Equal to averaging [`Noise::get`], but with one set of lattice caches for all the
     /// samples (the hot loop of the matcher).
     pub fn lattice_mean(&self, x0: f64, y0: f64, k: u32, step: f64) -> f64 {
-        if let Some([mean]) = self.worley_f1_means([x0], y0, k, step) {
+        if let Some(mean) = self.worley_f1_mean(x0, y0, k, step) {
             return mean;
         }
         let mut sampler = Sampler::new(self);
@@ -281,43 +281,24 @@ impl Noise {
 }
 
 impl Noise {
-    /// The means of three `k x k` sample lattices side by side on the same rows (the three
-    /// cells of a zone's row): lattice `n` starts at `(x0s[n], y0)`. Each equals
-    /// [`Noise::lattice_mean`] of its lattice.
-    pub fn lattice_means(&self, x0s: [f64; 3], y0: f64, k: u32, step: f64) -> [f64; 3] {
-        if let Some(means) = self.worley_f1_means(x0s, y0, k, step) {
-            return means;
-        }
-        x0s.map(|x0| self.lattice_mean(x0, y0, k, step))
-    }
-
-    /// The means of `N` lattices for one octave of Worley F1 by pruned candidates
-    /// ([`crate::worley_mean`]): the same values, `None` outside that path's limits.
-    pub(crate) fn worley_f1_means<const N: usize>(
-        &self,
-        x0s: [f64; N],
-        y0: f64,
-        k: u32,
-        step: f64,
-    ) -> Option<[f64; N]> {
+    /// [`Noise::lattice_mean`] for one octave of Worley F1 by pruned candidates
+    /// ([`crate::worley_mean`]): the same value, `None` outside that path's limits.
+    pub(crate) fn worley_f1_mean(&self, x0: f64, y0: f64, k: u32, step: f64) -> Option<f64> {
         let (Source::WorleyF1(distance), 1) = (self.source, self.octaves) else {
             return None;
         };
         let side = k as usize;
-        if side > MAX_SIDE || N > 3 {
+        if side > MAX_SIDE {
             return None;
         }
-        let mut xs = [0.0; 3 * MAX_SIDE];
+        let mut xs = [0.0; MAX_SIDE];
         let mut ys = [0.0; MAX_SIDE];
         for i in 0..k {
-            for (n, &x0) in x0s.iter().enumerate() {
-                xs[n * side + i as usize] = (x0 + f64::from(i) * step) * self.inv_scale;
-            }
+            xs[i as usize] = (x0 + f64::from(i) * step) * self.inv_scale;
             ys[i as usize] = (y0 + f64::from(i) * step) * self.inv_scale;
         }
-        let sums =
-            worley_f1_sums::<N>(self.octave_seeds[0], distance, &xs[..N * side], &ys[..side])?;
-        Some(sums.map(|sum| sum / f64::from(k * k)))
+        let sum = worley_f1_sum(self.octave_seeds[0], distance, &xs[..side], &ys[..side])?;
+        Some(sum / f64::from(k * k))
     }
 }
 

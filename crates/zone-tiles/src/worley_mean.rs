@@ -19,7 +19,7 @@
 use crate::lattice::feature_point;
 use crate::noise::Distance;
 
-/// Most samples per side of one lattice handled here (larger ones take the general path).
+/// Most samples per side handled here (larger lattices take the general path).
 pub const MAX_SIDE: usize = 24;
 /// Most lattice cells per side that a sample lattice may span here.
 const MAX_CELLS: usize = 4;
@@ -79,25 +79,27 @@ fn near(
     (ya, yb): (f64, f64),
     eval: impl Fn(f64, f64) -> f64,
 ) -> Near {
-    let far = |(px, py): (f64, f64)| {
-        eval(
-            (xa - px).abs().max((xb - px).abs()),
-            (ya - py).abs().max((yb - py).abs()),
-        )
-    };
-    let gap = |(px, py): (f64, f64)| {
-        eval(
-            (xa - px).max(px - xb).max(0.0),
-            (ya - py).max(py - yb).max(0.0),
-        )
-    };
-    let reach = cells
-        .iter()
-        .map(|&i| far(block[i]))
-        .fold(f64::INFINITY, f64::min);
+    // The larger of two offsets (never NaN here), without `f64::max`'s NaN handling.
+    let max = |a: f64, b: f64| if a > b { a } else { b };
+    let mut gaps = [0.0; 9];
+    let mut reach = f64::INFINITY;
+    for (gap, &i) in gaps.iter_mut().zip(&cells) {
+        let (px, py) = block[i];
+        let far = eval(
+            max((xa - px).abs(), (xb - px).abs()),
+            max((ya - py).abs(), (yb - py).abs()),
+        );
+        if far < reach {
+            reach = far;
+        }
+        *gap = eval(
+            max(max(xa - px, px - xb), 0.0),
+            max(max(ya - py, py - yb), 0.0),
+        );
+    }
     let mut out = Near::default();
-    for i in cells {
-        if gap(block[i]) <= reach {
+    for (&gap, &i) in gaps.iter().zip(&cells) {
+        if gap <= reach {
             out.idx[out.len] = i as u8;
             out.len += 1;
         }
@@ -109,36 +111,23 @@ fn near(
 /// `(xs[i], ys[j])` in lattice units, both ascending, in row-major order; `None` when a side
 /// has more than [`MAX_SIDE`] samples or spans more than 4 lattice cells (or skips one).
 pub fn worley_f1_sum(seed: u64, distance: Distance, xs: &[f64], ys: &[f64]) -> Option<f64> {
-    worley_f1_sums::<1>(seed, distance, xs, ys).map(|[s]| s)
-}
-
-/// [`worley_f1_sum`] of `N` sample lattices side by side on the same rows: lattice `n` has
-/// the columns `xs[n*k..(n+1)*k]` (`k = xs.len() / N`; all of `xs` ascending). Their sums
-/// are independent chains of additions, which the processor overlaps.
-pub fn worley_f1_sums<const N: usize>(
-    seed: u64,
-    distance: Distance,
-    xs: &[f64],
-    ys: &[f64],
-) -> Option<[f64; N]> {
     // Each distance of two absolute offsets, written as `Distance::eval` computes it (for
     // non-negative, non-NaN offsets, `if a > b { a } else { b }` is `a.max(b)`).
     match distance {
-        Distance::Chebyshev => sums_with(seed, xs, ys, |a, b| if a > b { a } else { b }),
-        Distance::Euclidean => sums_with(seed, xs, ys, |a, b| (a * a + b * b).sqrt()),
-        Distance::Manhattan => sums_with(seed, xs, ys, |a, b| a + b),
+        Distance::Chebyshev => sum_with(seed, xs, ys, |a, b| if a > b { a } else { b }),
+        Distance::Euclidean => sum_with(seed, xs, ys, |a, b| (a * a + b * b).sqrt()),
+        Distance::Manhattan => sum_with(seed, xs, ys, |a, b| a + b),
     }
 }
 
-/// [`worley_f1_sums`] for one distance function `eval` of absolute offsets.
-fn sums_with<const N: usize>(
+/// [`worley_f1_sum`] for one distance function `eval` of absolute offsets.
+fn sum_with(
     seed: u64,
     xs: &[f64],
     ys: &[f64],
     eval: impl Fn(f64, f64) -> f64 + Copy,
-) -> Option<[f64; N]> {
-    let k = xs.len() / N.max(1);
-    if k == 0 || ys.is_empty() || k * N != xs.len() || k > MAX_SIDE || ys.len() > MAX_SIDE {
+) -> Option<f64> {
+    if xs.is_empty() || ys.is_empty() || xs.len() > MAX_SIDE || ys.len() > MAX_SIDE {
         return None;
     }
     let (xr, nx) = runs(xs)?;
@@ -152,7 +141,7 @@ fn sums_with<const N: usize>(
                 feature_point(seed, cx0.wrapping_add(c as i64), cy0.wrapping_add(r as i64));
         }
     }
-    let mut sums = [0.0; N];
+    let mut sum = 0.0;
     for (ry, y_run) in yr[..ny].iter().enumerate() {
         let yspan = (ys[y_run.start], ys[y_run.end - 1]);
         // Runs are consecutive cells, so run `k`'s cell sits at block offset `k + 1`.
@@ -171,18 +160,11 @@ fn sums_with<const N: usize>(
         });
         for &y in &ys[y_run.start..y_run.end] {
             for (x_run, near) in xr[..nx].iter().zip(&nears) {
-                // The run's samples, lattice by lattice.
-                let mut i = x_run.start;
-                while i < x_run.end {
-                    let n = i / k;
-                    let stop = x_run.end.min((n + 1) * k);
-                    sums[n] = add_row(sums[n], &block, near, &xs[i..stop], y, eval);
-                    i = stop;
-                }
+                sum = add_row(sum, &block, near, &xs[x_run.start..x_run.end], y, eval);
             }
         }
     }
-    Some(sums)
+    Some(sum)
 }
 
 /// Adds the values of the samples `(x, y)` for `x` in `xs` to `sum`, in order: each sample's
@@ -268,20 +250,12 @@ mod tests {
                         let x0 = -700.3 + f64::from(t) * 37.7 + n as f64;
                         let y0 = 1.5e9 * f64::from(t % 3) - 91.1 * f64::from(t);
                         let fast = noise.lattice_mean(x0, y0, k, step);
-                        let took_fast_path = noise.worley_f1_means([x0], y0, k, step).is_some();
+                        let slow = slow_mean(&noise, x0, y0, k, step);
+                        assert_eq!(fast.to_bits(), slow.to_bits(), "{config:?} {x0} {y0} {k}");
+                        let took_fast_path = noise.worley_f1_mean(x0, y0, k, step).is_some();
                         // At 3 px per lattice cell a sample lattice spans too many cells.
                         assert_eq!(took_fast_path, scale > 3.0 || k * step as u32 <= 10);
                         fast_paths += usize::from(took_fast_path);
-                        // Three lattices side by side (a zone's row of cells).
-                        let pitch = f64::from(k) * step;
-                        let x0s = [x0, x0 + pitch, x0 + 2.0 * pitch];
-                        let row = noise.lattice_means(x0s, y0, k, step);
-                        for (mean, x0) in row.into_iter().zip(x0s) {
-                            let slow = slow_mean(&noise, x0, y0, k, step);
-                            assert_eq!(mean.to_bits(), slow.to_bits(), "{config:?} row {x0}");
-                        }
-                        let slow = slow_mean(&noise, x0, y0, k, step);
-                        assert_eq!(fast.to_bits(), slow.to_bits(), "{config:?} {x0} {y0} {k}");
                         checked += 1;
                     }
                 }

@@ -84,9 +84,9 @@ pub struct Args {
     /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
     #[arg(long)]
     pub seamless: bool,
-    /// Make all floor (off cells) one 4-connected area: corridors between regions of 4x4
-    /// zones on a spanning structure, unreachable pockets filled; decided per region, so
-    /// chunks still agree.
+    /// Make all floor (off cells) one 4-connected area: regions of 4x4 zones joined to their
+    /// four neighbours by passages dug along the caves, unreachable pockets filled; decided
+    /// per region, so chunks still agree, and every chunk is one area on its own.
     #[arg(long)]
     pub connected: bool,
     /// Window size in zones, `WxH` (`--zones` is an alias).

@@ -8,6 +8,11 @@
 //! function of `(settings, seed, cx, cy)`, so chunks can be made in any order, on any thread,
 //! and always fit their neighbours. [`World::chunk_image`] paints a chunk; the pictures of
 //! neighbouring chunks put side by side are the picture of the larger window (tested).
+//!
+//! A chunk holds **tile references, not pixels**: a game draws each zone with the tile
+//! `TileRef::tileset_index` of the combined tileset ([`World::tileset_image`], or its own
+//! art in the same order) and pays for pixels only where it needs them (a 16x16-zone chunk
+//! of 60 px zones is 921,600 pixels); [`World::chunk_image`] makes them on demand.
 
 use crate::biome::{BiomeConfig, Biomes, Terrain};
 use crate::error::Result;

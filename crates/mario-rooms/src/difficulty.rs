@@ -18,8 +18,10 @@
 //!
 //! Piranha plants within [`PIRANHA_CLEARANCE`] columns of a pit are taken out again (the
 //! pipe stays). The assembled level is then checked for playability; where the dressing
-//! made it impassable, the checker restores the undressed columns around the spot
-//! (`playability::check_repairing`).
+//! made it impassable, the checker first takes out the enemies and plants it added near
+//! the spot, then restores the undressed columns around it
+//! (`playability::check_repairing`); the enemies a repair took out are put back elsewhere
+//! in their window, away from the repaired columns, if the level still passes.
 
 use crate::tiles::{self, TileClass};
 use grid_core::LevelRng;
@@ -361,6 +363,19 @@ impl<'a> Dress<'a> {
                 }
             }
         }
+    }
+
+    /// Keeps column `x` free of added enemies (as a gap's run-up is).
+    pub fn keep_clear(&mut self, x: usize) {
+        if let Some(c) = self.runway.get_mut(x) {
+            *c = true;
+        }
+    }
+
+    /// Sets the enemies of the window `x0..x1` to `want` with the kinds of `p`, as the
+    /// dressing does (after a repair took some out).
+    pub fn top_up(&mut self, x0: usize, x1: usize, want: usize, p: &Profile, rng: &mut LevelRng) {
+        self.enemies(x0, x1, want, p, rng);
     }
 
     /// Sets the window's enemies to `want`: removes room enemies when there are more,

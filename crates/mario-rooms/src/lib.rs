@@ -63,6 +63,7 @@ mod build;
 pub mod chunk;
 pub mod config;
 pub mod difficulty;
+mod dressing;
 pub mod error;
 pub mod level;
 pub mod library;

@@ -65,7 +65,7 @@ fn dress_windows(
         let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
         stage(&mut d, x0, x1, &difficulty::Profile::at(at));
     }
-    d.calm_piranhas_near_pits();
+    d.calm_piranhas();
 }
 
 /// After a repair took enemies out of `level`, puts as many back in each dressing window as

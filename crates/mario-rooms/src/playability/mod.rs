@@ -223,9 +223,13 @@ fn search(
         }
         None
     };
-    // Spawn: fall from M to the first surface.
-    if let Some((x, y)) = drop(sx as i32, sy as i32) {
+    // Spawn: fall from M to the first surface; a window's start may also be a tile Mario
+    // landed on in a walker's swept zone.
+    let (sx, sy) = (sx as i32, sy as i32);
+    if let Some((x, y)) = drop(sx, sy) {
         push(x, y, NO_PARENT, &mut seen, &mut came_from, &mut queue);
+    } else if t.landable(sx, sy, false) {
+        push(sx, sy, NO_PARENT, &mut seen, &mut came_from, &mut queue);
     }
     let tries = tries();
     let mut stack: Vec<u32> = Vec::with_capacity(256);
@@ -440,6 +444,15 @@ mod tests {
             "XXXXXXXXXXXXXXXXXX",
         ]);
         assert!(!check(&enemy_wall).playable);
+        // A start in a walker's swept zone (as a window's start may be) is a start.
+        let zone_start = lvl(&[
+            "------------",
+            "------------",
+            "------------",
+            "-M-g-------F",
+            "XXXXXXXXXXXX",
+        ]);
+        assert!(check(&zone_start).playable);
         let no_m = lvl(&["-----F", "-XXXXX"]);
         assert!(
             check(&lvl(&["-----F", "XXXXXX"])).playable,

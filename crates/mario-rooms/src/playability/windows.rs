@@ -36,14 +36,32 @@ pub(super) fn check(level: &MarioLevel, record: Option<&mut Vec<(usize, usize)>>
 /// the dressing stage) around the column Mario got stuck at and tries that window again:
 /// first only the enemies and piranha plants the dressing added within 16 columns either
 /// side are taken out (its gaps, plateaus and pipes stay), then all columns within 16
-/// either side are restored, then 48, then the whole window. The time stays linear: each
-/// window is searched at most five times.
+/// either side are restored, then 48, then the whole window; last, every enemy within 16
+/// columns is taken out (the rooms' own: a walker trapped with Mario under a low ceiling).
+/// The time stays linear: each window is searched at most six times.
 pub fn check_repairing(level: &mut MarioLevel, original: &MarioLevel) -> PlayReport {
     run(level, Some(original), None)
 }
 
-/// Repairs, widest last: (columns either side of where Mario got stuck, only enemies).
-const REPAIRS: [(usize, bool); 4] = [(16, true), (16, false), (48, false), (usize::MAX, false)];
+/// What a repair changes in its columns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Repair {
+    /// Takes out the enemies and piranha plants `original` has not.
+    AddedEnemies,
+    /// Copies the columns of `original`.
+    Columns,
+    /// Takes out every enemy sprite.
+    AllEnemies,
+}
+
+/// Repairs in order: (columns either side of where Mario got stuck, what changes).
+const REPAIRS: [(usize, Repair); 5] = [
+    (16, Repair::AddedEnemies),
+    (16, Repair::Columns),
+    (48, Repair::Columns),
+    (usize::MAX, Repair::Columns),
+    (16, Repair::AllEnemies),
+];
 
 fn run(
     level: &mut MarioLevel,
@@ -102,10 +120,10 @@ fn run(
             }
             let Some(orig) = original else { break found };
             let stuck = x0 + r.furthest;
-            let restored = repairs.by_ref().any(|&(radius, enemies)| {
+            let restored = repairs.by_ref().any(|&(radius, repair)| {
                 let a = stuck.saturating_sub(radius).max(x0);
                 let b = stuck.saturating_add(radius).min(x1);
-                restore(level, orig, a, b, enemies)
+                restore(level, orig, a, b, repair)
             });
             if !restored {
                 break found;
@@ -126,15 +144,14 @@ fn run(
     total
 }
 
-/// Copies columns `a..b` of `original` into `level` (with `enemies`, only the cells where
-/// `level` has an enemy or a piranha pipe that `original` has not); whether anything
+/// Repairs columns `a..b` of `level` from `original` as `repair` says; whether anything
 /// changed.
 fn restore(
     level: &mut MarioLevel,
     original: &MarioLevel,
     a: usize,
     b: usize,
-    enemies: bool,
+    repair: Repair,
 ) -> bool {
     let w = level.width();
     if original.width() != w || original.height() != level.height() || a >= b {
@@ -142,13 +159,17 @@ fn restore(
     }
     let cells = level.cells_mut();
     let mut changed = false;
-    let added = |c: u8| c == b'T' || tiles::class_of(c) == TileClass::Enemy;
+    let enemy = |c: u8| tiles::class_of(c) == TileClass::Enemy;
     for (row, orig) in cells.chunks_mut(w).zip(original.cells().chunks(w)) {
         for (c, &o) in row[a..b].iter_mut().zip(&orig[a..b]) {
-            if *c != o && (!enemies || added(*c)) {
-                *c = o;
-                changed = true;
-            }
+            let new = match repair {
+                Repair::AddedEnemies if *c == b'T' || enemy(*c) => o,
+                Repair::Columns => o,
+                Repair::AllEnemies if enemy(*c) => b'-',
+                _ => *c,
+            };
+            changed |= new != *c;
+            *c = new;
         }
     }
     changed
@@ -229,6 +250,14 @@ mod tests {
         assert!(!check(&spiked).playable);
         assert!(check_repairing(&mut spiked, &orig).playable);
         assert_eq!(spiked, long(1200, 3), "enemies out, the gap kept");
+        // Spikies the undressed level has too (a room's) are taken out last.
+        let mut spiked = long(1200, 0);
+        let w = spiked.width();
+        spiked.cells_mut()[4 * w + 1300..4 * w + 1306].fill(b'y');
+        let room = spiked.clone();
+        assert!(!check(&spiked).playable);
+        assert!(check_repairing(&mut spiked, &room).playable);
+        assert_eq!(spiked, long(1200, 0));
         // A short level is repaired as one window; nothing to restore fails as before.
         let short = |gap: usize| {
             let top = format!("M{}F", "-".repeat(38));

@@ -13,10 +13,11 @@
 //!   cell of it at a time) but enters the spawn cell only falling (a stomp). A spiky's
 //!   cells are never entered. Koopas are two tiles tall: the row above a koopa's feet is
 //!   in its zone too.
-//! * A **piranha plant** (`T` pipe) rises out of its pipe into the row above the pipe top
-//!   every 81 ticks or more, stays up 41, and never rises while Mario is within 24 px of
-//!   it. The row above a `T` pipe top is a timed hazard: Mario waits on a standing tile
-//!   for the plant to go down (it then stays down 41 ticks and needs 8 more to reach him),
+//! * A **piranha plant** (`T` pipe) stays down at least 41 ticks, rises 1 px a tick into
+//!   the row above the pipe top, stays up 41 ticks and goes down again; it never rises
+//!   while Mario is within 24 px of it. The row above a `T` pipe top is a timed hazard:
+//!   Mario waits on a standing tile for the plant to be down (it then stays down 41 ticks
+//!   and needs 8 more to reach him),
 //!   so an arc may pass or land there only within [`SAFE_TICKS`] of the start of its
 //!   run-up; walking onto the pipe top and standing there are safe (the plant stays down
 //!   while he is on it).
@@ -30,7 +31,8 @@ use std::sync::OnceLock;
 
 /// Columns a walker's swept zone reaches from its spawn tile.
 pub const SWEEP: usize = 3;
-/// Ticks after take-off in which an arc may pass a piranha plant's cell.
+/// Ticks after the start of an arc's run-up in which it may pass or land on a piranha
+/// plant's cell.
 pub const SAFE_TICKS: usize = 40;
 
 /// Blocks movement from every side.

@@ -11,6 +11,7 @@ use crate::build::{Piece, build_level};
 use crate::chunk::{Chunk, UNSET};
 pub use crate::config::{LevelConfig, Step, Substitution, check_config};
 use crate::difficulty;
+use crate::dressing;
 use crate::error::MarioError;
 use crate::level::MarioLevel;
 use crate::library::Library;
@@ -461,28 +462,6 @@ impl Builder<'_> {
     }
 }
 
-/// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
-/// the window's centre (`ramp` from the left end to the right end).
-fn dress(level: &mut MarioLevel, (a, b): (f32, f32), seed: Seed) {
-    let (w, h) = (level.width(), level.height());
-    let sx = level.start().map_or(0, |s| s.0);
-    let fx = level.exit().map_or(w, |f| f.0);
-    let span = (sx + 4, fx.saturating_sub(4));
-    let mut rng = seed.rng();
-    // Enemies go where Mario goes: on standing tiles the checker reaches.
-    let mut reached = vec![false; w * h];
-    for (x, y) in playability::explore(level).1 {
-        reached[y * w + x] = true;
-    }
-    let mut d = difficulty::Dress::new(w, h, level.cells_mut(), span, reached);
-    for x0 in (0..w).step_by(difficulty::WINDOW) {
-        let x1 = (x0 + difficulty::WINDOW).min(w);
-        let at = a + (b - a) * ((x0 + x1) as f32 / 2.0 / w as f32);
-        d.window(x0, x1, &difficulty::Profile::at(at), &mut rng);
-    }
-    d.calm_piranhas_near_pits();
-}
-
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes
 /// the playability check (when enabled).
 pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<GeneratedLevel, MarioError> {
@@ -509,22 +488,14 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             continue;
         }
         let mut level = build_level(&b.pieces, cfg.height)?;
-        let undressed = cfg.difficulty.map(|ramp| {
-            let before = level.clone();
-            dress(
-                &mut level,
-                ramp,
-                Seed(seed).child(attempt as u64).stream("dress"),
-            );
-            before
-        });
         let difficulty = b.difficulty_sum / b.rooms.len().max(1) as f32;
-        // Where the dressing made the level impassable, the checker restores the columns
-        // around the spot from the undressed level and tries again.
-        let report = cfg.check_playability.then(|| match &undressed {
-            Some(before) => playability::check_repairing(&mut level, before),
-            None => playability::check(&level),
-        });
+        let attempt_seed = Seed(seed).child(attempt as u64);
+        let report = match cfg.difficulty {
+            Some(ramp) => {
+                dressing::dress_and_check(&mut level, ramp, attempt_seed, cfg.check_playability)
+            }
+            None => cfg.check_playability.then(|| playability::check(&level)),
+        };
         if let Some(r) = &report
             && !r.playable
         {

@@ -16,10 +16,13 @@
 //!    window has more than asked; the kinds move from goombas towards shells, flying
 //!    enemies and spikies as `d` rises.
 //!
-//! Piranha plants within [`PIRANHA_CLEARANCE`] columns of a pit are taken out again (the
-//! pipe stays). The assembled level is then checked for playability; where the dressing
-//! made it impassable, the checker restores the undressed columns around the spot
-//! (`playability::check_repairing`).
+//! Piranha plants within [`PIRANHA_CLEARANCE`] columns of a pit or [`ENEMY_CLEARANCE`] of
+//! an enemy are taken out again (the pipe stays); no enemy is added within
+//! [`ENEMY_LEFT_CLEARANCE`] columns after a pit [`LANDING_PIT`] or more wide. The assembled level is then checked for playability; where the dressing
+//! made it impassable, the checker first takes out the enemies and plants it added near
+//! the spot, then restores the undressed columns around it
+//! (`playability::check_repairing`); the enemies a repair took out are put back elsewhere
+//! in their window, away from the repaired columns, if the level still passes.
 
 use crate::tiles::{self, TileClass};
 use grid_core::LevelRng;
@@ -37,6 +40,16 @@ pub const RUNWAY: usize = 8;
 
 /// Columns either side of an added enemy that must hold no pit and no piranha plant.
 pub const ENEMY_CLEARANCE: usize = 2;
+/// Columns left of an added enemy that must hold no pit [`LANDING_PIT`] columns wide or
+/// wider: it walks left, towards Mario, as far as its swept zone
+/// ([`crate::playability::SWEEP`]), and must not meet him on the landing of a long jump.
+pub const ENEMY_LEFT_CLEARANCE: usize = ENEMY_CLEARANCE + crate::playability::SWEEP;
+/// A cut gap at least this wide keeps 4 plain columns after it: nothing low overhead on the
+/// landing of a long jump to bump into.
+pub const WIDE_PIT: usize = 5;
+/// No enemy is added within [`ENEMY_LEFT_CLEARANCE`] columns after a pit at least this
+/// wide (a jump Mario cannot make from a standstill step).
+pub const LANDING_PIT: usize = 4;
 /// Columns either side of a piranha pipe that must hold no pit.
 pub const PIRANHA_CLEARANCE: usize = 6;
 /// Random spots tried per feature.
@@ -216,7 +229,9 @@ impl<'a> Dress<'a> {
         for _ in 0..due(0, p.gaps, self, rng) {
             let w = rng.random_range(p.gap_width.0..=p.gap_width.1.max(p.gap_width.0));
             let pre = runway_for(w);
-            let placed = self.place(x0, x1, pre, w, 2, rng, |d, x, y| d.cut_gap(x, y, w));
+            // A wide gap's landing keeps 4 plain columns: nothing low overhead to bump into.
+            let post = if w >= WIDE_PIT { 4 } else { 2 };
+            let placed = self.place(x0, x1, pre, w, post, rng, |d, x, y| d.cut_gap(x, y, w));
             self.owed[0] += usize::from(!placed);
         }
         for _ in 0..due(1, p.plateaus, self, rng) {
@@ -299,11 +314,15 @@ impl<'a> Dress<'a> {
     }
 
     /// Takes the plant out of every piranha pipe within [`PIRANHA_CLEARANCE`] columns of a
-    /// pit (a plain pipe stays): the Mario AI Framework's A* agent, which ignores the
-    /// plant's timing, dies to a plant next to a jump. Run once, after every window.
-    pub fn calm_piranhas_near_pits(&mut self) {
+    /// pit or [`ENEMY_CLEARANCE`] of an enemy, the rooms' own included (a plain pipe
+    /// stays): the Mario AI Framework's A* agent, which ignores the plant's timing, dies to
+    /// a plant next to a jump, and while Mario waits for a plant a walker comes at him. Run
+    /// once, after every window.
+    pub fn calm_piranhas(&mut self) {
         let bottom = self.h - 1;
         let pit = |d: &Self, c: usize| tiles::class_of(d.at(c, bottom)) != TileClass::Solid;
+        let enemy =
+            |d: &Self, c: usize| (0..d.h).any(|r| tiles::class_of(d.at(c, r)) == TileClass::Enemy);
         for x in 0..self.w.saturating_sub(1) {
             for y in 0..self.h {
                 let top = self.at(x, y) == b'T'
@@ -317,7 +336,11 @@ impl<'a> Dress<'a> {
                     x.saturating_sub(PIRANHA_CLEARANCE),
                     (x + 2 + PIRANHA_CLEARANCE).min(self.w),
                 );
-                if !(a..b).any(|c| pit(self, c)) {
+                let (ea, eb) = (
+                    x.saturating_sub(ENEMY_CLEARANCE),
+                    (x + 2 + ENEMY_CLEARANCE).min(self.w),
+                );
+                if !(a..b).any(|c| pit(self, c)) && !(ea..eb).any(|c| enemy(self, c)) {
                     continue;
                 }
                 let mut r = y;
@@ -363,6 +386,19 @@ impl<'a> Dress<'a> {
         }
     }
 
+    /// Keeps column `x` free of added enemies (as a gap's run-up is).
+    pub fn keep_clear(&mut self, x: usize) {
+        if let Some(c) = self.runway.get_mut(x) {
+            *c = true;
+        }
+    }
+
+    /// Sets the enemies of the window `x0..x1` to `want` with the kinds of `p`, as the
+    /// dressing does (after a repair took some out).
+    pub fn top_up(&mut self, x0: usize, x1: usize, want: usize, p: &Profile, rng: &mut LevelRng) {
+        self.enemies(x0, x1, want, p, rng);
+    }
+
     /// Sets the window's enemies to `want`: removes room enemies when there are more,
     /// adds standing enemies of the profile's kinds when there are fewer.
     fn enemies(&mut self, x0: usize, x1: usize, want: usize, p: &Profile, rng: &mut LevelRng) {
@@ -386,6 +422,7 @@ impl<'a> Dress<'a> {
         let near_clear = |x: usize| {
             (x.saturating_sub(ENEMY_CLEARANCE)..(x + ENEMY_CLEARANCE + 1).min(self.w))
                 .all(|c| clear[c - lo])
+                && !self.lands_after_wide_pit(x)
         };
         let mut spots: Vec<(usize, usize)> = Vec::new();
         for x in x0.max(self.span.0)..x1.min(self.span.1 + 1) {
@@ -418,6 +455,19 @@ impl<'a> Dress<'a> {
             have.push((x, y));
             left -= 1;
         }
+    }
+
+    /// Whether column `x` is within [`ENEMY_LEFT_CLEARANCE`] columns right of a pit at least
+    /// [`LANDING_PIT`] wide: a walker there comes onto the landing of the jump.
+    fn lands_after_wide_pit(&self, x: usize) -> bool {
+        let pit = |c: usize| tiles::class_of(self.at(c, self.h - 1)) != TileClass::Solid;
+        let Some(edge) = (x.saturating_sub(ENEMY_LEFT_CLEARANCE)..x)
+            .rev()
+            .find(|&c| pit(c))
+        else {
+            return false;
+        };
+        (edge.saturating_sub(LANDING_PIT - 1)..=edge).all(pit) && edge + 1 >= LANDING_PIT
     }
 
     /// Whether column `c` has ground at the bottom and no piranha plant: enemies keep
@@ -476,6 +526,31 @@ mod tests {
         assert!(ps[4].enemies >= 8.0);
         assert_eq!(ps[4].gap_width.1, widest_gap());
         assert_eq!(Profile::at(9.0), ps[4], "clamped");
+    }
+
+    fn grid(rows: &[&str]) -> (usize, usize, Vec<u8>) {
+        let cells: Vec<u8> = rows.iter().flat_map(|r| r.bytes()).collect();
+        (rows[0].len(), rows.len(), cells)
+    }
+
+    #[test]
+    fn no_walker_waits_on_a_landing_nor_by_a_plant() {
+        let (w, h, mut cells) = grid(&["--------------------", "XXXXX----XXXXXXXXXXX"]);
+        let d = Dress::new(w, h, &mut cells, (0, w - 1), vec![true; w * h]);
+        let after: Vec<usize> = (0..w).filter(|&x| d.lands_after_wide_pit(x)).collect();
+        assert_eq!(after, (9..=13).collect::<Vec<_>>(), "4-wide pit at 5..9");
+        let (w, h, mut cells) = grid(&["--------------------", "XXXXX---XXXXXXXXXXXX"]);
+        let d = Dress::new(w, h, &mut cells, (0, w - 1), vec![true; w * h]);
+        assert!((0..w).all(|x| !d.lands_after_wide_pit(x)), "a 3-wide pit");
+        // A plant with a goomba 2 columns away comes out; 3 columns away it stays.
+        let rows = [
+            "------------------------------",
+            "--------g-TT-------TT--g------",
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        ];
+        let (w, h, mut cells) = grid(&rows);
+        Dress::new(w, h, &mut cells, (0, w - 1), vec![false; w * h]).calm_piranhas();
+        assert_eq!(&cells[w..2 * w], b"--------g-<>-------TT--g------");
     }
 
     #[test]

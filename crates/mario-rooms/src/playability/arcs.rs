@@ -49,12 +49,23 @@ pub(super) struct Op {
     pub(super) dx: i16,
     pub(super) dy: i16,
     pub(super) falling: bool,
+    /// The arc is in this cell (lands, for a landing) later than [`super::SAFE_TICKS`] after
+    /// the start of its run-up (a piranha plant may be up by then).
+    pub(super) late: bool,
 }
 
 /// Flattens ticks into ops: per tick, for each landing row the cells above it, then the
 /// landing test, then the tick's other cells; a cell already checked is not checked again
-/// (rising checks are stricter than falling ones, and rising comes first).
-fn flatten(ticks: &[Tick]) -> Vec<Op> {
+/// (rising checks are stricter than falling ones, and rising comes first); its `late` says
+/// whether any tick is in it late, counting the `accel_ticks` of run-up before the take-off
+/// (Mario waits before his run-up).
+fn flatten(ticks: &[Tick], accel_ticks: usize) -> Vec<Op> {
+    let safe = super::SAFE_TICKS.saturating_sub(accel_ticks);
+    let late_cells: Vec<(i32, i32)> = ticks
+        .iter()
+        .skip(safe)
+        .flat_map(|t| t.cells.iter().copied())
+        .collect();
     let mut done: Vec<(i32, i32)> = Vec::new();
     let mut ops = Vec::new();
     let mut check = |c: (i32, i32), falling: bool, ops: &mut Vec<Op>| {
@@ -65,10 +76,11 @@ fn flatten(ticks: &[Tick]) -> Vec<Op> {
                 dx: c.0 as i16,
                 dy: c.1 as i16,
                 falling,
+                late: late_cells.contains(&c),
             });
         }
     };
-    for t in ticks {
+    for (i, t) in ticks.iter().enumerate() {
         for &(cx, row) in &t.land {
             for &c in t.cells.iter().filter(|c| c.1 < row) {
                 check(c, t.falling, &mut ops);
@@ -78,6 +90,7 @@ fn flatten(ticks: &[Tick]) -> Vec<Op> {
                 dx: cx as i16,
                 dy: row as i16,
                 falling: true,
+                late: i >= safe,
             });
         }
         for &c in &t.cells {
@@ -164,7 +177,7 @@ pub(super) fn simulate(dir: i32, accel_ticks: usize, hold: i32, control: u8) -> 
             break;
         }
     }
-    let ops = flatten(&ticks);
+    let ops = flatten(&ticks, accel_ticks);
     Arc {
         dir,
         runup,
@@ -263,6 +276,7 @@ pub(super) fn tries() -> &'static [ArcTrie] {
                                 dx: 0,
                                 dy: 0,
                                 falling: false,
+                                late: false,
                             },
                             first_child: NONE,
                             next_sibling: NONE,

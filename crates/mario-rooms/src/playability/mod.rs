@@ -11,31 +11,34 @@
 //!   that much flat ground behind), jump held 1–8 ticks, and in the air: keep running,
 //!   let go, brake, or start running after 4 or 7 ticks (to clear a wall first).
 //!
-//! It is conservative: an arc that touches a solid tile or an enemy's cell anywhere is
-//! discarded (the engine would slide along or bump, which may still work); landing needs
-//! support under Mario's centre column; enemies are walls you cannot walk into or land on,
-//! except that falling onto a stompable one is allowed (a stomp; spikies never) and winged
-//! Goombas and Koopas (which fly off their spawn cell) only block walking and landing; invisible
-//! blocks are never stood on. Piranha plants retract periodically, so a `T` pipe is
-//! plain pipe here (Mario can wait for the plant). Above the top row is air and below the bottom is death, as in the
-//! engine. The level is playable if some tile at or right of the exit `F` column is reached.
+//! It is conservative: an arc that touches a solid tile anywhere is discarded (the engine
+//! would slide along or bump, which may still work); landing needs support under Mario's
+//! centre column; invisible blocks are never stood on. Enemies are hazards (module
+//! `terrain`): a walker's swept zone (the cells it can reach by the time Mario meets it) is
+//! never walked into, landed in only from a fall (a stomp), and its spawn cell entered in
+//! the air only falling (a stomp; a spiky's cells never); a piranha plant's cell above its
+//! pipe is a timed hazard (passed or landed on only early in an arc, after Mario waited
+//! for the plant to go down); winged enemies only block walking and landing on their
+//! spawn cell. Above the top row is air and below the bottom is death, as in the engine. The
+//! level is playable if some tile at or right of the exit `F` column is reached.
 //!
 //! The search is a BFS over standing tiles. Jumps are only tried where they can matter:
 //! a standing tile in the middle of plain flat ground (nothing but air above, ground below,
 //! for the whole reach of a jump) gets nothing from jumping that walking does not give.
 
 use crate::level::MarioLevel;
-use crate::tiles::{self, TileClass};
 use std::collections::BinaryHeap;
-use std::sync::OnceLock;
 
 mod arcs;
 mod rooms;
+mod terrain;
 mod windows;
 #[cfg(test)]
 use arcs::simulate;
 use arcs::{NONE, reach, tries};
 pub use rooms::{RoomFailure, trial_level, unplayable_rooms};
+use terrain::{HAZARD, SUPPORT, Terrain};
+pub use terrain::{SAFE_TICKS, SWEEP};
 pub use windows::check_repairing;
 
 /// What the checker found.
@@ -77,94 +80,6 @@ impl PlayReport {
                 self.furthest, self.visited
             ),
         }
-    }
-}
-
-struct Terrain {
-    w: i32,
-    h: i32,
-    /// Per cell: bit 0 blocked, bit 1 support, bit 2 hazard.
-    flags: Vec<u8>,
-}
-
-const BLOCKED: u8 = 1;
-const SUPPORT: u8 = 2;
-const HAZARD: u8 = 4;
-const STOMPABLE: u8 = 8;
-const FLYING: u8 = 16;
-
-impl Terrain {
-    fn new(level: &MarioLevel) -> Self {
-        static TABLE: OnceLock<[u8; 256]> = OnceLock::new();
-        let table = TABLE.get_or_init(|| {
-            let mut t = [0u8; 256];
-            for (c, f) in t.iter_mut().enumerate() {
-                let c = c as u8;
-                *f = match tiles::class_of(c) {
-                    TileClass::Solid => BLOCKED | SUPPORT,
-                    TileClass::Platform => SUPPORT,
-                    TileClass::Hidden => BLOCKED,
-                    TileClass::Enemy if matches!(c, b'y' | b'Y') => HAZARD,
-                    TileClass::Enemy if matches!(c, b'G' | b'K' | b'R') => {
-                        HAZARD | STOMPABLE | FLYING
-                    }
-                    TileClass::Enemy => HAZARD | STOMPABLE,
-                    TileClass::Empty => 0,
-                };
-            }
-            t
-        });
-        let flags = level.cells().iter().map(|&c| table[c as usize]).collect();
-        Self {
-            w: level.width() as i32,
-            h: level.height() as i32,
-            flags,
-        }
-    }
-
-    /// Whether Mario can stand at cell index `i` (row below exists): body cell free and a
-    /// safe support below.
-    #[inline]
-    fn standable_index(&self, i: usize) -> bool {
-        let below = i + self.w as usize;
-        below < self.flags.len()
-            && self.flags[i] & (BLOCKED | HAZARD) == 0
-            && self.flags[below] & SUPPORT != 0
-            && self.flags[below] & HAZARD == 0
-    }
-
-    /// Flags of `(x, y)`; columns clamp like the engine, rows outside are air.
-    #[inline]
-    fn at(&self, x: i32, y: i32) -> u8 {
-        if y < 0 || y >= self.h {
-            return 0;
-        }
-        let x = x.clamp(0, self.w - 1);
-        self.flags[(y * self.w + x) as usize]
-    }
-
-    #[inline]
-    fn free(&self, x: i32, y: i32) -> bool {
-        self.at(x, y) & (BLOCKED | HAZARD) == 0
-    }
-
-    /// Free for a body in the air: falling onto a stompable enemy is a stomp, not a hit;
-    /// winged enemies move off their spawn cell, so only landing on it is avoided.
-    #[inline]
-    fn free_in_air(&self, x: i32, y: i32, falling: bool) -> bool {
-        let f = self.at(x, y);
-        f & BLOCKED == 0 && (f & HAZARD == 0 || f & FLYING != 0 || (falling && f & STOMPABLE != 0))
-    }
-
-    #[inline]
-    fn standable(&self, x: i32, y: i32) -> bool {
-        x >= 0
-            && x < self.w
-            && y >= 0
-            && y + 1 < self.h
-            && self.free(x, y)
-            && self.at(x, y + 1) & SUPPORT != 0
-            && self.at(x, y + 1) & HAZARD == 0
     }
 }
 
@@ -308,9 +223,13 @@ fn search(
         }
         None
     };
-    // Spawn: fall from M to the first surface.
-    if let Some((x, y)) = drop(sx as i32, sy as i32) {
+    // Spawn: fall from M to the first surface; a window's start may also be a tile Mario
+    // landed on in a walker's swept zone.
+    let (sx, sy) = (sx as i32, sy as i32);
+    if let Some((x, y)) = drop(sx, sy) {
         push(x, y, NO_PARENT, &mut seen, &mut came_from, &mut queue);
+    } else if t.landable(sx, sy, false) {
+        push(sx, sy, NO_PARENT, &mut seen, &mut came_from, &mut queue);
     }
     let tries = tries();
     let mut stack: Vec<u32> = Vec::with_capacity(256);
@@ -353,7 +272,8 @@ fn search(
             queue.push((x - tries[kind].reach, x, ny, kind + 1));
         }
         'tries: for trie in &tries[kind - 1..kind] {
-            let behind = if trie.dir > 0 { run_l[i] } else { run_r[i] } as usize;
+            // At least the take-off tile itself (it may be a landing in a swept zone).
+            let behind = usize::from(if trie.dir > 0 { run_l[i] } else { run_r[i] }.max(1));
             if trie.runup + 1 > behind {
                 continue;
             }
@@ -368,14 +288,17 @@ fn search(
                     let (cx, cy) = (x + op.dx as i32, y + op.dy as i32);
                     if op.land {
                         if t.at(cx, cy) & SUPPORT != 0 {
-                            if t.standable(cx, cy - 1) {
+                            if t.landable(cx, cy - 1, op.late) {
                                 let from = i as u32 | JUMPED;
                                 push(cx, cy - 1, from, &mut seen, &mut came_from, &mut queue);
                             }
                             continue;
                         }
                     } else {
-                        if cy > h || !t.free_in_air(cx, cy, op.falling) {
+                        // Mario's own take-off cell is free (he stands there: a walker he
+                        // landed on was stomped).
+                        let own = op.dx == 0 && op.dy == 0;
+                        if cy > h || !(own || t.free_in_air(cx, cy, op.falling, op.late)) {
                             continue;
                         }
                         if air_win && cx > fx {
@@ -521,6 +444,15 @@ mod tests {
             "XXXXXXXXXXXXXXXXXX",
         ]);
         assert!(!check(&enemy_wall).playable);
+        // A start in a walker's swept zone (as a window's start may be) is a start.
+        let zone_start = lvl(&[
+            "------------",
+            "------------",
+            "------------",
+            "-M-g-------F",
+            "XXXXXXXXXXXX",
+        ]);
+        assert!(check(&zone_start).playable);
         let no_m = lvl(&["-----F", "-XXXXX"]);
         assert!(
             check(&lvl(&["-----F", "XXXXXX"])).playable,

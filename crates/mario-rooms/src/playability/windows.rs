@@ -14,6 +14,7 @@
 use super::arcs::reach;
 use super::{PlayReport, search};
 use crate::level::MarioLevel;
+use crate::tiles::{self, TileClass};
 
 /// Levels at most this wide are searched whole.
 pub const WHOLE: usize = 512;
@@ -31,16 +32,36 @@ pub(super) fn check(level: &MarioLevel, record: Option<&mut Vec<(usize, usize)>>
     run(&mut level.clone(), None, record)
 }
 
-/// Checks `level`, and where a window fails, restores columns around the column Mario got
-/// stuck at from `original` (the level before the dressing stage) and tries that window
-/// again: first 16 columns either side, then 48, then the whole window. The time stays
-/// linear: each window is searched at most four times.
+/// Checks `level`, and where a window fails, repairs it from `original` (the level before
+/// the dressing stage) around the column Mario got stuck at and tries that window again:
+/// first only the enemies and piranha plants the dressing added within 16 columns either
+/// side are taken out (its gaps, plateaus and pipes stay), then all columns within 16
+/// either side are restored, then 48, then the whole window; last, every enemy within 16
+/// columns is taken out (the rooms' own: a walker trapped with Mario under a low ceiling).
+/// The time stays linear: each window is searched at most six times.
 pub fn check_repairing(level: &mut MarioLevel, original: &MarioLevel) -> PlayReport {
     run(level, Some(original), None)
 }
 
-/// Repair radii, in columns either side of where Mario got stuck (the last: the window).
-const REPAIRS: [usize; 3] = [16, 48, usize::MAX];
+/// What a repair changes in its columns.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Repair {
+    /// Takes out the enemies and piranha plants `original` has not.
+    AddedEnemies,
+    /// Copies the columns of `original`.
+    Columns,
+    /// Takes out every enemy sprite.
+    AllEnemies,
+}
+
+/// Repairs in order: (columns either side of where Mario got stuck, what changes).
+const REPAIRS: [(usize, Repair); 5] = [
+    (16, Repair::AddedEnemies),
+    (16, Repair::Columns),
+    (48, Repair::Columns),
+    (usize::MAX, Repair::Columns),
+    (16, Repair::AllEnemies),
+];
 
 fn run(
     level: &mut MarioLevel,
@@ -99,10 +120,10 @@ fn run(
             }
             let Some(orig) = original else { break found };
             let stuck = x0 + r.furthest;
-            let restored = repairs.by_ref().any(|&radius| {
+            let restored = repairs.by_ref().any(|&(radius, repair)| {
                 let a = stuck.saturating_sub(radius).max(x0);
                 let b = stuck.saturating_add(radius).min(x1);
-                restore(level, orig, a, b)
+                restore(level, orig, a, b, repair)
             });
             if !restored {
                 break found;
@@ -123,18 +144,32 @@ fn run(
     total
 }
 
-/// Copies columns `a..b` of `original` into `level`; whether anything changed.
-fn restore(level: &mut MarioLevel, original: &MarioLevel, a: usize, b: usize) -> bool {
+/// Repairs columns `a..b` of `level` from `original` as `repair` says; whether anything
+/// changed.
+fn restore(
+    level: &mut MarioLevel,
+    original: &MarioLevel,
+    a: usize,
+    b: usize,
+    repair: Repair,
+) -> bool {
     let w = level.width();
     if original.width() != w || original.height() != level.height() || a >= b {
         return false;
     }
     let cells = level.cells_mut();
     let mut changed = false;
+    let enemy = |c: u8| tiles::class_of(c) == TileClass::Enemy;
     for (row, orig) in cells.chunks_mut(w).zip(original.cells().chunks(w)) {
-        if row[a..b] != orig[a..b] {
-            row[a..b].copy_from_slice(&orig[a..b]);
-            changed = true;
+        for (c, &o) in row[a..b].iter_mut().zip(&orig[a..b]) {
+            let new = match repair {
+                Repair::AddedEnemies if *c == b'T' || enemy(*c) => o,
+                Repair::Columns => o,
+                Repair::AllEnemies if enemy(*c) => b'-',
+                _ => *c,
+            };
+            changed |= new != *c;
+            *c = new;
         }
     }
     changed
@@ -203,6 +238,26 @@ mod tests {
         let r = check_repairing(&mut cut, &long(1200, 0));
         assert!(r.playable, "{}", r.summary());
         assert_eq!(cut, long(1200, 0));
+        // A row of spikies the dressing added next to a gap it cut: the spikies are taken
+        // out, the gap (within the first repair radius) stays.
+        let mut spiked = long(1200, 3);
+        let mut orig = long(1200, 0);
+        let w = spiked.width();
+        for x in 1190..1196 {
+            spiked.cells_mut()[4 * w + x] = b'y';
+            orig.cells_mut()[4 * w + x] = b'-';
+        }
+        assert!(!check(&spiked).playable);
+        assert!(check_repairing(&mut spiked, &orig).playable);
+        assert_eq!(spiked, long(1200, 3), "enemies out, the gap kept");
+        // Spikies the undressed level has too (a room's) are taken out last.
+        let mut spiked = long(1200, 0);
+        let w = spiked.width();
+        spiked.cells_mut()[4 * w + 1300..4 * w + 1306].fill(b'y');
+        let room = spiked.clone();
+        assert!(!check(&spiked).playable);
+        assert!(check_repairing(&mut spiked, &room).playable);
+        assert_eq!(spiked, long(1200, 0));
         // A short level is repaired as one window; nothing to restore fails as before.
         let short = |gap: usize| {
             let top = format!("M{}F", "-".repeat(38));

@@ -1,7 +1,9 @@
 //! Terrain measures computed from generated maps: road share of the walkable cells, 2x2
-//! road blocks, and (reported) clumps of obstacle and border cells.
+//! road blocks, clumps of obstacle and border cells, and the features they form.
 
 use heroes_zones::map::{Cell, HeroesMap};
+use heroes_zones::measure::terrain;
+use heroes_zones::obstacles::density;
 use heroes_zones::{Config, Template, generate};
 use std::path::PathBuf;
 
@@ -94,10 +96,12 @@ fn roads_are_thin_and_take_at_most_a_tenth_of_the_ground() {
 }
 
 /// Obstacle clumps (obstacle and border cells, 8-connected) at 256x256 over seeds 1-8: at
-/// most 150 clumps, at most 5% of them of 3 cells or fewer, obstacles still a third of the
-/// map.
+/// most 150 clumps, at most 5% of them of 3 cells or fewer, obstacle cover within 5 points
+/// below and 2 above the zones' density; and the obstacles form features: at least two
+/// free-standing mountains or forests of 30+ cells per zone, a fifth or more of the obstacle
+/// cells in ridges along the borders, some forest.
 #[test]
-fn obstacle_clumps_at_256() {
+fn obstacle_clumps_and_features_at_256() {
     for name in ["zones25", "zones9"] {
         let Some(t) = korge(name) else { return };
         for seed in 1..=8 {
@@ -108,10 +112,22 @@ fn obstacle_clumps_at_256() {
                 .filter(|&i| cell(&map, i % n, i / n) == Cell::Obstacle)
                 .count() as f64
                 / (n * n) as f64;
+            let want = map
+                .zones
+                .iter()
+                .map(|z| density(z.kind) * z.area as f64)
+                .sum::<f64>()
+                / (n * n) as f64;
+            let f = terrain(&map);
             eprintln!(
-                "{name} 256 seed {seed}: {count} clumps, {:.1}% of 3 cells or fewer, obstacles {:.1}% of the map",
+                "{name} 256 seed {seed}: {count} clumps, {:.1}% of 3 cells or fewer, obstacles {:.1}% of the map (density {:.1}%); {} features of mean {:.0} cells, {:.0}% of obstacles on borders, {:.0}% forest",
                 small * 100.0,
-                cover * 100.0
+                cover * 100.0,
+                want * 100.0,
+                f.features,
+                f.mean_feature_cells,
+                f.border_share * 100.0,
+                f.forest_share * 100.0
             );
             assert!(count <= 150, "{name} seed {seed}: {count} clumps");
             assert!(
@@ -120,10 +136,22 @@ fn obstacle_clumps_at_256() {
                 small * 100.0
             );
             assert!(
-                cover >= 0.25,
-                "{name} seed {seed}: obstacles {:.1}%",
-                cover * 100.0
+                (want - 0.05..=want + 0.02).contains(&cover),
+                "{name} seed {seed}: obstacles {:.1}%, density {:.1}%",
+                cover * 100.0,
+                want * 100.0
             );
+            // The crate's measure counts the same clumps.
+            assert_eq!(f.clumps, count, "{name} seed {seed}");
+            assert!((f.cover - cover).abs() < 1e-9);
+            assert!(
+                f.features >= 2 * map.zones.len(),
+                "{name} seed {seed}: {} features",
+                f.features
+            );
+            assert!(f.mean_feature_cells >= 50.0, "{name} seed {seed}: {f:?}");
+            assert!(f.border_share >= 0.2, "{name} seed {seed}: {f:?}");
+            assert!(f.forest_share >= 0.1, "{name} seed {seed}: {f:?}");
         }
     }
 }

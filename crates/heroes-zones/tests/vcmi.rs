@@ -70,6 +70,10 @@ fn check_template(text: &str, name: &str, seed: u64) -> Result<usize, String> {
     if !unreached.is_empty() {
         return Err(format!("unreachable: {unreached:?}"));
     }
+    let thin = heroes_zones::measure::thin_cells(&map);
+    if thin > 0 {
+        return Err(format!("{thin} cells where a zone is thinner than 3 cells"));
+    }
     assert!(
         map.objects.len() > c.template.zones.len(),
         "{name}: too few objects"
@@ -97,7 +101,8 @@ fn every_template_of_the_collection_converts() {
 }
 
 /// A sample across the collection (small and large, with junctions, cpuStart zones, wide
-/// connections, road flags); the whole collection is the ignored test below.
+/// connections, road flags), two seeds each: valid, reachable, no zone thinner than 3 cells;
+/// the whole collection is the ignored test below.
 #[test]
 fn sample_templates_make_valid_reachable_maps() {
     let Some(dir) = collection() else { return };
@@ -110,7 +115,10 @@ fn sample_templates_make_valid_reachable_maps() {
         "6LM10a",
     ] {
         let (file, name, text) = all.iter().find(|t| t.1 == want).unwrap();
-        check_template(text, name, 1).unwrap_or_else(|e| panic!("{} {name}: {e}", file.display()));
+        for seed in 1..=2 {
+            check_template(text, name, seed)
+                .unwrap_or_else(|e| panic!("{} {name} seed {seed}: {e}", file.display()));
+        }
     }
 }
 

@@ -73,10 +73,14 @@ fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs) 
 /// Degree from which a zone counts as a hub whose neighbours must crowd around it.
 pub const HUB_DEGREE: usize = 5;
 
-/// Whether zone `h` is a hub: at least [`HUB_DEGREE`] neighbours with at most two
-/// connections each (leaves and chain links that must crowd around it).
+/// Neighbours with at most two connections from which a zone is laid out as a hub.
+pub const HUB_LEAVES: usize = 4;
+
+/// Whether zone `h` is a hub: at least [`HUB_LEAVES`] neighbours with at most two
+/// connections each (leaves and chain links that must crowd around it, such as the four
+/// players around Jebus Cross's centre).
 pub fn is_hub(h: usize, adj: &[Vec<usize>]) -> bool {
-    adj[h].iter().filter(|&&a| adj[a].len() <= 2).count() >= HUB_DEGREE
+    adj[h].iter().filter(|&&a| adj[a].len() <= 2).count() >= HUB_LEAVES
 }
 
 /// How close two zones may come: whether they are connected, and for unconnected pairs the

@@ -189,3 +189,39 @@ fn largest_templates_lay_out_with_few_crossings() {
     }
     assert!(worst <= 2, "{worst} crossings");
 }
+
+/// Jebus Cross's centre (four players around one zone) is laid out as a hub: centred on the
+/// map (within a tenth of the side) and sharing a border with each player, so every
+/// connection is a passage.
+#[test]
+fn jebus_cross_centre_is_centred_and_touches_every_player() {
+    let Some(dir) = collection() else { return };
+    let all = templates(&dir);
+    let (_, name, text) = all.iter().find(|t| t.1 == "Jebus Cross").unwrap();
+    let c = vcmi::load(text, Some(name), &Options::default()).unwrap();
+    let mut degree = vec![0; c.template.zones.len()];
+    for k in &c.template.connections {
+        for z in [k.first, k.second] {
+            let p = c.template.zones.iter().position(|q| q.index == z).unwrap();
+            degree[p] += 1;
+        }
+    }
+    let hub = (0..degree.len()).max_by_key(|&z| degree[z]).unwrap();
+    assert!(degree[hub] >= 4, "{degree:?}");
+    for seed in 1..=4 {
+        let map = generate(&c.template, &Config::default(), c.side, seed).unwrap();
+        let (x, y) = map.zones[hub].centre;
+        let mid = map.size as f64 / 2.0;
+        let off = ((x - mid).powi(2) + (y - mid).powi(2)).sqrt() / map.size as f64;
+        assert!(off < 0.1, "seed {seed}: centre off by {off:.2} of the side");
+        assert_eq!(map.stats.forced_portals, 0, "seed {seed}");
+        for (k, r) in c.template.connections.iter().zip(&map.connections) {
+            assert!(
+                matches!(r, heroes_zones::Realised::Passage(_)),
+                "seed {seed}: {}-{} is {r:?}",
+                k.first,
+                k.second
+            );
+        }
+    }
+}

@@ -62,9 +62,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 38.3 ms |
-//! | reference `zones25.json`, 256x256 | 180.3 ms |
-//! | 9 zones at 64 / 128 / 256 | 8.1 / 16.8 / 43.4 ms |
+//! | reference `zones9.json`, 256x256 | 41.3 ms |
+//! | reference `zones25.json`, 256x256 | 134.7 ms |
+//! | 9 zones at 64 / 128 / 256 | 5.7 / 12.5 / 39.7 ms |
 
 #![forbid(unsafe_code)]
 

@@ -155,12 +155,12 @@ fn every_template_makes_valid_reachable_maps() {
     );
 }
 
-/// 8XM8 (48 zones, 52 connections) lays out with at most 2 crossing connections over 4 seeds
-/// (none on 2 of them). Midnight Mix 38 (47 connected zones, 58 connections) has 4-9. Slow in
-/// a debug build: `cargo test --release -p heroes-zones --test vcmi -- --ignored`.
+/// 8XM8 (48 zones, 52 connections, a planar zone graph) lays out with no crossing
+/// connection over 6 seeds. Slow in a debug build:
+/// `cargo test --release -p heroes-zones --test vcmi -- --ignored`.
 #[test]
 #[ignore]
-fn largest_templates_lay_out_with_few_crossings() {
+fn largest_planar_template_lays_out_without_crossings() {
     let Some(dir) = collection() else { return };
     let all = templates(&dir);
     let mut worst = 0;
@@ -175,7 +175,7 @@ fn largest_templates_lay_out_with_few_crossings() {
             .iter()
             .map(|k| (k.first as usize, k.second as usize))
             .collect();
-        for seed in 0..4 {
+        for seed in 0..6 {
             let l = heroes_zones::layout::layout(
                 &sizes,
                 &edges,
@@ -187,7 +187,7 @@ fn largest_templates_lay_out_with_few_crossings() {
             worst = worst.max(x);
         }
     }
-    assert!(worst <= 2, "{worst} crossings");
+    assert_eq!(worst, 0, "{worst} crossings");
 }
 
 /// Jebus Cross's centre (four players around one zone) is laid out as a hub: centred on the

@@ -95,11 +95,51 @@ fn roads_are_thin_and_take_at_most_a_tenth_of_the_ground() {
     }
 }
 
+/// Zones whose walkable cells (4-connected, within the zone) form more than one part.
+fn split_zones(map: &HeroesMap) -> Vec<usize> {
+    let n = map.size;
+    let walk = |i: usize| map.cell(i).walkable();
+    let zone = |i: usize| *map.zone_of.get(i % n, i / n).unwrap() as usize;
+    let mut parts = vec![0usize; map.zones.len()];
+    let mut seen = vec![false; n * n];
+    for s in 0..n * n {
+        if seen[s] || !walk(s) {
+            continue;
+        }
+        parts[zone(s)] += 1;
+        let z = zone(s);
+        let mut stack = vec![s];
+        seen[s] = true;
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % n, i / n);
+            let mut push = |j: usize| {
+                if !seen[j] && walk(j) && zone(j) == z {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                push(i - 1);
+            }
+            if x + 1 < n {
+                push(i + 1);
+            }
+            if y > 0 {
+                push(i - n);
+            }
+            if y + 1 < n {
+                push(i + n);
+            }
+        }
+    }
+    (0..parts.len()).filter(|&z| parts[z] > 1).collect()
+}
+
 /// Obstacle clumps (obstacle and border cells, 8-connected) at 256x256 over seeds 1-8: at
 /// most 150 clumps, at most 5% of them of 3 cells or fewer, obstacle cover within 5 points
 /// below and 2 above the zones' density; and the obstacles form features: at least two
 /// free-standing mountains or forests of 30+ cells per zone, a fifth or more of the obstacle
-/// cells in ridges along the borders, some forest.
+/// cells in ridges along the borders, some forest; every zone's walkable ground is one piece.
 #[test]
 fn obstacle_clumps_and_features_at_256() {
     for name in ["zones25", "zones9"] {
@@ -152,6 +192,11 @@ fn obstacle_clumps_and_features_at_256() {
             assert!(f.mean_feature_cells >= 50.0, "{name} seed {seed}: {f:?}");
             assert!(f.border_share >= 0.2, "{name} seed {seed}: {f:?}");
             assert!(f.forest_share >= 0.1, "{name} seed {seed}: {f:?}");
+            let split = split_zones(&map);
+            assert!(
+                split.is_empty(),
+                "{name} seed {seed}: zones {split:?} split"
+            );
         }
     }
 }

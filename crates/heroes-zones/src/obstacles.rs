@@ -8,8 +8,8 @@
 //! - **valleys**: a feature never grows within [`gap`] cells of another feature, a ridge or
 //!   an object, so open ground runs between them.
 //!
-//! Zone borders stay walls; entrances, approaches and passages are never covered and keep
-//! [`CLEARANCE`] cells of open ground around them. What each obstacle cell belongs to is kept
+//! Zone borders stay walls; entrances, approaches, passages and buildings are never covered:
+//! ridges stay more than [`CLEARANCE`] cells from them, features more than [`gap`]. What each obstacle cell belongs to is kept
 //! in [`Work::feature`] for the preview and the `.hmm` decorations.
 
 use crate::map::{Cell, Feature};
@@ -39,7 +39,7 @@ pub fn gap(side: usize) -> u32 {
     (side / 64).clamp(1, 3) as u32
 }
 
-/// Cells of open ground kept around passages, approaches, entrances and buildings.
+/// Cells of open ground a ridge keeps around passages, approaches, entrances and buildings.
 pub const CLEARANCE: u32 = 2;
 
 /// Seed candidates tried per feature (the one farthest from everything wins).

@@ -227,7 +227,7 @@ fn in_square(side: usize, zone_of: &[u8], i: usize) -> bool {
 /// Removes parts of zones thinner than 3 cells: a cell in no 3x3 square of its own zone goes
 /// to the zone most common among its 4 side neighbours (bounded passes, then contiguity
 /// again). Where that leaves cells uncovered (tips where four zones meet), the 3x3 square
-/// around such a cell that is closest to one zone becomes all that zone ([`square_up`]).
+/// around such a cell that is closest to one zone becomes all that zone.
 pub fn thicken(side: usize, n: usize, zone_of: &mut [u8]) {
     vote(side, n, zone_of);
     let mut locked = vec![false; side * side];

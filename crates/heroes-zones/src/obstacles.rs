@@ -9,8 +9,9 @@
 //!   an object, so open ground runs between them.
 //!
 //! Zone borders stay walls; entrances, approaches, passages and buildings are never covered:
-//! ridges stay more than [`CLEARANCE`] cells from them, features more than [`gap`]. What each obstacle cell belongs to is kept
-//! in [`Work::feature`] for the preview and the `.hmm` decorations.
+//! ridges stay more than [`CLEARANCE`] cells from them, features more than [`gap`]. What each
+//! obstacle cell belongs to is kept ([`crate::map::Feature`], [`crate::HeroesMap::feature`])
+//! for the preview and the `.hmm` decorations.
 
 use crate::map::{Cell, Feature};
 use crate::template::ZoneKind;

@@ -1,10 +1,10 @@
 //! Step 6: terrain features. Obstacles are grown as whole features, not scattered per cell:
 //!
-//! - **ridges** of mountains along the zone borders, as wide as a smooth noise says (none to
+//! - **ridges** of mountains along the zone borders, as wide as a smooth noise says (1 to
 //!   [`max_ridge`] cells), opening where a passage crosses the border;
 //! - **mountain ranges and forests** inside each zone, grown from seeds spread far apart
-//!   (best of several candidates) into ragged ellipses (mountains long, forests round), until
-//!   the zone's obstacle share reaches [`density`];
+//!   (best of [`CANDIDATES`]): a range along a bent spine, a forest as a ragged round wood,
+//!   until the zone's obstacle share reaches [`density`];
 //! - **valleys**: a feature never grows within [`gap`] cells of another feature, a ridge or
 //!   an object, so open ground runs between them.
 //!

@@ -254,11 +254,18 @@ fn heroes_rows_have_area_error_and_reachable_objects() {
         "heroes",
     );
     assert!(rows[0].ends_with(
-        "max_zone_area_error,mean_zone_area_error,objects,reachable_objects,forced_portals,removed_objects"
+        "max_zone_area_error,mean_zone_area_error,objects,reachable_objects,forced_portals,removed_objects,terrain_features,border_obstacle_share"
     ));
     assert_eq!(column(&rows, "width"), vec![64.0; 4]);
     assert_eq!(column(&rows, "reachable_objects"), vec![1.0; 4]);
     assert!(column(&rows, "objects").iter().all(|&n| n > 0.0));
+    // Duel at 64: mountains and forests stand in the zones, ridges line the borders.
+    assert!(column(&rows, "terrain_features").iter().all(|&n| n >= 2.0));
+    assert!(
+        column(&rows, "border_obstacle_share")
+            .iter()
+            .all(|&s| (0.1..0.9).contains(&s))
+    );
 }
 
 #[test]

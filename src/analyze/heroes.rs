@@ -18,6 +18,8 @@
 //! | `reachable_objects` | fraction of objects a hero reaches from the first castle, walking 4-connected and through portals, computed here independently of the crate's own check |
 //! | `forced_portals` | connections that became portals because their zones do not touch |
 //! | `removed_objects` | objects the crate's check had to remove |
+//! | `terrain_features` | clumps of obstacle cells (8-connected) of 30 or more cells standing free of the borders: mountain ranges and forests (`heroes_zones::measure::terrain`, which also has clump counts, sizes and the forest share) |
+//! | `border_obstacle_share` | share of the obstacle cells in clumps touching a border: the ridges |
 
 use super::{AnalyzeError, OpenOptions, Probe, Row, SampleError, Subject, label_of, read_input};
 use heroes_zones::{Config, Template};
@@ -73,7 +75,7 @@ pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, Anal
     }))
 }
 
-pub use heroes_zones::measure::{area_errors, reachable_objects, reached};
+pub use heroes_zones::measure::{area_errors, reachable_objects, reached, terrain};
 
 impl Subject for HeroesSubject {
     fn label(&self) -> &str {
@@ -92,6 +94,8 @@ impl Subject for HeroesSubject {
             "reachable_objects",
             "forced_portals",
             "removed_objects",
+            "terrain_features",
+            "border_obstacle_share",
         ]
     }
 
@@ -100,6 +104,7 @@ impl Subject for HeroesSubject {
             .generate(|| heroes_zones::generate(&self.template, &self.config, self.size, seed))?;
         let metrics = probe.measure(&map)?;
         let (max_err, mean_err) = area_errors(&map);
+        let t = terrain(&map);
         let extras = [
             max_err,
             mean_err,
@@ -107,6 +112,8 @@ impl Subject for HeroesSubject {
             reachable_objects(&map),
             map.stats.forced_portals as f64,
             map.stats.removed.len() as f64,
+            t.features as f64,
+            t.border_share,
         ];
         Ok(probe.row(seed, metrics, &extras, secs))
     }

@@ -225,8 +225,77 @@ fn in_square(side: usize, zone_of: &[u8], i: usize) -> bool {
 }
 
 /// Removes parts of zones thinner than 3 cells: a cell in no 3x3 square of its own zone goes
-/// to the zone most common among its 4 side neighbours (bounded passes, then contiguity again).
+/// to the zone most common among its 4 side neighbours (bounded passes, then contiguity
+/// again). Where that leaves cells uncovered (tips where four zones meet), the 3x3 square
+/// around such a cell that is closest to one zone becomes all that zone.
 pub fn thicken(side: usize, n: usize, zone_of: &mut [u8]) {
+    vote(side, n, zone_of);
+    let mut locked = vec![false; side * side];
+    for _ in 0..THICKEN_PASSES {
+        let cov = covered(side, zone_of);
+        if cov.iter().all(|&c| c) {
+            return;
+        }
+        for i in (0..side * side).filter(|&i| !cov[i]) {
+            if !in_square(side, zone_of, i) {
+                square_up(side, zone_of, &cov, &mut locked, i);
+            }
+        }
+        make_contiguous(side, n, zone_of);
+    }
+}
+
+/// Makes the 3x3 square holding cell `i` with the most cells of one zone all that zone (the
+/// first such square in row order on a tie), counting only zones with a cell of the square
+/// in a thick part (`cov`), so the square joins that part and stays with the zone. Squares
+/// that would take a `locked` cell (one squared up before) from its zone are skipped, so two
+/// zones never take the same cells back and forth; the square's cells become locked.
+fn square_up(side: usize, zone_of: &mut [u8], cov: &[bool], locked: &mut [bool], i: usize) {
+    let (x, y) = (i % side, i / side);
+    let mut best = (0usize, 0usize, 0usize, 0u8);
+    for y0 in y.saturating_sub(2)..=y.min(side.saturating_sub(3)) {
+        for x0 in x.saturating_sub(2)..=x.min(side.saturating_sub(3)) {
+            let (mut votes, mut thick) = ([0u8; 256], [false; 256]);
+            for dy in 0..3 {
+                for dx in 0..3 {
+                    let j = (y0 + dy) * side + x0 + dx;
+                    votes[zone_of[j] as usize] += 1;
+                    thick[zone_of[j] as usize] |= cov[j];
+                }
+            }
+            let takes_locked = |z: usize| {
+                (0..3).any(|dy| {
+                    (0..3).any(|dx| {
+                        let j = (y0 + dy) * side + x0 + dx;
+                        locked[j] && zone_of[j] as usize != z
+                    })
+                })
+            };
+            let Some(z) = (0..256)
+                .filter(|&z| thick[z] && !takes_locked(z))
+                .max_by_key(|&z| (votes[z], usize::MAX - z))
+            else {
+                continue;
+            };
+            if votes[z] as usize > best.0 {
+                best = (votes[z] as usize, x0, y0, z as u8);
+            }
+        }
+    }
+    let (count, x0, y0, z) = best;
+    if count == 0 {
+        return;
+    }
+    for dy in 0..3 {
+        for dx in 0..3 {
+            zone_of[(y0 + dy) * side + x0 + dx] = z;
+            locked[(y0 + dy) * side + x0 + dx] = true;
+        }
+    }
+}
+
+/// The voting passes of [`thicken`].
+fn vote(side: usize, n: usize, zone_of: &mut [u8]) {
     for _ in 0..THICKEN_PASSES {
         let cov = covered(side, zone_of);
         if cov.iter().all(|&c| c) {
@@ -353,5 +422,35 @@ mod tests {
             }
         }
         assert!(turns > 20, "{turns}");
+    }
+
+    /// Where four zones meet with their steps out of line, a zone's 1-cell tooth cannot be
+    /// given to a neighbour without making another tooth; squaring up still covers every cell.
+    #[test]
+    fn thicken_covers_four_zone_corners() {
+        let rows = [
+            "vvvvvvvww",
+            "vvvvvvvww",
+            "vvvvvwwww",
+            "vvvvvwwww",
+            "eeeeewwww",
+            "eeeeewwww",
+            "eeeeiiiww",
+            "eeiiiiiii",
+            "eeiiiiiii",
+        ];
+        let ids = |c: char| "veiw".find(c).unwrap() as u8;
+        let mut zone_of: Vec<u8> = rows.iter().flat_map(|r| r.chars().map(ids)).collect();
+        assert!(covered(9, &zone_of).iter().any(|&c| !c));
+        thicken(9, 4, &mut zone_of);
+        assert!(covered(9, &zone_of).iter().all(|&c| c), "{zone_of:?}");
+        for z in 0..4u8 {
+            let start = zone_of.iter().position(|&q| q == z).unwrap();
+            let count = zone_of.iter().filter(|&&q| q == z).count();
+            let filled = grid_core::flood_fill(9, 9, start, grid_core::Connectivity::Four, |i| {
+                zone_of[i] == z
+            });
+            assert_eq!(filled.len(), count, "zone {z} not contiguous");
+        }
     }
 }

@@ -1,11 +1,16 @@
 //! Step 1: zone layout. Zone circles (area proportional to `size`) are placed by a
 //! force-directed simulation (springs on connections, repulsion between overlapping unconnected
 //! circles, walls at the map border) from several starts, followed by an overlap-removal pass;
-//! the layout with the fewest stretched connections, overlaps and crossings wins. Works for any
-//! connection graph, whatever the index order.
+//! the layout with the fewest stretched connections, overlaps and crossings wins (graphs of more
+//! than 12 zones get up to [`EXTRA_RESTARTS`] more starts while the best still has crossings).
+//! Works for any connection graph, whatever the index order.
 
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
+
+/// Restarts tried on top of the usual ones for graphs of more than 12 zones whose best layout
+/// still has crossing connections (some zone graphs cannot be drawn without).
+pub const EXTRA_RESTARTS: usize = 30;
 
 /// Share of the map the circles cover.
 const FILL: f64 = 0.72;
@@ -73,10 +78,14 @@ fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs) 
 /// Degree from which a zone counts as a hub whose neighbours must crowd around it.
 pub const HUB_DEGREE: usize = 5;
 
-/// Whether zone `h` is a hub: at least [`HUB_DEGREE`] neighbours with at most two
-/// connections each (leaves and chain links that must crowd around it).
+/// Neighbours with at most two connections from which a zone is laid out as a hub.
+pub const HUB_LEAVES: usize = 4;
+
+/// Whether zone `h` is a hub: at least [`HUB_LEAVES`] neighbours with at most two
+/// connections each (leaves and chain links that must crowd around it, such as the four
+/// players around Jebus Cross's centre).
 pub fn is_hub(h: usize, adj: &[Vec<usize>]) -> bool {
-    adj[h].iter().filter(|&&a| adj[a].len() <= 2).count() >= HUB_DEGREE
+    adj[h].iter().filter(|&&a| adj[a].len() <= 2).count() >= HUB_LEAVES
 }
 
 /// How close two zones may come: whether they are connected, and for unconnected pairs the
@@ -153,7 +162,13 @@ pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut Leve
     let restarts = if n <= 12 { 8 } else { 10 };
     let iterations = 220;
     let mut best: Option<Layout> = None;
-    for _ in 0..restarts {
+    let mut tangled = true;
+    // The usual restarts, then (large graphs with connections still crossing) more of them
+    // until one untangles or the budget runs out.
+    for k in 0..restarts + EXTRA_RESTARTS {
+        if k >= restarts && (!tangled || n <= 12) {
+            break;
+        }
         let mut c = initial(&radii, &adj, side, rng);
         simulate(&mut c, &radii, edges, &linked, side, iterations);
         untangle(&mut c, &radii, edges, &linked, side);
@@ -161,6 +176,7 @@ pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut Leve
         remove_overlaps(&mut c, &radii, &linked, side);
         let s = score(&c, &radii, edges, &linked);
         if best.as_ref().is_none_or(|b| s < b.score) {
+            tangled = crossings(&c, edges) > 0;
             best = Some(Layout {
                 centres: c,
                 radii: radii.clone(),

@@ -19,10 +19,10 @@
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
-//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%), [`contacts`] (corridors where connected zones barely touch) |
+//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`contacts`] (corridors where connected zones barely touch) |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
-//! | 6 obstacles | [`obstacles`] (random fill + cellular automaton) |
+//! | 6 obstacles | [`obstacles`] (terrain features: ridges along borders, mountain ranges and forests with open valleys between them, up to the zone's density) |
 //! | 7 passages, portals | [`passages`] |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
@@ -62,44 +62,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 38.3 ms |
-//! | reference `zones25.json`, 256x256 | 180.3 ms |
-//! | 9 zones at 64 / 128 / 256 | 8.1 / 16.8 / 43.4 ms |
-//!
-//! ## Limits
-//!
-//! Checked by [`validate::validate`] (and the parsers) before anything is laid out or
-//! allocated; a template past a limit gets an error naming it.
-//!
-//! | limit | value |
-//! |---|---|
-//! | map side | 32, 64, 128 or 256 (the `.hmm` format's sizes) |
-//! | template or config text | [`template::MAX_INPUT_BYTES`] (4 MiB) |
-//! | zones | [`validate::MAX_ZONES`] (64) |
-//! | connections | [`validate::MAX_CONNECTIONS`] (192) |
-//! | portal pairs | [`validate::MAX_PORTAL_PAIRS`] (6), counting PORTAL connections and, before layout, every connection past the `3n - 6` that `n` zones can realise as shared borders ([`validate::portal_shortfall`]) |
-//! | cells per zone | [`validate::MIN_ZONE_CELLS`] (100) at the chosen map side |
-//! | castles, mines per zone | [`validate::MAX_OBJECTS_PER_ZONE`] (32 each) |
-//! | treasure bands per zone | [`validate::MAX_BANDS`] (16) |
-//! | template name | [`validate::MAX_NAME_CHARS`] (200 characters) |
-//!
-//! Errors quote input only through [`grid_core::text::excerpt`], and a list of problems names
-//! at most [`error::MAX_LISTED`] of them.
-//!
-//! The map is a pure function of (template, config, size, seed): every step draws from its own
-//! [`grid_core::Seed::stream`].
-//!
-//! ## Speed
-//!
-//! Measured on a 2 vCPU Intel Xeon with
-//! `CARGO_TARGET_DIR=/work/target-heroes cargo bench -p heroes-zones -- --warm-up-time 1 --measurement-time 3`
-//! (see `benches/generate.rs`); full table in the crate README:
-//!
-//! | benchmark | median |
-//! |---|---|
-//! | reference `zones9.json`, 256x256 | 27.0 ms |
-//! | reference `zones25.json`, 256x256 | 126.0 ms |
-//! | 9 zones at 64 / 128 / 256 | 4.5 / 9.7 / 31.3 ms |
+//! | reference `zones9.json`, 256x256 | 41.3 ms |
+//! | reference `zones25.json`, 256x256 | 134.7 ms |
+//! | 9 zones at 64 / 128 / 256 | 5.7 / 12.5 / 39.7 ms |
 
 #![forbid(unsafe_code)]
 
@@ -130,7 +95,9 @@ mod work;
 mod steps_tests;
 
 pub use error::HeroesError;
-pub use map::{Cell, HeroesMap, MapObject, ObjectKind, Realised, Stats, TreasureKind, ZoneInfo};
+pub use map::{
+    Cell, Feature, HeroesMap, MapObject, ObjectKind, Realised, Stats, TreasureKind, ZoneInfo,
+};
 pub use template::{Config, ConnectionType, RandomRange, Surface, Template, ZoneKind};
 
 use grid_core::Seed;
@@ -305,6 +272,7 @@ fn run(
     }
     let mut w = Work {
         side,
+        feature: vec![0; cells.len()],
         cells,
         zone_of: part.zone_of,
         zones,
@@ -372,6 +340,8 @@ fn run(
         cells: grid_core::Grid::from_vec(side, side, w.cells)
             .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
         zone_of: grid_core::Grid::from_vec(side, side, w.zone_of)
+            .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
+        features: grid_core::Grid::from_vec(side, side, w.feature)
             .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
         zones: w.zones,
         objects: w.objects,

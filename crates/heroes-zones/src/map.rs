@@ -63,6 +63,38 @@ impl Cell {
     }
 }
 
+/// What an obstacle cell is part of (decides its drawing and its `.hmm` decorations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Feature {
+    /// Not an obstacle, or an obstacle outside any feature (a filled pocket).
+    None = 0,
+    /// A ridge along a zone border.
+    Ridge = 1,
+    /// A mountain range inside a zone.
+    Mountain = 2,
+    /// A forest inside a zone.
+    Forest = 3,
+}
+
+impl Feature {
+    /// All kinds in id order.
+    pub const ALL: [Feature; 4] = [
+        Feature::None,
+        Feature::Ridge,
+        Feature::Mountain,
+        Feature::Forest,
+    ];
+
+    /// The feature of id `id` (None for unknown ids).
+    pub fn from_id(id: u8) -> Feature {
+        Feature::ALL
+            .get(id as usize)
+            .copied()
+            .unwrap_or(Feature::None)
+    }
+}
+
 /// The legend of [`Cell`] ids.
 pub fn legend() -> Legend {
     Legend::new(vec![
@@ -220,6 +252,8 @@ pub struct HeroesMap {
     pub cells: Grid<u8>,
     /// Zone (position in the template list) of every cell.
     pub zone_of: Grid<u8>,
+    /// The [`Feature`] id of every cell (meaningful on obstacle cells).
+    pub features: Grid<u8>,
     /// The zones.
     pub zones: Vec<ZoneInfo>,
     /// Placed objects.
@@ -238,6 +272,16 @@ impl HeroesMap {
     #[inline]
     pub fn cell(&self, i: usize) -> Cell {
         Cell::from_id(self.cells.as_slice()[i])
+    }
+
+    /// The feature an obstacle at flat index `i` belongs to ([`Feature::None`] elsewhere).
+    #[inline]
+    pub fn feature(&self, i: usize) -> Feature {
+        if self.cell(i) == Cell::Obstacle {
+            Feature::from_id(self.features.as_slice()[i])
+        } else {
+            Feature::None
+        }
     }
 
     /// Surface of cell `(x, y)` (its zone's).

@@ -2,9 +2,12 @@
 //! target, and which objects a hero can reach (walking 4-connected over walkable cells and
 //! through portals, computed independently of the global check in [`crate::check`]).
 //!
+//! [`terrain`] measures how the obstacles form features (ridges, mountains, forests), and
+//! [`thin_cells`] where zones are thinner than 3 cells.
+//!
 //! `levelgen analyze` reports these as extras and `levelgen search` offers them as metrics.
 
-use crate::map::{HeroesMap, ObjectKind};
+use crate::map::{Cell, Feature, HeroesMap, ObjectKind};
 use grid_core::Grid;
 
 /// `(max, mean)` of `|area - target| / target` over the zones.
@@ -112,4 +115,85 @@ pub fn reachable_objects(map: &HeroesMap) -> f64 {
         })
         .count();
     ok as f64 / map.objects.len() as f64
+}
+
+/// Clumps of at least this many cells count as features in [`Terrain::features`].
+pub const FEATURE_CELLS: u32 = 30;
+
+/// How the obstacles are arranged: clumps of obstacle and border cells (8-connected, as the
+/// `.hmm` decorations see them) and what the obstacle cells belong to.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Terrain {
+    /// Obstacle cells / all cells.
+    pub cover: f64,
+    /// Clumps of obstacle and border cells.
+    pub clumps: usize,
+    /// Clumps of 3 cells or fewer.
+    pub specks: usize,
+    /// Clumps of at least [`FEATURE_CELLS`] cells that touch no border: mountains and forests
+    /// standing free inside their zone.
+    pub features: usize,
+    /// Mean cells of the clumps that touch no border.
+    pub mean_feature_cells: f64,
+    /// Share of the obstacle cells in clumps that touch a border (ridges and what joins them).
+    pub border_share: f64,
+    /// Share of the obstacle cells that are forest ([`Feature::Forest`]).
+    pub forest_share: f64,
+}
+
+/// The [`Terrain`] of `map`.
+pub fn terrain(map: &HeroesMap) -> Terrain {
+    let side = map.size;
+    let n = side * side;
+    let parts = grid_core::components_by_key(side, side, grid_core::Connectivity::Eight, |i| {
+        matches!(map.cell(i), Cell::Obstacle | Cell::Edge).then_some(())
+    });
+    let labels = parts.labels.as_slice();
+    let mut bordered = vec![false; parts.sizes.len()];
+    let mut obstacles = vec![0usize; parts.sizes.len()];
+    let (mut cover, mut forest) = (0usize, 0usize);
+    for (i, &l) in labels.iter().enumerate() {
+        if l == grid_core::Components::NONE {
+            continue;
+        }
+        match map.cell(i) {
+            Cell::Edge => bordered[l as usize] = true,
+            _ => {
+                obstacles[l as usize] += 1;
+                cover += 1;
+                forest += usize::from(map.feature(i) == Feature::Forest);
+            }
+        }
+    }
+    let inner: Vec<usize> = (0..parts.sizes.len()).filter(|&l| !bordered[l]).collect();
+    let on_borders: usize = (0..parts.sizes.len())
+        .filter(|&l| bordered[l])
+        .map(|l| obstacles[l])
+        .sum();
+    let share = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    Terrain {
+        cover: share(cover, n),
+        clumps: parts.sizes.len(),
+        specks: parts.sizes.iter().filter(|&&s| s <= 3).count(),
+        features: inner
+            .iter()
+            .filter(|&&l| parts.sizes[l] >= FEATURE_CELLS)
+            .count(),
+        mean_feature_cells: share(
+            inner.iter().map(|&l| parts.sizes[l] as usize).sum(),
+            inner.len(),
+        ),
+        border_share: share(on_borders, cover),
+        forest_share: share(forest, cover),
+    }
+}
+
+/// Zone cells in no 3x3 square of their own zone: where a zone is thinner than 3 cells (a
+/// cell in such a square has a run of at least 3 cells of its zone through it both across and
+/// down).
+pub fn thin_cells(map: &HeroesMap) -> usize {
+    crate::borders::covered(map.size, map.zone_of.as_slice())
+        .iter()
+        .filter(|&&c| !c)
+        .count()
 }

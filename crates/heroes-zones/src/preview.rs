@@ -1,7 +1,8 @@
-//! PNG preview: zone surfaces, darker obstacles, black borders, roads, objects (castles by
+//! PNG preview: zone surfaces, obstacles by feature (grey-brown mountains and ridges, dark
+//! green forests), black borders, roads, objects (castles by
 //! owner colour, mines, visitables, portals, treasures, guards) and passages at a glance.
 
-use crate::map::{Cell, HeroesMap, ObjectKind};
+use crate::map::{Cell, Feature, HeroesMap, ObjectKind};
 use grid_core::export::encode_png;
 
 /// Player colours (neutral, red, green, blue, cyan, magenta, yellow).
@@ -19,6 +20,19 @@ fn shade(c: [u8; 3], f: f32) -> [u8; 3] {
     c.map(|v| (v as f32 * f).clamp(0.0, 255.0) as u8)
 }
 
+/// `a` blended with `b` by `t` (0 = all `a`).
+fn mix(a: [u8; 3], b: [u8; 3], t: f32) -> [u8; 3] {
+    [0, 1, 2].map(|k| (a[k] as f32 * (1.0 - t) + b[k] as f32 * t) as u8)
+}
+
+/// Mountains and ridges: grey-brown rock; forests: dark green; both tinted by the surface.
+fn obstacle(base: [u8; 3], feature: Feature) -> [u8; 3] {
+    match feature {
+        Feature::Forest => mix(base, [20, 90, 30], 0.8),
+        Feature::Ridge | Feature::Mountain | Feature::None => mix(base, [105, 80, 60], 0.8),
+    }
+}
+
 /// RGB pixels of the preview, `scale` pixels per cell: `(width, height, pixels)`.
 pub fn render(map: &HeroesMap, scale: usize) -> (u32, u32, Vec<u8>) {
     let n = map.size;
@@ -31,7 +45,7 @@ pub fn render(map: &HeroesMap, scale: usize) -> (u32, u32, Vec<u8>) {
             let lift = |c: [u8; 3]| c.map(|v| v / 2 + 90);
             col[i] = match map.cell(i) {
                 Cell::Free | Cell::Approach => lift(base),
-                Cell::Obstacle => shade(lift(base), 0.55),
+                Cell::Obstacle => obstacle(base, map.feature(i)),
                 Cell::Edge => [20, 20, 20],
                 Cell::Building | Cell::Entrance => [150, 40, 40],
                 Cell::Road => [150, 110, 60],

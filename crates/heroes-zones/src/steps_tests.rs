@@ -36,6 +36,7 @@ fn work(side: usize, zone_of: Vec<u8>, conns: usize) -> Work {
     let mut w = Work {
         side,
         cells: vec![0; side * side],
+        feature: vec![0; side * side],
         zone_of,
         zones,
         zone_cells,
@@ -197,6 +198,12 @@ fn connect_leaves_one_open_part_per_zone() {
     let t = template("", 2);
     buildings::place(&mut w, &t.zones, &Config::default(), &mut Seed(4).rng());
     obstacles::place(&mut w, &mut Seed(4).rng());
+    // A wall of obstacles across the left zone cuts it in two: connect must carve through.
+    for x in 0..32 {
+        if w.cell(40 * 64 + x) == Cell::Free {
+            w.set(40 * 64 + x, Cell::Obstacle);
+        }
+    }
     connect::run(&mut w);
     assert!(one_component(&w, 0) && one_component(&w, 1));
     assert!(w.stats.carved_cells > 0);
@@ -252,7 +259,35 @@ fn treasures_and_guards_follow_the_rules_and_check_repairs() {
         .filter(|o| matches!(o.kind, ObjectKind::Treasure { .. }))
         .count();
     assert!(treasures >= 8, "{treasures}");
-    // Without the connect step, obstacles wall things in: the check must repair them all.
+    // Wall in the first treasure's pile (the treasure and guard cells joined to it): the check
+    // must repair the way in.
+    let first = w
+        .objects
+        .iter()
+        .find(|o| matches!(o.kind, ObjectKind::Treasure { .. }))
+        .map(|o| w.anchor(o))
+        .unwrap();
+    let pile = flood_fill(64, 64, first, Connectivity::Four, |i| {
+        matches!(w.cell(i), Cell::Treasure | Cell::Guard)
+    });
+    for &c in &pile {
+        for (dx, dy) in [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ] {
+            if let Some(n) = w.offset(c, dx, dy)
+                && matches!(w.cell(n), Cell::Free | Cell::Approach | Cell::Road)
+            {
+                w.set(n, Cell::Obstacle);
+            }
+        }
+    }
     let seen = check::reached(&w);
     assert!(!check::unreachable(&w, &seen).is_empty());
     check::run(&mut w).unwrap();

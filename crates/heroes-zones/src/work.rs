@@ -11,6 +11,8 @@ pub(crate) struct Work {
     pub side: usize,
     pub cells: Vec<u8>,
     pub zone_of: Vec<u8>,
+    /// [`crate::map::Feature`] id of every cell (set on obstacles).
+    pub feature: Vec<u8>,
     pub zones: Vec<ZoneInfo>,
     /// Cells of each zone, row-major.
     pub zone_cells: Vec<Vec<u32>>,

@@ -298,7 +298,7 @@ fn hmm_reachability_finds_a_walled_in_castle() {
     assert!(u.iter().any(|s| s.starts_with("castle")), "{u:?}");
 }
 
-const GOLDEN: (usize, u64) = (39930, 1302824183532692111);
+const GOLDEN: (usize, u64) = (42390, 15484441568647389167);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
@@ -334,4 +334,36 @@ proptest! {
         b.extend(bytes);
         let _ = HmmFile::parse(&b);
     }
+}
+
+/// Forests are decorated with plants and mountains with rocks (where the surface has both).
+#[test]
+fn forests_get_plants_and_mountains_get_rocks() {
+    use heroes_zones::Feature;
+    use heroes_zones::hmm::ids::is_plant;
+    let t = Template::from_json(&FOUR).unwrap();
+    let map = generate(&t, &Config::default(), 128, 3).unwrap();
+    let file = export(&map);
+    let (mut forest, mut mountain) = (0, 0);
+    for ((x, y), id) in &file.decorations {
+        let i = *y as usize * map.size + *x as usize;
+        let (one, _, _) =
+            heroes_zones::hmm::ids::obstacles(map.surface_at(*x as usize, *y as usize));
+        let both = one.iter().any(|a| is_plant(a)) && one.iter().any(|a| !is_plant(a));
+        match map.feature(i) {
+            Feature::Forest if both => {
+                forest += 1;
+                assert!(is_plant(id), "{id} on a forest at ({x}, {y})");
+            }
+            Feature::Mountain | Feature::Ridge if both => {
+                mountain += 1;
+                assert!(!is_plant(id), "{id} on a mountain at ({x}, {y})");
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        forest > 20 && mountain > 20,
+        "{forest} forest, {mountain} mountain"
+    );
 }

@@ -1,7 +1,9 @@
 //! Terrain measures computed from generated maps: road share of the walkable cells, 2x2
-//! road blocks, and (reported) clumps of obstacle and border cells.
+//! road blocks, clumps of obstacle and border cells, and the features they form.
 
 use heroes_zones::map::{Cell, HeroesMap};
+use heroes_zones::measure::terrain;
+use heroes_zones::obstacles::density;
 use heroes_zones::{Config, Template, generate};
 use std::path::PathBuf;
 
@@ -93,11 +95,53 @@ fn roads_are_thin_and_take_at_most_a_tenth_of_the_ground() {
     }
 }
 
+/// Zones whose walkable cells (4-connected, within the zone) form more than one part.
+fn split_zones(map: &HeroesMap) -> Vec<usize> {
+    let n = map.size;
+    let walk = |i: usize| map.cell(i).walkable();
+    let zone = |i: usize| *map.zone_of.get(i % n, i / n).unwrap() as usize;
+    let mut parts = vec![0usize; map.zones.len()];
+    let mut seen = vec![false; n * n];
+    for s in 0..n * n {
+        if seen[s] || !walk(s) {
+            continue;
+        }
+        parts[zone(s)] += 1;
+        let z = zone(s);
+        let mut stack = vec![s];
+        seen[s] = true;
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % n, i / n);
+            let mut push = |j: usize| {
+                if !seen[j] && walk(j) && zone(j) == z {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            };
+            if x > 0 {
+                push(i - 1);
+            }
+            if x + 1 < n {
+                push(i + 1);
+            }
+            if y > 0 {
+                push(i - n);
+            }
+            if y + 1 < n {
+                push(i + n);
+            }
+        }
+    }
+    (0..parts.len()).filter(|&z| parts[z] > 1).collect()
+}
+
 /// Obstacle clumps (obstacle and border cells, 8-connected) at 256x256 over seeds 1-8: at
-/// most 150 clumps, at most 5% of them of 3 cells or fewer, obstacles still a third of the
-/// map.
+/// most 150 clumps, at most 5% of them of 3 cells or fewer, obstacle cover within 5 points
+/// below and 2 above the zones' density; and the obstacles form features: at least two
+/// free-standing mountains or forests of 30+ cells per zone, a fifth or more of the obstacle
+/// cells in ridges along the borders, some forest; every zone's walkable ground is one piece.
 #[test]
-fn obstacle_clumps_at_256() {
+fn obstacle_clumps_and_features_at_256() {
     for name in ["zones25", "zones9"] {
         let Some(t) = korge(name) else { return };
         for seed in 1..=8 {
@@ -108,10 +152,22 @@ fn obstacle_clumps_at_256() {
                 .filter(|&i| cell(&map, i % n, i / n) == Cell::Obstacle)
                 .count() as f64
                 / (n * n) as f64;
+            let want = map
+                .zones
+                .iter()
+                .map(|z| density(z.kind) * z.area as f64)
+                .sum::<f64>()
+                / (n * n) as f64;
+            let f = terrain(&map);
             eprintln!(
-                "{name} 256 seed {seed}: {count} clumps, {:.1}% of 3 cells or fewer, obstacles {:.1}% of the map",
+                "{name} 256 seed {seed}: {count} clumps, {:.1}% of 3 cells or fewer, obstacles {:.1}% of the map (density {:.1}%); {} features of mean {:.0} cells, {:.0}% of obstacles on borders, {:.0}% forest",
                 small * 100.0,
-                cover * 100.0
+                cover * 100.0,
+                want * 100.0,
+                f.features,
+                f.mean_feature_cells,
+                f.border_share * 100.0,
+                f.forest_share * 100.0
             );
             assert!(count <= 150, "{name} seed {seed}: {count} clumps");
             assert!(
@@ -120,9 +176,26 @@ fn obstacle_clumps_at_256() {
                 small * 100.0
             );
             assert!(
-                cover >= 0.25,
-                "{name} seed {seed}: obstacles {:.1}%",
-                cover * 100.0
+                (want - 0.05..=want + 0.02).contains(&cover),
+                "{name} seed {seed}: obstacles {:.1}%, density {:.1}%",
+                cover * 100.0,
+                want * 100.0
+            );
+            // The crate's measure counts the same clumps.
+            assert_eq!(f.clumps, count, "{name} seed {seed}");
+            assert!((f.cover - cover).abs() < 1e-9);
+            assert!(
+                f.features >= 2 * map.zones.len(),
+                "{name} seed {seed}: {} features",
+                f.features
+            );
+            assert!(f.mean_feature_cells >= 50.0, "{name} seed {seed}: {f:?}");
+            assert!(f.border_share >= 0.2, "{name} seed {seed}: {f:?}");
+            assert!(f.forest_share >= 0.1, "{name} seed {seed}: {f:?}");
+            let split = split_zones(&map);
+            assert!(
+                split.is_empty(),
+                "{name} seed {seed}: zones {split:?} split"
             );
         }
     }

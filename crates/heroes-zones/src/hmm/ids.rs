@@ -203,6 +203,16 @@ pub fn road(surface: Surface) -> &'static str {
     }
 }
 
+/// Whether an obstacle avatar is a plant (trees, pines, palms, bushes, cacti, ...): forests
+/// are decorated with these, mountains and ridges with the others.
+pub fn is_plant(id: &str) -> bool {
+    [
+        "tree", "pine", "palm", "bush", "plant", "stumb", "log", "cactus",
+    ]
+    .iter()
+    .any(|p| id.contains(p))
+}
+
 /// Obstacle avatars of a surface: (1x1, 2x2, 3x3); multi-cell ones are anchored at their
 /// bottom-right cell.
 pub fn obstacles(

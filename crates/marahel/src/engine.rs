@@ -4,6 +4,7 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
+use crate::accel::{Accel, PassReport};
 use crate::distance::{self, WriteLog};
 use crate::divider;
 use crate::explorer;
@@ -87,6 +88,12 @@ pub struct Ctx<'a> {
     pub scratch: PlaneScratch,
     /// Live count planes of the compiled rules ([`crate::kernel`]), updated on every write.
     pub live: LivePlanes,
+    /// Which acceleration strategies may run ([`crate::accel`]).
+    pub accel: Accel,
+    /// Index of the running explorer.
+    pub explorer: usize,
+    /// Where the planner records the strategy of each pass, when asked.
+    pub trace: Option<&'a mut Vec<PassReport>>,
 }
 
 impl Ctx<'_> {
@@ -372,8 +379,14 @@ pub fn draw(r: Range, rng: &mut LevelRng) -> u64 {
     }
 }
 
-/// Generates one map. `size` overrides the script's size range.
-pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> MarahelMap {
+/// Generates one map. `size` overrides the script's size range. `trace`, when given,
+/// receives the strategy of every region pass ([`crate::accel::plan`]).
+pub fn generate(
+    p: &Program,
+    seed: u64,
+    size: Option<(usize, usize)>,
+    mut trace: Option<&mut Vec<PassReport>>,
+) -> MarahelMap {
     let root = Seed(seed);
     let needs_retry = p.entities.iter().any(|e| e.count.is_some());
     let mut last = None;
@@ -384,7 +397,10 @@ pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> Marahel
         } else {
             root.stream("count-retry").child(trial)
         };
-        let map = generate_once(p, s, size);
+        if let Some(t) = trace.as_deref_mut() {
+            t.clear();
+        }
+        let map = generate_once(p, s, size, trace.as_deref_mut());
         let ok = p.entities.iter().enumerate().all(|(i, e)| {
             e.count.is_none_or(|r| {
                 let n = map.cells.iter().filter(|&&c| c as usize == i).count() as u64;
@@ -402,7 +418,12 @@ pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> Marahel
     map
 }
 
-fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> MarahelMap {
+fn generate_once(
+    p: &Program,
+    seed: Seed,
+    size: Option<(usize, usize)>,
+    trace: Option<&mut Vec<PassReport>>,
+) -> MarahelMap {
     let mut srng = seed.stream("size").rng();
     let mut side = |min: usize, max: usize| {
         let range = Range {
@@ -460,12 +481,15 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             rpercent: 0.0,
             scratch: std::mem::take(&mut ws.scratch),
             live: std::mem::take(&mut ws.live),
+            accel: p.accel,
+            explorer: 0,
+            trace,
         };
         for (i, ex) in p.explorers.iter().enumerate() {
             if i > 0 {
                 *ctx.rng = explorers.child(i as u64).rng();
             }
-            ctx.region = whole;
+            (ctx.region, ctx.explorer) = (whole, i);
             (ctx.out, ctx.buffer, ctx.wrap) = (ex.out, ex.buffer, ex.wrap);
             ctx.track_counts = explorer::uses_counts(ex);
             ctx.counts.clear();
@@ -474,7 +498,7 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
             ctx.paths.clear();
-            let log = p.patch_distances && !ex.buffer && explorer::reads_distance(ex);
+            let log = p.accel.distance_patching && !ex.buffer && explorer::reads_distance(ex);
             ctx.log.start(log, ctx.version);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {

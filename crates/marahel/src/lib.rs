@@ -140,6 +140,7 @@
 //! computes them once per pass). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
+pub mod accel;
 pub mod compile;
 pub mod distance;
 pub mod divider;
@@ -158,6 +159,7 @@ pub mod program;
 pub mod rule;
 pub mod script;
 
+pub use accel::{Accel, PassReport, Strategy};
 pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
 pub use program::Program;
@@ -221,37 +223,74 @@ impl Script {
         (self.program.min, self.program.max)
     }
 
-    /// The same script with every explorer run cell by cell in scan order, even where it could
-    /// run a row at a time ([`explorer::bulk`]). Maps are identical when those passes draw no
-    /// random numbers; otherwise the draws are made in another order. For tests and comparison.
-    pub fn without_row_batching(mut self) -> Self {
-        for ex in &mut self.program.explorers {
-            ex.bulk = false;
+    /// The same script with only the acceleration strategies `accel` allows ([`accel`]).
+    /// Maps are identical whatever the options; for tests and comparison.
+    pub fn with_accel(mut self, accel: Accel) -> Self {
+        if accel.compiled_rules != self.program.accel.compiled_rules {
+            let nbhs = &self.program.nbhs;
+            for ex in &mut self.program.explorers {
+                ex.kernel = match accel.compiled_rules {
+                    true => compile::compiled_rules(ex, nbhs),
+                    false => None,
+                };
+            }
         }
+        self.program.accel = accel;
         self
     }
 
-    /// The same script with every explorer's rules interpreted condition by condition instead
-    /// of run in their compiled form ([`kernel`]). Maps are identical (the compiled form makes
-    /// the same draws in the same order); for tests and comparison.
-    pub fn without_compiled_rules(mut self) -> Self {
-        for ex in &mut self.program.explorers {
-            ex.kernel = None;
-        }
-        self
+    /// The acceleration strategies this script may use.
+    pub fn accel(&self) -> Accel {
+        self.program.accel
+    }
+
+    /// The same script without row batching ([`Accel::row_batching`]).
+    pub fn without_row_batching(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            row_batching: false,
+            ..a
+        })
+    }
+
+    /// The same script with every explorer's rules interpreted condition by condition
+    /// ([`Accel::compiled_rules`]; everything that runs on compiled rules goes with them).
+    pub fn without_compiled_rules(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            compiled_rules: false,
+            ..a
+        })
     }
 
     /// The same script with every `dist` plane of a live pass computed again after each
-    /// write instead of corrected from the log of writes ([`distance`]). Maps are identical;
-    /// for tests and comparison.
-    pub fn without_distance_patching(mut self) -> Self {
-        self.program.patch_distances = false;
-        self
+    /// write ([`Accel::distance_patching`]).
+    pub fn without_distance_patching(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            distance_patching: false,
+            ..a
+        })
+    }
+
+    /// Generates the map of `seed` (at `size`, else in the script's range) and lists the
+    /// strategy that ran each region pass, in order ([`accel::plan`]).
+    pub fn generate_traced(
+        &self,
+        seed: u64,
+        size: Option<(usize, usize)>,
+    ) -> Result<(MarahelMap, Vec<PassReport>), MarahelError> {
+        if let Some((w, h)) = size {
+            self.check_size(w, h)?;
+        }
+        let mut trace = Vec::new();
+        let map = engine::generate(&self.program, seed, size, Some(&mut trace));
+        Ok((self.checked(map, seed)?, trace))
     }
 
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
-        self.checked(engine::generate(&self.program, seed, None), seed)
+        self.checked(engine::generate(&self.program, seed, None, None), seed)
     }
 
     /// In strict mode, a map with a warning is an error.
@@ -272,6 +311,13 @@ impl Script {
         width: usize,
         height: usize,
     ) -> Result<MarahelMap, MarahelError> {
+        self.check_size(width, height)?;
+        let map = engine::generate(&self.program, seed, Some((width, height)), None);
+        self.checked(map, seed)
+    }
+
+    /// Whether maps of `width` x `height` can be made.
+    fn check_size(&self, width: usize, height: usize) -> Result<(), MarahelError> {
         if width == 0
             || height == 0
             || width > compile::MAX_SIDE
@@ -298,7 +344,6 @@ impl Script {
                 ),
             });
         }
-        let map = engine::generate(&self.program, seed, Some((width, height)));
-        self.checked(map, seed)
+        Ok(())
     }
 }

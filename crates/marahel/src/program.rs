@@ -211,9 +211,8 @@ pub struct Program {
     pub legend: std::sync::Arc<grid_core::Legend>,
     /// What the script says that has no effect (a parameter the explorer ignores).
     pub warnings: Vec<crate::error::Warning>,
-    /// Whether live passes correct their `dist` planes from a log of their writes
-    /// ([`crate::distance`]) instead of computing them again after every write.
-    pub patch_distances: bool,
+    /// Which acceleration strategies may run ([`crate::accel`]).
+    pub accel: crate::accel::Accel,
 }
 
 impl Program {

@@ -4,7 +4,7 @@
 //! frozen) or through counts that depend only on the region's shape. Such a pass is a pure
 //! per-cell function, so it runs one rule and one condition at a time over many cells.
 //!
-//! [`pass`] picks one of two forms:
+//! The planner ([`crate::accel::plan`]) picks one of two forms:
 //!
 //! - the whole region at once ([`whole`]) when the pass has at most one source of random draws
 //!   (one `random` condition, or one rule whose executers draw) and every condition is a
@@ -265,32 +265,28 @@ fn keep_where(
     }
 }
 
-/// One region pass. With at most one source of random draws (one `random` condition, or one
-/// rule whose executers draw) and no condition evaluated per cell, the draws come out in the
-/// same row-major order whether the region is processed a row at a time or all at once: then
-/// the whole region is one mask ([`whole`]); otherwise it runs row by row (`rows`).
-pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
+/// Whether the pass can run over the whole region at once ([`whole`]): with at most one
+/// source of random draws (one `random` condition, or one rule whose executers draw), no
+/// condition evaluated per cell and no entity counts kept, the draws come out in the same
+/// row-major order whether the region is processed a row at a time or all at once.
+pub fn whole_fits(ex: &Explorer, ctx: &Ctx) -> bool {
     let mut sources = 0;
     for rule in &ex.rules {
         sources += rule.executers.iter().any(|e| e.choices.len() > 1) as usize;
         for c in &rule.conditions {
             match kind(c, ctx) {
                 Kind::Draw { .. } => sources += 1,
-                Kind::General => return rows(ex, ctx),
+                Kind::General => return false,
                 _ => {}
             }
         }
     }
-    if sources > 1 || ctx.track_counts {
-        rows(ex, ctx)
-    } else {
-        whole::pass(ex, ctx)
-    }
+    sources <= 1 && !ctx.track_counts
 }
 
 /// One region pass, row by row: per row, each rule narrows a byte mask of the still
 /// undecided cells condition by condition, then writes the cells left in it.
-fn rows(ex: &Explorer, ctx: &mut Ctx) {
+pub fn rows(ex: &Explorer, ctx: &mut Ctx) {
     let r = ctx.region;
     let (rw, rh) = (r.w as usize, r.h as usize);
     // A rule whose executers all write one fixed value (the last one wins) needs no draws.

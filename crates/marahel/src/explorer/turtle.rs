@@ -19,6 +19,7 @@
 mod steps;
 
 use super::{Limits, set_progress, visit};
+use crate::accel::Strategy;
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::Explorer;
@@ -35,16 +36,10 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 
 /// `turtle_drunk`: from a random direction and a random cell, visit, then turn with
 /// probability `dirprob` (or when the next cell is outside the region) and step.
-pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
+pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
     let nbhs = ctx.nbhs;
-    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
-    // (`dirprob >= 1`: every step turns, which the step loops' turn test cannot say.)
-    if plain
-        && dirprob < 1.0
-        && ex.kernel.is_some()
-        && (1..=steps::MAX_DIRS).contains(&nbhs[ex.directions].offsets.len())
-        && let Some(list) = steps::steps(ex, nbhs)
-    {
+    if strategy == Strategy::WalkerSteps {
+        let list = steps::steps(ex, nbhs).expect("the planner checked the shape");
         return steps::drunk(&list, &nbhs[ex.directions], dirprob, ctx, lim);
     }
     let dirs = &nbhs[ex.directions].offsets;
@@ -57,6 +52,20 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
         }
         ctx.wrapped(x + dir.0, y + dir.1).unwrap_or((x, y))
     });
+}
+
+/// Whether the drunk walker `ex` can run its own step loop in this pass: rules of the
+/// step shape, compiled, a pass that writes the front buffer and keeps no counts, live planes
+/// nor write log, `dirprob < 1` (every step turning is not a test the loop can say) and at
+/// most [`steps::MAX_DIRS`] directions.
+pub fn steps_fit(ex: &Explorer, dirprob: f64, ctx: &Ctx) -> bool {
+    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
+    let dirs = ctx.nbhs[ex.directions].offsets.len();
+    plain
+        && dirprob < 1.0
+        && ex.kernel.is_some()
+        && (1..=steps::MAX_DIRS).contains(&dirs)
+        && steps::steps(ex, ctx.nbhs).is_some()
 }
 
 /// The loop every walker shares: from `from`, up to `lim.tiles` steps or until `lim.changes`

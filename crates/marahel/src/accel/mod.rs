@@ -1,0 +1,281 @@
+//! The acceleration layer: faster ways to run an explorer pass that give exactly the maps of
+//! the reference core (the interpreter in [`crate::explorer`], [`crate::rule`] and
+//! [`crate::estimator`]).
+//!
+//! One planner ([`plan`]) decides, for each region pass of an explorer, which
+//! [`Strategy`] runs it, from the explorer's compiled form, the state of the pass and the
+//! [`Accel`] options. Every strategy can be switched off ([`Accel`], through
+//! [`crate::Script::with_accel`]); [`Accel::none`] runs the plain core, cell by cell.
+//! [`crate::Script::generate_traced`] lists the strategy that ran each pass
+//! ([`PassReport`]); `tests/accel.rs` compares every strategy, on and off, with the core.
+
+use crate::engine::Ctx;
+use crate::explorer::{Limits, bulk, turtle};
+use crate::program::{ConnectStyle, Explorer, ExplorerKind};
+
+/// Which strategies may run (all by default). For tests and comparisons: every combination
+/// gives the same maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accel {
+    /// Rules compiled once into per-code tables and integer tests ([`crate::kernel`]); off:
+    /// every condition is evaluated by its estimators. Off also switches off everything that
+    /// runs on compiled rules (live planes, line visits, byte scans, walker step loops, the
+    /// connect walk over cell rules).
+    pub compiled_rules: bool,
+    /// Neighbourhood counts of the region kept up to date as the map changes
+    /// ([`crate::live`]).
+    pub live_planes: bool,
+    /// Compiled rules visiting a scan line at a time ([`crate::kernel::Kernel::visit_line`]).
+    pub line_visits: bool,
+    /// Horizontal scans of a cellular automaton sixteen cells at a time over byte counts
+    /// ([`crate::kernel::Kernel::scan_rows`]).
+    pub byte_scan: bool,
+    /// Order-free full scans run a condition at a time over a row, with count planes
+    /// ([`crate::explorer::bulk`]); off: the core runs them cell by cell in the same order.
+    pub row_batching: bool,
+    /// Order-free full scans with one source of draws run over the whole region at once
+    /// ([`crate::explorer::bulk::whole`]).
+    pub whole_region: bool,
+    /// Drunk walkers of the digger's shape run their own step loop (`turtle/steps.rs`).
+    pub walker_steps: bool,
+    /// Neighbourhood counts of a buffered pass computed for the whole region at once
+    /// ([`crate::plane`]).
+    pub count_planes: bool,
+    /// `dist` planes of a live pass corrected from a log of writes ([`crate::distance`]);
+    /// off: computed again after every write.
+    pub distance_patching: bool,
+}
+
+impl Default for Accel {
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+impl Accel {
+    /// Every strategy may run.
+    pub const fn all() -> Self {
+        Accel {
+            compiled_rules: true,
+            live_planes: true,
+            line_visits: true,
+            byte_scan: true,
+            row_batching: true,
+            whole_region: true,
+            walker_steps: true,
+            count_planes: true,
+            distance_patching: true,
+        }
+    }
+
+    /// No strategy: the plain core, rules interpreted cell by cell.
+    pub const fn none() -> Self {
+        Accel {
+            compiled_rules: false,
+            live_planes: false,
+            line_visits: false,
+            byte_scan: false,
+            row_batching: false,
+            whole_region: false,
+            walker_steps: false,
+            count_planes: false,
+            distance_patching: false,
+        }
+    }
+
+    /// Every option with its name, for listing and for switching one at a time.
+    pub fn options(&mut self) -> [(&'static str, &mut bool); 9] {
+        [
+            ("compiled_rules", &mut self.compiled_rules),
+            ("live_planes", &mut self.live_planes),
+            ("line_visits", &mut self.line_visits),
+            ("byte_scan", &mut self.byte_scan),
+            ("row_batching", &mut self.row_batching),
+            ("whole_region", &mut self.whole_region),
+            ("walker_steps", &mut self.walker_steps),
+            ("count_planes", &mut self.count_planes),
+            ("distance_patching", &mut self.distance_patching),
+        ]
+    }
+
+    /// [`Accel::all`] with one option (named as in [`Accel::options`]) switched off; `None`
+    /// for an unknown name.
+    pub fn all_but(name: &str) -> Option<Self> {
+        let mut a = Self::all();
+        let (_, flag) = a.options().into_iter().find(|(n, _)| *n == name)?;
+        *flag = false;
+        Some(a)
+    }
+}
+
+/// How one region pass runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// Core: rules interpreted at each visited cell.
+    Interpret,
+    /// Core: an order-free full scan, row by row, a condition at a time over the row's
+    /// undecided cells ([`crate::explorer::row_order`]).
+    RowOrder,
+    /// Compiled rules at each visited cell.
+    Compiled,
+    /// Compiled rules a scan line at a time.
+    Lines,
+    /// Sixteen cells at a time over byte counts.
+    ByteScan,
+    /// An order-free full scan, a row at a time over count planes and byte masks.
+    Rows,
+    /// An order-free full scan, the whole region at once.
+    Whole,
+    /// The drunk walker's own step loop.
+    WalkerSteps,
+}
+
+impl Strategy {
+    /// The strategy's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Interpret => "interpret",
+            Strategy::RowOrder => "row-order",
+            Strategy::Compiled => "compiled",
+            Strategy::Lines => "lines",
+            Strategy::ByteScan => "byte-scan",
+            Strategy::Rows => "rows",
+            Strategy::Whole => "whole",
+            Strategy::WalkerSteps => "walker-steps",
+        }
+    }
+
+    /// Whether this is one of the core's own ways (no acceleration).
+    pub fn is_core(self) -> bool {
+        matches!(self, Strategy::Interpret | Strategy::RowOrder)
+    }
+}
+
+/// What ran one region pass of an explorer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassReport {
+    /// Index of the explorer in the script.
+    pub explorer: usize,
+    /// The explorer's type ([`kind_name`]).
+    pub kind: &'static str,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// Whether the pass read live neighbourhood counts.
+    pub live_planes: bool,
+    /// Whether the pass's neighbourhood estimators read counts of the whole region computed
+    /// at once (a buffered pass, [`Accel::count_planes`]).
+    pub count_planes: bool,
+    /// Whether the pass's `dist` planes are corrected from a log of writes
+    /// ([`Accel::distance_patching`]).
+    pub distance_log: bool,
+}
+
+/// The name of an explorer type, as the v0.3.0 language spells it (2017 types by their
+/// 2017 names).
+pub fn kind_name(kind: &ExplorerKind) -> &'static str {
+    match kind {
+        ExplorerKind::Horizontal => "narrow_horz",
+        ExplorerKind::Vertical => "narrow_vert",
+        ExplorerKind::RandomNarrow => "narrow_rand",
+        ExplorerKind::Drunk { .. } => "turtle_drunk",
+        ExplorerKind::Flood { .. } => "automata_flood",
+        ExplorerKind::Agents(_) => "agent",
+        ExplorerKind::Greedy { .. } => "turtle_heur",
+        ExplorerKind::Connect {
+            style: ConnectStyle::Tour,
+            ..
+        } => "turtle_connect",
+        ExplorerKind::Connect { .. } => "connector",
+        ExplorerKind::WideHeur { .. } => "wide_heur",
+        ExplorerKind::WideRand => "wide_rand",
+    }
+}
+
+/// Plans one region pass of `ex` (the region is `ctx.region`, its limits `lim`): begins the
+/// live planes when they pay off and are allowed, and returns the strategy that runs the
+/// pass. `keep_planes`: the pass's live planes may be kept for the explorer's next repeat
+/// (no other region of the explorer overlaps this one). Records the choice in the trace.
+pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
+    let strategy = choose(ex, ctx, lim, keep_planes);
+    if let Some(trace) = ctx.trace.as_deref_mut() {
+        trace.push(PassReport {
+            explorer: ctx.explorer,
+            kind: kind_name(&ex.kind),
+            strategy,
+            live_planes: ctx.live.is_active(),
+            count_planes: ctx.buffer
+                && !ctx.wrap
+                && ctx.accel.count_planes
+                && crate::explorer::reads_estimator(ex, |e| {
+                    matches!(e, crate::estimator::Estimator::Neighborhood { .. })
+                }),
+            distance_log: ctx.log.on,
+        });
+    }
+    strategy
+}
+
+fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
+    let a = ctx.accel;
+    if ex.bulk {
+        // An order-free full scan (compile-time property of the explorer).
+        return match (a.row_batching, a.whole_region && bulk::whole_fits(ex, ctx)) {
+            (false, _) => Strategy::RowOrder,
+            (true, true) => Strategy::Whole,
+            (true, false) => Strategy::Rows,
+        };
+    }
+    let Some(k) = &ex.kernel else {
+        return Strategy::Interpret;
+    };
+    if a.live_planes && visits_most(ex, ctx, lim) && !k.planes.is_empty() {
+        let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
+        let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
+        let (r, tracking) = (ctx.region, !ex.buffer);
+        ctx.live.begin(
+            &k.planes,
+            ctx.canvas,
+            ctx.nbhs,
+            r,
+            out_w,
+            tracking,
+            keep_planes,
+        );
+    }
+    // Line visits read the live planes of the rules that count (they never count afresh).
+    let counted = k.planes.is_empty() || ctx.live.is_active();
+    match ex.kind {
+        ExplorerKind::Horizontal
+            if a.byte_scan && !k.progress && ctx.live.is_active() && k.scans_rows(ctx) =>
+        {
+            Strategy::ByteScan
+        }
+        ExplorerKind::Horizontal | ExplorerKind::Vertical
+            if a.line_visits && !k.progress && counted =>
+        {
+            Strategy::Lines
+        }
+        ExplorerKind::Drunk { dirprob }
+            if a.walker_steps && turtle::steps_fit(ex, dirprob, ctx) =>
+        {
+            Strategy::WalkerSteps
+        }
+        _ => Strategy::Compiled,
+    }
+}
+
+/// Whether a pass visits a good share of its region, so live planes pay off: scans, wide
+/// explorers, random cells without a small firing limit. Walkers and connect count afresh
+/// at the few cells they stand on.
+fn visits_most(ex: &Explorer, ctx: &Ctx, lim: Limits) -> bool {
+    match ex.kind {
+        ExplorerKind::Horizontal | ExplorerKind::Vertical => true,
+        ExplorerKind::RandomNarrow | ExplorerKind::WideHeur { .. } | ExplorerKind::WideRand => {
+            lim.tiles
+                .min(lim.changes.saturating_mul(8))
+                .saturating_mul(4)
+                >= ctx.region.area()
+        }
+        _ => false,
+    }
+}

@@ -4,14 +4,14 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
+pub use crate::accel::count_planes::PlaneScratch;
+use crate::accel::live::LivePlanes;
 use crate::accel::{Accel, PassReport};
 use crate::distance::{self, WriteLog};
 use crate::divider;
 use crate::explorer;
-use crate::live::LivePlanes;
 use crate::map::MarahelMap;
 use crate::noise::NoiseField;
-pub use crate::plane::PlaneScratch;
 use crate::program::{Program, Range};
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect, Seed};
@@ -86,7 +86,7 @@ pub struct Ctx<'a> {
     pub rpercent: f64,
     /// Scratch buffers for [`Ctx::count_plane`] (reused across passes).
     pub scratch: PlaneScratch,
-    /// Live count planes of the compiled rules ([`crate::kernel`]), updated on every write.
+    /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every write.
     pub live: LivePlanes,
     /// Which acceleration strategies may run ([`crate::accel`]).
     pub accel: Accel,
@@ -295,7 +295,7 @@ impl Ctx<'_> {
                 Some((_, _, v)) => v,
                 None => Vec::new(),
             };
-            crate::plane::count_plane(
+            crate::accel::count_planes::count_plane(
                 self.canvas,
                 r,
                 &self.nbhs[nbh],

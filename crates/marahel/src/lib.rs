@@ -26,9 +26,10 @@
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants; warnings | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
-//! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
-//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
-//! | rules at a cell: compiled tests, live neighbourhood counts, `dist` planes | [`kernel`], [`live`], [`distance`] |
+//! | per map: size, regions | [`engine`], [`divider`] |
+//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`accel::batch`]) |
+//! | `dist` planes | [`distance`] |
+//! | faster strategies with the same maps, one planner choosing per pass | [`accel`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -123,8 +124,8 @@
 //!
 //! ## Speed
 //!
-//! Rules are compiled once ([`kernel`]); neighbourhood counts are kept up to date as the map
-//! changes ([`live`]); full scans run over whole regions as byte masks ([`explorer::bulk`]);
+//! Rules are compiled once ([`accel::compiled`]); neighbourhood counts are kept up to date as the map
+//! changes ([`accel::live`]); full scans run over whole regions as byte masks ([`accel::batch`]);
 //! connect works on runs of cells; the drunk walker has step loops of its own; `dist` planes
 //! are corrected from a log of writes ([`distance`]). Every one of these gives the same maps
 //! as the plain interpreter ([`Script::without_compiled_rules`],
@@ -149,12 +150,9 @@ pub mod error;
 pub mod estimator;
 pub mod executer;
 pub mod explorer;
-pub mod kernel;
 pub mod legacy;
-pub mod live;
 pub mod map;
 pub mod noise;
-pub mod plane;
 pub mod program;
 pub mod rule;
 pub mod script;

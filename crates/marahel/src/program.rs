@@ -183,11 +183,11 @@ pub struct Explorer {
     pub directions: usize,
     /// The rules; the first whose conditions hold fires.
     pub rules: Vec<Rule>,
-    /// Whether the pass may be run a row at a time ([`crate::explorer::bulk`]): a full scan
+    /// Whether the pass may be run a row at a time ([`crate::accel::batch`]): a full scan
     /// whose result does not depend on the visiting order.
     pub bulk: bool,
     /// The rules compiled for cell-by-cell visits (`None`: interpret them).
-    pub kernel: Option<crate::kernel::Kernel>,
+    pub kernel: Option<crate::accel::compiled::Kernel>,
 }
 
 /// A whole validated script.

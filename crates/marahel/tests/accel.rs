@@ -127,8 +127,10 @@ fn plan_lines(script: &Script, seed: u64) -> String {
     let mut by_explorer: Vec<(usize, &str, BTreeSet<String>)> = Vec::new();
     for pass in trace {
         let mut name = pass.strategy.name().to_string();
+        if let Some(layout) = pass.live_planes {
+            write!(name, "+live-{layout}").unwrap();
+        }
         for (on, what) in [
-            (pass.live_planes, "+live"),
             (pass.count_planes, "+count-planes"),
             (pass.distance_log, "+distance-log"),
         ] {
@@ -168,7 +170,7 @@ fn every_option_changes_a_strategy_and_none_leaves_only_the_core() {
     for pass in trace {
         assert!(
             pass.strategy.is_core()
-                && !pass.live_planes
+                && pass.live_planes.is_none()
                 && !pass.count_planes
                 && !pass.distance_log,
             "{pass:?}"

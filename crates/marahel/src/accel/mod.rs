@@ -9,37 +9,43 @@
 //! [`crate::Script::generate_traced`] lists the strategy that ran each pass
 //! ([`PassReport`]); `tests/accel.rs` compares every strategy, on and off, with the core.
 
+pub mod batch;
+pub mod compiled;
+pub mod count_planes;
+pub mod live;
+pub mod steps;
+
 use crate::engine::Ctx;
-use crate::explorer::{Limits, bulk, turtle};
+use crate::explorer::Limits;
 use crate::program::{ConnectStyle, Explorer, ExplorerKind};
 
 /// Which strategies may run (all by default). For tests and comparisons: every combination
 /// gives the same maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Accel {
-    /// Rules compiled once into per-code tables and integer tests ([`crate::kernel`]); off:
+    /// Rules compiled once into per-code tables and integer tests ([`crate::accel::compiled`]); off:
     /// every condition is evaluated by its estimators. Off also switches off everything that
     /// runs on compiled rules (live planes, line visits, byte scans, walker step loops, the
     /// connect walk over cell rules).
     pub compiled_rules: bool,
     /// Neighbourhood counts of the region kept up to date as the map changes
-    /// ([`crate::live`]).
+    /// ([`crate::accel::live`]).
     pub live_planes: bool,
-    /// Compiled rules visiting a scan line at a time ([`crate::kernel::Kernel::visit_line`]).
+    /// Compiled rules visiting a scan line at a time ([`crate::accel::compiled::Kernel::visit_line`]).
     pub line_visits: bool,
     /// Horizontal scans of a cellular automaton sixteen cells at a time over byte counts
-    /// ([`crate::kernel::Kernel::scan_rows`]).
+    /// ([`crate::accel::compiled::Kernel::scan_rows`]).
     pub byte_scan: bool,
     /// Order-free full scans run a condition at a time over a row, with count planes
-    /// ([`crate::explorer::bulk`]); off: the core runs them cell by cell in the same order.
+    /// ([`crate::accel::batch`]); off: the core runs them cell by cell in the same order.
     pub row_batching: bool,
     /// Order-free full scans with one source of draws run over the whole region at once
-    /// ([`crate::explorer::bulk::whole`]).
+    /// ([`crate::accel::batch::whole`]).
     pub whole_region: bool,
-    /// Drunk walkers of the digger's shape run their own step loop (`turtle/steps.rs`).
+    /// Drunk walkers of the digger's shape run their own step loop ([`steps`]).
     pub walker_steps: bool,
     /// Neighbourhood counts of a buffered pass computed for the whole region at once
-    /// ([`crate::plane`]).
+    /// ([`crate::accel::count_planes`]).
     pub count_planes: bool,
     /// `dist` planes of a live pass corrected from a log of writes ([`crate::distance`]);
     /// off: computed again after every write.
@@ -160,8 +166,9 @@ pub struct PassReport {
     pub kind: &'static str,
     /// The strategy.
     pub strategy: Strategy,
-    /// Whether the pass read live neighbourhood counts.
-    pub live_planes: bool,
+    /// How the pass's live neighbourhood counts are stored ([`live::LivePlanes`]: `words`,
+    /// `bytes`, `pairs`, `coded-pairs`), or `None` when it reads none.
+    pub live_planes: Option<&'static str>,
     /// Whether the pass's neighbourhood estimators read counts of the whole region computed
     /// at once (a buffered pass, [`Accel::count_planes`]).
     pub count_planes: bool,
@@ -202,7 +209,7 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
             explorer: ctx.explorer,
             kind: kind_name(&ex.kind),
             strategy,
-            live_planes: ctx.live.is_active(),
+            live_planes: ctx.live.is_active().then(|| ctx.live.layout_name()),
             count_planes: ctx.buffer
                 && !ctx.wrap
                 && ctx.accel.count_planes
@@ -219,7 +226,7 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
     let a = ctx.accel;
     if ex.bulk {
         // An order-free full scan (compile-time property of the explorer).
-        return match (a.row_batching, a.whole_region && bulk::whole_fits(ex, ctx)) {
+        return match (a.row_batching, a.whole_region && batch::whole_fits(ex, ctx)) {
             (false, _) => Strategy::RowOrder,
             (true, true) => Strategy::Whole,
             (true, false) => Strategy::Rows,
@@ -255,9 +262,7 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         {
             Strategy::Lines
         }
-        ExplorerKind::Drunk { dirprob }
-            if a.walker_steps && turtle::steps_fit(ex, dirprob, ctx) =>
-        {
+        ExplorerKind::Drunk { dirprob } if a.walker_steps && steps::fits(ex, dirprob, ctx) => {
             Strategy::WalkerSteps
         }
         _ => Strategy::Compiled,

@@ -308,7 +308,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         .any(|e| e.choices.contains(&out_code));
     for ex in &mut explorers {
         // Wrapping regions run through the interpreter, which wraps its reads and writes.
-        ex.bulk = !ex.wrap && crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
+        ex.bulk = !ex.wrap && crate::accel::batch::eligible(ex, &nbhs, writes_out);
         ex.kernel = compiled_rules(ex, &nbhs);
     }
     let mut program = Program {
@@ -453,11 +453,11 @@ fn check_min_max(path: &str, min: (usize, usize), max: (usize, usize)) -> Result
     Ok(())
 }
 
-/// The compiled rules of `ex` ([`crate::kernel`]); `None` when its region wraps (the
+/// The compiled rules of `ex` ([`crate::accel::compiled`]); `None` when its region wraps (the
 /// interpreter wraps its reads and writes) or it has too many rules.
-pub fn compiled_rules(ex: &Explorer, nbhs: &[Nbh]) -> Option<crate::kernel::Kernel> {
+pub fn compiled_rules(ex: &Explorer, nbhs: &[Nbh]) -> Option<crate::accel::compiled::Kernel> {
     match ex.wrap {
         true => None,
-        false => crate::kernel::Kernel::new(ex, nbhs),
+        false => crate::accel::compiled::Kernel::new(ex, nbhs),
     }
 }

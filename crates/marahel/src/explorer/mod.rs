@@ -4,7 +4,6 @@
 //! families live in [`narrow`], [`turtle`], [`connect`] and [`wide`].
 
 pub mod agents;
-pub mod bulk;
 pub mod connect;
 pub mod connect2017;
 pub mod flood;
@@ -13,7 +12,7 @@ pub mod row_order;
 pub mod turtle;
 pub mod wide;
 
-use crate::accel::Strategy;
+use crate::accel::{Strategy, batch};
 use crate::engine::{Ctx, draw};
 use crate::estimator::Estimator;
 use crate::program::{ConnectStyle, Explorer, ExplorerKind, RegionRef};
@@ -21,7 +20,7 @@ use crate::rule::Rule;
 use grid_core::Rect;
 
 /// Applies the first rule of `ex` whose conditions hold at `(x, y)`; returns whether one
-/// fired. Runs the compiled rules ([`crate::kernel`]) when there are some, else interprets.
+/// fired. Runs the compiled rules ([`crate::accel::compiled`]) when there are some, else interprets.
 #[inline(always)]
 pub fn visit(ex: &Explorer, ctx: &mut Ctx, x: usize, y: usize) -> bool {
     match &ex.kernel {
@@ -208,8 +207,8 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
             let strategy = crate::accel::plan(ex, ctx, limits, keep_planes);
             match &ex.kind {
                 _ if strategy == Strategy::RowOrder => row_order::pass(ex, ctx),
-                _ if strategy == Strategy::Rows => bulk::rows(ex, ctx),
-                _ if strategy == Strategy::Whole => bulk::whole::pass(ex, ctx),
+                _ if strategy == Strategy::Rows => batch::rows(ex, ctx),
+                _ if strategy == Strategy::Whole => batch::whole::pass(ex, ctx),
                 ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
                     narrow::pass(ex, ctx, limits, strategy)
                 }

@@ -9,7 +9,7 @@
 //! each rule in order takes the cells no earlier rule fired on, and narrows them condition
 //! by condition, in column order (the left sides of a condition, then its right sides), then
 //! its executers fire on the cells left, in column order. This order lets the acceleration
-//! layer run a condition over a whole row ([`crate::explorer::bulk`]).
+//! layer run a condition over a whole row ([`crate::accel::batch`]).
 
 use crate::engine::Ctx;
 use crate::program::Explorer;

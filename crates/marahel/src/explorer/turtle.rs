@@ -5,7 +5,7 @@
 //! A drunk walker whose rules each have the form `[self test] [, random test] -> one
 //! executer` (the usual digger), in a pass that writes the front buffer and keeps no counts
 //! nor live planes (with `dirprob < 1` and at most 16 directions), runs a step loop of its
-//! own (`steps.rs`): position, direction, the map slice and a copy of the RNG state in
+//! own ([`crate::accel::steps`]): position, direction, the map slice and a copy of the RNG state in
 //! locals, `random op t` as an integer range test of the draw, a 3x3 write as three row
 //! stores, and a loop of its own for the digger's exact two-rule shape. Other walkers visit
 //! through the compiled rules ([`super::visit`]). Both make the same draws in the same order
@@ -15,8 +15,6 @@
 //! The greedy walker evaluates every heuristic at every neighbour, in order (so `random`
 //! draws as the reference does); `noise` heuristics, which depend only on the cell, are kept
 //! for the pass.
-
-mod steps;
 
 use super::{Limits, set_progress, visit};
 use crate::accel::Strategy;
@@ -39,8 +37,7 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
     let nbhs = ctx.nbhs;
     if strategy == Strategy::WalkerSteps {
-        let list = steps::steps(ex, nbhs).expect("the planner checked the shape");
-        return steps::drunk(&list, &nbhs[ex.directions], dirprob, ctx, lim);
+        return crate::accel::steps::pass(ex, dirprob, ctx, lim);
     }
     let dirs = &nbhs[ex.directions].offsets;
     let mut dir = dirs[below(ctx.rng, dirs.len())];
@@ -52,20 +49,6 @@ pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits, strategy: 
         }
         ctx.wrapped(x + dir.0, y + dir.1).unwrap_or((x, y))
     });
-}
-
-/// Whether the drunk walker `ex` can run its own step loop in this pass: rules of the
-/// step shape, compiled, a pass that writes the front buffer and keeps no counts, live planes
-/// nor write log, `dirprob < 1` (every step turning is not a test the loop can say) and at
-/// most [`steps::MAX_DIRS`] directions.
-pub fn steps_fit(ex: &Explorer, dirprob: f64, ctx: &Ctx) -> bool {
-    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
-    let dirs = ctx.nbhs[ex.directions].offsets.len();
-    plain
-        && dirprob < 1.0
-        && ex.kernel.is_some()
-        && (1..=steps::MAX_DIRS).contains(&dirs)
-        && steps::steps(ex, ctx.nbhs).is_some()
 }
 
 /// The loop every walker shares: from `from`, up to `lim.tiles` steps or until `lim.changes`

@@ -12,7 +12,7 @@
 //! - a `self(..)` count of a buffered pass: a code test on the pass's code plane (one compare
 //!   when one code passes or one fails, a table otherwise);
 //! - another count of a buffered pass whose counts fit a byte: byte sums over the code plane
-//!   ([`plane::test_count`]; separable for a rectangular neighbourhood such as `all`), else
+//!   ([`count_planes::test_count`]; separable for a rectangular neighbourhood such as `all`), else
 //!   the `u32` plane of [`Ctx::count_plane`];
 //! - a count of a same-mode pass (only counts that depend on the region's shape are allowed
 //!   there, e.g. `left(out)`): [`shape::shape_of`] classifies it from the frame cells; "only
@@ -26,10 +26,10 @@
 
 use super::draws::Draws;
 use super::{Kind, kind};
+use crate::accel::count_planes::shape::{self, Area, Shape};
+use crate::accel::count_planes::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::plane::shape::{self, Area, Shape};
-use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
 use crate::program::Explorer;
 use crate::rule::Pred;
 use crate::rule::Rule;
@@ -107,7 +107,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
     let lay = Layout::new(rw, rh, kx, ky);
     let mut s = std::mem::take(&mut ctx.scratch);
     if cells {
-        plane::fill_cells(ctx.canvas, r, lay, &mut s.cells);
+        count_planes::fill_cells(ctx.canvas, r, lay, &mut s.cells);
     }
     // A buffered pass with a code plane writes into `s.vals` (the region in the layout, long
     // contiguous stores) and copies it to the back buffer once at the end.
@@ -370,16 +370,16 @@ fn narrow(
             return clear(s, lay, src);
         } else if passing == 1 {
             let code = first(true).expect("one passes") as u8;
-            *known = plane::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
+            *known = count_planes::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
         } else if passing == codes - 1 {
             let code = first(false).expect("one fails") as u8;
-            *known = plane::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
+            *known = count_planes::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
         } else {
             let mut lut = [0u8; 256];
             for (l, &w) in lut.iter_mut().zip(&weights[..codes]) {
                 *l = keep(w) as u8;
             }
-            *known = plane::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
+            *known = count_planes::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
         }
         *src = Src::Cand;
         return;
@@ -441,7 +441,7 @@ fn narrow(
         width: (hi - lo) as u8,
         neg: negate as u8,
     };
-    *known = plane::test_count(
+    *known = count_planes::test_count(
         &s.cells,
         lay,
         &bc,
@@ -470,7 +470,7 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
     if fixed && lay.pitch == w && lay.rw == w && !matches!(cells, Cells::Area(..)) {
         let dst = &mut target[y0 * w..y0 * w + lay.span()];
         match cells {
-            Cells::Mask(mask) => plane::masked_store(dst, mask, value),
+            Cells::Mask(mask) => count_planes::masked_store(dst, mask, value),
             _ => dst.fill(value),
         }
         return;
@@ -488,7 +488,7 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
         let start = (y0 + ly) * w + x0;
         let dst = &mut target[start + cols.start..start + cols.end];
         match (fixed, mask) {
-            (true, Some(mask)) => plane::masked_store(dst, mask, value),
+            (true, Some(mask)) => count_planes::masked_store(dst, mask, value),
             (true, None) => dst.fill(value),
             (false, mask) => draws.row(rng, dst, mask),
         }
@@ -528,7 +528,7 @@ fn stage(
         vals.extend_from_slice(region);
     }
     if let (Cells::Mask(mask), true) = (cells, fixed) {
-        return plane::masked_store(vals, mask, value);
+        return count_planes::masked_store(vals, mask, value);
     }
     let p = lay.pitch;
     let draws = Draws::new(execs);
@@ -541,7 +541,7 @@ fn stage(
     cells.for_each_run(lay, |ly, cols, mask| {
         let dst = &mut vals[ly * p + cols.start..ly * p + cols.end];
         match (fixed, mask) {
-            (true, Some(mask)) => plane::masked_store(dst, mask, value),
+            (true, Some(mask)) => count_planes::masked_store(dst, mask, value),
             (true, None) => dst.fill(value),
             (false, mask) => draws.row(rng, dst, mask),
         }

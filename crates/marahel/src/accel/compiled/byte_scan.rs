@@ -13,21 +13,21 @@
 //! ([`cell_tests`]).
 //!
 //! When some code never fires, paired passes keep the region's codes in the padded layout of
-//! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
+//! the counts, margins holding that code ([`crate::accel::live::LivePlanes::coded_pairs`]): then
 //! the visits of a pass that follow each other in row-major order are one run of padded
 //! indices, and blocks of sixteen run on across the rows ([`padded`]): short rows no longer
 //! cost a block each. When every code that may fire has a rule writing one value to the
 //! cell (the kernel's `direct` table: that value and the change of the cell's pair weight)
 //! and nothing but the live planes follows the map (no buffer, no entity counts), a firing
-//! writes the map, the code plane and the pairs itself ([`crate::live::CodedPairs`]), and
+//! writes the map, the code plane and the pairs itself ([`crate::accel::live::CodedPairs`]), and
 //! finds its cell's row by a multiplication with the pitch's reciprocal ([`Rows`]).
 //!
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).
 
 use super::{Candidate, Kernel, PlaneTest, line_steps};
+use crate::accel::live::{ByteLayout, Bytes, Layout, Pairs, PlaneSpec};
 use crate::engine::Ctx;
-use crate::live::{ByteLayout, Bytes, Layout, Pairs, PlaneSpec};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -198,7 +198,7 @@ pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, c
 }
 
 /// A horizontal scan pass over the padded code plane and count pairs of the live planes
-/// ([`crate::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
+/// ([`crate::accel::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
 /// of a pass that follow each other in the region's row-major order are one run of the
 /// padded layout, margins included (their code is one on which no rule fires), so blocks
 /// of sixteen cells run on across rows. A pass is at most two runs: from the start cell to

@@ -40,8 +40,8 @@ mod blocks;
 mod bytes;
 mod coded;
 mod layout;
-mod narrow;
 mod pairs;
+mod register_rows;
 mod sums;
 
 pub use coded::CodedPairs;
@@ -281,6 +281,18 @@ impl LivePlanes {
     #[inline]
     pub fn is_active(&self) -> bool {
         self.active != 0
+    }
+
+    /// How the active planes store their counts: `words`, `bytes`, `pairs`, `coded-pairs`
+    /// (pairs with a padded code plane), or `none` when no plane is active.
+    pub fn layout_name(&self) -> &'static str {
+        match (self.active, self.small, self.paired, self.coded) {
+            (0, ..) => "none",
+            (_, false, ..) => "words",
+            (_, true, false, _) => "bytes",
+            (_, true, true, false) => "pairs",
+            (_, true, true, true) => "coded-pairs",
+        }
     }
 
     /// Whether writes must update the planes.

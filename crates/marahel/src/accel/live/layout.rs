@@ -1,4 +1,4 @@
-//! The three layouts of a pass's counts (see the [`crate::live`] module docs), for code
+//! The three layouts of a pass's counts (see the [`crate::accel::live`] module docs), for code
 //! generic over them: the kernels' scans read counts through these.
 
 use super::{LivePlanes, SLACK};

@@ -4,10 +4,10 @@
 //!
 //! - [`count_plane`]: `u32` counts in region order (`rw x rh`), for [`crate::engine::Ctx::count_plane`]
 //!   (the per-cell interpreter of buffered passes, and the row-at-a-time fallback of
-//!   [`crate::explorer::bulk`]). The region's weights are laid into a plane padded with the
+//!   [`crate::accel::batch`]). The region's weights are laid into a plane padded with the
 //!   `out` weight on every side, then each offset adds one contiguous shifted slice (no edge
 //!   tests); counts that fit a byte are summed in bytes. A `self` count is a table look-up.
-//! - Byte planes for [`crate::explorer::bulk`]'s whole-region passes, in a padded [`Layout`]:
+//! - Byte planes for [`crate::accel::batch`]'s whole-region passes, in a padded [`Layout`]:
 //!   the region's cell codes are copied once per pass into a plane padded with [`PAD_CODE`]
 //!   ([`fill_cells`]); a count condition then maps codes to byte weights, sums them (a
 //!   rectangular neighbourhood such as the 3x3 `all` separably: row sums, then column sums) and

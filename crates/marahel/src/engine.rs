@@ -4,6 +4,7 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
+use crate::accel::count_planes::Caches;
 pub use crate::accel::count_planes::PlaneScratch;
 use crate::accel::live::LivePlanes;
 use crate::accel::{Accel, PassReport};
@@ -44,6 +45,14 @@ pub struct Canvas {
 }
 
 /// What rules see and change while one explorer runs on one region.
+///
+/// The map's state, which is the meaning: `canvas`, `rng`, `noise`/`noise_seed`, `nbhs`,
+/// `region`, `out`/`out_code`, `buffer`, `wrap`, `counts` (with `track_counts`), `version`,
+/// the progress estimators (`percent`, `cpercent`, `rpercent`) and the `dist` planes
+/// (`dist_cache`, `paths`), which are values of the estimators kept until the map changes.
+/// What only speeds a pass up: `caches` (count planes), `live` (live counts), `log` (the
+/// writes the `dist` planes are corrected from), and the planner's `accel`, `explorer` and
+/// `trace`.
 #[derive(Debug)]
 pub struct Ctx<'a> {
     /// The map.
@@ -72,6 +81,9 @@ pub struct Ctx<'a> {
     pub version: u64,
     /// Distance caches: `(version, region, distances)`.
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// What the acceleration layer keeps between visits ([`crate::accel`]); never read by
+    /// the core.
+    pub caches: Caches,
     /// The region's edges wrap around (2017 `borderType: wrap`).
     pub wrap: bool,
     /// The cells written since the distance planes were computed ([`crate::distance`]).
@@ -84,8 +96,6 @@ pub struct Ctx<'a> {
     pub cpercent: f64,
     /// Repeat progress in `[0, 1)`.
     pub rpercent: f64,
-    /// Scratch buffers for [`Ctx::count_plane`] (reused across passes).
-    pub scratch: PlaneScratch,
     /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every write.
     pub live: LivePlanes,
     /// Which acceleration strategies may run ([`crate::accel`]).
@@ -269,47 +279,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// `count_nbh` for every cell of the region at once, cached until the front buffer or
-    /// the region changes; returns the value at `(x, y)`.
-    pub fn count_plane(
-        &mut self,
-        slot: usize,
-        nbh: usize,
-        weights: &[u32; 256],
-        x: usize,
-        y: usize,
-        invariant: bool,
-    ) -> u32 {
-        let r = self.region;
-        let fresh = matches!(&self.dist_cache[slot],
-            Some((v, rr, _)) if (invariant || *v == self.version) && *rr == r);
-        if !fresh {
-            let out_w = weights[self.out_code as usize]
-                + if self.out != self.out_code {
-                    weights[self.out as usize]
-                } else {
-                    0
-                };
-            // Reuse the slot's buffer: no allocation per pass.
-            let mut plane = match self.dist_cache[slot].take() {
-                Some((_, _, v)) => v,
-                None => Vec::new(),
-            };
-            crate::accel::count_planes::count_plane(
-                self.canvas,
-                r,
-                &self.nbhs[nbh],
-                weights,
-                out_w,
-                &mut self.scratch,
-                &mut plane,
-            );
-            self.dist_cache[slot] = Some((self.version, r, plane));
-        }
-        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
-        d[(y - r.y as usize) * r.w as usize + (x - r.x as usize)]
-    }
-
     /// `dist(list)` / `dist(out)` at `(x, y)`.
     pub fn distance(
         &mut self,
@@ -473,13 +442,16 @@ fn generate_once(
             counts: std::mem::take(&mut ws.counts),
             version: 0,
             dist_cache: vec![None; p.dist_slots],
+            caches: Caches {
+                count_planes: vec![None; p.dist_slots],
+                scratch: std::mem::take(&mut ws.scratch),
+            },
             log: WriteLog::default(),
             wrap: false,
             paths: distance::paths::Caches::new(p.dist_slots),
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
-            scratch: std::mem::take(&mut ws.scratch),
             live: std::mem::take(&mut ws.live),
             accel: p.accel,
             explorer: 0,
@@ -497,6 +469,7 @@ fn generate_once(
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.paths.clear();
             let log = p.accel.distance_patching && !ex.buffer && explorer::reads_distance(ex);
             ctx.log.start(log, ctx.version);
@@ -504,12 +477,12 @@ fn generate_once(
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next
                 // explorer may need other buffers as large).
-                ctx.scratch = PlaneScratch::default();
+                ctx.caches.scratch = PlaneScratch::default();
                 ctx.live = LivePlanes::default();
             }
         }
         if w * h <= KEEP_CELLS {
-            ws.scratch = std::mem::take(&mut ctx.scratch);
+            ws.scratch = std::mem::take(&mut ctx.caches.scratch);
             ws.live = std::mem::take(&mut ctx.live);
         }
         ws.counts = std::mem::take(&mut ctx.counts);

@@ -183,9 +183,9 @@ pub struct Explorer {
     pub directions: usize,
     /// The rules; the first whose conditions hold fires.
     pub rules: Vec<Rule>,
-    /// Whether the pass may be run a row at a time ([`crate::accel::batch`]): a full scan
-    /// whose result does not depend on the visiting order.
-    pub bulk: bool,
+    /// An order-free full scan ([`crate::explorer::row_order`]): visited row by row, a
+    /// condition at a time, with no start cell drawn.
+    pub order_free: bool,
     /// The rules compiled for cell-by-cell visits (`None`: interpret them).
     pub kernel: Option<crate::accel::compiled::Kernel>,
 }

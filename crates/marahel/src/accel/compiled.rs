@@ -22,7 +22,7 @@
 //! a count load and a compare, and a horizontal pass over byte counts ([`Kernel::scan_rows`],
 //! `byte_scan`) tests sixteen cells at a time.
 
-use crate::accel::live::{Bytes, Layout, Pairs, PlaneSpec, Words};
+use crate::accel::live::{Bytes, CountLayout, Pairs, PlaneSpec, Words};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
@@ -134,7 +134,7 @@ pub struct Kernel {
     one: Vec<Candidate>,
     /// `one` as lanes for row scans over byte planes ([`byte_scan`]); empty when there are none or
     /// more than [`byte_scan::MAX_LANES`].
-    lanes: Vec<byte_scan::Lane>,
+    lanes: Vec<byte_scan::CodeRun>,
     /// `lanes` as one test per code ([`byte_scan::cell_tests`]).
     cells: Box<[[u8; 4]; 256]>,
     /// When `lanes` run over paired planes with a code plane and every code that may fire

@@ -9,7 +9,7 @@
 //!
 //! All planes of a pass share one padded layout: the region plus a margin as wide as the
 //! farthest offset, so updates near the region's edge need no bounds tests (cells in the margin
-//! are updated but never read). The counts are stored in one of three [`Layout`]s:
+//! are updated but never read). The counts are stored in one of three [`CountLayout`]s:
 //!
 //! * [`Words`]: wrapping `u32` counts, exactly as counting afresh does; the weights laid into
 //!   a padded plane, then one shifted whole-plane slice added per offset.
@@ -45,7 +45,7 @@ mod register_rows;
 mod sums;
 
 pub use coded::CodedPairs;
-pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
+pub use layout::{ByteLayout, Bytes, CountLayout, Pairs, Words};
 
 /// What one plane counts: a neighbourhood and the weight of each cell code.
 #[derive(Clone, Debug, PartialEq)]
@@ -322,7 +322,7 @@ impl LivePlanes {
         self.pitch
     }
 
-    /// Cells per plane (see [`Layout`]).
+    /// Cells per plane (see [`CountLayout`]).
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len

@@ -224,7 +224,7 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
 
 fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
     let a = ctx.accel;
-    if ex.bulk {
+    if ex.order_free {
         // An order-free full scan (compile-time property of the explorer).
         return match (a.row_batching, a.whole_region && batch::whole_fits(ex, ctx)) {
             (false, _) => Strategy::RowOrder,

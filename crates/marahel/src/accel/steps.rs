@@ -257,7 +257,7 @@ struct At {
 
 /// The pass's region as the step loops see it.
 #[derive(Clone, Copy, Debug)]
-struct Area {
+struct StepRegion {
     /// The map's width (row stride).
     w: usize,
     /// The region's width and height.
@@ -265,7 +265,7 @@ struct Area {
     rh: u64,
 }
 
-impl Area {
+impl StepRegion {
     /// Whether local cell `(x, y)` lies in the region.
     #[inline(always)]
     fn inside(self, x: i64, y: i64) -> bool {
@@ -418,7 +418,7 @@ impl<A, B> Digger<A, B> {
 impl<A: CellTest, B: CellTest> Digger<A, B> {
     /// Applies the first rule that holds at `at`; returns whether one fired.
     #[inline(always)]
-    fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
+    fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: StepRegion, at: At) -> bool {
         let code = front[at.i];
         if self.a_cell.holds(code) && self.a_draw.holds(rng.next_u64()) {
             front[at.i] = self.a_value;
@@ -449,7 +449,7 @@ fn digger<A: CellTest, B: CellTest>(
 
 /// Applies the first of `steps` that holds at `at`; returns whether one fired.
 #[inline(always)]
-fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
+fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: StepRegion, at: At) -> bool {
     let code = front[at.i] as usize;
     for s in steps {
         if let Some((weights, span)) = s.cell
@@ -507,7 +507,7 @@ fn walk(
     dirprob: f64,
     ctx: &mut Ctx,
     lim: Limits,
-    mut fire: impl FnMut(&mut [u8], &mut LevelRng, Area, At) -> bool,
+    mut fire: impl FnMut(&mut [u8], &mut LevelRng, StepRegion, At) -> bool,
 ) {
     let n = dirs.offsets.len();
     assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
@@ -520,7 +520,7 @@ fn walk(
     let mut k = below(&mut rng, n) & (MAX_DIRS - 1);
     let r = ctx.region;
     let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
-    let area = Area {
+    let area = StepRegion {
         w: ctx.canvas.w,
         rw: r.w as u64,
         rh: r.h as u64,

@@ -299,7 +299,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             &mut warnings,
         )?);
     }
-    // Row-at-a-time execution needs to know whether anything writes `out` into the map.
+    // Order-free scans need to know whether anything writes `out` into the map.
     let out_code = names.out() as u8;
     let writes_out = explorers
         .iter()
@@ -308,7 +308,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         .any(|e| e.choices.contains(&out_code));
     for ex in &mut explorers {
         // Wrapping regions run through the interpreter, which wraps its reads and writes.
-        ex.bulk = !ex.wrap && crate::accel::batch::eligible(ex, &nbhs, writes_out);
+        ex.order_free = !ex.wrap && crate::explorer::row_order::applies(ex, &nbhs, writes_out);
         ex.kernel = compiled_rules(ex, &nbhs);
     }
     let mut program = Program {

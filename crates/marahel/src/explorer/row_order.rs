@@ -2,7 +2,7 @@
 //! its region once, whose executers write only the visited cell (`self`), and whose rules
 //! read the map only when the pass is buffered (the front buffer is then frozen) or through
 //! counts that depend only on the region's shape (the compiler marks them:
-//! [`crate::program::Explorer::bulk`]). No cell sees another's write, so the order of the
+//! [`applies`], [`crate::program::Explorer::order_free`]). No cell sees another's write, so the order of the
 //! visits changes nothing but the order of the random draws.
 //!
 //! Such a pass draws no start cell and runs row by row, from the region's top row: in a row,
@@ -12,7 +12,39 @@
 //! layer run a condition over a whole row ([`crate::accel::batch`]).
 
 use crate::engine::Ctx;
-use crate::program::Explorer;
+use crate::estimator::Estimator;
+use crate::program::{Explorer, ExplorerKind, Nbh};
+
+/// Whether `ex` is an order-free full scan (see the module's documentation).
+///
+/// `writes_out`: whether any executer of the program writes `out` into the map (then even a
+/// `plus(out)` count can change while the pass runs).
+pub fn applies(ex: &Explorer, nbhs: &[Nbh], writes_out: bool) -> bool {
+    if !matches!(ex.kind, ExplorerKind::Horizontal | ExplorerKind::Vertical)
+        || ex.tiles.is_some()
+        || ex.changes.is_some()
+    {
+        return false;
+    }
+    let self_only = |nbh: usize| nbhs[nbh].offsets == [(0, 0)];
+    let ok_est = |e: &Estimator| match e {
+        Estimator::Number(_)
+        | Estimator::Random
+        | Estimator::Noise { .. }
+        | Estimator::RPercent => true,
+        Estimator::Neighborhood { uniform, .. } => ex.buffer || (*uniform && !writes_out),
+        Estimator::Distance { .. } | Estimator::PathDistance { .. } | Estimator::Count { .. } => {
+            ex.buffer
+        }
+        Estimator::Percent | Estimator::CPercent => false,
+    };
+    ex.rules.iter().all(|r| {
+        r.executers.iter().all(|e| self_only(e.nbh))
+            && r.conditions
+                .iter()
+                .all(|c| ok_est(&c.left) && ok_est(&c.right))
+    })
+}
 
 /// One region pass.
 pub fn pass(ex: &Explorer, ctx: &mut Ctx) {

@@ -27,7 +27,7 @@
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants; warnings | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
 //! | per map: size, regions | [`engine`], [`divider`] |
-//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`accel::batch`]) |
+//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::row_order`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | `dist` planes | [`distance`] |
 //! | faster strategies with the same maps, one planner choosing per pass | [`accel`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
@@ -118,19 +118,25 @@
 //! * Each explorer has a work budget ([`explorer::VISITS_PER_CELL`]): the reference ran a
 //!   `tiles` of 10^12 for ever.
 //!
+//! * A full `narrow_horz`/`narrow_vert` scan whose cells cannot see each other's writes
+//!   (buffered, or reading only counts fixed by the region's shape) draws no start cell and
+//!   runs row by row, a condition at a time ([`explorer::row_order`]): the map is the same
+//!   up to the order of its random draws, and this order lets it run a row at a time.
+//!
 //! Kept as in the reference because scripts rely on it: the random start of the narrow scans,
 //! the first-matching-rule-wins order, `out` counting region borders, the drunk walker's
 //! `plus` including "stand still", a lone `nbh(list)` condition meaning "every cell matches".
 //!
 //! ## Speed
 //!
-//! Rules are compiled once ([`accel::compiled`]); neighbourhood counts are kept up to date as the map
-//! changes ([`accel::live`]); full scans run over whole regions as byte masks ([`accel::batch`]);
-//! connect works on runs of cells; the drunk walker has step loops of its own; `dist` planes
-//! are corrected from a log of writes ([`distance`]). Every one of these gives the same maps
-//! as the plain interpreter ([`Script::without_compiled_rules`],
-//! [`Script::without_row_batching`], [`Script::without_distance_patching`]; compared in
-//! `tests/kernel.rs`, `tests/connect_walk.rs` and `tests/limits.rs`).
+//! The crate is a reference core (everything above) and an acceleration layer ([`accel`]):
+//! compiled rules, live neighbourhood counts, row-batched and whole-region scans, the drunk
+//! walker's step loops, count planes and patched `dist` planes. One planner
+//! ([`accel::plan`]) chooses the strategy of every region pass; every strategy gives the
+//! core's maps exactly and can be switched off ([`Accel`], [`Script::with_accel`];
+//! [`Accel::none`] is the plain core), and [`Script::generate_traced`] says which ran.
+//! `tests/accel.rs` compares every strategy, on and off, with the core on every example,
+//! fixture and random script.
 //!
 //! Cost is about linear in the map's area, the BSP split and live `dist` included. Known
 //! exceptions: the v0.3.0 connect tour, whose corridors grow with the number of areas times

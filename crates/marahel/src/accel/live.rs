@@ -49,6 +49,19 @@ pub use coded::CodedPairs;
 pub use layout::{ByteLayout, Bytes, CountLayout, Pairs, Words};
 pub use spec::PlaneSpec;
 
+/// Which count layouts a pass may use (all when the options allow them): byte counts
+/// ([`Bytes`]) when every count fits a byte, else `u32` ([`Words`]); two byte planes of one
+/// neighbourhood as [`Pairs`]; pairs with a padded code plane ([`CodedPairs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountForms {
+    /// Byte counts may be used.
+    pub bytes: bool,
+    /// Pairs may be used.
+    pub pairs: bool,
+    /// A padded code plane may be kept with pairs.
+    pub codes: bool,
+}
+
 /// How one live plane changes on a write.
 #[derive(Debug)]
 struct Plane {
@@ -262,6 +275,7 @@ impl LivePlanes {
         out_w: impl Fn(&[u32; 256]) -> u32,
         tracking: bool,
         keep: bool,
+        forms: CountForms,
     ) {
         let (rw, rh) = (r.w as usize, r.h as usize);
         // One symmetric margin for all planes, as wide as the farthest offset: the counts are
@@ -274,7 +288,7 @@ impl LivePlanes {
             mx = mx.max(s.reach.0);
             my = my.max(s.reach.1);
             let max_w = (s.bound | out_w(&s.weights)) as u64;
-            small &= max_w * s.offsets.len() as u64 <= u8::MAX as u64;
+            small &= forms.bytes && max_w * s.offsets.len() as u64 <= u8::MAX as u64;
         }
         self.region = r;
         let p = mx + rw + mx;
@@ -282,9 +296,9 @@ impl LivePlanes {
         self.origin = my * p + mx;
         self.tracking = tracking;
         self.small = small;
-        let paired = small && specs.len() == 2 && specs[0].pair_w.is_some();
+        let paired = forms.pairs && small && specs.len() == 2 && specs[0].pair_w.is_some();
         self.paired = paired;
-        let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
+        let scan_code = (specs.first().and_then(|s| s.scan_code)).filter(|_| paired && forms.codes);
         self.coded = scan_code.is_some();
         // The same table pass after pass: no reference counting (atomics) unless it changes.
         let same =

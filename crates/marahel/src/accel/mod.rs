@@ -33,6 +33,14 @@ pub struct Accel {
     pub live_planes: bool,
     /// Compiled rules visiting a scan line at a time ([`crate::accel::compiled::Kernel::visit_line`]).
     pub line_visits: bool,
+    /// Live counts stored as bytes when every count fits one (else `u32`).
+    pub byte_counts: bool,
+    /// Two byte counts of one neighbourhood stored as one `u16` pair, updated with one
+    /// addition per offset.
+    pub paired_counts: bool,
+    /// Pairs kept with a padded plane of the region's codes, so byte scans run across rows
+    /// and fire straight into the planes.
+    pub code_plane: bool,
     /// Horizontal scans of a cellular automaton sixteen cells at a time over byte counts
     /// ([`crate::accel::compiled::Kernel::scan_rows`]).
     pub byte_scan: bool,
@@ -64,6 +72,9 @@ impl Accel {
         Accel {
             compiled_rules: true,
             live_planes: true,
+            byte_counts: true,
+            paired_counts: true,
+            code_plane: true,
             line_visits: true,
             byte_scan: true,
             row_batching: true,
@@ -79,6 +90,9 @@ impl Accel {
         Accel {
             compiled_rules: false,
             live_planes: false,
+            byte_counts: false,
+            paired_counts: false,
+            code_plane: false,
             line_visits: false,
             byte_scan: false,
             row_batching: false,
@@ -90,10 +104,13 @@ impl Accel {
     }
 
     /// Every option with its name, for listing and for switching one at a time.
-    pub fn options(&mut self) -> [(&'static str, &mut bool); 9] {
+    pub fn options(&mut self) -> [(&'static str, &mut bool); 12] {
         [
             ("compiled_rules", &mut self.compiled_rules),
             ("live_planes", &mut self.live_planes),
+            ("byte_counts", &mut self.byte_counts),
+            ("paired_counts", &mut self.paired_counts),
+            ("code_plane", &mut self.code_plane),
             ("line_visits", &mut self.line_visits),
             ("byte_scan", &mut self.byte_scan),
             ("row_batching", &mut self.row_batching),
@@ -239,14 +256,22 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
         let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
         let (r, tracking) = (ctx.region, !ex.buffer);
-        ctx.live.begin(
+        let forms = live::CountForms {
+            bytes: a.byte_counts,
+            pairs: a.paired_counts,
+            codes: a.code_plane,
+        };
+        let (canvas, nbhs) = (&*ctx.canvas, ctx.nbhs);
+        let live = &mut ctx.live;
+        live.begin(
             &k.planes,
-            ctx.canvas,
-            ctx.nbhs,
+            canvas,
+            nbhs,
             r,
             out_w,
             tracking,
             keep_planes,
+            forms,
         );
     }
     // Line visits read the live planes of the rules that count (they never count afresh).

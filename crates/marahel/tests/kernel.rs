@@ -1,19 +1,20 @@
-//! The compiled rules (`marahel::kernel`, with live neighbourhood counts) must give exactly the
-//! maps of the condition-by-condition interpreter: same cells, same random draws. Checked on
-//! every example and fixture script and on random well-formed scripts that mix every
+//! The compiled rules (`marahel::accel::compiled`, with live neighbourhood counts) must give
+//! exactly the maps of the plain core (`Accel::none()`, every strategy off): same cells, same
+//! random draws. Checked on every example and fixture script and on random well-formed scripts that mix every
 //! estimator, operator, executer, explorer and buffer mode.
 
 mod common;
 
 use common::{OPS, cases};
-use marahel::Script;
+use marahel::{Accel, Script};
 use proptest::prelude::*;
 
 /// Asserts that `text` gives the same maps compiled and interpreted, for `seeds`, at the
 /// script's own size or at `size`.
 /// The first of `seeds` whose map differs between the compiled rules and the interpreter.
 fn first_difference(compiled: &Script, seeds: std::ops::Range<u64>) -> Option<u64> {
-    let interpreted = compiled.clone().without_compiled_rules();
+    // The plain core: no strategy at all (rules compiled or not, nothing batched).
+    let interpreted = compiled.clone().with_accel(Accel::none());
     seeds
         .into_iter()
         .find(|&s| compiled.generate(s).unwrap().cells != interpreted.generate(s).unwrap().cells)
@@ -28,7 +29,7 @@ fn same_maps(text: &str, seeds: std::ops::Range<u64>, size: Option<(usize, usize
         .filter(|e| e.kernel.is_some())
         .count();
     assert!(kernels > 0, "no explorer was compiled");
-    let interpreted = compiled.clone().without_compiled_rules();
+    let interpreted = compiled.clone().with_accel(Accel::none());
     for seed in seeds {
         let (a, b) = match size {
             None => (

@@ -7,7 +7,7 @@
 use crate::accel::count_planes::Caches;
 pub use crate::accel::count_planes::PlaneScratch;
 use crate::accel::live::LivePlanes;
-use crate::accel::{Accel, PassReport};
+use crate::accel::{PassReport, Planning};
 use crate::distance::{self, WriteLog};
 use crate::divider;
 use crate::explorer;
@@ -51,8 +51,7 @@ pub struct Canvas {
 /// the progress estimators (`percent`, `cpercent`, `rpercent`) and the `dist` planes
 /// (`dist_cache`, `paths`), which are values of the estimators kept until the map changes.
 /// What only speeds a pass up: `caches` (count planes), `live` (live counts), `log` (the
-/// writes the `dist` planes are corrected from), and the planner's `accel`, `explorer` and
-/// `trace`.
+/// writes the `dist` planes are corrected from), and what the planner needs (`planning`).
 #[derive(Debug)]
 pub struct Ctx<'a> {
     /// The map.
@@ -98,12 +97,8 @@ pub struct Ctx<'a> {
     pub rpercent: f64,
     /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every write.
     pub live: LivePlanes,
-    /// Which acceleration strategies may run ([`crate::accel`]).
-    pub accel: Accel,
-    /// Index of the running explorer.
-    pub explorer: usize,
-    /// Where the planner records the strategy of each pass, when asked.
-    pub trace: Option<&'a mut Vec<PassReport>>,
+    /// What the planner needs ([`crate::accel::plan`]).
+    pub planning: Planning<'a>,
 }
 
 impl Ctx<'_> {
@@ -453,15 +448,17 @@ fn generate_once(
             cpercent: 0.0,
             rpercent: 0.0,
             live: std::mem::take(&mut ws.live),
-            accel: p.accel,
-            explorer: 0,
-            trace,
+            planning: Planning {
+                accel: p.accel,
+                explorer: 0,
+                trace,
+            },
         };
         for (i, ex) in p.explorers.iter().enumerate() {
             if i > 0 {
                 *ctx.rng = explorers.child(i as u64).rng();
             }
-            (ctx.region, ctx.explorer) = (whole, i);
+            (ctx.region, ctx.planning.explorer) = (whole, i);
             (ctx.out, ctx.buffer, ctx.wrap) = (ex.out, ex.buffer, ex.wrap);
             ctx.track_counts = explorer::uses_counts(ex);
             ctx.counts.clear();

@@ -131,6 +131,17 @@ impl Accel {
     }
 }
 
+/// What the planner reads and writes while a map is made ([`crate::engine::Ctx::planning`]).
+#[derive(Debug)]
+pub struct Planning<'a> {
+    /// Which strategies may run.
+    pub accel: Accel,
+    /// Index of the running explorer.
+    pub explorer: usize,
+    /// Where the strategy of each pass is recorded, when asked.
+    pub trace: Option<&'a mut Vec<PassReport>>,
+}
+
 /// How one region pass runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Strategy {
@@ -221,15 +232,15 @@ pub fn kind_name(kind: &ExplorerKind) -> &'static str {
 /// (no other region of the explorer overlaps this one). Records the choice in the trace.
 pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
     let strategy = choose(ex, ctx, lim, keep_planes);
-    if let Some(trace) = ctx.trace.as_deref_mut() {
+    if let Some(trace) = ctx.planning.trace.as_deref_mut() {
         trace.push(PassReport {
-            explorer: ctx.explorer,
+            explorer: ctx.planning.explorer,
             kind: kind_name(&ex.kind),
             strategy,
             live_planes: ctx.live.is_active().then(|| ctx.live.layout_name()),
             count_planes: ctx.buffer
                 && !ctx.wrap
-                && ctx.accel.count_planes
+                && ctx.planning.accel.count_planes
                 && crate::explorer::reads_estimator(ex, |e| {
                     matches!(e, crate::estimator::Estimator::Neighborhood { .. })
                 }),
@@ -240,7 +251,7 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
 }
 
 fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
-    let a = ctx.accel;
+    let a = ctx.planning.accel;
     if ex.order_free {
         // An order-free full scan (compile-time property of the explorer).
         return match (a.row_batching, a.whole_region && batch::whole_fits(ex, ctx)) {

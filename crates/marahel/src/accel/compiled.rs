@@ -14,8 +14,8 @@
 //! the same draw as [`crate::executer::Executer::apply`]; others go through it. Conditions are
 //! evaluated left to right with short-circuit (tests without side effects before the first
 //! draw may run in any order) and executers in order, so the random draws and the map are
-//! exactly those of the interpreter (`Script::without_compiled_rules`); `tests/kernel.rs`
-//! compares the two on every example and fixture script and on random scripts.
+//! exactly those of the core's interpreter; `tests/accel.rs` and `tests/kernel.rs` compare
+//! the two on every example and fixture script and on random scripts.
 //!
 //! Scans run a line at a time ([`Kernel::visit_line`]); when every cell code has at most one
 //! candidate rule with at most one count test (a cellular automaton), a visit is a code load,

@@ -2,15 +2,8 @@
 //! random) and `turtle_heur` (a greedy walker moving to the neighbour with the smallest
 //! heuristics). Both stop after `tiles` steps or `changes` firings.
 //!
-//! A drunk walker whose rules each have the form `[self test] [, random test] -> one
-//! executer` (the usual digger), in a pass that writes the front buffer and keeps no counts
-//! nor live planes (with `dirprob < 1` and at most 16 directions), runs a step loop of its
-//! own ([`crate::accel::steps`]): position, direction, the map slice and a copy of the RNG state in
-//! locals, `random op t` as an integer range test of the draw, a 3x3 write as three row
-//! stores, and a loop of its own for the digger's exact two-rule shape. Other walkers visit
-//! through the compiled rules ([`super::visit`]). Both make the same draws in the same order
-//! and the same writes; `tests/kernel.rs` compares the step loops (compiled scripts) with the
-//! interpreter.
+//! The planner may run a drunk walker of the digger's shape through the acceleration
+//! layer's step loops ([`crate::accel::steps`]), which make the same draws and writes.
 //!
 //! The greedy walker evaluates every heuristic at every neighbour, in order (so `random`
 //! draws as the reference does); `noise` heuristics, which depend only on the cell, are kept

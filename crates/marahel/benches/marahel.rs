@@ -1,4 +1,4 @@
-//! Criterion benchmarks: every fixture script at its native size, the cave at 50x50 and
+//! Criterion benchmarks: every example and fixture script at its native size, the cave at 50x50 and
 //! 500x500, a wide explorer at growing sizes, and the two cases that once fell off a cliff:
 //! `dist` read by a pass that writes the map it reads (`live dist 200x200`), and an example
 //! at 2000x2000 and 4000x4000 (`nonuniform`, whose BSP split was quadratic in its rooms).
@@ -52,6 +52,22 @@ fn bench(c: &mut Criterion) {
             black_box(cave.generate_sized(seed, 500, 500).expect("map"))
         })
     });
+    for name in [
+        "cave",
+        "uniform",
+        "nonuniform",
+        "digger",
+        "mine",
+        "roguelike",
+    ] {
+        let script = Script::parse(&example(&format!("{name}.json"))).expect("example");
+        c.bench_function(&format!("example {name}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(script.generate(seed).expect("map"))
+            })
+        });
+    }
     let live = Script::parse(LIVE_DIST).expect("live dist");
     c.bench_function("live dist 200x200", |b| {
         b.iter(|| {

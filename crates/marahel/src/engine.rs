@@ -4,13 +4,15 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
+use crate::accel::count_planes::Caches;
+pub use crate::accel::count_planes::PlaneScratch;
+use crate::accel::live::LivePlanes;
+use crate::accel::{PassReport, Planning};
 use crate::distance::{self, WriteLog};
 use crate::divider;
 use crate::explorer;
-use crate::live::LivePlanes;
 use crate::map::MarahelMap;
 use crate::noise::NoiseField;
-pub use crate::plane::PlaneScratch;
 use crate::program::{Program, Range};
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect, Seed};
@@ -43,6 +45,13 @@ pub struct Canvas {
 }
 
 /// What rules see and change while one explorer runs on one region.
+///
+/// The map's state, which is the meaning: `canvas`, `rng`, `noise`/`noise_seed`, `nbhs`,
+/// `region`, `out`/`out_code`, `buffer`, `wrap`, `counts` (with `track_counts`), `version`,
+/// the progress estimators (`percent`, `cpercent`, `rpercent`) and the `dist` planes
+/// (`dist_cache`, `paths`), which are values of the estimators kept until the map changes.
+/// What only speeds a pass up: `caches` (count planes), `live` (live counts), `log` (the
+/// writes the `dist` planes are corrected from), and what the planner needs (`planning`).
 #[derive(Debug)]
 pub struct Ctx<'a> {
     /// The map.
@@ -71,6 +80,9 @@ pub struct Ctx<'a> {
     pub version: u64,
     /// Distance caches: `(version, region, distances)`.
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// What the acceleration layer keeps between visits ([`crate::accel`]); never read by
+    /// the core.
+    pub caches: Caches,
     /// The region's edges wrap around (2017 `borderType: wrap`).
     pub wrap: bool,
     /// The cells written since the distance planes were computed ([`crate::distance`]).
@@ -83,10 +95,10 @@ pub struct Ctx<'a> {
     pub cpercent: f64,
     /// Repeat progress in `[0, 1)`.
     pub rpercent: f64,
-    /// Scratch buffers for [`Ctx::count_plane`] (reused across passes).
-    pub scratch: PlaneScratch,
-    /// Live count planes of the compiled rules ([`crate::kernel`]), updated on every write.
+    /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every write.
     pub live: LivePlanes,
+    /// What the planner needs ([`crate::accel::plan`]).
+    pub planning: Planning<'a>,
 }
 
 impl Ctx<'_> {
@@ -262,47 +274,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// `count_nbh` for every cell of the region at once, cached until the front buffer or
-    /// the region changes; returns the value at `(x, y)`.
-    pub fn count_plane(
-        &mut self,
-        slot: usize,
-        nbh: usize,
-        weights: &[u32; 256],
-        x: usize,
-        y: usize,
-        invariant: bool,
-    ) -> u32 {
-        let r = self.region;
-        let fresh = matches!(&self.dist_cache[slot],
-            Some((v, rr, _)) if (invariant || *v == self.version) && *rr == r);
-        if !fresh {
-            let out_w = weights[self.out_code as usize]
-                + if self.out != self.out_code {
-                    weights[self.out as usize]
-                } else {
-                    0
-                };
-            // Reuse the slot's buffer: no allocation per pass.
-            let mut plane = match self.dist_cache[slot].take() {
-                Some((_, _, v)) => v,
-                None => Vec::new(),
-            };
-            crate::plane::count_plane(
-                self.canvas,
-                r,
-                &self.nbhs[nbh],
-                weights,
-                out_w,
-                &mut self.scratch,
-                &mut plane,
-            );
-            self.dist_cache[slot] = Some((self.version, r, plane));
-        }
-        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
-        d[(y - r.y as usize) * r.w as usize + (x - r.x as usize)]
-    }
-
     /// `dist(list)` / `dist(out)` at `(x, y)`.
     pub fn distance(
         &mut self,
@@ -372,8 +343,14 @@ pub fn draw(r: Range, rng: &mut LevelRng) -> u64 {
     }
 }
 
-/// Generates one map. `size` overrides the script's size range.
-pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> MarahelMap {
+/// Generates one map. `size` overrides the script's size range. `trace`, when given,
+/// receives the strategy of every region pass ([`crate::accel::plan`]).
+pub fn generate(
+    p: &Program,
+    seed: u64,
+    size: Option<(usize, usize)>,
+    mut trace: Option<&mut Vec<PassReport>>,
+) -> MarahelMap {
     let root = Seed(seed);
     let needs_retry = p.entities.iter().any(|e| e.count.is_some());
     let mut last = None;
@@ -384,7 +361,10 @@ pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> Marahel
         } else {
             root.stream("count-retry").child(trial)
         };
-        let map = generate_once(p, s, size);
+        if let Some(t) = trace.as_deref_mut() {
+            t.clear();
+        }
+        let map = generate_once(p, s, size, trace.as_deref_mut());
         let ok = p.entities.iter().enumerate().all(|(i, e)| {
             e.count.is_none_or(|r| {
                 let n = map.cells.iter().filter(|&&c| c as usize == i).count() as u64;
@@ -402,7 +382,12 @@ pub fn generate(p: &Program, seed: u64, size: Option<(usize, usize)>) -> Marahel
     map
 }
 
-fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> MarahelMap {
+fn generate_once(
+    p: &Program,
+    seed: Seed,
+    size: Option<(usize, usize)>,
+    trace: Option<&mut Vec<PassReport>>,
+) -> MarahelMap {
     let mut srng = seed.stream("size").rng();
     let mut side = |min: usize, max: usize| {
         let range = Range {
@@ -452,20 +437,28 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             counts: std::mem::take(&mut ws.counts),
             version: 0,
             dist_cache: vec![None; p.dist_slots],
+            caches: Caches {
+                count_planes: vec![None; p.dist_slots],
+                scratch: std::mem::take(&mut ws.scratch),
+            },
             log: WriteLog::default(),
             wrap: false,
             paths: distance::paths::Caches::new(p.dist_slots),
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
-            scratch: std::mem::take(&mut ws.scratch),
             live: std::mem::take(&mut ws.live),
+            planning: Planning {
+                accel: p.accel,
+                explorer: 0,
+                trace,
+            },
         };
         for (i, ex) in p.explorers.iter().enumerate() {
             if i > 0 {
                 *ctx.rng = explorers.child(i as u64).rng();
             }
-            ctx.region = whole;
+            (ctx.region, ctx.planning.explorer) = (whole, i);
             (ctx.out, ctx.buffer, ctx.wrap) = (ex.out, ex.buffer, ex.wrap);
             ctx.track_counts = explorer::uses_counts(ex);
             ctx.counts.clear();
@@ -473,19 +466,20 @@ fn generate_once(p: &Program, seed: Seed, size: Option<(usize, usize)>) -> Marah
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.live.release_kept();
             ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.paths.clear();
-            let log = p.patch_distances && !ex.buffer && explorer::reads_distance(ex);
+            let log = p.accel.distance_patching && !ex.buffer && explorer::reads_distance(ex);
             ctx.log.start(log, ctx.version);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next
                 // explorer may need other buffers as large).
-                ctx.scratch = PlaneScratch::default();
+                ctx.caches.scratch = PlaneScratch::default();
                 ctx.live = LivePlanes::default();
             }
         }
         if w * h <= KEEP_CELLS {
-            ws.scratch = std::mem::take(&mut ctx.scratch);
+            ws.scratch = std::mem::take(&mut ctx.caches.scratch);
             ws.live = std::mem::take(&mut ctx.live);
         }
         ws.counts = std::mem::take(&mut ctx.counts);

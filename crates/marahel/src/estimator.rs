@@ -103,7 +103,7 @@ impl Estimator {
             Estimator::Neighborhood {
                 nbh, weights, slot, ..
             } => {
-                if ctx.buffer && !ctx.wrap {
+                if ctx.buffer && !ctx.wrap && ctx.planning.accel.count_planes {
                     // The front buffer is frozen during a buffered pass: count the whole
                     // region at once (vectorised row sums) and read the result.
                     ctx.count_plane(*slot, *nbh, weights, x, y, false) as f64

@@ -26,9 +26,10 @@
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants; warnings | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
-//! | per map: size, regions | [`engine`] ([`plane`]: count planes), [`divider`] |
-//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]; full scans a row or a region at a time: [`explorer::bulk`]) |
-//! | rules at a cell: compiled tests, live neighbourhood counts, `dist` planes | [`kernel`], [`live`], [`distance`] |
+//! | per map: size, regions | [`engine`], [`divider`] |
+//! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::row_order`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
+//! | `dist` planes | [`distance`] |
+//! | faster strategies with the same maps, one planner choosing per pass | [`accel`] |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -117,19 +118,25 @@
 //! * Each explorer has a work budget ([`explorer::VISITS_PER_CELL`]): the reference ran a
 //!   `tiles` of 10^12 for ever.
 //!
+//! * A full `narrow_horz`/`narrow_vert` scan whose cells cannot see each other's writes
+//!   (buffered, or reading only counts fixed by the region's shape) draws no start cell and
+//!   runs row by row, a condition at a time ([`explorer::row_order`]): the map is the same
+//!   up to the order of its random draws, and this order lets it run a row at a time.
+//!
 //! Kept as in the reference because scripts rely on it: the random start of the narrow scans,
 //! the first-matching-rule-wins order, `out` counting region borders, the drunk walker's
 //! `plus` including "stand still", a lone `nbh(list)` condition meaning "every cell matches".
 //!
 //! ## Speed
 //!
-//! Rules are compiled once ([`kernel`]); neighbourhood counts are kept up to date as the map
-//! changes ([`live`]); full scans run over whole regions as byte masks ([`explorer::bulk`]);
-//! connect works on runs of cells; the drunk walker has step loops of its own; `dist` planes
-//! are corrected from a log of writes ([`distance`]). Every one of these gives the same maps
-//! as the plain interpreter ([`Script::without_compiled_rules`],
-//! [`Script::without_row_batching`], [`Script::without_distance_patching`]; compared in
-//! `tests/kernel.rs`, `tests/connect_walk.rs` and `tests/limits.rs`).
+//! The crate is a reference core (everything above) and an acceleration layer ([`accel`]):
+//! compiled rules, live neighbourhood counts, row-batched and whole-region scans, the drunk
+//! walker's step loops, count planes and patched `dist` planes. One planner
+//! ([`accel::plan`]) chooses the strategy of every region pass; every strategy gives the
+//! core's maps exactly and can be switched off ([`Accel`], [`Script::with_accel`];
+//! [`Accel::none`] is the plain core), and [`Script::generate_traced`] says which ran.
+//! `tests/accel.rs` compares every strategy, on and off, with the core on every example,
+//! fixture and random script.
 //!
 //! Cost is about linear in the map's area, the BSP split and live `dist` included. Known
 //! exceptions: the v0.3.0 connect tour, whose corridors grow with the number of areas times
@@ -140,6 +147,7 @@
 //! computes them once per pass). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
+pub mod accel;
 pub mod compile;
 pub mod distance;
 pub mod divider;
@@ -148,16 +156,14 @@ pub mod error;
 pub mod estimator;
 pub mod executer;
 pub mod explorer;
-pub mod kernel;
 pub mod legacy;
-pub mod live;
 pub mod map;
 pub mod noise;
-pub mod plane;
 pub mod program;
 pub mod rule;
 pub mod script;
 
+pub use accel::{Accel, PassReport, Strategy};
 pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
 pub use program::Program;
@@ -221,37 +227,74 @@ impl Script {
         (self.program.min, self.program.max)
     }
 
-    /// The same script with every explorer run cell by cell in scan order, even where it could
-    /// run a row at a time ([`explorer::bulk`]). Maps are identical when those passes draw no
-    /// random numbers; otherwise the draws are made in another order. For tests and comparison.
-    pub fn without_row_batching(mut self) -> Self {
-        for ex in &mut self.program.explorers {
-            ex.bulk = false;
+    /// The same script with only the acceleration strategies `accel` allows ([`accel`]).
+    /// Maps are identical whatever the options; for tests and comparison.
+    pub fn with_accel(mut self, accel: Accel) -> Self {
+        if accel.compiled_rules != self.program.accel.compiled_rules {
+            let nbhs = &self.program.nbhs;
+            for ex in &mut self.program.explorers {
+                ex.kernel = match accel.compiled_rules {
+                    true => compile::compiled_rules(ex, nbhs),
+                    false => None,
+                };
+            }
         }
+        self.program.accel = accel;
         self
     }
 
-    /// The same script with every explorer's rules interpreted condition by condition instead
-    /// of run in their compiled form ([`kernel`]). Maps are identical (the compiled form makes
-    /// the same draws in the same order); for tests and comparison.
-    pub fn without_compiled_rules(mut self) -> Self {
-        for ex in &mut self.program.explorers {
-            ex.kernel = None;
-        }
-        self
+    /// The acceleration strategies this script may use.
+    pub fn accel(&self) -> Accel {
+        self.program.accel
+    }
+
+    /// The same script without row batching ([`Accel::row_batching`]).
+    pub fn without_row_batching(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            row_batching: false,
+            ..a
+        })
+    }
+
+    /// The same script with every explorer's rules interpreted condition by condition
+    /// ([`Accel::compiled_rules`]; everything that runs on compiled rules goes with them).
+    pub fn without_compiled_rules(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            compiled_rules: false,
+            ..a
+        })
     }
 
     /// The same script with every `dist` plane of a live pass computed again after each
-    /// write instead of corrected from the log of writes ([`distance`]). Maps are identical;
-    /// for tests and comparison.
-    pub fn without_distance_patching(mut self) -> Self {
-        self.program.patch_distances = false;
-        self
+    /// write ([`Accel::distance_patching`]).
+    pub fn without_distance_patching(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            distance_patching: false,
+            ..a
+        })
+    }
+
+    /// Generates the map of `seed` (at `size`, else in the script's range) and lists the
+    /// strategy that ran each region pass, in order ([`accel::plan`]).
+    pub fn generate_traced(
+        &self,
+        seed: u64,
+        size: Option<(usize, usize)>,
+    ) -> Result<(MarahelMap, Vec<PassReport>), MarahelError> {
+        if let Some((w, h)) = size {
+            self.check_size(w, h)?;
+        }
+        let mut trace = Vec::new();
+        let map = engine::generate(&self.program, seed, size, Some(&mut trace));
+        Ok((self.checked(map, seed)?, trace))
     }
 
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
-        self.checked(engine::generate(&self.program, seed, None), seed)
+        self.checked(engine::generate(&self.program, seed, None, None), seed)
     }
 
     /// In strict mode, a map with a warning is an error.
@@ -272,6 +315,13 @@ impl Script {
         width: usize,
         height: usize,
     ) -> Result<MarahelMap, MarahelError> {
+        self.check_size(width, height)?;
+        let map = engine::generate(&self.program, seed, Some((width, height)), None);
+        self.checked(map, seed)
+    }
+
+    /// Whether maps of `width` x `height` can be made.
+    fn check_size(&self, width: usize, height: usize) -> Result<(), MarahelError> {
         if width == 0
             || height == 0
             || width > compile::MAX_SIDE
@@ -298,7 +348,6 @@ impl Script {
                 ),
             });
         }
-        let map = engine::generate(&self.program, seed, Some((width, height)));
-        self.checked(map, seed)
+        Ok(())
     }
 }

@@ -183,11 +183,11 @@ pub struct Explorer {
     pub directions: usize,
     /// The rules; the first whose conditions hold fires.
     pub rules: Vec<Rule>,
-    /// Whether the pass may be run a row at a time ([`crate::explorer::bulk`]): a full scan
-    /// whose result does not depend on the visiting order.
-    pub bulk: bool,
+    /// An order-free full scan ([`crate::explorer::row_order`]): visited row by row, a
+    /// condition at a time, with no start cell drawn.
+    pub order_free: bool,
     /// The rules compiled for cell-by-cell visits (`None`: interpret them).
-    pub kernel: Option<crate::kernel::Kernel>,
+    pub kernel: Option<crate::accel::compiled::Kernel>,
 }
 
 /// A whole validated script.
@@ -211,9 +211,8 @@ pub struct Program {
     pub legend: std::sync::Arc<grid_core::Legend>,
     /// What the script says that has no effect (a parameter the explorer ignores).
     pub warnings: Vec<crate::error::Warning>,
-    /// Whether live passes correct their `dist` planes from a log of their writes
-    /// ([`crate::distance`]) instead of computing them again after every write.
-    pub patch_distances: bool,
+    /// Which acceleration strategies may run ([`crate::accel`]).
+    pub accel: crate::accel::Accel,
 }
 
 impl Program {

@@ -3,6 +3,7 @@
 
 use grid_core::TileMap;
 use marahel::MarahelMap;
+use proptest::prelude::*;
 use std::path::PathBuf;
 
 /// The names of the six example scripts in the repository's `examples/marahel/`.
@@ -94,4 +95,163 @@ pub fn metrics(map: &MarahelMap, empty: &[&str]) -> (f64, usize, f64) {
         }
     }
     (n as f64 / (w * h) as f64, comps.count(), ent / 25.0)
+}
+
+/// Estimators a random condition may use.
+pub const ESTIMATORS: [&str; 27] = [
+    "self(solid)",
+    "self(empty|water)",
+    "self(any)",
+    "all(solid)",
+    "all(empty:2|water)",
+    "plus(out)",
+    "plus(solid)",
+    "ring(water)",
+    "far(solid)",
+    "dist(water)",
+    "dist(out)",
+    "maxDist(solid)",
+    "avgDist(plus, water, empty|water)",
+    "minDist(all, solid)",
+    "random",
+    "noise",
+    "percent",
+    "cpercent",
+    "rpercent",
+    "solid",
+    "empty|water",
+    "0",
+    "0.3",
+    "0.75",
+    "2",
+    "4.5",
+    "6",
+];
+/// Operators a random condition may use.
+pub const OPS: [&str; 6] = [">", "<", ">=", "<=", "==", "!="];
+/// Executers a random rule may use.
+pub const EXECUTERS: [&str; 8] = [
+    "self(solid)",
+    "self(empty)",
+    "self(water)",
+    "self(solid:1|empty:2)",
+    "self(empty|water:3)",
+    "plus(water)",
+    "all(empty)",
+    "ring(solid:2|empty)",
+];
+/// Explorer types a random explorer may have.
+pub const KINDS: [&str; 8] = [
+    "narrow_horz",
+    "narrow_vert",
+    "narrow_rand",
+    "turtle_drunk",
+    "greedy",
+    "wide_heur",
+    "wide_rand",
+    "connect",
+];
+
+/// One random rule from indices: `(estimator, op, estimator)` triples (op 6: a lone
+/// estimator) and executers.
+pub fn rule(conds: &[(usize, usize, usize)], execs: &[usize]) -> String {
+    let conds: Vec<String> = conds
+        .iter()
+        .map(|&(a, op, b)| {
+            let a = ESTIMATORS[a % ESTIMATORS.len()];
+            match OPS.get(op) {
+                Some(op) => format!("{a} {op} {}", ESTIMATORS[b % ESTIMATORS.len()]),
+                None => a.to_string(),
+            }
+        })
+        .collect();
+    let execs: Vec<&str> = execs
+        .iter()
+        .map(|&e| EXECUTERS[e % EXECUTERS.len()])
+        .collect();
+    format!("{} -> {}", conds.join(", "), execs.join(", "))
+}
+
+/// One random rule: conditions as `(estimator, op, estimator)` indices, executer indices.
+pub type RawRule = (Vec<(usize, usize, usize)>, Vec<usize>);
+
+/// A random rule for [`rule`].
+pub fn raw_rule() -> impl Strategy<Value = RawRule> {
+    (
+        proptest::collection::vec((0usize..27, 0usize..7, 0usize..27), 0..4),
+        proptest::collection::vec(0usize..8, 1..3),
+    )
+}
+
+/// Cases per test: `PROPTEST_CASES` for a longer run, else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// One random explorer: `(kind, rules, parameter set, buffered)` as indices.
+pub type RawExplorer = (usize, Vec<RawRule>, usize, bool);
+
+/// A random explorer for [`random_script`].
+pub fn raw_explorer() -> impl Strategy<Value = RawExplorer> {
+    (
+        0usize..8,
+        proptest::collection::vec(raw_rule(), 1..4),
+        0usize..4,
+        any::<bool>(),
+    )
+}
+
+/// A well-formed 19x13 script (three entities, two neighbourhoods of its own) whose first
+/// explorer fills the map at random and whose others are `explorers`, over the map or (with
+/// `divider`) three BSP regions.
+pub fn random_script(explorers: &[RawExplorer], divider: bool) -> String {
+    let explorers: Vec<String> = explorers
+        .iter()
+        .map(|(kind, rules, params, buffer)| {
+            let kind = KINDS[*kind];
+            let rules: Vec<String> = rules.iter().map(|(c, e)| rule(c, e)).collect();
+            let mut p = vec![format!(
+                r#""replace": "{}""#,
+                if *buffer { "buffer" } else { "same" }
+            )];
+            match params {
+                1 if kind == "connect" => p.push(r#""changes": "25""#.into()),
+                1 => p.push(r#""tiles": "40", "changes": "25""#.into()),
+                2 => p.push(r#""repeats": "2", "out": "water""#.into()),
+                3 if matches!(kind, "turtle_drunk" | "greedy") => {
+                    p.push(r#""changes": "7", "directions": "all""#.into())
+                }
+                3 => p.push(r#""changes": "7""#.into()),
+                _ => {}
+            }
+            if kind == "greedy" || kind == "wide_heur" {
+                p.push(r#""heuristics": "all(solid),random""#.into());
+            }
+            if kind == "connect" {
+                p.push(r#""entities": "empty|water""#.into());
+            }
+            format!(
+                r#"{{"type": "{kind}", "region": "{}", "parameters": {{{}}}, "rules": {}}}"#,
+                if divider { "all" } else { "map" },
+                p.join(", "),
+                serde_json::to_string(&rules).unwrap()
+            )
+        })
+        .collect();
+    let regions = if divider {
+        r#""regions": {"type": "bsp", "number": "3", "parameters": {"min": "4x4", "max": "9x9"}},"#
+    } else {
+        ""
+    };
+    let text = format!(
+        r#"{{"metadata": {{"min": "19x13", "max": "19x13"}}, {regions}
+            "entities": ["solid", "empty", "water"],
+            "neighborhoods": {{"ring": "111,121,111", "far": "1000001,0000000,0003000"}},
+            "explorers": [{{"type": "narrow_horz", "rules": ["random < 0.4 -> self(solid)", "random < 0.5 -> self(water)", "-> self(empty)"]}}, {}]}}"#,
+        explorers.join(", ")
+    );
+    text
 }

@@ -1,18 +1,20 @@
-//! The compiled rules (`marahel::kernel`, with live neighbourhood counts) must give exactly the
-//! maps of the condition-by-condition interpreter: same cells, same random draws. Checked on
-//! every example and fixture script and on random well-formed scripts that mix every
+//! The compiled rules (`marahel::accel::compiled`, with live neighbourhood counts) must give
+//! exactly the maps of the plain core (`Accel::none()`, every strategy off): same cells, same
+//! random draws. Checked on every example and fixture script and on random well-formed scripts that mix every
 //! estimator, operator, executer, explorer and buffer mode.
 
 mod common;
 
-use marahel::Script;
+use common::{OPS, cases};
+use marahel::{Accel, Script};
 use proptest::prelude::*;
 
 /// Asserts that `text` gives the same maps compiled and interpreted, for `seeds`, at the
 /// script's own size or at `size`.
 /// The first of `seeds` whose map differs between the compiled rules and the interpreter.
 fn first_difference(compiled: &Script, seeds: std::ops::Range<u64>) -> Option<u64> {
-    let interpreted = compiled.clone().without_compiled_rules();
+    // The plain core: no strategy at all (rules compiled or not, nothing batched).
+    let interpreted = compiled.clone().with_accel(Accel::none());
     seeds
         .into_iter()
         .find(|&s| compiled.generate(s).unwrap().cells != interpreted.generate(s).unwrap().cells)
@@ -27,7 +29,7 @@ fn same_maps(text: &str, seeds: std::ops::Range<u64>, size: Option<(usize, usize
         .filter(|e| e.kernel.is_some())
         .count();
     assert!(kernels > 0, "no explorer was compiled");
-    let interpreted = compiled.clone().without_compiled_rules();
+    let interpreted = compiled.clone().with_accel(Accel::none());
     for seed in seeds {
         let (a, b) = match size {
             None => (
@@ -71,148 +73,16 @@ fn fixtures_are_the_same_compiled_and_interpreted() {
     assert!(n >= 15, "only {n} fixture scripts found");
 }
 
-/// Estimators a random condition may use.
-const ESTIMATORS: [&str; 27] = [
-    "self(solid)",
-    "self(empty|water)",
-    "self(any)",
-    "all(solid)",
-    "all(empty:2|water)",
-    "plus(out)",
-    "plus(solid)",
-    "ring(water)",
-    "far(solid)",
-    "dist(water)",
-    "dist(out)",
-    "maxDist(solid)",
-    "avgDist(plus, water, empty|water)",
-    "minDist(all, solid)",
-    "random",
-    "noise",
-    "percent",
-    "cpercent",
-    "rpercent",
-    "solid",
-    "empty|water",
-    "0",
-    "0.3",
-    "0.75",
-    "2",
-    "4.5",
-    "6",
-];
-const OPS: [&str; 6] = [">", "<", ">=", "<=", "==", "!="];
-const EXECUTERS: [&str; 8] = [
-    "self(solid)",
-    "self(empty)",
-    "self(water)",
-    "self(solid:1|empty:2)",
-    "self(empty|water:3)",
-    "plus(water)",
-    "all(empty)",
-    "ring(solid:2|empty)",
-];
-const KINDS: [&str; 8] = [
-    "narrow_horz",
-    "narrow_vert",
-    "narrow_rand",
-    "turtle_drunk",
-    "greedy",
-    "wide_heur",
-    "wide_rand",
-    "connect",
-];
-
-/// One random rule from indices: `(estimator, op, estimator)` triples (op 6: a lone
-/// estimator) and executers.
-fn rule(conds: &[(usize, usize, usize)], execs: &[usize]) -> String {
-    let conds: Vec<String> = conds
-        .iter()
-        .map(|&(a, op, b)| {
-            let a = ESTIMATORS[a % ESTIMATORS.len()];
-            match OPS.get(op) {
-                Some(op) => format!("{a} {op} {}", ESTIMATORS[b % ESTIMATORS.len()]),
-                None => a.to_string(),
-            }
-        })
-        .collect();
-    let execs: Vec<&str> = execs
-        .iter()
-        .map(|&e| EXECUTERS[e % EXECUTERS.len()])
-        .collect();
-    format!("{} -> {}", conds.join(", "), execs.join(", "))
-}
-
-type RawRule = (Vec<(usize, usize, usize)>, Vec<usize>);
-
-fn raw_rule() -> impl Strategy<Value = RawRule> {
-    (
-        proptest::collection::vec((0usize..27, 0usize..7, 0usize..27), 0..4),
-        proptest::collection::vec(0usize..8, 1..3),
-    )
-}
-
-/// Cases per test: `PROPTEST_CASES` for a longer run, else `default`.
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(160), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(160), ..ProptestConfig::default() })]
 
     #[test]
     fn random_scripts_are_the_same_compiled_and_interpreted(
-        explorers in proptest::collection::vec(
-            (0usize..8, proptest::collection::vec(raw_rule(), 1..4), 0usize..4, any::<bool>()),
-            1..4),
+        explorers in proptest::collection::vec(common::raw_explorer(), 1..4),
         divider in any::<bool>(),
         seed in 0u64..1000,
     ) {
-        let explorers: Vec<String> = explorers
-            .iter()
-            .map(|(kind, rules, params, buffer)| {
-                let kind = KINDS[*kind];
-                let rules: Vec<String> = rules.iter().map(|(c, e)| rule(c, e)).collect();
-                let mut p = vec![format!(r#""replace": "{}""#, if *buffer { "buffer" } else { "same" })];
-                match params {
-                    1 if kind == "connect" => p.push(r#""changes": "25""#.into()),
-                    1 => p.push(r#""tiles": "40", "changes": "25""#.into()),
-                    2 => p.push(r#""repeats": "2", "out": "water""#.into()),
-                    3 if matches!(kind, "turtle_drunk" | "greedy") => {
-                        p.push(r#""changes": "7", "directions": "all""#.into())
-                    }
-                    3 => p.push(r#""changes": "7""#.into()),
-                    _ => {}
-                }
-                if kind == "greedy" || kind == "wide_heur" {
-                    p.push(r#""heuristics": "all(solid),random""#.into());
-                }
-                if kind == "connect" {
-                    p.push(r#""entities": "empty|water""#.into());
-                }
-                format!(
-                    r#"{{"type": "{kind}", "region": "{}", "parameters": {{{}}}, "rules": {}}}"#,
-                    if divider { "all" } else { "map" },
-                    p.join(", "),
-                    serde_json::to_string(&rules).unwrap()
-                )
-            })
-            .collect();
-        let regions = if divider {
-            r#""regions": {"type": "bsp", "number": "3", "parameters": {"min": "4x4", "max": "9x9"}},"#
-        } else {
-            ""
-        };
-        let text = format!(
-            r#"{{"metadata": {{"min": "19x13", "max": "19x13"}}, {regions}
-                "entities": ["solid", "empty", "water"],
-                "neighborhoods": {{"ring": "111,121,111", "far": "1000001,0000000,0003000"}},
-                "explorers": [{{"type": "narrow_horz", "rules": ["random < 0.4 -> self(solid)", "random < 0.5 -> self(water)", "-> self(empty)"]}}, {}]}}"#,
-            explorers.join(", ")
-        );
+        let text = common::random_script(&explorers, divider);
         let Ok(compiled) = Script::parse(&text) else {
             // A random heuristics/limits mix may be refused; that is the parser's business.
             panic!("refused: {:?}", Script::parse(&text).unwrap_err().to_string());
@@ -374,7 +244,7 @@ fn ca_rule(own: Option<usize>, count: Option<(usize, usize, usize)>, to: usize) 
 type CaRule = (Option<(usize, usize, usize)>, usize);
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(160), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(160), ..ProptestConfig::default() })]
 
     /// Cellular automata (a rule per `self` code, at most one count test each) in every
     /// count layout the live planes have (words, bytes, paired bytes), with row scans of

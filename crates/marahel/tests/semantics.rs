@@ -196,7 +196,12 @@ fn row_batched_passes_equal_cell_by_cell_passes() {
           {"type": "narrow_horz", "rules": ["all(solid) > 6 -> self(empty)"]}
         ]}"#;
     let batched = Script::parse(text).unwrap();
-    let bulk: Vec<bool> = batched.program().explorers.iter().map(|e| e.bulk).collect();
+    let bulk: Vec<bool> = batched
+        .program()
+        .explorers
+        .iter()
+        .map(|e| e.order_free)
+        .collect();
     // narrow_rand never; buffered scans; a same-mode scan reading only `plus(out)`.
     assert_eq!(bulk, [false, true, true, true, false]);
     let cellwise = batched.clone().without_row_batching();

@@ -313,7 +313,7 @@ pub(super) fn compile_explorer(
         changes,
         directions,
         rules,
-        bulk: false,
+        order_free: false,
         kernel: None,
     };
     Ok(ex)

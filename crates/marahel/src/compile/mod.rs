@@ -299,7 +299,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             &mut warnings,
         )?);
     }
-    // Row-at-a-time execution needs to know whether anything writes `out` into the map.
+    // Order-free scans need to know whether anything writes `out` into the map.
     let out_code = names.out() as u8;
     let writes_out = explorers
         .iter()
@@ -308,11 +308,8 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         .any(|e| e.choices.contains(&out_code));
     for ex in &mut explorers {
         // Wrapping regions run through the interpreter, which wraps its reads and writes.
-        ex.bulk = !ex.wrap && crate::explorer::bulk::eligible(ex, &nbhs, writes_out);
-        ex.kernel = match ex.wrap {
-            true => None,
-            false => crate::kernel::Kernel::new(ex, &nbhs),
-        };
+        ex.order_free = !ex.wrap && crate::explorer::row_order::applies(ex, &nbhs, writes_out);
+        ex.kernel = compiled_rules(ex, &nbhs);
     }
     let mut program = Program {
         min,
@@ -324,7 +321,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         dist_slots,
         legend: Default::default(),
         warnings,
-        patch_distances: true,
+        accel: crate::accel::Accel::all(),
     };
     program.legend = std::sync::Arc::new(crate::map::legend(&program));
     Ok(program)
@@ -454,4 +451,13 @@ fn check_min_max(path: &str, min: (usize, usize), max: (usize, usize)) -> Result
         ));
     }
     Ok(())
+}
+
+/// The compiled rules of `ex` ([`crate::accel::compiled`]); `None` when its region wraps (the
+/// interpreter wraps its reads and writes) or it has too many rules.
+pub fn compiled_rules(ex: &Explorer, nbhs: &[Nbh]) -> Option<crate::accel::compiled::Kernel> {
+    match ex.wrap {
+        true => None,
+        false => crate::accel::compiled::Kernel::new(ex, nbhs),
+    }
 }

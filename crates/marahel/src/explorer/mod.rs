@@ -4,14 +4,15 @@
 //! families live in [`narrow`], [`turtle`], [`connect`] and [`wide`].
 
 pub mod agents;
-pub mod bulk;
 pub mod connect;
 pub mod connect2017;
 pub mod flood;
 pub mod narrow;
+pub mod row_order;
 pub mod turtle;
 pub mod wide;
 
+use crate::accel::{Strategy, batch};
 use crate::engine::{Ctx, draw};
 use crate::estimator::Estimator;
 use crate::program::{ConnectStyle, Explorer, ExplorerKind, RegionRef};
@@ -19,7 +20,7 @@ use crate::rule::Rule;
 use grid_core::Rect;
 
 /// Applies the first rule of `ex` whose conditions hold at `(x, y)`; returns whether one
-/// fired. Runs the compiled rules ([`crate::kernel`]) when there are some, else interprets.
+/// fired. Runs the compiled rules ([`crate::accel::compiled`]) when there are some, else interprets.
 #[inline(always)]
 pub fn visit(ex: &Explorer, ctx: &mut Ctx, x: usize, y: usize) -> bool {
     match &ex.kernel {
@@ -134,7 +135,7 @@ pub fn reads_distance(ex: &Explorer) -> bool {
 }
 
 /// Whether an estimator `est` accepts stands in the explorer's rules or heuristics.
-fn reads_estimator(ex: &Explorer, est: impl Fn(&Estimator) -> bool) -> bool {
+pub fn reads_estimator(ex: &Explorer, est: impl Fn(&Estimator) -> bool) -> bool {
     let in_rules = ex
         .rules
         .iter()
@@ -203,39 +204,17 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
             let Some(limits) = budget.take(&ex.kind, area, asked) else {
                 break 'repeats;
             };
-            // Live planes pay off when the pass visits a good share of the region: scans, wide
-            // explorers, random cells without a small firing limit. Walkers and connect count
-            // afresh at the few cells they stand on.
-            let visits_most = match ex.kind {
-                ExplorerKind::Horizontal | ExplorerKind::Vertical => true,
-                ExplorerKind::RandomNarrow
-                | ExplorerKind::WideHeur { .. }
-                | ExplorerKind::WideRand => {
-                    limits
-                        .tiles
-                        .min(limits.changes.saturating_mul(8))
-                        .saturating_mul(4)
-                        >= area
-                }
-                _ => false,
-            };
-            let planes = match &ex.kernel {
-                Some(k) if !ex.bulk && visits_most && !k.planes.is_empty() => Some(&k.planes),
-                _ => None,
-            };
-            if let Some(specs) = planes {
-                let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
-                let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
-                let tracking = !ex.buffer;
-                ctx.live
-                    .begin(specs, ctx.canvas, ctx.nbhs, r, out_w, tracking, keep_planes);
-            }
+            let strategy = crate::accel::plan(ex, ctx, limits, keep_planes);
             match &ex.kind {
-                ExplorerKind::Horizontal | ExplorerKind::Vertical if ex.bulk => bulk::pass(ex, ctx),
+                _ if strategy == Strategy::RowOrder => row_order::pass(ex, ctx),
+                _ if strategy == Strategy::Rows => batch::rows(ex, ctx),
+                _ if strategy == Strategy::Whole => batch::whole::pass(ex, ctx),
                 ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
-                    narrow::pass(ex, ctx, limits)
+                    narrow::pass(ex, ctx, limits, strategy)
                 }
-                ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, limits),
+                ExplorerKind::Drunk { dirprob } => {
+                    turtle::drunk(ex, *dirprob, ctx, limits, strategy)
+                }
                 ExplorerKind::Agents(spec) => agents::run(ex, spec, ctx, limits),
                 ExplorerKind::Flood { start, explore } => {
                     flood::pass(ex, *start, *explore, ctx, limits)

@@ -2,13 +2,14 @@
 //! `narrow_rand` (uniformly random cells).
 
 use super::{Limits, reads_progress, visit};
+use crate::accel::Strategy;
 use crate::engine::Ctx;
 use crate::program::{Explorer, ExplorerKind};
 use grid_core::below;
 
 /// One region pass: `lim.tiles` visits (wrapping around the region as often as needed), or
 /// fewer once `lim.changes` rules have fired.
-pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
+pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
     let r = ctx.region;
     let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
     let mut lx = below(ctx.rng, w);
@@ -28,7 +29,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
     match (&ex.kernel, &ex.kind) {
         // A cellular automaton over byte planes: the whole pass at once, sixteen cells at a
         // time.
-        (Some(k), ExplorerKind::Horizontal) if !st.progress && k.scans_rows(ctx) => {
+        (Some(k), ExplorerKind::Horizontal) if strategy == Strategy::ByteScan => {
             k.scan_rows(ctx, (lx, ly), lim.tiles, lim.changes);
         }
         // Scans run along a row (column) at a time: the same visits in the same order as
@@ -46,11 +47,12 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
                     (x0 + a, y0 + b)
                 }
             };
+            let lines = kernel.as_ref().filter(|_| strategy == Strategy::Lines);
             'scan: while visited < lim.tiles {
                 let run = ((along - a) as u64).min(lim.tiles - visited) as usize;
-                match kernel {
+                match lines {
                     // Compiled rules that need no progress: the whole line at once.
-                    Some(k) if !st.progress => {
+                    Some(k) => {
                         let at = cell(a, b);
                         if !k.visit_line(ctx, at, vertical, run, &mut st.changed, lim.changes) {
                             break 'scan;

@@ -2,23 +2,15 @@
 //! random) and `turtle_heur` (a greedy walker moving to the neighbour with the smallest
 //! heuristics). Both stop after `tiles` steps or `changes` firings.
 //!
-//! A drunk walker whose rules each have the form `[self test] [, random test] -> one
-//! executer` (the usual digger), in a pass that writes the front buffer and keeps no counts
-//! nor live planes (with `dirprob < 1` and at most 16 directions), runs a step loop of its
-//! own (`steps.rs`): position, direction, the map slice and a copy of the RNG state in
-//! locals, `random op t` as an integer range test of the draw, a 3x3 write as three row
-//! stores, and a loop of its own for the digger's exact two-rule shape. Other walkers visit
-//! through the compiled rules ([`super::visit`]). Both make the same draws in the same order
-//! and the same writes; `tests/kernel.rs` compares the step loops (compiled scripts) with the
-//! interpreter.
+//! The planner may run a drunk walker of the digger's shape through the acceleration
+//! layer's step loops ([`crate::accel::steps`]), which make the same draws and writes.
 //!
 //! The greedy walker evaluates every heuristic at every neighbour, in order (so `random`
 //! draws as the reference does); `noise` heuristics, which depend only on the cell, are kept
 //! for the pass.
 
-mod steps;
-
 use super::{Limits, set_progress, visit};
+use crate::accel::Strategy;
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::Explorer;
@@ -35,17 +27,10 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 
 /// `turtle_drunk`: from a random direction and a random cell, visit, then turn with
 /// probability `dirprob` (or when the next cell is outside the region) and step.
-pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
+pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
     let nbhs = ctx.nbhs;
-    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
-    // (`dirprob >= 1`: every step turns, which the step loops' turn test cannot say.)
-    if plain
-        && dirprob < 1.0
-        && ex.kernel.is_some()
-        && (1..=steps::MAX_DIRS).contains(&nbhs[ex.directions].offsets.len())
-        && let Some(list) = steps::steps(ex, nbhs)
-    {
-        return steps::drunk(&list, &nbhs[ex.directions], dirprob, ctx, lim);
+    if strategy == Strategy::WalkerSteps {
+        return crate::accel::steps::pass(ex, dirprob, ctx, lim);
     }
     let dirs = &nbhs[ex.directions].offsets;
     let mut dir = dirs[below(ctx.rng, dirs.len())];

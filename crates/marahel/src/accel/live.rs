@@ -9,7 +9,7 @@
 //!
 //! All planes of a pass share one padded layout: the region plus a margin as wide as the
 //! farthest offset, so updates near the region's edge need no bounds tests (cells in the margin
-//! are updated but never read). The counts are stored in one of three [`Layout`]s:
+//! are updated but never read). The counts are stored in one of three [`CountLayout`]s:
 //!
 //! * [`Words`]: wrapping `u32` counts, exactly as counting afresh does; the weights laid into
 //!   a padded plane, then one shifted whole-plane slice added per offset.
@@ -40,111 +40,26 @@ mod blocks;
 mod bytes;
 mod coded;
 mod layout;
-mod narrow;
 mod pairs;
+mod register_rows;
+mod spec;
 mod sums;
 
 pub use coded::CodedPairs;
-pub use layout::{ByteLayout, Bytes, Layout, Pairs, Words};
+pub use layout::{ByteLayout, Bytes, CountLayout, Pairs, Words};
+pub use spec::PlaneSpec;
 
-/// What one plane counts: a neighbourhood and the weight of each cell code.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlaneSpec {
-    /// Index into the program's neighbourhoods.
-    pub nbh: usize,
-    /// Weight of each code.
-    pub weights: Box<[u32; 256]>,
-    /// Weight of each code, as a byte (used when every count fits a byte).
-    weights8: Box<[u8; 256]>,
-    /// The neighbourhood's offsets `(dx, dy)`.
-    offsets: Vec<(i64, i64)>,
-    /// The farthest `|dx|` and `|dy|` of the offsets.
-    reach: (usize, usize),
-    /// The last offset `(dx, dy)` in row-major order (largest `dy`, then largest `dx`; `(0,
-    /// 0)` when there are none).
-    last: (i64, i64),
-    /// The offsets are the 3x3 box (the `all` neighbourhood): nine distinct offsets within
-    /// one cell of the centre.
-    is_box: bool,
-    /// An upper bound of every weight (an OR of them all).
-    bound: u32,
-    /// The code and weight of the only code with a weight, if there is one.
-    single: Option<(u8, u32)>,
-    /// With the next spec of the same neighbourhood (see [`PlaneSpec::pair`]): the pair of
-    /// byte weights of each code, this spec's in the low byte.
-    pair_w: Option<Arc<[u16; 256]>>,
-    /// A code on which no rule of the kernel fires, for the margins of the padded code plane
-    /// paired passes keep; with it, row scans run through that plane (see
-    /// [`LivePlanes::coded_pairs`]); `None`: they do not.
-    scan_code: Option<u8>,
-}
-
-impl PlaneSpec {
-    /// The plane of neighbourhood `nbh` (offsets `offsets`) with these weights.
-    pub fn new(nbh: usize, offsets: &[(i32, i32)], weights: &[u32; 256]) -> PlaneSpec {
-        let mut hot = weights.iter().enumerate().filter(|(_, w)| **w != 0);
-        let single = match (hot.next(), hot.next()) {
-            (Some((code, &w)), None) => Some((code as u8, w)),
-            _ => None,
-        };
-        let offsets: Vec<(i64, i64)> = offsets.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
-        let reach = offsets.iter().fold((0, 0), |(mx, my), &(dx, dy)| {
-            (
-                mx.max(dx.unsigned_abs() as usize),
-                my.max(dy.unsigned_abs() as usize),
-            )
-        });
-        let mut seen = 0u16;
-        for &(dx, dy) in &offsets {
-            if dx.abs() <= 1 && dy.abs() <= 1 {
-                seen |= 1 << ((dy + 1) * 3 + dx + 1);
-            }
-        }
-        PlaneSpec {
-            nbh,
-            weights: Box::new(*weights),
-            weights8: Box::new(weights.map(|w| w as u8)),
-            is_box: offsets.len() == 9 && seen == 0x1ff,
-            last: offsets
-                .iter()
-                .map(|&(dx, dy)| (dy, dx))
-                .max()
-                .map_or((0, 0), |(dy, dx)| (dx, dy)),
-            offsets,
-            reach,
-            bound: weights.iter().fold(0, |a, &b| a | b),
-            single,
-            pair_w: None,
-            scan_code: None,
-        }
-    }
-
-    /// The pair of byte weights of each code, when this spec shares one plane of pairs with
-    /// the next (see [`PlaneSpec::pair`]).
-    pub fn pair_weights(&self) -> Option<&[u16; 256]> {
-        self.pair_w.as_deref()
-    }
-
-    /// Has paired passes keep the region's codes in the padded layout, margins holding
-    /// `code`, a code on which no rule fires (see [`LivePlanes::coded_pairs`]).
-    pub fn set_scan_code(&mut self, code: u8) {
-        self.scan_code = Some(code);
-    }
-
-    /// Prepares this spec to share one plane of pairs ([`Pairs`]) with `next`, the next spec
-    /// of the pass, when both count the same neighbourhood.
-    pub fn pair(&mut self, next: &PlaneSpec) {
-        self.pair_w = (self.offsets == next.offsets).then(|| {
-            let mut w = [0u16; 256];
-            for (p, (&a, &b)) in w
-                .iter_mut()
-                .zip(self.weights8.iter().zip(&next.weights8[..]))
-            {
-                *p = a as u16 | (b as u16) << 8;
-            }
-            Arc::new(w)
-        });
-    }
+/// Which count layouts a pass may use (all when the options allow them): byte counts
+/// ([`Bytes`]) when every count fits a byte, else `u32` ([`Words`]); two byte planes of one
+/// neighbourhood as [`Pairs`]; pairs with a padded code plane ([`CodedPairs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountForms {
+    /// Byte counts may be used.
+    pub bytes: bool,
+    /// Pairs may be used.
+    pub pairs: bool,
+    /// A padded code plane may be kept with pairs.
+    pub codes: bool,
 }
 
 /// How one live plane changes on a write.
@@ -283,6 +198,18 @@ impl LivePlanes {
         self.active != 0
     }
 
+    /// How the active planes store their counts: `words`, `bytes`, `pairs`, `coded-pairs`
+    /// (pairs with a padded code plane), or `none` when no plane is active.
+    pub fn layout_name(&self) -> &'static str {
+        match (self.active, self.small, self.paired, self.coded) {
+            (0, ..) => "none",
+            (_, false, ..) => "words",
+            (_, true, false, _) => "bytes",
+            (_, true, true, false) => "pairs",
+            (_, true, true, true) => "coded-pairs",
+        }
+    }
+
     /// Whether writes must update the planes.
     #[inline]
     pub fn tracking(&self) -> bool {
@@ -310,7 +237,7 @@ impl LivePlanes {
         self.pitch
     }
 
-    /// Cells per plane (see [`Layout`]).
+    /// Cells per plane (see [`CountLayout`]).
     #[inline]
     pub fn plane_len(&self) -> usize {
         self.len
@@ -348,6 +275,7 @@ impl LivePlanes {
         out_w: impl Fn(&[u32; 256]) -> u32,
         tracking: bool,
         keep: bool,
+        forms: CountForms,
     ) {
         let (rw, rh) = (r.w as usize, r.h as usize);
         // One symmetric margin for all planes, as wide as the farthest offset: the counts are
@@ -360,7 +288,7 @@ impl LivePlanes {
             mx = mx.max(s.reach.0);
             my = my.max(s.reach.1);
             let max_w = (s.bound | out_w(&s.weights)) as u64;
-            small &= max_w * s.offsets.len() as u64 <= u8::MAX as u64;
+            small &= forms.bytes && max_w * s.offsets.len() as u64 <= u8::MAX as u64;
         }
         self.region = r;
         let p = mx + rw + mx;
@@ -368,9 +296,9 @@ impl LivePlanes {
         self.origin = my * p + mx;
         self.tracking = tracking;
         self.small = small;
-        let paired = small && specs.len() == 2 && specs[0].pair_w.is_some();
+        let paired = forms.pairs && small && specs.len() == 2 && specs[0].pair_w.is_some();
         self.paired = paired;
-        let scan_code = specs.first().and_then(|s| s.scan_code).filter(|_| paired);
+        let scan_code = (specs.first().and_then(|s| s.scan_code)).filter(|_| paired && forms.codes);
         self.coded = scan_code.is_some();
         // The same table pass after pass: no reference counting (atomics) unless it changes.
         let same =

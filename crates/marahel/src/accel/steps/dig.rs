@@ -10,7 +10,7 @@
 //! The walker's row is not kept: its index `j` in the region's rows (from the region's top
 //! row's first cell) says it, given its column `x` in the region.
 
-use super::{Area, At, CellTest, MAX_DIRS, Span, Table};
+use super::{At, CellTest, MAX_DIRS, Span, StepRegion, Table};
 use crate::engine::{Ctx, FlatNbh};
 use crate::explorer::Limits;
 use grid_core::rand::{Rng, RngExt};
@@ -137,7 +137,7 @@ struct Start {
     md: [isize; MAX_DIRS],
     k: usize,
     at: At,
-    area: Area,
+    area: StepRegion,
     /// `random < dirprob` is `x < turn` for the draw `x`.
     turn: u64,
 }
@@ -161,7 +161,7 @@ fn start(dirs: &FlatNbh, dirprob: f64, ctx: &Ctx, rng: &mut LevelRng) -> Start {
     let k = below(rng, n) & (MAX_DIRS - 1);
     let r = ctx.region;
     let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
-    let area = Area {
+    let area = StepRegion {
         w: ctx.canvas.w,
         rw: r.w as u64,
         rh: r.h as u64,

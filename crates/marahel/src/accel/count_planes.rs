@@ -4,10 +4,10 @@
 //!
 //! - [`count_plane`]: `u32` counts in region order (`rw x rh`), for [`crate::engine::Ctx::count_plane`]
 //!   (the per-cell interpreter of buffered passes, and the row-at-a-time fallback of
-//!   [`crate::explorer::bulk`]). The region's weights are laid into a plane padded with the
+//!   [`crate::accel::batch`]). The region's weights are laid into a plane padded with the
 //!   `out` weight on every side, then each offset adds one contiguous shifted slice (no edge
 //!   tests); counts that fit a byte are summed in bytes. A `self` count is a table look-up.
-//! - Byte planes for [`crate::explorer::bulk`]'s whole-region passes, in a padded [`Layout`]:
+//! - Byte planes for [`crate::accel::batch`]'s whole-region passes, in a padded [`PaddedLayout`]:
 //!   the region's cell codes are copied once per pass into a plane padded with [`PAD_CODE`]
 //!   ([`fill_cells`]); a count condition then maps codes to byte weights, sums them (a
 //!   rectangular neighbourhood such as the 3x3 `all` separably: row sums, then column sums) and
@@ -19,7 +19,7 @@
 
 pub mod shape;
 
-use crate::engine::{Canvas, FlatNbh};
+use crate::engine::{Canvas, Ctx, FlatNbh};
 use grid_core::Rect;
 
 /// Reusable buffers of the count planes and of the whole-region passes (one set per explorer).
@@ -31,7 +31,7 @@ pub struct PlaneScratch {
     pad8: Vec<u8>,
     /// Byte sums.
     acc8: Vec<u8>,
-    /// Region codes in a padded [`Layout`].
+    /// Region codes in a padded [`PaddedLayout`].
     pub(crate) cells: Vec<u8>,
     /// Cells still undecided by the pass's earlier rules (layout pitch, padding columns 0).
     pub(crate) alive: Vec<u8>,
@@ -47,7 +47,7 @@ pub struct PlaneScratch {
     pub(crate) offsets: Vec<(i64, i64)>,
 }
 
-/// The code that pads a [`Layout`]'s cell plane (never a map code when the program has fewer
+/// The code that pads a [`PaddedLayout`]'s cell plane (never a map code when the program has fewer
 /// than 254 entities; bigger programs use the `u32` planes).
 pub const PAD_CODE: u8 = u8::MAX;
 
@@ -55,7 +55,7 @@ pub const PAD_CODE: u8 = u8::MAX;
 /// below, so every offset with `|dx| <= kx`, `|dy| <= ky` is one shifted slice. Region cell
 /// `(lx, ly)` has mask index `ly * pitch + lx` and plane index `origin() + ly * pitch + lx`.
 #[derive(Clone, Copy, Debug)]
-pub struct Layout {
+pub struct PaddedLayout {
     /// Region width.
     pub rw: usize,
     /// Region height.
@@ -68,10 +68,10 @@ pub struct Layout {
     pub pitch: usize,
 }
 
-impl Layout {
+impl PaddedLayout {
     /// The layout of a `rw x rh` region padded by `kx`, `ky`.
-    pub fn new(rw: usize, rh: usize, kx: usize, ky: usize) -> Layout {
-        Layout {
+    pub fn new(rw: usize, rh: usize, kx: usize, ky: usize) -> PaddedLayout {
+        PaddedLayout {
             rw,
             rh,
             kx,
@@ -120,7 +120,7 @@ pub(crate) fn fill_short<T: Copy>(s: &mut [T], v: T) {
 /// Copies the region's codes from the front buffer into `cells`, padded with [`PAD_CODE`]
 /// (only the padding is written besides the rows, so a plane of the same length is reused
 /// without clearing it first).
-pub fn fill_cells(canvas: &Canvas, r: Rect, lay: Layout, cells: &mut Vec<u8>) {
+pub fn fill_cells(canvas: &Canvas, r: Rect, lay: PaddedLayout, cells: &mut Vec<u8>) {
     let len = lay.plane_len();
     if cells.len() != len {
         cells.clear();
@@ -176,7 +176,7 @@ pub enum Mode<'a> {
 pub fn combine(
     cand: &mut Vec<u8>,
     mode: Mode,
-    lay: Layout,
+    lay: PaddedLayout,
     tests: impl Iterator<Item = u8>,
 ) -> Option<bool> {
     match mode {
@@ -228,7 +228,7 @@ pub struct ByteCount<'a> {
 /// [`combine`] returns.
 pub fn test_count(
     cells: &[u8],
-    lay: Layout,
+    lay: PaddedLayout,
     bc: &ByteCount,
     (cand, mode): (&mut Vec<u8>, Mode),
     wp: &mut Vec<u8>,
@@ -467,4 +467,58 @@ fn pad_sum_into(
         }
     }
     sum.truncate(rw * rh);
+}
+
+/// What the acceleration layer keeps while an explorer runs ([`crate::engine::Ctx::caches`]).
+#[derive(Debug, Default)]
+pub struct Caches {
+    /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
+    /// counts)`.
+    pub count_planes: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// Scratch buffers of the count planes and of the whole-region passes (reused across
+    /// passes).
+    pub scratch: PlaneScratch,
+}
+
+impl Ctx<'_> {
+    /// `count_nbh` for every cell of the region at once, cached until the front buffer or
+    /// the region changes; returns the value at `(x, y)`.
+    pub fn count_plane(
+        &mut self,
+        slot: usize,
+        nbh: usize,
+        weights: &[u32; 256],
+        x: usize,
+        y: usize,
+        invariant: bool,
+    ) -> u32 {
+        let r = self.region;
+        let fresh = matches!(&self.caches.count_planes[slot],
+            Some((v, rr, _)) if (invariant || *v == self.version) && *rr == r);
+        if !fresh {
+            let out_w = weights[self.out_code as usize]
+                + if self.out != self.out_code {
+                    weights[self.out as usize]
+                } else {
+                    0
+                };
+            // Reuse the slot's buffer: no allocation per pass.
+            let mut plane = match self.caches.count_planes[slot].take() {
+                Some((_, _, v)) => v,
+                None => Vec::new(),
+            };
+            count_plane(
+                self.canvas,
+                r,
+                &self.nbhs[nbh],
+                weights,
+                out_w,
+                &mut self.caches.scratch,
+                &mut plane,
+            );
+            self.caches.count_planes[slot] = Some((self.version, r, plane));
+        }
+        let d = &self.caches.count_planes[slot].as_ref().expect("filled").2;
+        d[(y - r.y as usize) * r.w as usize + (x - r.x as usize)]
+    }
 }

@@ -4,7 +4,7 @@
 //! When every cell code has at most one candidate rule with one count test
 //! ([`Kernel`]'s `one` table) and every count fits a byte, whether a cell fires depends only
 //! on its code and one byte count. The codes are grouped into runs of consecutive codes with
-//! the same test ([`Lane`]s); for sixteen consecutive cells of a row, each lane compares the
+//! the same test ([`CodeRun`]s); for sixteen consecutive cells of a row, each lane compares the
 //! codes with its run and the counts with its range, byte-wise, and the first cell of the
 //! sixteen that fires is found from the combined mask. After a firing the scan goes on from
 //! the next cell with a fresh mask (the firing changed that cell's code and the counts around
@@ -13,21 +13,21 @@
 //! ([`cell_tests`]).
 //!
 //! When some code never fires, paired passes keep the region's codes in the padded layout of
-//! the counts, margins holding that code ([`crate::live::LivePlanes::coded_pairs`]): then
+//! the counts, margins holding that code ([`crate::accel::live::LivePlanes::coded_pairs`]): then
 //! the visits of a pass that follow each other in row-major order are one run of padded
 //! indices, and blocks of sixteen run on across the rows ([`padded`]): short rows no longer
 //! cost a block each. When every code that may fire has a rule writing one value to the
 //! cell (the kernel's `direct` table: that value and the change of the cell's pair weight)
 //! and nothing but the live planes follows the map (no buffer, no entity counts), a firing
-//! writes the map, the code plane and the pairs itself ([`crate::live::CodedPairs`]), and
+//! writes the map, the code plane and the pairs itself ([`crate::accel::live::CodedPairs`]), and
 //! finds its cell's row by a multiplication with the pitch's reciprocal ([`Rows`]).
 //!
 //! Column scans, word counts and automata with more lanes than [`MAX_LANES`] test one cell
 //! at a time ([`one_line`]).
 
 use super::{Candidate, Kernel, PlaneTest, line_steps};
+use crate::accel::live::{ByteLayout, Bytes, CountLayout, Pairs, PlaneSpec};
 use crate::engine::Ctx;
-use crate::live::{ByteLayout, Bytes, Layout, Pairs, PlaneSpec};
 
 /// Cells a mask covers.
 const BLOCK: usize = 16;
@@ -38,7 +38,7 @@ pub const MAX_LANES: usize = 4;
 /// Codes `clo..=clo + cw` fire when the byte count of `plane` minus `lo` is at most `w`
 /// (with `neg` = 0xff: when it is not).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Lane {
+pub struct CodeRun {
     plane: u32,
     clo: u8,
     cw: u8,
@@ -47,7 +47,7 @@ pub struct Lane {
     neg: u8,
 }
 
-/// `t` as a test of a byte count: `(plane, lo, w, neg)` as in [`Lane`], or `None` when no
+/// `t` as a test of a byte count: `(plane, lo, w, neg)` as in [`CodeRun`], or `None` when no
 /// count `0..=255` passes it.
 fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
     let neg = if t.negate { 0xff } else { 0 };
@@ -71,7 +71,7 @@ fn byte_test(t: PlaneTest) -> Option<(u32, u8, u8, u8)> {
 pub fn direct_writes(
     planes: &[PlaneSpec],
     one: &[Candidate],
-    lanes: &[Lane],
+    lanes: &[CodeRun],
     only: impl Fn(u32) -> Option<u8>,
 ) -> Vec<(u8, u16)> {
     let table = match (planes, idle_code(one)) {
@@ -98,7 +98,7 @@ pub fn idle_code(one: &[Candidate]) -> Option<u8> {
 
 /// The lanes of a kernel's `one` table (a test per code): runs of consecutive codes with the
 /// same test, codes whose test never holds left out.
-pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
+pub fn lanes(one: &[Candidate]) -> Vec<CodeRun> {
     let tests: Vec<_> = one.iter().map(|c| byte_test(c.test)).collect();
     let mut lanes = Vec::new();
     let mut code = 0;
@@ -111,7 +111,7 @@ pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
         while end + 1 < tests.len() && tests[end + 1] == tests[code] {
             end += 1;
         }
-        lanes.push(Lane {
+        lanes.push(CodeRun {
             plane,
             clo: code as u8,
             cw: (end - code) as u8,
@@ -125,10 +125,10 @@ pub fn lanes(one: &[Candidate]) -> Vec<Lane> {
 }
 
 /// The lanes as one test per code, for testing one cell: `[shift, lo, w, neg]`, the code's
-/// count being the pair shifted right by `shift` (a byte), tested as in [`Lane`]; codes of
+/// count being the pair shifted right by `shift` (a byte), tested as in [`CodeRun`]; codes of
 /// no lane get a test that never holds. One look-up and one compare instead of a branch per
 /// lane.
-pub fn cell_tests(lanes: &[Lane]) -> Box<[[u8; 4]; 256]> {
+pub fn cell_tests(lanes: &[CodeRun]) -> Box<[[u8; 4]; 256]> {
     let mut cells = Box::new([[0, 0, 255, 0xff]; 256]);
     for lane in lanes {
         for c in lane.clo..=lane.clo + lane.cw {
@@ -143,7 +143,7 @@ pub fn cell_tests(lanes: &[Lane]) -> Box<[[u8; 4]; 256]> {
 /// `changes` rules have fired.
 pub fn rows<const L: usize, K: ByteLayout>(
     kernel: &Kernel,
-    lanes: &[Lane; L],
+    lanes: &[CodeRun; L],
     ctx: &mut Ctx,
     (lx, ly): (usize, usize),
     tiles: u64,
@@ -198,14 +198,14 @@ pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, c
 }
 
 /// A horizontal scan pass over the padded code plane and count pairs of the live planes
-/// ([`crate::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
+/// ([`crate::accel::live::LivePlanes::coded_pairs`]) with `L` lanes: as [`rows`], but the visits
 /// of a pass that follow each other in the region's row-major order are one run of the
 /// padded layout, margins included (their code is one on which no rule fires), so blocks
 /// of sixteen cells run on across rows. A pass is at most two runs: from the start cell to
 /// the region's end, then (wrapping) from its first cell on.
 pub fn padded<const L: usize>(
     kernel: &Kernel,
-    lanes: &[Lane; L],
+    lanes: &[CodeRun; L],
     ctx: &mut Ctx,
     (lx, ly): (usize, usize),
     tiles: u64,
@@ -255,7 +255,7 @@ pub fn padded<const L: usize>(
 #[inline(always)]
 fn run<const L: usize>(
     kernel: &Kernel,
-    lanes: &[Lane; L],
+    lanes: &[CodeRun; L],
     ctx: &mut Ctx,
     stretch: Stretch,
     changed: &mut u64,
@@ -315,7 +315,7 @@ fn run<const L: usize>(
 #[inline(always)]
 fn next_firing<const L: usize>(
     (codes, pairs): (&[u8], &[u16]),
-    (lanes, cells): (&[Lane; L], &[[u8; 4]; 256]),
+    (lanes, cells): (&[CodeRun; L], &[[u8; 4]; 256]),
     i: &mut usize,
     after_firing: &mut bool,
 ) -> Option<usize> {
@@ -342,7 +342,7 @@ fn next_firing<const L: usize>(
 #[inline(always)]
 fn run_direct<const L: usize>(
     kernel: &Kernel,
-    lanes: &[Lane; L],
+    lanes: &[CodeRun; L],
     ctx: &mut Ctx,
     stretch: Stretch,
     changed: &mut u64,
@@ -451,7 +451,7 @@ fn hit_at(codes: &[u8], pairs: &[u16], cells: &[[u8; 4]; 256], i: usize) -> bool
 /// The first of the sixteen cells from padded index `at` that fires, or 16, from the padded
 /// codes and pairs.
 #[inline(always)]
-fn block_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], at: usize) -> usize {
+fn block_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[CodeRun; L], at: usize) -> usize {
     let codes: &[u8; BLOCK] = codes[at..at + BLOCK].try_into().expect("a block");
     first_hit(lanes, codes, |lane| {
         Pairs::block(pairs, lane.plane as usize, at)
@@ -461,7 +461,11 @@ fn block_at<const L: usize>(codes: &[u8], pairs: &[u16], lanes: &[Lane; L], at: 
 /// The first of the sixteen cells with codes `codes` where a lane's test holds (the counts of
 /// its plane from `counts`), or 16.
 #[inline(always)]
-fn first_hit(lanes: &[Lane], codes: &[u8; BLOCK], counts: impl Fn(&Lane) -> [u8; BLOCK]) -> usize {
+fn first_hit(
+    lanes: &[CodeRun],
+    codes: &[u8; BLOCK],
+    counts: impl Fn(&CodeRun) -> [u8; BLOCK],
+) -> usize {
     let mut acc = [0u8; BLOCK];
     for lane in lanes {
         let counts = counts(lane);
@@ -484,7 +488,7 @@ fn first_hit(lanes: &[Lane], codes: &[u8; BLOCK], counts: impl Fn(&Lane) -> [u8;
 #[inline(always)]
 fn block<const L: usize, K: ByteLayout>(
     ctx: &Ctx,
-    lanes: &[Lane; L],
+    lanes: &[CodeRun; L],
     at: usize,
     cell: usize,
 ) -> usize {
@@ -509,7 +513,7 @@ fn block<const L: usize, K: ByteLayout>(
 #[inline(always)]
 fn row<const L: usize, K: ByteLayout>(
     kernel: &Kernel,
-    lanes: &[Lane; L],
+    lanes: &[CodeRun; L],
     ctx: &mut Ctx,
     (x, y): (usize, usize),
     n: usize,
@@ -550,7 +554,7 @@ fn row<const L: usize, K: ByteLayout>(
 /// load, a count load and a compare per cell. The scan for the next cell that fires
 /// borrows the map and the planes only to read them, so they stay in registers; the
 /// firing itself then takes the context.
-pub fn one_line<K: Layout>(
+pub fn one_line<K: CountLayout>(
     kernel: &Kernel,
     ctx: &mut Ctx,
     (x, y): (usize, usize),

@@ -1,7 +1,7 @@
 //! A batched pass over the whole region at once: per rule, the candidate cells of the region
 //! are narrowed condition by condition, then written in one sweep.
 //!
-//! Masks use a padded [`Layout`] (pitch `rw + 2 kx`, padding columns 0), so every test runs
+//! Masks use a padded [`PaddedLayout`] (pitch `rw + 2 kx`, padding columns 0), so every test runs
 //! over one contiguous span. A rule's candidates are kept unbuilt while they are every
 //! undecided cell (all of them, or the `alive` mask of the earlier rules) or the cells inside
 //! or outside a rectangle, and
@@ -12,11 +12,11 @@
 //! - a `self(..)` count of a buffered pass: a code test on the pass's code plane (one compare
 //!   when one code passes or one fails, a table otherwise);
 //! - another count of a buffered pass whose counts fit a byte: byte sums over the code plane
-//!   ([`plane::test_count`]; separable for a rectangular neighbourhood such as `all`), else
+//!   ([`count_planes::test_count`]; separable for a rectangular neighbourhood such as `all`), else
 //!   the `u32` plane of [`Ctx::count_plane`];
 //! - a count of a same-mode pass (only counts that depend on the region's shape are allowed
 //!   there, e.g. `left(out)`): [`shape::shape_of`] classifies it from the frame cells; "only
-//!   the interior" and "only the frame" are an [`Area`] (so `left(out)==0, right(out)==0, ...`
+//!   the interior" and "only the frame" are an [`RectCells`] (so `left(out)==0, right(out)==0, ...`
 //!   and `plus(out) > 0` never build a mask), anything else is [`shape::test_shape`];
 //! - `random` against a number: one draw per candidate, in row-major order.
 //!
@@ -26,10 +26,10 @@
 
 use super::draws::Draws;
 use super::{Kind, kind};
+use crate::accel::count_planes::shape::{self, RectCells, Shape};
+use crate::accel::count_planes::{self, ByteCount, Mode, PAD_CODE, PaddedLayout, PlaneScratch};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::plane::shape::{self, Area, Shape};
-use crate::plane::{self, ByteCount, Layout, Mode, PAD_CODE, PlaneScratch};
 use crate::program::Explorer;
 use crate::rule::Pred;
 use crate::rule::Rule;
@@ -104,10 +104,10 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             }
         }
     }
-    let lay = Layout::new(rw, rh, kx, ky);
-    let mut s = std::mem::take(&mut ctx.scratch);
+    let lay = PaddedLayout::new(rw, rh, kx, ky);
+    let mut s = std::mem::take(&mut ctx.caches.scratch);
     if cells {
-        plane::fill_cells(ctx.canvas, r, lay, &mut s.cells);
+        count_planes::fill_cells(ctx.canvas, r, lay, &mut s.cells);
     }
     // A buffered pass with a code plane writes into `s.vals` (the region in the layout, long
     // contiguous stores) and copies it to the back buffer once at the end.
@@ -120,14 +120,14 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
         // Whether `s.cand` holds a cell, when a test said so on the way.
         let mut known = None;
         for c in &rule.conditions {
-            narrow(c, ctx, lay, &mut s, (&mut src, &mut known));
+            keep_holding(c, ctx, lay, &mut s, (&mut src, &mut known));
         }
         let cells = match src {
             Src::Ones => Cells::All,
             Src::Alive => Cells::Mask(&s.alive),
             Src::Cand if known.unwrap_or_else(|| any(&s.cand)) => Cells::Mask(&s.cand),
-            Src::Area(a) if !a.is_empty(rw, rh) => Cells::Area(a),
-            Src::Cand | Src::Area(..) => continue,
+            Src::RectCells(a) if !a.is_empty(rw, rh) => Cells::RectCells(a),
+            Src::Cand | Src::RectCells(..) => continue,
         };
         if staged {
             let region = &s.cells[lay.origin()..lay.origin() + lay.span()];
@@ -167,11 +167,11 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             }
         }
     }
-    ctx.scratch = s;
+    ctx.caches.scratch = s;
 }
 
 /// What the current rule's candidates are: every region cell, the undecided cells
-/// (`alive`, not copied), `cand`, or an [`Area`] of a fresh rule; only `cand` is built.
+/// (`alive`, not copied), `cand`, or an [`RectCells`] of a fresh rule; only `cand` is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Src {
     /// Every region cell.
@@ -181,7 +181,7 @@ enum Src {
     /// `s.cand`.
     Cand,
     /// The cells inside (or outside) a rectangle.
-    Area(Area),
+    RectCells(RectCells),
 }
 
 /// The cells a rule writes.
@@ -190,7 +190,7 @@ enum Cells<'a> {
     /// Every region cell.
     All,
     /// The cells inside (or outside) a rectangle.
-    Area(Area),
+    RectCells(RectCells),
     /// A mask in the layout.
     Mask(&'a [u8]),
 }
@@ -198,10 +198,10 @@ enum Cells<'a> {
 impl Cells<'_> {
     /// The columns and rows (region coordinates) when the cells are every cell of a non-empty
     /// rectangle.
-    fn rect(&self, lay: Layout) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    fn rect(&self, lay: PaddedLayout) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
         match self {
             Cells::All => Some((0..lay.rw, 0..lay.rh)),
-            Cells::Area(a) if a.inside && a.x.0 < a.x.1 && a.y.0 < a.y.1 => {
+            Cells::RectCells(a) if a.inside && a.x.0 < a.x.1 && a.y.0 < a.y.1 => {
                 Some((a.x.0..a.x.1, a.y.0..a.y.1))
             }
             _ => None,
@@ -213,7 +213,7 @@ impl Cells<'_> {
     #[inline]
     fn for_each_run(
         &self,
-        lay: Layout,
+        lay: PaddedLayout,
         mut f: impl FnMut(usize, std::ops::Range<usize>, Option<&[u8]>),
     ) {
         let (rw, p) = (lay.rw, lay.pitch);
@@ -222,12 +222,12 @@ impl Cells<'_> {
             Cells::Mask(m) => {
                 (0..lay.rh).for_each(|ly| f(ly, 0..rw, Some(&m[ly * p..ly * p + rw])))
             }
-            Cells::Area(a) if a.inside => {
+            Cells::RectCells(a) if a.inside => {
                 if a.x.0 < a.x.1 {
                     (a.y.0..a.y.1).for_each(|ly| f(ly, a.x.0..a.x.1, None));
                 }
             }
-            Cells::Area(a) => {
+            Cells::RectCells(a) => {
                 for ly in 0..lay.rh {
                     if (a.y.0..a.y.1).contains(&ly) {
                         if a.x.0 > 0 {
@@ -246,16 +246,16 @@ impl Cells<'_> {
 }
 
 /// Builds `s.cand` from `src`, for tests that narrow it in place.
-fn materialize(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
+fn materialize(s: &mut PlaneScratch, lay: PaddedLayout, src: &mut Src) {
     match *src {
         Src::Ones => lay.ones(&mut s.cand),
         Src::Alive => s.cand.clone_from(&s.alive),
         Src::Cand => {}
-        Src::Area(a) => {
+        Src::RectCells(a) => {
             s.cand.clear();
             s.cand.resize(lay.span(), 0);
             let cand = &mut s.cand;
-            Cells::Area(a).for_each_run(lay, |ly, cols, _| {
+            Cells::RectCells(a).for_each_run(lay, |ly, cols, _| {
                 cand[ly * lay.pitch + cols.start..ly * lay.pitch + cols.end].fill(1);
             });
         }
@@ -264,19 +264,19 @@ fn materialize(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
 }
 
 /// Clears the candidates.
-fn clear(s: &mut PlaneScratch, lay: Layout, src: &mut Src) {
+fn clear(s: &mut PlaneScratch, lay: PaddedLayout, src: &mut Src) {
     s.cand.clear();
     s.cand.resize(lay.span(), 0);
     *src = Src::Cand;
 }
 
-/// Narrows the candidates (`src`) to the cells where `c` holds.
+/// Restricts the candidates (`src`) to the cells where `c` holds.
 /// `known` is set to whether the candidates hold a cell when a test learns it, to `None` when
 /// a test changes them without learning it.
-fn narrow(
+fn keep_holding(
     c: &crate::rule::Condition,
     ctx: &mut Ctx,
-    lay: Layout,
+    lay: PaddedLayout,
     s: &mut PlaneScratch,
     (src, known): (&mut Src, &mut Option<bool>),
 ) {
@@ -319,9 +319,9 @@ fn narrow(
         let (w_in, offsets) = (weights[0], &n.offsets[..]);
         match (shape::shape_of(lay, offsets, w_in, out_w, keep), *src) {
             (Shape::All, _) => {}
-            (Shape::Area(a), Src::Ones) => *src = Src::Area(a),
-            (Shape::Area(a), Src::Area(b)) if a.inside && b.inside => {
-                *src = Src::Area(Area {
+            (Shape::RectCells(a), Src::Ones) => *src = Src::RectCells(a),
+            (Shape::RectCells(a), Src::RectCells(b)) if a.inside && b.inside => {
+                *src = Src::RectCells(RectCells {
                     x: (a.x.0.max(b.x.0), a.x.1.min(b.x.1)),
                     y: (a.y.0.max(b.y.0), a.y.1.min(b.y.1)),
                     inside: true,
@@ -339,7 +339,7 @@ fn narrow(
         materialize(s, lay, src);
         let r = ctx.region;
         ctx.count_plane(*slot, *nbh, weights, r.x as usize, r.y as usize, false);
-        let counts = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
+        let counts = &ctx.caches.count_planes[*slot].as_ref().expect("filled").2;
         for (ly, row) in counts.chunks_exact(lay.rw).enumerate() {
             let mask = &mut s.cand[ly * lay.pitch..ly * lay.pitch + lay.rw];
             for (m, &v) in mask.iter_mut().zip(row) {
@@ -348,13 +348,13 @@ fn narrow(
         }
         return;
     }
-    if let Src::Area(..) = src {
+    if let Src::RectCells(..) = src {
         materialize(s, lay, src);
     }
     let mode = match *src {
         Src::Ones => Mode::Set,
         Src::Alive => Mode::From(&s.alive),
-        Src::Cand | Src::Area(..) => Mode::And,
+        Src::Cand | Src::RectCells(..) => Mode::And,
     };
     let cand = &mut s.cand;
     let codes = ctx.out_code as usize + 1;
@@ -370,16 +370,16 @@ fn narrow(
             return clear(s, lay, src);
         } else if passing == 1 {
             let code = first(true).expect("one passes") as u8;
-            *known = plane::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
+            *known = count_planes::combine(cand, mode, lay, cells.map(|&c| (c == code) as u8));
         } else if passing == codes - 1 {
             let code = first(false).expect("one fails") as u8;
-            *known = plane::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
+            *known = count_planes::combine(cand, mode, lay, cells.map(|&c| (c != code) as u8));
         } else {
             let mut lut = [0u8; 256];
             for (l, &w) in lut.iter_mut().zip(&weights[..codes]) {
                 *l = keep(w) as u8;
             }
-            *known = plane::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
+            *known = count_planes::combine(cand, mode, lay, cells.map(|&c| lut[c as usize]));
         }
         *src = Src::Cand;
         return;
@@ -441,7 +441,7 @@ fn narrow(
         width: (hi - lo) as u8,
         neg: negate as u8,
     };
-    *known = plane::test_count(
+    *known = count_planes::test_count(
         &s.cells,
         lay,
         &bc,
@@ -453,7 +453,7 @@ fn narrow(
 }
 
 /// Writes the rule's executers over `cells`.
-fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
+fn write(rule: &Rule, ctx: &mut Ctx, lay: PaddedLayout, cells: Cells) {
     let r = ctx.region;
     let (w, x0, y0) = (ctx.canvas.w, r.x as usize, r.y as usize);
     let target = if ctx.buffer {
@@ -467,10 +467,10 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
     let fixed = execs.iter().all(|e| e.choices.len() == 1);
     let value = execs.last().expect("a rule has executers").choices[0];
     // Rows as wide as the canvas are contiguous in both the mask and the map: one long store.
-    if fixed && lay.pitch == w && lay.rw == w && !matches!(cells, Cells::Area(..)) {
+    if fixed && lay.pitch == w && lay.rw == w && !matches!(cells, Cells::RectCells(..)) {
         let dst = &mut target[y0 * w..y0 * w + lay.span()];
         match cells {
-            Cells::Mask(mask) => plane::masked_store(dst, mask, value),
+            Cells::Mask(mask) => count_planes::masked_store(dst, mask, value),
             _ => dst.fill(value),
         }
         return;
@@ -488,7 +488,7 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
         let start = (y0 + ly) * w + x0;
         let dst = &mut target[start + cols.start..start + cols.end];
         match (fixed, mask) {
-            (true, Some(mask)) => plane::masked_store(dst, mask, value),
+            (true, Some(mask)) => count_planes::masked_store(dst, mask, value),
             (true, None) => dst.fill(value),
             (false, mask) => draws.row(rng, dst, mask),
         }
@@ -500,7 +500,7 @@ fn write(rule: &Rule, ctx: &mut Ctx, lay: Layout, cells: Cells) {
 fn stage(
     rule: &Rule,
     rng: &mut LevelRng,
-    lay: Layout,
+    lay: PaddedLayout,
     (region, vals): (&[u8], &mut Vec<u8>),
     cells: Cells,
     first: bool,
@@ -528,7 +528,7 @@ fn stage(
         vals.extend_from_slice(region);
     }
     if let (Cells::Mask(mask), true) = (cells, fixed) {
-        return plane::masked_store(vals, mask, value);
+        return count_planes::masked_store(vals, mask, value);
     }
     let p = lay.pitch;
     let draws = Draws::new(execs);
@@ -541,7 +541,7 @@ fn stage(
     cells.for_each_run(lay, |ly, cols, mask| {
         let dst = &mut vals[ly * p + cols.start..ly * p + cols.end];
         match (fixed, mask) {
-            (true, Some(mask)) => plane::masked_store(dst, mask, value),
+            (true, Some(mask)) => count_planes::masked_store(dst, mask, value),
             (true, None) => dst.fill(value),
             (false, mask) => draws.row(rng, dst, mask),
         }

@@ -1,10 +1,10 @@
-//! The three layouts of a pass's counts (see the [`crate::live`] module docs), for code
+//! The three layouts of a pass's counts (see the [`crate::accel::live`] module docs), for code
 //! generic over them: the kernels' scans read counts through these.
 
 use super::{LivePlanes, SLACK};
 
 /// A layout of a pass's counts, for code generic over it: [`Words`], [`Bytes`] or [`Pairs`].
-pub trait Layout {
+pub trait CountLayout {
     /// The counts as stored.
     type View<'a>: Copy;
     /// The counts of `live`, when they are stored in this layout.
@@ -14,7 +14,7 @@ pub trait Layout {
 }
 
 /// A layout of byte counts.
-pub trait ByteLayout: Layout {
+pub trait ByteLayout: CountLayout {
     /// The counts of plane `k` at padded indices `i..i + 16`, `i` a region cell.
     fn block(v: Self::View<'_>, k: usize, i: usize) -> [u8; SLACK];
 }
@@ -32,7 +32,7 @@ pub struct Bytes;
 #[derive(Debug)]
 pub struct Pairs;
 
-impl Layout for Words {
+impl CountLayout for Words {
     type View<'a> = (&'a [u32], usize);
     #[inline(always)]
     fn view(live: &LivePlanes) -> Option<Self::View<'_>> {
@@ -44,7 +44,7 @@ impl Layout for Words {
     }
 }
 
-impl Layout for Bytes {
+impl CountLayout for Bytes {
     type View<'a> = (&'a [u8], usize);
     #[inline(always)]
     fn view(live: &LivePlanes) -> Option<Self::View<'_>> {
@@ -64,7 +64,7 @@ impl ByteLayout for Bytes {
     }
 }
 
-impl Layout for Pairs {
+impl CountLayout for Pairs {
     type View<'a> = &'a [u16];
     #[inline(always)]
     fn view(live: &LivePlanes) -> Option<Self::View<'_>> {

@@ -106,7 +106,7 @@ pub fn box_pairs<const N: usize>(
     codes[(rh + 1) * p..total + super::SLACK].fill(k.margin);
 }
 
-/// Lane masks of one block of a region row (lanes `from..from + 16`): which lanes hold
+/// WrappingSum masks of one block of a region row (lanes `from..from + 16`): which lanes hold
 /// region cells, and the lane whose right neighbour is outside the region.
 #[derive(Clone, Copy)]
 struct Edges {

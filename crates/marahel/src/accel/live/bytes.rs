@@ -6,8 +6,8 @@
 
 use super::blocks::{BLOCK, region_blocks};
 use super::pairs::Geometry;
+use crate::accel::count_planes::fill_short;
 use crate::engine::Canvas;
-use crate::plane::fill_short;
 use grid_core::Rect;
 
 /// Lays the codes of region `r` into `codes` in the padded layout `g`, every margin cell

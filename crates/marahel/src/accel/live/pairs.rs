@@ -6,10 +6,10 @@
 //! plane's byte count does: the same pairs as summing the two byte planes apart.
 
 use super::blocks::{BLOCK, region_blocks};
-use super::narrow::{self, Weighing};
+use super::register_rows::{self, Weighing};
 use super::{LivePlanes, PlaneSpec, sums};
+use crate::accel::count_planes::fill_short;
 use crate::engine::Canvas;
-use crate::plane::fill_short;
 use grid_core::Rect;
 
 /// The padded layout of a pass: margins `mx`, `my`, pitch `p`.
@@ -51,14 +51,14 @@ impl LivePlanes {
         if let (Some(k), true) = (single, specs[0].is_box) {
             // Narrow regions: one sweep over the rows (see [`narrow`]).
             // Blocks of sixteen lanes a row: one or two.
-            let blocks = (1..=2).find(|&n| narrow::fits(r.w as usize, 16 * n));
+            let blocks = (1..=2).find(|&n| register_rows::fits(r.w as usize, 16 * n));
             if let Some(n) = blocks {
                 let (pairs, codes) = (&mut self.store.pairs, &mut self.store.codes);
                 // The last row is read and written as whole blocks.
                 grow(pairs, codes, len.max(o + (r.h as usize - 1) * p + 16 * n));
                 match n {
-                    1 => narrow::box_pairs::<1>(pairs, codes, canvas, r, geometry, k),
-                    _ => narrow::box_pairs::<2>(pairs, codes, canvas, r, geometry, k),
+                    1 => register_rows::box_pairs::<1>(pairs, codes, canvas, r, geometry, k),
+                    _ => register_rows::box_pairs::<2>(pairs, codes, canvas, r, geometry, k),
                 }
                 return;
             }
@@ -67,7 +67,7 @@ impl LivePlanes {
         match single {
             // One weighted code each: compares instead of table look-ups, which vectorise.
             Some(k) => lay(&mut self.pad16, codes, canvas, r, geometry, out, |codes| {
-                let (lo, hi) = narrow::weigh(codes, &k);
+                let (lo, hi) = register_rows::weigh(codes, &k);
                 let mut w = [0u16; BLOCK];
                 for ((w, &lo), &hi) in w.iter_mut().zip(&lo).zip(&hi) {
                     *w = lo as u16 | (hi as u16) << 8;

@@ -4,7 +4,7 @@
 //! frozen) or through counts that depend only on the region's shape. Such a pass is a pure
 //! per-cell function, so it runs one rule and one condition at a time over many cells.
 //!
-//! [`pass`] picks one of two forms:
+//! The planner ([`crate::accel::plan`]) picks one of two forms:
 //!
 //! - the whole region at once ([`whole`]) when the pass has at most one source of random draws
 //!   (one `random` condition, or one rule whose executers draw) and every condition is a
@@ -19,41 +19,10 @@ pub mod whole;
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
-use crate::program::{Explorer, ExplorerKind, Nbh};
+use crate::program::Explorer;
 use crate::rule::{Condition, Op, Pred};
 use grid_core::below;
 use grid_core::rand::RngExt;
-
-/// Whether `ex` can run row by row with the same meaning as the per-cell scan.
-///
-/// `writes_out`: whether any executer of the program writes `out` into the map (then even a
-/// `plus(out)` count can change while the pass runs).
-pub fn eligible(ex: &Explorer, nbhs: &[Nbh], writes_out: bool) -> bool {
-    if !matches!(ex.kind, ExplorerKind::Horizontal | ExplorerKind::Vertical)
-        || ex.tiles.is_some()
-        || ex.changes.is_some()
-    {
-        return false;
-    }
-    let self_only = |nbh: usize| nbhs[nbh].offsets == [(0, 0)];
-    let ok_est = |e: &Estimator| match e {
-        Estimator::Number(_)
-        | Estimator::Random
-        | Estimator::Noise { .. }
-        | Estimator::RPercent => true,
-        Estimator::Neighborhood { uniform, .. } => ex.buffer || (*uniform && !writes_out),
-        Estimator::Distance { .. } | Estimator::PathDistance { .. } | Estimator::Count { .. } => {
-            ex.buffer
-        }
-        Estimator::Percent | Estimator::CPercent => false,
-    };
-    ex.rules.iter().all(|r| {
-        r.executers.iter().all(|e| self_only(e.nbh))
-            && r.conditions
-                .iter()
-                .all(|c| ok_est(&c.left) && ok_est(&c.right))
-    })
-}
 
 /// Values of `est` at `(xs[i], y)`.
 fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<f64>) {
@@ -71,7 +40,7 @@ fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<
             // only on the region's shape), then read it directly.
             ctx.count_plane(*slot, *nbh, weights, xs[0] as usize, y, !ctx.buffer);
             let r = ctx.region;
-            let plane = &ctx.dist_cache[*slot].as_ref().expect("filled").2;
+            let plane = &ctx.caches.count_planes[*slot].as_ref().expect("filled").2;
             let row = (y - r.y as usize) * r.w as usize;
             let x0 = r.x as usize;
             out.extend(xs.iter().map(|&x| plane[row + x as usize - x0] as f64));
@@ -223,7 +192,7 @@ fn keep_where(
             hi,
             negate,
         } => {
-            let plane = &ctx.dist_cache[slot].as_ref().expect("filled").2;
+            let plane = &ctx.caches.count_planes[slot].as_ref().expect("filled").2;
             let neg = negate as u8;
             let n = cand.len();
             // `lo <= v <= hi` as one unsigned compare (`Pred::new` makes `lo <= hi`).
@@ -265,32 +234,28 @@ fn keep_where(
     }
 }
 
-/// One region pass. With at most one source of random draws (one `random` condition, or one
-/// rule whose executers draw) and no condition evaluated per cell, the draws come out in the
-/// same row-major order whether the region is processed a row at a time or all at once: then
-/// the whole region is one mask ([`whole`]); otherwise it runs row by row (`rows`).
-pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
+/// Whether the pass can run over the whole region at once ([`whole`]): with at most one
+/// source of random draws (one `random` condition, or one rule whose executers draw), no
+/// condition evaluated per cell and no entity counts kept, the draws come out in the same
+/// row-major order whether the region is processed a row at a time or all at once.
+pub fn whole_fits(ex: &Explorer, ctx: &Ctx) -> bool {
     let mut sources = 0;
     for rule in &ex.rules {
         sources += rule.executers.iter().any(|e| e.choices.len() > 1) as usize;
         for c in &rule.conditions {
             match kind(c, ctx) {
                 Kind::Draw { .. } => sources += 1,
-                Kind::General => return rows(ex, ctx),
+                Kind::General => return false,
                 _ => {}
             }
         }
     }
-    if sources > 1 || ctx.track_counts {
-        rows(ex, ctx)
-    } else {
-        whole::pass(ex, ctx)
-    }
+    sources <= 1 && !ctx.track_counts
 }
 
 /// One region pass, row by row: per row, each rule narrows a byte mask of the still
 /// undecided cells condition by condition, then writes the cells left in it.
-fn rows(ex: &Explorer, ctx: &mut Ctx) {
+pub fn rows(ex: &Explorer, ctx: &mut Ctx) {
     let r = ctx.region;
     let (rw, rh) = (r.w as usize, r.h as usize);
     // A rule whose executers all write one fixed value (the last one wins) needs no draws.

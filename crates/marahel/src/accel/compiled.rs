@@ -3,7 +3,7 @@
 //!
 //! * `self(list) op number` is a look-up in a bit table over the visited cell's code; the
 //!   leading ones of each rule are folded into a per-code mask of the rules that may fire.
-//! * `nbh(list) op number` reads the cell's count from a live plane ([`crate::live`]; passes
+//! * `nbh(list) op number` reads the cell's count from a live plane ([`crate::accel::live`]; passes
 //!   that visit few cells count it afresh) and tests it against an integer range ([`Pred`]),
 //!   exact since a count converts to `f64` exactly.
 //! * `random op number` draws once, like the estimator; constants are folded.
@@ -14,24 +14,24 @@
 //! the same draw as [`crate::executer::Executer::apply`]; others go through it. Conditions are
 //! evaluated left to right with short-circuit (tests without side effects before the first
 //! draw may run in any order) and executers in order, so the random draws and the map are
-//! exactly those of the interpreter (`Script::without_compiled_rules`); `tests/kernel.rs`
-//! compares the two on every example and fixture script and on random scripts.
+//! exactly those of the core's interpreter; `tests/accel.rs` and `tests/kernel.rs` compare
+//! the two on every example and fixture script and on random scripts.
 //!
 //! Scans run a line at a time ([`Kernel::visit_line`]); when every cell code has at most one
 //! candidate rule with at most one count test (a cellular automaton), a visit is a code load,
 //! a count load and a compare, and a horizontal pass over byte counts ([`Kernel::scan_rows`],
-//! `scan`) tests sixteen cells at a time.
+//! `byte_scan`) tests sixteen cells at a time.
 
+use crate::accel::live::{Bytes, CountLayout, Pairs, PlaneSpec, Words};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
-use crate::live::{Bytes, Layout, Pairs, PlaneSpec, Words};
 use crate::program::{Explorer, ExplorerKind, Nbh};
 use crate::rule::{Condition, Op, Pred};
 use grid_core::below;
 use grid_core::rand::RngExt;
 
-mod scan;
+mod byte_scan;
 
 /// One compiled condition (`repr(u8)`: a plain tag, cheap to dispatch on).
 #[derive(Clone, Debug, PartialEq)]
@@ -132,14 +132,14 @@ pub struct Kernel {
     /// rule without a test, reads plane 0 with a range of every count, negated or not: a test
     /// that never or always holds). Else empty.
     one: Vec<Candidate>,
-    /// `one` as lanes for row scans over byte planes ([`scan`]); empty when there are none or
-    /// more than [`scan::MAX_LANES`].
-    lanes: Vec<scan::Lane>,
-    /// `lanes` as one test per code ([`scan::cell_tests`]).
+    /// `one` as lanes for row scans over byte planes ([`byte_scan`]); empty when there are none or
+    /// more than [`byte_scan::MAX_LANES`].
+    lanes: Vec<byte_scan::CodeRun>,
+    /// `lanes` as one test per code ([`byte_scan::cell_tests`]).
     cells: Box<[[u8; 4]; 256]>,
     /// When `lanes` run over paired planes with a code plane and every code that may fire
     /// has a rule writing one value to the cell: per code, that value and the change of the
-    /// cell's pair weight it makes ([`scan`] fires such rules straight into the planes).
+    /// cell's pair weight it makes ([`byte_scan`] fires such rules straight into the planes).
     /// Else empty.
     direct: Vec<(u8, u16)>,
     /// The live planes the rules read.
@@ -353,17 +353,17 @@ impl Kernel {
         if let [a, b] = &mut planes[..] {
             a.pair(b);
         }
-        let mut lanes = scan::lanes(&one);
-        if lanes.len() > scan::MAX_LANES {
+        let mut lanes = byte_scan::lanes(&one);
+        if lanes.len() > byte_scan::MAX_LANES {
             lanes.clear();
         }
         // A code on which no rule fires lets paired passes keep a padded code plane, whose
-        // rows a scan runs through without stopping at the region's edge ([`scan`]).
-        if let (false, Some(code)) = (lanes.is_empty(), scan::idle_code(&one)) {
+        // rows a scan runs through without stopping at the region's edge ([`byte_scan`]).
+        if let (false, Some(code)) = (lanes.is_empty(), byte_scan::idle_code(&one)) {
             planes.iter_mut().for_each(|p| p.set_scan_code(code));
         }
-        let direct = scan::direct_writes(&planes, &one, &lanes, |i| rules[i as usize].only);
-        let cells = scan::cell_tests(&lanes);
+        let direct = byte_scan::direct_writes(&planes, &one, &lanes, |i| rules[i as usize].only);
+        let cells = byte_scan::cell_tests(&lanes);
         Some(Kernel {
             direct,
             cells,
@@ -406,7 +406,7 @@ impl Kernel {
     /// coordinates) along the rows, wrapping, as many calls of [`Kernel::visit`] would; stops
     /// once `changes` rules have fired. For passes that do not read `percent`/`cpercent`.
     pub fn scan_rows(&self, ctx: &mut Ctx, start: (usize, usize), tiles: u64, changes: u64) {
-        scan::pass(self, ctx, start, tiles, changes);
+        byte_scan::pass(self, ctx, start, tiles, changes);
     }
 
     /// Visits `n` cells from `(x, y)` rightwards (`vertical`: downwards), all inside the
@@ -433,11 +433,11 @@ impl Kernel {
         if !self.one.is_empty() {
             let line = (x, y);
             return if Pairs::view(&ctx.live).is_some() {
-                scan::one_line::<Pairs>(self, ctx, line, vertical, n, changed, changes)
+                byte_scan::one_line::<Pairs>(self, ctx, line, vertical, n, changed, changes)
             } else if Bytes::view(&ctx.live).is_some() {
-                scan::one_line::<Bytes>(self, ctx, line, vertical, n, changed, changes)
+                byte_scan::one_line::<Bytes>(self, ctx, line, vertical, n, changed, changes)
             } else {
-                scan::one_line::<Words>(self, ctx, line, vertical, n, changed, changes)
+                byte_scan::one_line::<Words>(self, ctx, line, vertical, n, changed, changes)
             };
         }
         if self.simple {

@@ -1,36 +1,36 @@
 //! The drunk walker's own step loops, for rules that each have the form `[self test] [,
 //! random test] -> one executer` (the usual digger), in a pass that writes the front buffer
-//! and keeps no counts nor live planes, with at most [`MAX_DIRS`] directions and
+//! and keeps no counts nor live planes, with at most `MAX_DIRS` directions and
 //! `dirprob < 1`.
 //!
-//! [`walk`] keeps the walker's region-local position, its flat index, the index of its
+//! `walk` keeps the walker's region-local position, its flat index, the index of its
 //! direction (the directions in arrays on the stack), the map slice and a copy of the RNG
 //! state in locals, and moves the walker; firings are counted per run of steps too short to
 //! reach the firing limit. What happens where the walker stands is a closure, so each rule
 //! shape gets a loop of its own:
 //! - the digger proper, `[self test,] random test -> self(v)` then `[self test] -> all(u)`
-//!   ([`Digger`], a function for each combination of `self` tests, each a table of the
+//!   (`Digger`, a function for each combination of `self` tests, each a table of the
 //!   codes' answers or none when it holds for every code a cell can hold): two tests, then
 //!   one store or a 3x3 square (three 3-byte row stores away from the region's edge, along
 //!   it each row's one to three cells in the region as a slice: its ends and middle);
-//! - any other list of [`Step`]s ([`general`]): the rules in order.
+//! - any other list of `Step`s (`general`): the rules in order.
 //!
 //! The digger whose first rule has no `self` test and whose second rule's test holds for
 //! every cell the walk can visit (none, `self(any)` on a region that holds no `out`, ...)
 //! always fires and never reads the map: it has a loop of its own in `dig.rs`, which makes
 //! no branch on the draw away from the region's edge.
 //!
-//! `random op t` is an integer range test of the draw's 53 bits ([`Span::draw`]) or, in the
-//! digger, of the whole 64-bit draw ([`Span::raw_draw`]); the turn test `bits < turn` is
+//! `random op t` is an integer range test of the draw's 53 bits (`Span::draw`) or, in the
+//! digger, of the whole 64-bit draw (`Span::raw_draw`); the turn test `bits < turn` is
 //! `x < turn << 11`. `self op t` tests the cell's weight. Both loops make the draws of the
 //! compiled rules, in the same order, and the same writes; `tests/kernel.rs` compares them
 //! with the interpreter.
 
 mod dig;
 
-use super::super::Limits;
 use crate::engine::{Ctx, FlatNbh};
 use crate::estimator::Estimator;
+use crate::explorer::Limits;
 use crate::program::Explorer;
 use crate::rule::{Op, Pred, integer_range};
 use grid_core::rand::{Rng, RngExt};
@@ -150,9 +150,30 @@ pub(super) struct Step<'a> {
     write: Write<'a>,
 }
 
+/// Whether the drunk walker `ex` can run its own step loop in this pass: rules of the
+/// step shape, compiled, a pass that writes the front buffer and keeps no counts, live planes
+/// nor write log, `dirprob < 1` (every step turning is not a test the loop can say) and at
+/// most `MAX_DIRS` directions.
+pub fn fits(ex: &Explorer, dirprob: f64, ctx: &Ctx) -> bool {
+    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
+    let dirs = ctx.nbhs[ex.directions].offsets.len();
+    plain
+        && dirprob < 1.0
+        && ex.kernel.is_some()
+        && (1..=MAX_DIRS).contains(&dirs)
+        && steps(ex, ctx.nbhs).is_some()
+}
+
+/// A drunk walker's region pass through the step loops (the planner checked [`fits`]).
+pub fn pass(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
+    let nbhs = ctx.nbhs;
+    let list = steps(ex, nbhs).expect("the planner checked the shape");
+    drunk(&list, &nbhs[ex.directions], dirprob, ctx, lim);
+}
+
 /// `ex`'s rules as [`Step`]s, or `None` when one has another shape. Constant conditions are
 /// folded: a rule whose conditions fail before any draw is dropped (it never draws nor fires).
-pub(super) fn steps<'a>(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<Vec<Step<'a>>> {
+fn steps<'a>(ex: &'a Explorer, nbhs: &'a [FlatNbh]) -> Option<Vec<Step<'a>>> {
     let number = |e: &Estimator| match e {
         Estimator::Number(v) => Some(*v),
         _ => None,
@@ -236,7 +257,7 @@ struct At {
 
 /// The pass's region as the step loops see it.
 #[derive(Clone, Copy, Debug)]
-struct Area {
+struct StepRegion {
     /// The map's width (row stride).
     w: usize,
     /// The region's width and height.
@@ -244,7 +265,7 @@ struct Area {
     rh: u64,
 }
 
-impl Area {
+impl StepRegion {
     /// Whether local cell `(x, y)` lies in the region.
     #[inline(always)]
     fn inside(self, x: i64, y: i64) -> bool {
@@ -285,7 +306,7 @@ impl Area {
 
 /// [`super::drunk`] for rules that are [`Step`]s: the digger shape in a loop of its own
 /// ([`Digger`]), others in [`general`].
-pub(super) fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
+fn drunk(steps: &[Step], dirs: &FlatNbh, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     match *steps {
         [
             Step {
@@ -397,7 +418,7 @@ impl<A, B> Digger<A, B> {
 impl<A: CellTest, B: CellTest> Digger<A, B> {
     /// Applies the first rule that holds at `at`; returns whether one fired.
     #[inline(always)]
-    fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
+    fn fire(&self, front: &mut [u8], rng: &mut LevelRng, area: StepRegion, at: At) -> bool {
         let code = front[at.i];
         if self.a_cell.holds(code) && self.a_draw.holds(rng.next_u64()) {
             front[at.i] = self.a_value;
@@ -428,7 +449,7 @@ fn digger<A: CellTest, B: CellTest>(
 
 /// Applies the first of `steps` that holds at `at`; returns whether one fired.
 #[inline(always)]
-fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at: At) -> bool {
+fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: StepRegion, at: At) -> bool {
     let code = front[at.i] as usize;
     for s in steps {
         if let Some((weights, span)) = s.cell
@@ -473,7 +494,7 @@ fn general(steps: &[Step], front: &mut [u8], rng: &mut LevelRng, area: Area, at:
 
 /// The most directions the step loops keep in locals (walkers with more visit through the
 /// compiled rules).
-pub(super) const MAX_DIRS: usize = 16;
+pub(crate) const MAX_DIRS: usize = 16;
 
 /// The walk: from a random direction and a random cell, up to `lim.tiles` steps or until
 /// `lim.changes` firings, `fire` where the walker stands, then turn with probability
@@ -486,7 +507,7 @@ fn walk(
     dirprob: f64,
     ctx: &mut Ctx,
     lim: Limits,
-    mut fire: impl FnMut(&mut [u8], &mut LevelRng, Area, At) -> bool,
+    mut fire: impl FnMut(&mut [u8], &mut LevelRng, StepRegion, At) -> bool,
 ) {
     let n = dirs.offsets.len();
     assert!((1..=MAX_DIRS).contains(&n), "{n} directions");
@@ -499,7 +520,7 @@ fn walk(
     let mut k = below(&mut rng, n) & (MAX_DIRS - 1);
     let r = ctx.region;
     let (x, y) = (rng.random_range(0..r.w), rng.random_range(0..r.h));
-    let area = Area {
+    let area = StepRegion {
         w: ctx.canvas.w,
         rw: r.w as u64,
         rh: r.h as u64,
@@ -557,54 +578,4 @@ fn walk(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `random op t` as the interpreter evaluates it, for the draw `x`.
-    fn float(op: Op, t: f64, x: u64) -> bool {
-        op.holds((x >> 11) as f64 * (1.0 / (1u64 << 53) as f64), t)
-    }
-
-    #[test]
-    fn draw_tests_match_the_float_comparison_at_every_boundary() {
-        let ts = [
-            -1.0,
-            0.0,
-            0.15,
-            0.3,
-            0.5,
-            0.7,
-            1.0 - 1.0 / (1u64 << 53) as f64,
-            1.0,
-            2.0,
-        ];
-        let ops = [Op::Gt, Op::Lt, Op::Ge, Op::Le, Op::Eq, Op::Ne];
-        for t in ts {
-            // Draws around the threshold's 53-bit value and at both ends.
-            let b = (t.clamp(0.0, 1.0) * (1u64 << 53) as f64) as u64;
-            let mut xs = vec![
-                0,
-                1,
-                0x7ff,
-                0x800,
-                u64::MAX,
-                u64::MAX - 0x7ff,
-                u64::MAX - 0x800,
-            ];
-            for bb in [b.saturating_sub(1), b, b + 1] {
-                for low in [0, 1, 0x7fe, 0x7ff] {
-                    xs.push(bb << 11 | low);
-                    xs.push((bb << 11 | low).wrapping_sub(0x800));
-                }
-            }
-            for op in ops {
-                let (bits, raw) = (Span::draw(op, t), Span::raw_draw(op, t));
-                for &x in &xs {
-                    let want = float(op, t, x);
-                    assert_eq!(bits.holds(x >> 11), want, "{op:?} {t} bits of {x:#x}");
-                    assert_eq!(raw.is_some_and(|r| r.holds(x)), want, "{op:?} {t} {x:#x}");
-                }
-            }
-        }
-    }
-}
+mod tests;

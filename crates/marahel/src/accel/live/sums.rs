@@ -2,19 +2,19 @@
 //! two byte counts per cell): the lanes add with wrapping, so a pair adds both its bytes.
 
 /// A count lane of a padded plane.
-pub trait Lane: Copy + Default {
+pub trait WrappingSum: Copy + Default {
     /// Wrapping addition.
     fn add(self, other: Self) -> Self;
 }
 
-impl Lane for u8 {
+impl WrappingSum for u8 {
     #[inline(always)]
     fn add(self, other: u8) -> u8 {
         self.wrapping_add(other)
     }
 }
 
-impl Lane for u16 {
+impl WrappingSum for u16 {
     #[inline(always)]
     fn add(self, other: u16) -> u16 {
         self.wrapping_add(other)
@@ -23,7 +23,7 @@ impl Lane for u16 {
 
 /// The 3x3 box sums of the weights `pad` at `dst`'s cells: `dst[j]` is the sum around padded
 /// index `o + j` (pitch `p`); `rows` is scratch.
-pub fn box_sums<T: Lane>(dst: &mut [T], rows: &mut Vec<T>, pad: &[T], o: usize, p: usize) {
+pub fn box_sums<T: WrappingSum>(dst: &mut [T], rows: &mut Vec<T>, pad: &[T], o: usize, p: usize) {
     let span = dst.len();
     if rows.len() < span + 2 * p {
         rows.resize(span + 2 * p, T::default());
@@ -46,7 +46,7 @@ pub fn box_sums<T: Lane>(dst: &mut [T], rows: &mut Vec<T>, pad: &[T], o: usize, 
 
 /// The sums of the weights `pad` over the padded index deltas `reads` at `dst`'s cells:
 /// `dst[j]` is the sum around padded index `o + j`.
-pub fn offset_sums<T: Lane>(
+pub fn offset_sums<T: WrappingSum>(
     dst: &mut [T],
     pad: &[T],
     o: usize,

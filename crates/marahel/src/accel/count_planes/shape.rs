@@ -4,11 +4,11 @@
 //! interior (where the whole neighbourhood lies inside) has one value; only the frame is
 //! counted, column class by column class.
 
-use super::Layout;
+use super::PaddedLayout;
 
 /// The frame of a shape-only count: interior columns `a..b` and middle rows (the rows
 /// whose neighbourhoods lie inside vertically), from the neighbourhood's reach.
-fn frame(lay: Layout, offsets: &[(i64, i64)]) -> (usize, usize, std::ops::Range<usize>) {
+fn frame(lay: PaddedLayout, offsets: &[(i64, i64)]) -> (usize, usize, std::ops::Range<usize>) {
     let (rw, rh) = (lay.rw, lay.rh);
     let reach = |f: fn(&(i64, i64)) -> i64, size: usize| {
         (offsets.iter().map(f).max().unwrap_or(0).max(0) as usize).min(size)
@@ -24,7 +24,7 @@ fn frame(lay: Layout, offsets: &[(i64, i64)]) -> (usize, usize, std::ops::Range<
 
 /// The shape-only count at `(lx, ly)`: `w_in` per offset inside the region, `out_w` outside.
 fn shape_count(
-    lay: Layout,
+    lay: PaddedLayout,
     offsets: &[(i64, i64)],
     w_in: u32,
     out_w: u32,
@@ -41,7 +41,7 @@ fn shape_count(
 
 /// The cells of a region inside a rectangle, or outside it (region coordinates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Area {
+pub struct RectCells {
     /// Columns `x0..x1` of the rectangle.
     pub x: (usize, usize),
     /// Rows `y0..y1` of the rectangle.
@@ -50,7 +50,7 @@ pub struct Area {
     pub inside: bool,
 }
 
-impl Area {
+impl RectCells {
     /// Whether it holds no cell of a `rw x rh` region.
     pub fn is_empty(&self, rw: usize, rh: usize) -> bool {
         let none = self.x.0 >= self.x.1 || self.y.0 >= self.y.1;
@@ -66,7 +66,7 @@ pub enum Shape {
     All,
     /// Only the interior (every frame cell fails, e.g. `left(out) == 0`), or only the frame
     /// (e.g. `plus(out) > 0`).
-    Area(Area),
+    RectCells(RectCells),
     /// Another set: narrow cell by cell with [`test_shape`].
     Mixed,
 }
@@ -74,7 +74,7 @@ pub enum Shape {
 /// Classifies a shape-only count test (see [`test_shape`]): every cell passes, or only the
 /// interior, or only the frame, or something else. Visits the frame's column classes only.
 pub fn shape_of(
-    lay: Layout,
+    lay: PaddedLayout,
     offsets: &[(i64, i64)],
     w_in: u32,
     out_w: u32,
@@ -109,7 +109,7 @@ pub fn shape_of(
     let interior = !middle.is_empty() && a < b;
     let keep_interior = interior && pass(a, middle.start);
     let area = |inside: bool| {
-        Shape::Area(Area {
+        Shape::RectCells(RectCells {
             x: (a, b),
             y: (middle.start, middle.end),
             inside,
@@ -118,7 +118,7 @@ pub fn shape_of(
     match (passes, fails) {
         (_, false) if !interior || keep_interior => Shape::All,
         (false, _) if keep_interior => area(true),
-        (false, _) => Shape::Area(Area {
+        (false, _) => Shape::RectCells(RectCells {
             x: (0, 0),
             y: (0, 0),
             inside: true,
@@ -136,7 +136,7 @@ pub fn shape_of(
 /// edge are counted column class by column class, and the columns in reach of the left or
 /// right edge have the same counts on every other row.
 pub fn test_shape(
-    lay: Layout,
+    lay: PaddedLayout,
     offsets: &[(i64, i64)],
     w_in: u32,
     out_w: u32,

@@ -1,0 +1,322 @@
+//! The acceleration layer: faster ways to run an explorer pass that give exactly the maps of
+//! the reference core (the interpreter in [`crate::explorer`], [`crate::rule`] and
+//! [`crate::estimator`]).
+//!
+//! One planner ([`plan`]) decides, for each region pass of an explorer, which
+//! [`Strategy`] runs it, from the explorer's compiled form, the state of the pass and the
+//! [`Accel`] options. Every strategy can be switched off ([`Accel`], through
+//! [`crate::Script::with_accel`]); [`Accel::none`] runs the plain core, cell by cell.
+//! [`crate::Script::generate_traced`] lists the strategy that ran each pass
+//! ([`PassReport`]); `tests/accel.rs` compares every strategy, on and off, with the core.
+
+pub mod batch;
+pub mod compiled;
+pub mod count_planes;
+pub mod live;
+pub mod steps;
+
+use crate::engine::Ctx;
+use crate::explorer::Limits;
+use crate::program::{ConnectStyle, Explorer, ExplorerKind};
+
+/// Which strategies may run (all by default). For tests and comparisons: every combination
+/// gives the same maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Accel {
+    /// Rules compiled once into per-code tables and integer tests ([`crate::accel::compiled`]); off:
+    /// every condition is evaluated by its estimators. Off also switches off everything that
+    /// runs on compiled rules (live planes, line visits, byte scans, walker step loops, the
+    /// connect walk over cell rules).
+    pub compiled_rules: bool,
+    /// Neighbourhood counts of the region kept up to date as the map changes
+    /// ([`crate::accel::live`]).
+    pub live_planes: bool,
+    /// Compiled rules visiting a scan line at a time ([`crate::accel::compiled::Kernel::visit_line`]).
+    pub line_visits: bool,
+    /// Live counts stored as bytes when every count fits one (else `u32`).
+    pub byte_counts: bool,
+    /// Two byte counts of one neighbourhood stored as one `u16` pair, updated with one
+    /// addition per offset.
+    pub paired_counts: bool,
+    /// Pairs kept with a padded plane of the region's codes, so byte scans run across rows
+    /// and fire straight into the planes.
+    pub code_plane: bool,
+    /// Horizontal scans of a cellular automaton sixteen cells at a time over byte counts
+    /// ([`crate::accel::compiled::Kernel::scan_rows`]).
+    pub byte_scan: bool,
+    /// Order-free full scans run a condition at a time over a row, with count planes
+    /// ([`crate::accel::batch`]); off: the core runs them cell by cell in the same order.
+    pub row_batching: bool,
+    /// Order-free full scans with one source of draws run over the whole region at once
+    /// ([`crate::accel::batch::whole`]).
+    pub whole_region: bool,
+    /// Drunk walkers of the digger's shape run their own step loop ([`steps`]).
+    pub walker_steps: bool,
+    /// Neighbourhood counts of a buffered pass computed for the whole region at once
+    /// ([`crate::accel::count_planes`]).
+    pub count_planes: bool,
+    /// `dist` planes of a live pass corrected from a log of writes ([`crate::distance`]);
+    /// off: computed again after every write.
+    pub distance_patching: bool,
+}
+
+impl Default for Accel {
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+impl Accel {
+    /// Every strategy may run.
+    pub const fn all() -> Self {
+        Accel {
+            compiled_rules: true,
+            live_planes: true,
+            byte_counts: true,
+            paired_counts: true,
+            code_plane: true,
+            line_visits: true,
+            byte_scan: true,
+            row_batching: true,
+            whole_region: true,
+            walker_steps: true,
+            count_planes: true,
+            distance_patching: true,
+        }
+    }
+
+    /// No strategy: the plain core, rules interpreted cell by cell.
+    pub const fn none() -> Self {
+        Accel {
+            compiled_rules: false,
+            live_planes: false,
+            byte_counts: false,
+            paired_counts: false,
+            code_plane: false,
+            line_visits: false,
+            byte_scan: false,
+            row_batching: false,
+            whole_region: false,
+            walker_steps: false,
+            count_planes: false,
+            distance_patching: false,
+        }
+    }
+
+    /// Every option with its name, for listing and for switching one at a time.
+    pub fn options(&mut self) -> [(&'static str, &mut bool); 12] {
+        [
+            ("compiled_rules", &mut self.compiled_rules),
+            ("live_planes", &mut self.live_planes),
+            ("byte_counts", &mut self.byte_counts),
+            ("paired_counts", &mut self.paired_counts),
+            ("code_plane", &mut self.code_plane),
+            ("line_visits", &mut self.line_visits),
+            ("byte_scan", &mut self.byte_scan),
+            ("row_batching", &mut self.row_batching),
+            ("whole_region", &mut self.whole_region),
+            ("walker_steps", &mut self.walker_steps),
+            ("count_planes", &mut self.count_planes),
+            ("distance_patching", &mut self.distance_patching),
+        ]
+    }
+
+    /// [`Accel::all`] with one option (named as in [`Accel::options`]) switched off; `None`
+    /// for an unknown name.
+    pub fn all_but(name: &str) -> Option<Self> {
+        let mut a = Self::all();
+        let (_, flag) = a.options().into_iter().find(|(n, _)| *n == name)?;
+        *flag = false;
+        Some(a)
+    }
+}
+
+/// What the planner reads and writes while a map is made ([`crate::engine::Ctx::planning`]).
+#[derive(Debug)]
+pub struct Planning<'a> {
+    /// Which strategies may run.
+    pub accel: Accel,
+    /// Index of the running explorer.
+    pub explorer: usize,
+    /// Where the strategy of each pass is recorded, when asked.
+    pub trace: Option<&'a mut Vec<PassReport>>,
+}
+
+/// How one region pass runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// Core: rules interpreted at each visited cell.
+    Interpret,
+    /// Core: an order-free full scan, row by row, a condition at a time over the row's
+    /// undecided cells ([`crate::explorer::row_order`]).
+    RowOrder,
+    /// Compiled rules at each visited cell.
+    Compiled,
+    /// Compiled rules a scan line at a time.
+    Lines,
+    /// Sixteen cells at a time over byte counts.
+    ByteScan,
+    /// An order-free full scan, a row at a time over count planes and byte masks.
+    Rows,
+    /// An order-free full scan, the whole region at once.
+    Whole,
+    /// The drunk walker's own step loop.
+    WalkerSteps,
+}
+
+impl Strategy {
+    /// The strategy's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Interpret => "interpret",
+            Strategy::RowOrder => "row-order",
+            Strategy::Compiled => "compiled",
+            Strategy::Lines => "lines",
+            Strategy::ByteScan => "byte-scan",
+            Strategy::Rows => "rows",
+            Strategy::Whole => "whole",
+            Strategy::WalkerSteps => "walker-steps",
+        }
+    }
+
+    /// Whether this is one of the core's own ways (no acceleration).
+    pub fn is_core(self) -> bool {
+        matches!(self, Strategy::Interpret | Strategy::RowOrder)
+    }
+}
+
+/// What ran one region pass of an explorer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassReport {
+    /// Index of the explorer in the script.
+    pub explorer: usize,
+    /// The explorer's type ([`kind_name`]).
+    pub kind: &'static str,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// How the pass's live neighbourhood counts are stored ([`live::LivePlanes`]: `words`,
+    /// `bytes`, `pairs`, `coded-pairs`), or `None` when it reads none.
+    pub live_planes: Option<&'static str>,
+    /// Whether the pass's neighbourhood estimators read counts of the whole region computed
+    /// at once (a buffered pass, [`Accel::count_planes`]).
+    pub count_planes: bool,
+    /// Whether the pass's `dist` planes are corrected from a log of writes
+    /// ([`Accel::distance_patching`]).
+    pub distance_log: bool,
+}
+
+/// The name of an explorer type, as the v0.3.0 language spells it (2017 types by their
+/// 2017 names).
+pub fn kind_name(kind: &ExplorerKind) -> &'static str {
+    match kind {
+        ExplorerKind::Horizontal => "narrow_horz",
+        ExplorerKind::Vertical => "narrow_vert",
+        ExplorerKind::RandomNarrow => "narrow_rand",
+        ExplorerKind::Drunk { .. } => "turtle_drunk",
+        ExplorerKind::Flood { .. } => "automata_flood",
+        ExplorerKind::Agents(_) => "agent",
+        ExplorerKind::Greedy { .. } => "turtle_heur",
+        ExplorerKind::Connect {
+            style: ConnectStyle::Tour,
+            ..
+        } => "turtle_connect",
+        ExplorerKind::Connect { .. } => "connector",
+        ExplorerKind::WideHeur { .. } => "wide_heur",
+        ExplorerKind::WideRand => "wide_rand",
+    }
+}
+
+/// Plans one region pass of `ex` (the region is `ctx.region`, its limits `lim`): begins the
+/// live planes when they pay off and are allowed, and returns the strategy that runs the
+/// pass. `keep_planes`: the pass's live planes may be kept for the explorer's next repeat
+/// (no other region of the explorer overlaps this one). Records the choice in the trace.
+pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
+    let strategy = choose(ex, ctx, lim, keep_planes);
+    if let Some(trace) = ctx.planning.trace.as_deref_mut() {
+        trace.push(PassReport {
+            explorer: ctx.planning.explorer,
+            kind: kind_name(&ex.kind),
+            strategy,
+            live_planes: ctx.live.is_active().then(|| ctx.live.layout_name()),
+            count_planes: ctx.buffer
+                && !ctx.wrap
+                && ctx.planning.accel.count_planes
+                && crate::explorer::reads_estimator(ex, |e| {
+                    matches!(e, crate::estimator::Estimator::Neighborhood { .. })
+                }),
+            distance_log: ctx.log.on,
+        });
+    }
+    strategy
+}
+
+fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
+    let a = ctx.planning.accel;
+    if ex.order_free {
+        // An order-free full scan (compile-time property of the explorer).
+        return match (a.row_batching, a.whole_region && batch::whole_fits(ex, ctx)) {
+            (false, _) => Strategy::RowOrder,
+            (true, true) => Strategy::Whole,
+            (true, false) => Strategy::Rows,
+        };
+    }
+    let Some(k) = &ex.kernel else {
+        return Strategy::Interpret;
+    };
+    if a.live_planes && visits_most(ex, ctx, lim) && !k.planes.is_empty() {
+        let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
+        let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
+        let (r, tracking) = (ctx.region, !ex.buffer);
+        let forms = live::CountForms {
+            bytes: a.byte_counts,
+            pairs: a.paired_counts,
+            codes: a.code_plane,
+        };
+        let (canvas, nbhs) = (&*ctx.canvas, ctx.nbhs);
+        let live = &mut ctx.live;
+        live.begin(
+            &k.planes,
+            canvas,
+            nbhs,
+            r,
+            out_w,
+            tracking,
+            keep_planes,
+            forms,
+        );
+    }
+    // Line visits read the live planes of the rules that count (they never count afresh).
+    let counted = k.planes.is_empty() || ctx.live.is_active();
+    match ex.kind {
+        ExplorerKind::Horizontal
+            if a.byte_scan && !k.progress && ctx.live.is_active() && k.scans_rows(ctx) =>
+        {
+            Strategy::ByteScan
+        }
+        ExplorerKind::Horizontal | ExplorerKind::Vertical
+            if a.line_visits && !k.progress && counted =>
+        {
+            Strategy::Lines
+        }
+        ExplorerKind::Drunk { dirprob } if a.walker_steps && steps::fits(ex, dirprob, ctx) => {
+            Strategy::WalkerSteps
+        }
+        _ => Strategy::Compiled,
+    }
+}
+
+/// Whether a pass visits a good share of its region, so live planes pay off: scans, wide
+/// explorers, random cells without a small firing limit. Walkers and connect count afresh
+/// at the few cells they stand on.
+fn visits_most(ex: &Explorer, ctx: &Ctx, lim: Limits) -> bool {
+    match ex.kind {
+        ExplorerKind::Horizontal | ExplorerKind::Vertical => true,
+        ExplorerKind::RandomNarrow | ExplorerKind::WideHeur { .. } | ExplorerKind::WideRand => {
+            lim.tiles
+                .min(lim.changes.saturating_mul(8))
+                .saturating_mul(4)
+                >= ctx.region.area()
+        }
+        _ => false,
+    }
+}

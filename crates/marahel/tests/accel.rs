@@ -1,0 +1,234 @@
+//! The acceleration layer against the core: every example, fixture (v0.3.0 and 2017) and
+//! random script, at its own size and at odd sizes, with every strategy on, each one off,
+//! and all off, must give byte for byte the maps (and warnings) of the cell-by-cell core
+//! (`Accel::none()`), the only oracle. And the planner's choice for every pass of the
+//! examples and fixtures is pinned (`tests/golden/strategies.txt`; re-pin an intended change
+//! with `MARAHEL_BLESS=1 cargo test -p marahel --test accel`, then read the diff).
+
+mod common;
+
+use marahel::{Accel, Script};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Every configuration to compare with the core: all on, then each option off.
+fn configurations() -> Vec<(String, Accel)> {
+    let mut list = vec![("all".to_string(), Accel::all())];
+    for (name, _) in Accel::all().options() {
+        list.push((format!("no {name}"), Accel::all_but(name).unwrap()));
+    }
+    list
+}
+
+/// The map (or error) of `script` for `seed` at `size` (else the script's own), as text with
+/// its warnings.
+fn outcome(script: &Script, seed: u64, size: Option<(usize, usize)>) -> String {
+    let map = match size {
+        None => script.generate(seed),
+        Some((w, h)) => script.generate_sized(seed, w, h),
+    };
+    match map {
+        Ok(m) => format!("{}{:?}", grid_core::export::to_text(&m), m.warnings),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// Asserts that every configuration gives the core's maps for `seeds` at each of `sizes`.
+fn same_as_core(
+    name: &str,
+    text: &str,
+    seeds: std::ops::Range<u64>,
+    sizes: &[Option<(usize, usize)>],
+) {
+    let script = Script::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let core = script.clone().with_accel(Accel::none());
+    let configs: Vec<(String, Script)> = configurations()
+        .into_iter()
+        .map(|(n, a)| (n, script.clone().with_accel(a)))
+        .collect();
+    for &size in sizes {
+        for seed in seeds.clone() {
+            let want = outcome(&core, seed, size);
+            for (config, s) in &configs {
+                let got = outcome(s, seed, size);
+                assert!(
+                    got == want,
+                    "{name} seed {seed} size {size:?} with {config} differs from the core:\n{got}\n---\n{want}"
+                );
+            }
+        }
+    }
+}
+
+/// Odd sizes every script is also run at.
+const SIZES: [Option<(usize, usize)>; 3] = [None, Some((23, 17)), Some((41, 9))];
+
+#[test]
+fn examples_equal_the_core_with_every_strategy_on_and_off() {
+    for (name, text) in common::examples() {
+        same_as_core(name, &text, 0..2, &SIZES);
+    }
+}
+
+#[test]
+fn fixtures_equal_the_core_with_every_strategy_on_and_off() {
+    let Some(dir) = common::fixtures() else {
+        return;
+    };
+    for (name, text) in common::scripts(&dir) {
+        same_as_core(&name, &text, 0..2, &SIZES);
+    }
+    for (name, text) in common::scripts(&dir.join("legacy-2017")) {
+        same_as_core(&name, &text, 0..2, &SIZES[..2]);
+    }
+}
+
+#[test]
+fn golden_seeds_equal_the_core() {
+    // The pinned maps (`tests/golden.rs`) are the core's maps.
+    for (name, text) in common::examples() {
+        let script = Script::parse(&text).unwrap();
+        let core = script.clone().with_accel(Accel::none());
+        for seed in [0, 7] {
+            assert_eq!(
+                outcome(&script, seed, None),
+                outcome(&core, seed, None),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// A script with a pass of every strategy, so that switching any one off changes which code
+/// runs (`every_option_changes_a_strategy`).
+const EVERY_STRATEGY: &str = r#"{"metadata": {"min": "45x31", "max": "45x31"},
+  "entities": ["solid", "empty", "water"],
+  "explorers": [
+    {"type": "narrow_horz", "rules": ["random < 0.45 -> self(solid)", "-> self(empty)"]},
+    {"type": "narrow_horz", "parameters": {"replace": "buffer"},
+     "rules": ["self(solid), random < 0.5 -> self(water)", "self(empty), all(solid) > 4 -> self(solid:1|water:1)"]},
+    {"type": "narrow_horz", "parameters": {"replace": "buffer"},
+     "rules": ["dist(water) > 3 -> self(empty)"]},
+    {"type": "narrow_horz", "parameters": {"changes": "400"},
+     "rules": ["self(solid), all(empty) > 4 -> self(empty)", "self(empty), all(solid) > 5 -> self(solid)"]},
+    {"type": "narrow_vert", "parameters": {"changes": "300"},
+     "rules": ["self(water), plus(solid) > 1 -> self(solid)"]},
+    {"type": "turtle_drunk", "parameters": {"tiles": "300", "dirprob": "0.2"},
+     "rules": ["self(solid), random < 0.8 -> self(empty)", "self(water) -> all(empty)"]},
+    {"type": "narrow_horz", "parameters": {"changes": "200"},
+     "rules": ["dist(water) > 2, self(empty) -> self(water)"]},
+    {"type": "wide_rand", "rules": ["self(water), all(water) < 2 -> self(empty)"]}
+  ]}"#;
+
+/// The strategies of every pass, per explorer: `explorer kind: strategy[+live], ...`.
+fn plan_lines(script: &Script, seed: u64) -> String {
+    let (_, trace) = script.generate_traced(seed, None).unwrap();
+    let mut by_explorer: Vec<(usize, &str, BTreeSet<String>)> = Vec::new();
+    for pass in trace {
+        let mut name = pass.strategy.name().to_string();
+        if let Some(layout) = pass.live_planes {
+            write!(name, "+live-{layout}").unwrap();
+        }
+        for (on, what) in [
+            (pass.count_planes, "+count-planes"),
+            (pass.distance_log, "+distance-log"),
+        ] {
+            if on {
+                name.push_str(what);
+            }
+        }
+        match by_explorer.last_mut() {
+            Some((i, _, set)) if *i == pass.explorer => {
+                set.insert(name);
+            }
+            _ => by_explorer.push((pass.explorer, pass.kind, BTreeSet::from([name]))),
+        }
+    }
+    let mut out = String::new();
+    for (i, kind, set) in by_explorer {
+        let set: Vec<String> = set.into_iter().collect();
+        writeln!(out, "  {i} {kind}: {}", set.join(", ")).unwrap();
+    }
+    out
+}
+
+#[test]
+fn every_option_changes_a_strategy_and_none_leaves_only_the_core() {
+    let script = Script::parse(EVERY_STRATEGY).unwrap();
+    let all = plan_lines(&script, 3);
+    for (name, accel) in configurations().into_iter().skip(1) {
+        let off = plan_lines(&script.clone().with_accel(accel), 3);
+        assert_ne!(off, all, "switching {name} off changes no pass");
+    }
+    let (_, trace) = script
+        .clone()
+        .with_accel(Accel::none())
+        .generate_traced(3, None)
+        .unwrap();
+    assert!(!trace.is_empty());
+    for pass in trace {
+        assert!(
+            pass.strategy.is_core()
+                && pass.live_planes.is_none()
+                && !pass.count_planes
+                && !pass.distance_log,
+            "{pass:?}"
+        );
+    }
+    same_as_core("every strategy", EVERY_STRATEGY, 0..3, &SIZES);
+}
+
+#[test]
+fn the_planner_choices_are_pinned() {
+    let mut got = String::new();
+    let mut scripts: Vec<(String, String)> = common::examples()
+        .into_iter()
+        .map(|(n, t)| (format!("example {n}"), t))
+        .collect();
+    scripts.push(("every strategy".into(), EVERY_STRATEGY.into()));
+    let fixtures = common::fixtures();
+    if let Some(dir) = &fixtures {
+        for (n, t) in common::scripts(dir) {
+            scripts.push((format!("fixture {n}"), t));
+        }
+        for (n, t) in common::scripts(&dir.join("legacy-2017")) {
+            scripts.push((format!("fixture 2017 {n}"), t));
+        }
+    }
+    for (name, text) in scripts {
+        let script = Script::parse(&text).unwrap();
+        writeln!(got, "{name}\n{}", plan_lines(&script, 0)).unwrap();
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/strategies.txt");
+    if fixtures.is_none() {
+        // Only the examples can be checked: the pinned file begins with them.
+        let want = std::fs::read_to_string(&path).unwrap();
+        assert!(want.starts_with(&got), "{got}");
+        return;
+    }
+    if std::env::var_os("MARAHEL_BLESS").is_some() {
+        std::fs::write(&path, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        got,
+        want,
+        "the planner chose differently; see {}",
+        path.display()
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(24), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_scripts_equal_the_core_with_every_strategy_on_and_off(
+        explorers in proptest::collection::vec(common::raw_explorer(), 1..4),
+        divider in any::<bool>(),
+        seed in 0u64..1000,
+    ) {
+        let text = common::random_script(&explorers, divider);
+        same_as_core("random", &text, seed..seed + 1, &[None, Some((21, 11))]);
+    }
+}

@@ -125,10 +125,10 @@ impl Grid {
         }
     }
 
-    /// The padded index of every region cell, in scan order.
-    fn cells(&self) -> impl Iterator<Item = usize> + use<> {
+    /// The padded indices of each row of the region, in scan order.
+    fn rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + use<> {
         let (pw, px, py, rw) = (self.pw, self.px, self.py, self.rw);
-        (0..self.rh).flat_map(move |ly| (0..rw).map(move |lx| (ly + py) * pw + px + lx))
+        (0..self.rh).map(move |ly| (ly + py) * pw + px..(ly + py) * pw + px + rw)
     }
 
     /// The region-local `(x, y)` of padded index `i`.
@@ -141,33 +141,41 @@ impl Grid {
     /// of no area (where the search of stage 2 starts).
     fn areas(&mut self) -> (Vec<usize>, Vec<u32>) {
         let (mut firsts, mut edge, mut stack) = (Vec::new(), Vec::new(), Vec::new());
-        for start in self.cells() {
-            if self.owner[start] != OPEN {
-                continue;
-            }
-            let k = firsts.len() as u32;
-            firsts.push(start);
-            self.owner[start] = k;
-            stack.push(start);
-            while let Some(i) = stack.pop() {
-                let mut next_to_none = false;
-                for &d in &self.steps {
-                    let j = i.wrapping_add_signed(d);
-                    match self.owner[j] {
-                        OPEN => {
-                            self.owner[j] = k;
-                            stack.push(j);
-                        }
-                        NONE => next_to_none = true,
-                        _ => {}
-                    }
+        for row in self.rows() {
+            for start in row {
+                if self.owner[start] != OPEN {
+                    continue;
                 }
-                if next_to_none {
-                    edge.push(i as u32);
-                }
+                let k = firsts.len() as u32;
+                firsts.push(start);
+                self.fill(start, k, &mut stack, &mut edge);
             }
         }
         (firsts, edge)
+    }
+
+    /// Numbers the area of `start` as `k` (a flood fill with the explicit `stack`), noting its
+    /// cells next to a cell of no area in `edge`.
+    fn fill(&mut self, start: usize, k: u32, stack: &mut Vec<usize>, edge: &mut Vec<u32>) {
+        self.owner[start] = k;
+        stack.push(start);
+        while let Some(i) = stack.pop() {
+            let mut next_to_none = false;
+            for &d in &self.steps {
+                let j = i.wrapping_add_signed(d);
+                match self.owner[j] {
+                    OPEN => {
+                        self.owner[j] = k;
+                        stack.push(j);
+                    }
+                    NONE => next_to_none = true,
+                    _ => {}
+                }
+            }
+            if next_to_none {
+                edge.push(i as u32);
+            }
+        }
     }
 
     /// Stage 2: one breadth-first search from the area cells `layer` gives every cell it
@@ -244,23 +252,8 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
     shuffle(&mut place, rng);
     let mut cands = candidates(&grid, k, &place);
     cands.sort_unstable();
-    // Kruskal.
+    let (tree, mut up) = kruskal(&cands, &grid.owner, k);
     let owner = &grid.owner;
-    let mut up: Vec<u32> = (0..k as u32).collect();
-    let mut tree = Vec::with_capacity(k - 1);
-    for &(len, _, _, i, j) in &cands {
-        let (ra, rb) = (
-            root(&mut up, owner[i as usize]),
-            root(&mut up, owner[j as usize]),
-        );
-        if ra != rb {
-            up[ra as usize] = rb;
-            tree.push((len, i, j));
-            if tree.len() == k - 1 {
-                break;
-            }
-        }
-    }
     let global = |i: usize| {
         let (x, y) = grid.local(i);
         (g.r.x + x as i64, g.r.y + y as i64)
@@ -305,6 +298,27 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
     plan
 }
 
+/// Kruskal over the sorted `cands`: the tree's candidates `(length, cell, cell)` and the
+/// union-find of the `k` areas.
+fn kruskal(cands: &[Candidate], owner: &[u32], k: usize) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
+    let mut up: Vec<u32> = (0..k as u32).collect();
+    let mut tree = Vec::with_capacity(k - 1);
+    for &(len, _, _, i, j) in cands {
+        let (ra, rb) = (
+            root(&mut up, owner[i as usize]),
+            root(&mut up, owner[j as usize]),
+        );
+        if ra != rb {
+            up[ra as usize] = rb;
+            tree.push((len, i, j));
+            if tree.len() == k - 1 {
+                break;
+            }
+        }
+    }
+    (tree, up)
+}
+
 /// Every pair of neighbouring cells (seen from the lower index) owned by two of the `k`
 /// areas, but those with a pair of areas and a length of a candidate already listed (that one
 /// comes first in the sorted order, which is all Kruskal needs of a pair: a small cache of
@@ -314,17 +328,14 @@ fn candidates(grid: &Grid, k: usize, place: &[u32]) -> Vec<Candidate> {
     let (owner, dist) = (&grid.owner, &grid.dist);
     let mut out = Vec::new();
     let mut recent = [(u64::MAX, 0u32); 64];
-    for ly in 0..grid.rh {
-        let row = (ly + grid.py) * grid.pw + grid.px;
-        for i in row..row + grid.rw {
+    for row in grid.rows() {
+        for i in row {
             let a = owner[i];
-            if a as usize >= k {
-                continue;
-            }
             for &s in &forward {
                 let j = i.wrapping_add_signed(s);
                 let b = owner[j];
-                if b == a || b as usize >= k {
+                // One branch, rarely taken (`&` on the three tests, not `&&`).
+                if !((a != b) & ((a as usize) < k) & ((b as usize) < k)) {
                     continue;
                 }
                 let (pa, pb) = (place[a as usize], place[b as usize]);

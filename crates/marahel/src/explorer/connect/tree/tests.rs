@@ -142,10 +142,11 @@ fn areas_are_the_components() {
             let k = firsts.len();
             let c = components(w, h, conn, |i| cells[i] == 1);
             assert_eq!(k, c.count());
-            let labels: Vec<u32> = grid.cells().map(|i| grid.owner[i]).collect();
+            let labels: Vec<u32> = grid.rows().flatten().map(|i| grid.owner[i]).collect();
             assert_eq!(labels, c.labels.into_vec(), "{conn:?} seed {seed}");
             let mut want: Vec<u32> = grid
-                .cells()
+                .rows()
+                .flatten()
                 .filter(|&i| {
                     (grid.owner[i] as usize) < k
                         && grid

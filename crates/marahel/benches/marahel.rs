@@ -118,4 +118,36 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+criterion_main!(benches, cliffs);
+
+// The scaling cases of the connect pass and of live `dist`: the example cave at 2000x2000
+// and 4000x4000 (its last pass joins thousands of areas), and a pass reading `dist` while it
+// writes the map at three sizes. Few samples: one 4000x4000 map takes seconds.
+// Run: `cargo bench -p marahel --bench marahel -- --warm-up-time 1 --measurement-time 3 scaling`
+fn scaling(c: &mut Criterion) {
+    let cave = Script::parse(&example("cave.json")).expect("cave");
+    let live = Script::parse(LIVE_DIST).expect("live dist");
+    let mut seed = 0u64;
+    for n in [2000usize, 4000] {
+        c.bench_function(&format!("scaling cave {n}x{n}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(cave.generate_sized(seed, n, n).expect("map"))
+            })
+        });
+    }
+    for n in [200usize, 400, 800] {
+        c.bench_function(&format!("scaling live dist {n}x{n}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(live.generate_sized(seed, n, n).expect("map"))
+            })
+        });
+    }
+}
+
+criterion_group! {
+    name = cliffs;
+    config = Criterion::default().sample_size(10);
+    targets = scaling
+}

@@ -10,12 +10,13 @@
 //! counted by arithmetic, one sum of table bits; a walk crosses walls and floors at random);
 //! a straight run of steps that cannot reach the firing limit is a loop over its cells as a
 //! slice with the run's stride ([`straight`]; else cell by cell, checking the limit). With
-//! unit steps only (the usual `plus`), each leg to a waypoint is two straight runs at most,
+//! unit steps only (the usual `plus`), each corridor is two straight runs at most,
 //! in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.
 
 use super::super::Limits;
 use super::Steer;
+use super::tree::Corridor;
 use crate::engine::{Ctx, FlatNbh};
 use crate::estimator::Estimator;
 use crate::program::Explorer;
@@ -189,11 +190,11 @@ fn straight(rules: &mut CellRules, front: &mut [u8], i: i64, stride: i64, k: u64
 }
 
 /// Stage 4 with [`CellRules`] in a plain pass (front buffer, no counts, no live planes):
-/// the walk of `super::pass` along `waypoints` (global coordinates, at least one), with the
-/// same visits in the same order. Returns how many waypoints were skipped (stuck).
+/// the walk of `super::pass` along each of the `corridors` (map coordinates), with the same
+/// visits in the same order. Returns how many corridors stopped short of their end (stuck).
 pub fn walk(
     rules: &mut CellRules,
-    waypoints: &[(i64, i64)],
+    corridors: &[Corridor],
     steer: &mut Steer,
     dirs: &[(i64, i64)],
     r: Rect,
@@ -218,60 +219,42 @@ pub fn walk(
         }};
     }
     let unit = Unit::new(dirs);
-    let (mut x, mut y) = waypoints[0];
-    let (mut wi, mut stuck) = (0, 0);
-    'walk: {
+    let mut stuck = 0;
+    'walk: for &((mut x, mut y), to) in corridors {
         if visit!(y * w + x) {
             break 'walk;
         }
-        // Every leg gets strictly closer to its waypoint (at most `r.w + r.h` legs each) and a
-        // stuck leg skips its waypoint, so this bound is never what ends the walk; it only
-        // keeps the loop bounded by construction.
-        let budget = (waypoints.len() as u64 + 1) * (r.w + r.h + 2) as u64;
-        for _ in 0..budget {
-            while wi < waypoints.len() && waypoints[wi] == (x, y) {
-                wi += 1;
-            }
-            if wi == waypoints.len() {
+        // Every leg gets at least one step closer to the end.
+        for _ in 0..super::manhattan((x, y), to) {
+            if (x, y) == to {
                 break;
             }
             let leg = match &unit {
-                Some(unit) => Some(unit.leg((x, y), waypoints[wi])),
-                None => steer.step(dirs, r, (x, y), waypoints[wi]),
+                Some(unit) => Some(unit.leg((x, y), to)),
+                None => steer.step(dirs, r, (x, y), to),
             };
-            match leg {
-                Some((d, k)) => {
-                    // A straight run of `k` steps, each cell visited.
-                    let stride = d.1 * w + d.0;
-                    let mut i = y * w + x;
-                    if changed + k < limit {
-                        // A visit adds at most one firing: the limit is not reached.
-                        let (c, s) = straight(rules, front, i, stride, k);
-                        changed += c;
-                        stores += s;
-                    } else {
-                        for _ in 0..k {
-                            i += stride;
-                            if visit!(i) {
-                                break 'walk;
-                            }
-                        }
-                    }
-                    let k = k as i64;
-                    (x, y) = (x + d.0 * k, y + d.1 * k);
-                }
-                None => {
-                    stuck += 1;
-                    wi += 1;
-                    if wi == waypoints.len() {
-                        break;
-                    }
-                    // The general loop visits the cell again before the next leg.
-                    if visit!(y * w + x) {
+            let Some((d, k)) = leg else {
+                stuck += 1;
+                break;
+            };
+            // A straight run of `k` steps, each cell visited.
+            let stride = d.1 * w + d.0;
+            let mut i = y * w + x;
+            if changed + k < limit {
+                // A visit adds at most one firing: the limit is not reached.
+                let (c, s) = straight(rules, front, i, stride, k);
+                changed += c;
+                stores += s;
+            } else {
+                for _ in 0..k {
+                    i += stride;
+                    if visit!(i) {
                         break 'walk;
                     }
                 }
             }
+            let k = k as i64;
+            (x, y) = (x + d.0 * k, y + d.1 * k);
         }
     }
     // One version bump per changed cell, as `Ctx::store` does.

@@ -18,7 +18,10 @@
 //!
 //! Piranha plants within [`PIRANHA_CLEARANCE`] columns of a pit or [`ENEMY_CLEARANCE`] of
 //! an enemy are taken out again (the pipe stays); no enemy is added within
-//! [`ENEMY_LEFT_CLEARANCE`] columns after a pit [`LANDING_PIT`] or more wide. The assembled level is then checked for playability; where the dressing
+//! [`LANDING_CLEARANCE`] columns after a pit [`LANDING_PIT`] or more wide, within
+//! [`CANNON_CLEARANCE`] of a bullet-bill cannon, nor in the [`START_ZONE`] after Mario's
+//! start (which loses the rooms' own enemies too). The assembled level is then checked for
+//! playability; where the dressing
 //! made it impassable, the checker first takes out the enemies and plants it added near
 //! the spot, then restores the undressed columns around it
 //! (`playability::check_repairing`); the enemies a repair took out are put back elsewhere
@@ -41,17 +44,24 @@ pub const RUNWAY: usize = 8;
 /// Columns either side of an added enemy that must hold no pit and no piranha plant.
 pub const ENEMY_CLEARANCE: usize = 2;
 /// Columns left of an added enemy that must hold no pit [`LANDING_PIT`] columns wide or
-/// wider: it walks left, towards Mario, as far as its swept zone
-/// ([`crate::playability::SWEEP`]), and must not meet him on the landing of a long jump.
-pub const ENEMY_LEFT_CLEARANCE: usize = ENEMY_CLEARANCE + crate::playability::SWEEP;
+/// wider: it walks left, towards Mario, from when he comes near the pit (its swept zone,
+/// [`crate::playability::SWEEP`], is what it covers while he walks; a long jump gives it
+/// longer), and must not meet him on the landing.
+pub const LANDING_CLEARANCE: usize = 8;
 /// A cut gap at least this wide keeps 4 plain columns after it: nothing low overhead on the
 /// landing of a long jump to bump into.
 pub const WIDE_PIT: usize = 5;
-/// No enemy is added within [`ENEMY_LEFT_CLEARANCE`] columns after a pit at least this
+/// No enemy is added within [`LANDING_CLEARANCE`] columns after a pit at least this
 /// wide (a jump Mario cannot make from a standstill step).
 pub const LANDING_PIT: usize = 4;
 /// Columns either side of a piranha pipe that must hold no pit.
 pub const PIRANHA_CLEARANCE: usize = 6;
+/// Columns after Mario's start that hold no enemy (the rooms' own are taken out too): a
+/// walker or spiky there meets Mario before he has room to jump it.
+pub const START_ZONE: usize = 12;
+/// Columns either side of a bullet-bill cannon (`*`, `B`, `b`) where no enemy is added:
+/// a walker beside a cannon pins Mario in the bullets' path.
+pub const CANNON_CLEARANCE: usize = 4;
 /// Random spots tried per feature.
 const TRIES: usize = 40;
 /// Most features of one kind a window places (its own and those owed to it).
@@ -169,6 +179,8 @@ pub(crate) struct Dress<'a> {
     reached: Vec<bool>,
     /// Gaps, plateaus and pipes a window could not place, owed to the next windows.
     owed: [usize; 3],
+    /// Enemies a window had no room for (the start zone, cannons, pits), owed to the next.
+    owed_enemies: usize,
     /// First and last column the dressing may touch (clear of the start and the exit).
     span: (usize, usize),
 }
@@ -191,6 +203,7 @@ impl<'a> Dress<'a> {
             busy: vec![false; w],
             runway: vec![false; w],
             owed: [0; 3],
+            owed_enemies: 0,
             span,
         }
     }
@@ -399,10 +412,12 @@ impl<'a> Dress<'a> {
         self.enemies(x0, x1, want, p, rng);
     }
 
-    /// Sets the window's enemies to `want`: removes room enemies when there are more,
-    /// adds standing enemies of the profile's kinds when there are fewer.
+    /// Sets the window's enemies to `want` (plus those earlier windows had no room for, up
+    /// to [`MAX_OWED`]): removes room enemies when there are more, adds standing enemies of
+    /// the profile's kinds when there are fewer; what finds no room is owed to the next.
     fn enemies(&mut self, x0: usize, x1: usize, want: usize, p: &Profile, rng: &mut LevelRng) {
         let x1 = x1.min(self.w);
+        let want = want + std::mem::take(&mut self.owed_enemies).min(MAX_OWED);
         let mut have: Vec<(usize, usize)> = Vec::new();
         for x in x0..x1 {
             for y in 0..self.h {
@@ -423,6 +438,7 @@ impl<'a> Dress<'a> {
             (x.saturating_sub(ENEMY_CLEARANCE)..(x + ENEMY_CLEARANCE + 1).min(self.w))
                 .all(|c| clear[c - lo])
                 && !self.lands_after_wide_pit(x)
+                && !self.near_cannon(x)
         };
         let mut spots: Vec<(usize, usize)> = Vec::new();
         for x in x0.max(self.span.0)..x1.min(self.span.1 + 1) {
@@ -455,19 +471,27 @@ impl<'a> Dress<'a> {
             have.push((x, y));
             left -= 1;
         }
+        self.owed_enemies = left;
     }
 
-    /// Whether column `x` is within [`ENEMY_LEFT_CLEARANCE`] columns right of a pit at least
+    /// Whether column `x` is within [`LANDING_CLEARANCE`] columns right of a pit at least
     /// [`LANDING_PIT`] wide: a walker there comes onto the landing of the jump.
     fn lands_after_wide_pit(&self, x: usize) -> bool {
         let pit = |c: usize| tiles::class_of(self.at(c, self.h - 1)) != TileClass::Solid;
-        let Some(edge) = (x.saturating_sub(ENEMY_LEFT_CLEARANCE)..x)
+        let Some(edge) = (x.saturating_sub(LANDING_CLEARANCE)..x)
             .rev()
             .find(|&c| pit(c))
         else {
             return false;
         };
         (edge.saturating_sub(LANDING_PIT - 1)..=edge).all(pit) && edge + 1 >= LANDING_PIT
+    }
+
+    /// Whether a bullet-bill cannon stands within [`CANNON_CLEARANCE`] columns of `x`.
+    fn near_cannon(&self, x: usize) -> bool {
+        let hi = (x + CANNON_CLEARANCE + 1).min(self.w);
+        (x.saturating_sub(CANNON_CLEARANCE)..hi)
+            .any(|c| (0..self.h).any(|r| matches!(self.at(c, r), b'*' | b'B' | b'b')))
     }
 
     /// Whether column `c` has ground at the bottom and no piranha plant: enemies keep
@@ -534,11 +558,31 @@ mod tests {
     }
 
     #[test]
+    fn no_enemy_is_added_beside_a_cannon() {
+        let rows = [
+            "------------------------------",
+            "----------B-------------------",
+            "----------b-------------------",
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        ];
+        let (w, h, mut cells) = grid(&rows);
+        let mut d = Dress::new(w, h, &mut cells, (0, w - 1), vec![true; w * h]);
+        let near: Vec<usize> = (0..w).filter(|&x| d.near_cannon(x)).collect();
+        assert_eq!(near, (6..=14).collect::<Vec<_>>());
+        let mut rng = grid_core::Seed(3).rng();
+        d.enemies(0, w, 6, &Profile::at(1.0), &mut rng);
+        let row = &cells[2 * w..3 * w];
+        let placed: Vec<usize> = (0..w).filter(|&x| row[x] == b'g').collect();
+        assert!(!placed.is_empty(), "{}", String::from_utf8_lossy(row));
+        assert!(placed.iter().all(|x| !(6..=14).contains(x)), "{placed:?}");
+    }
+
+    #[test]
     fn no_walker_waits_on_a_landing_nor_by_a_plant() {
         let (w, h, mut cells) = grid(&["--------------------", "XXXXX----XXXXXXXXXXX"]);
         let d = Dress::new(w, h, &mut cells, (0, w - 1), vec![true; w * h]);
         let after: Vec<usize> = (0..w).filter(|&x| d.lands_after_wide_pit(x)).collect();
-        assert_eq!(after, (9..=13).collect::<Vec<_>>(), "4-wide pit at 5..9");
+        assert_eq!(after, (9..=16).collect::<Vec<_>>(), "4-wide pit at 5..9");
         let (w, h, mut cells) = grid(&["--------------------", "XXXXX---XXXXXXXXXXXX"]);
         let d = Dress::new(w, h, &mut cells, (0, w - 1), vec![true; w * h]);
         assert!((0..w).all(|x| !d.lands_after_wide_pit(x)), "a 3-wide pit");

@@ -18,6 +18,7 @@ pub(crate) fn dress_and_check(
     seed: Seed,
     check: bool,
 ) -> Option<PlayReport> {
+    clear_start(level);
     let undressed = level.clone();
     dress(level, ramp, seed.stream("dress"));
     if !check {
@@ -31,6 +32,20 @@ pub(crate) fn dress_and_check(
     Some(r)
 }
 
+/// Takes every enemy out of the [`difficulty::START_ZONE`] columns after Mario's start
+/// (before the undressed level is kept, so a repair does not put them back).
+fn clear_start(level: &mut MarioLevel) {
+    let Some((sx, _)) = level.start() else { return };
+    let (w, h) = (level.width(), level.height());
+    let zone = sx..(sx + difficulty::START_ZONE + 1).min(w);
+    let cells = level.cells_mut();
+    for (y, x) in (0..h).flat_map(|y| zone.clone().map(move |x| (y, x))) {
+        if tiles::class_of(cells[y * w + x]) == tiles::TileClass::Enemy {
+            cells[y * w + x] = b'-';
+        }
+    }
+}
+
 /// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
 /// the window's centre (`ramp` from the left end to the right end).
 fn dress(level: &mut MarioLevel, ramp: (f32, f32), seed: Seed) {
@@ -41,7 +56,8 @@ fn dress(level: &mut MarioLevel, ramp: (f32, f32), seed: Seed) {
 }
 
 /// Runs `stage` on each dressing window of `level` with its profile; enemies go on standing
-/// tiles the checker reaches, never in the columns `keep_clear` marks.
+/// tiles the checker reaches, never in the columns `keep_clear` marks nor in the
+/// [`difficulty::START_ZONE`].
 fn dress_windows(
     level: &mut MarioLevel,
     (a, b): (f32, f32),
@@ -58,6 +74,9 @@ fn dress_windows(
     }
     let mut d = difficulty::Dress::new(w, h, level.cells_mut(), span, reached);
     for (x, _) in keep_clear.iter().enumerate().filter(|c| *c.1) {
+        d.keep_clear(x);
+    }
+    for x in sx..=sx + difficulty::START_ZONE {
         d.keep_clear(x);
     }
     for x0 in (0..w).step_by(difficulty::WINDOW) {
@@ -145,5 +164,25 @@ mod tests {
         let mut same = dressed.clone();
         assert!(restock(&mut same, &dressed, (3.0, 3.0), Seed(1)).is_none());
         assert_eq!(same, dressed);
+    }
+
+    #[test]
+    fn the_start_zone_holds_no_enemy() {
+        let enemy = |c: u8| tiles::class_of(c) == tiles::TileClass::Enemy;
+        // The rooms' own enemies by the start (columns 5 and 13) go; the one at 14 stays.
+        let mut level = flat(200, &[5, 13, 14]);
+        let r = dress_and_check(&mut level, (5.0, 5.0), Seed(2), true).expect("checked");
+        assert!(r.playable);
+        let zone = 1..=1 + difficulty::START_ZONE;
+        assert!(
+            zone.clone()
+                .all(|x| (0..7).all(|y| !enemy(level.get(x, y))))
+        );
+        assert!(enemy(level.get(14, 5)), "{}", level.to_text());
+        assert!(
+            (15..200).any(|x| enemy(level.get(x, 5))),
+            "{}",
+            level.to_text()
+        );
     }
 }

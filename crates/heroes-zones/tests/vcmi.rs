@@ -51,9 +51,9 @@ fn templates(dir: &Path) -> Vec<(PathBuf, String, String)> {
 }
 
 /// Generates `name` from `text` at its default side and checks the `.hmm`.
-/// Returns the number of connections left out (zones that do not touch once every portal id
-/// is taken).
-fn check_template(text: &str, name: &str, seed: u64) -> Result<usize, String> {
+/// Returns the numbers of connections left out (zones that do not touch once every portal id
+/// is taken) and of connections made portals because they crossed others.
+fn check_template(text: &str, name: &str, seed: u64) -> Result<(usize, usize), String> {
     let c = vcmi::load(text, Some(name), &Options::default()).map_err(|e| e.to_string())?;
     let map = generate(&c.template, &Config::default(), c.side, seed).map_err(|e| e.to_string())?;
     let file = export(&map);
@@ -78,7 +78,7 @@ fn check_template(text: &str, name: &str, seed: u64) -> Result<usize, String> {
         map.objects.len() > c.template.zones.len(),
         "{name}: too few objects"
     );
-    Ok(map.stats.left_out.len())
+    Ok((map.stats.left_out.len(), map.stats.planar_portals))
 }
 
 #[test]
@@ -130,20 +130,23 @@ fn every_template_makes_valid_reachable_maps() {
     let Some(dir) = collection() else { return };
     let mut failures = Vec::new();
     let all = templates(&dir);
-    let (mut maps_left_out, mut left_out) = (0, 0);
+    let (mut maps_left_out, mut left_out, mut maps_planar, mut planar) = (0, 0, 0, 0);
     for (file, name, text) in &all {
         for seed in 0..2 {
             match check_template(text, name, seed) {
-                Ok(n) => {
+                Ok((n, p)) => {
                     maps_left_out += usize::from(n > 0);
                     left_out += n;
+                    maps_planar += usize::from(p > 0);
+                    planar += p;
                 }
                 Err(e) => failures.push(format!("{} {name} seed {seed}: {e}", file.display())),
             }
         }
     }
     eprintln!(
-        "{} maps; {maps_left_out} left out {left_out} connections in all",
+        "{} maps; {maps_left_out} left out {left_out} connections in all; \
+         {maps_planar} made {planar} crossing connections portals",
         all.len() * 2
     );
     assert!(

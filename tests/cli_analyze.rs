@@ -254,7 +254,7 @@ fn heroes_rows_have_area_error_and_reachable_objects() {
         "heroes",
     );
     assert!(rows[0].ends_with(
-        "max_zone_area_error,mean_zone_area_error,objects,reachable_objects,forced_portals,removed_objects,terrain_features,border_obstacle_share"
+        "max_zone_area_error,mean_zone_area_error,objects,reachable_objects,forced_portals,planar_portals,removed_objects,terrain_features,border_obstacle_share"
     ));
     assert_eq!(column(&rows, "width"), vec![64.0; 4]);
     assert_eq!(column(&rows, "reachable_objects"), vec![1.0; 4]);

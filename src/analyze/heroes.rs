@@ -17,6 +17,7 @@
 //! | `objects` | placed objects (castles, mines, visitables, portals, treasures, guards) |
 //! | `reachable_objects` | fraction of objects a hero reaches from the first castle, walking 4-connected and through portals, computed here independently of the crate's own check |
 //! | `forced_portals` | connections that became portals because their zones do not touch |
+//! | `planar_portals` | connections that became portals because they crossed others in the layout (the zone graph is not planar) |
 //! | `removed_objects` | objects the crate's check had to remove |
 //! | `terrain_features` | clumps of obstacle cells (8-connected) of 30 or more cells standing free of the borders: mountain ranges and forests (`heroes_zones::measure::terrain`, which also has clump counts, sizes and the forest share) |
 //! | `border_obstacle_share` | share of the obstacle cells in clumps touching a border: the ridges |
@@ -93,6 +94,7 @@ impl Subject for HeroesSubject {
             "objects",
             "reachable_objects",
             "forced_portals",
+            "planar_portals",
             "removed_objects",
             "terrain_features",
             "border_obstacle_share",
@@ -111,6 +113,7 @@ impl Subject for HeroesSubject {
             map.objects.len() as f64,
             reachable_objects(&map),
             map.stats.forced_portals as f64,
+            map.stats.planar_portals as f64,
             map.stats.removed.len() as f64,
             t.features as f64,
             t.border_share,

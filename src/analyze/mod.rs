@@ -9,7 +9,7 @@
 //! | generator | input | default empty tiles | extras |
 //! |---|---|---|---|
 //! | `marahel` | a Marahel JSON script | `empty`, `floor` and what stands on them (`player`, `enemy`, `treasure`, `exit`, `gold`, `coin`, `key`) where the script has them | unknown tiles, warnings |
-//! | `heroes` | a template JSON (`--size` 32/64/128/256, default 128) | the walkable cells | zone-area error (max, mean), objects, reachable objects, forced portals, removed objects |
+//! | `heroes` | a template JSON (`--size` 32/64/128/256, default 128) | the walkable cells | zone-area error (max, mean), objects, reachable objects, forced portals, portals for crossing connections, removed objects |
 //! | `mario` | `builtin`, `builtin@D` (difficulty 1 to 5 or a ramp `A:B`) or a room-library directory (reference layout: reference config) | cells Mario passes through (air, markers, coins, enemies) | gaps, gap columns, enemies per 100 columns, height changes, checker jumps, special enemies, playable, longest jump; several `builtin@D` inputs also draw `difficulty.png` |
 //! | `zones` | a `ZoneConfig` JSON, `default` or `seamless` (`--size` zones per side, default 20) | `off` cells | distinct states and symmetry classes, all-off/all-on zones, border mismatches (pairs, cells) |
 

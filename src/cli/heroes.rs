@@ -156,11 +156,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         |seed, map| -> Result<(), CliError> {
         let map = map.map_err(|e| with_path(&args.template, e))?;
         msg.summary(format!(
-            "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} connections left out, {} repaired",
+            "{name} seed {seed}: {} zones, {} objects, area error {:.1}%, {} forced portals, {} portals for crossing connections, {} connections left out, {} repaired",
             map.zones.len(),
             map.objects.len(),
             map.stats.max_area_error * 100.0,
             map.stats.forced_portals,
+            map.stats.planar_portals,
             map.stats.left_out.len(),
             map.stats.repaired
         ));

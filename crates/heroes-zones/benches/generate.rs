@@ -1,5 +1,6 @@
 //! Generation speed: 256x256 maps from the 9-zone and 25-zone reference-shaped templates
-//! (synthesised here, so the bench needs no fixtures), and size scaling.
+//! (synthesised here, so the bench needs no fixtures), and size scaling; the layout step alone
+//! on the largest VCMI templates.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use heroes_zones::{Config, Template, generate};
@@ -67,6 +68,48 @@ fn bench(c: &mut Criterion) {
     c.bench_function("25 zones 256x256", |b| {
         b.iter(|| generate(black_box(&t25), &config, 256, 1).unwrap())
     });
+    layouts(c);
+}
+
+/// The layout step alone on the largest VCMI templates (48 zones, planar; 47 zones, not
+/// planar), when the community collection is next to the workspace.
+fn layouts(c: &mut Criterion) {
+    use heroes_zones::vcmi::{Options, load};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/vcmi-templates");
+    let mut group = c.benchmark_group("layout");
+    group.sample_size(10);
+    for (file, name) in [
+        ("symmetric/8xm8.json", "8XM8"),
+        ("hdmodUnused/midnightMix.json", "Midnight Mix 38"),
+    ] {
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            eprintln!("skipping layout {name}: ../shared/fixtures not found");
+            continue;
+        };
+        let t = load(&text, Some(name), &Options::default()).unwrap();
+        let at = |i: i32| t.template.zones.iter().position(|z| z.index == i).unwrap();
+        let sizes: Vec<f64> = t
+            .template
+            .zones
+            .iter()
+            .map(|z| z.size.max(1) as f64)
+            .collect();
+        let edges: Vec<(usize, usize)> = t
+            .template
+            .connections
+            .iter()
+            .filter(|k| k.kind != heroes_zones::ConnectionType::Portal)
+            .map(|k| (at(k.first), at(k.second)))
+            .collect();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut rng = grid_core::Seed(1).stream("layout").rng();
+                heroes_zones::layout::layout(black_box(&sizes), &edges, t.side as f64, &mut rng)
+            })
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -2,15 +2,29 @@
 //! force-directed simulation (springs on connections, repulsion between overlapping unconnected
 //! circles, walls at the map border) from several starts, followed by an overlap-removal pass;
 //! the layout with the fewest stretched connections, overlaps and crossings wins (graphs of more
-//! than 12 zones get up to [`EXTRA_RESTARTS`] more starts while the best still has crossings).
+//! than 12 zones get up to [`EXTRA_RESTARTS`] more starts while the best still has crossings,
+//! [`EXTRA_RESTARTS_TANGLED`] if it has more than [`EXTRA_IF_CROSSINGS`]). Connections that still cross, as a graph that is not
+//! planar must, are then chosen to become portal pairs by [`portal_cuts`], so that the
+//! connections realised across shared borders never cross.
 //! Works for any connection graph, whatever the index order.
 
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
 
-/// Restarts tried on top of the usual ones for graphs of more than 12 zones whose best layout
-/// still has crossing connections (some zone graphs cannot be drawn without).
+/// Restarts tried on top of the usual ones for graphs of more than 12 zones while the best
+/// layout has crossing connections, at most [`EXTRA_IF_CROSSINGS`] of them (nearly untangled:
+/// a planar graph that more starts usually untangle).
 pub const EXTRA_RESTARTS: usize = 30;
+
+/// Restarts tried on top of the usual ones while the best layout has more than
+/// [`EXTRA_IF_CROSSINGS`] crossing pairs: most likely a graph that is not planar, which no
+/// start untangles; its crossing connections become portal pairs ([`portal_cuts`]), and the
+/// extra starts only try to make them fewer.
+pub const EXTRA_RESTARTS_TANGLED: usize = 10;
+
+/// Most crossing pairs of the best layout for which [`EXTRA_RESTARTS`] rather than
+/// [`EXTRA_RESTARTS_TANGLED`] further starts are tried.
+pub const EXTRA_IF_CROSSINGS: usize = 2;
 
 /// Share of the map the circles cover.
 const FILL: f64 = 0.72;
@@ -49,6 +63,63 @@ pub fn crossings(centres: &[(f64, f64)], edges: &[(usize, usize)]) -> usize {
         }
     }
     n
+}
+
+/// Connections (positions in `edges`) to realise as portal pairs so that the others, drawn as
+/// straight lines between `centres`, cross nowhere. A zone graph that is not planar cannot be
+/// laid out without crossings, and a crossing connection cannot become a shared border.
+///
+/// Greedy and deterministic: while crossings remain, takes the connection in the most
+/// crossings, preferring connections that are not a zone's only remaining link, ties by the
+/// longer centre distance, then the lower position. Empty when nothing crosses.
+pub fn portal_cuts(centres: &[(f64, f64)], edges: &[(usize, usize)]) -> Vec<usize> {
+    let m = edges.len();
+    let mut crossing = vec![Vec::new(); m];
+    for (k, &(a, b)) in edges.iter().enumerate() {
+        for (l, &(c, d)) in edges.iter().enumerate().skip(k + 1) {
+            let shared = a == c || a == d || b == c || b == d;
+            if !shared && segments_cross(centres[a], centres[b], centres[c], centres[d]) {
+                crossing[k].push(l);
+                crossing[l].push(k);
+            }
+        }
+    }
+    let mut degree = vec![0usize; centres.len()];
+    for &(a, b) in edges {
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let mut count: Vec<usize> = crossing.iter().map(Vec::len).collect();
+    let mut cut = Vec::new();
+    // Each round cuts one connection that still crosses: at most `m` rounds.
+    for _ in 0..m {
+        let key = |k: usize| {
+            let (a, b) = edges[k];
+            let spare = degree[a] > 1 && degree[b] > 1;
+            (
+                spare,
+                count[k],
+                dist(centres[a], centres[b]),
+                usize::MAX - k,
+            )
+        };
+        let Some(k) = (0..m).filter(|&k| count[k] > 0).max_by(|&x, &y| {
+            key(x)
+                .partial_cmp(&key(y))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }) else {
+            break;
+        };
+        for &l in &crossing[k] {
+            count[l] = count[l].saturating_sub(1);
+        }
+        count[k] = 0;
+        degree[edges[k].0] -= 1;
+        degree[edges[k].1] -= 1;
+        cut.push(k);
+    }
+    cut.sort_unstable();
+    cut
 }
 
 fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs) -> f64 {
@@ -162,11 +233,16 @@ pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut Leve
     let restarts = if n <= 12 { 8 } else { 10 };
     let iterations = 220;
     let mut best: Option<Layout> = None;
-    let mut tangled = true;
-    // The usual restarts, then (large graphs with connections still crossing) more of them
-    // until one untangles or the budget runs out.
+    let mut tangled = usize::MAX;
+    // The usual restarts, then (large graphs whose best layout is nearly untangled) more of
+    // them until one untangles or the budget runs out.
     for k in 0..restarts + EXTRA_RESTARTS {
-        if k >= restarts && (!tangled || n <= 12) {
+        let extra = if tangled <= EXTRA_IF_CROSSINGS {
+            EXTRA_RESTARTS
+        } else {
+            EXTRA_RESTARTS_TANGLED
+        };
+        if k >= restarts && (tangled == 0 || k >= restarts + extra || n <= 12) {
             break;
         }
         let mut c = initial(&radii, &adj, side, rng);
@@ -176,7 +252,7 @@ pub fn layout(sizes: &[f64], edges: &[(usize, usize)], side: f64, rng: &mut Leve
         remove_overlaps(&mut c, &radii, &linked, side);
         let s = score(&c, &radii, edges, &linked);
         if best.as_ref().is_none_or(|b| s < b.score) {
-            tangled = crossings(&c, edges) > 0;
+            tangled = crossings(&c, edges);
             best = Some(Layout {
                 centres: c,
                 radii: radii.clone(),
@@ -525,5 +601,47 @@ mod tests {
             (0.0, 1.0),
             (1.0, 1.0)
         ));
+    }
+
+    #[test]
+    fn portal_cuts_remove_every_crossing() {
+        // A square with both diagonals: one diagonal is cut (equal length: the first).
+        let square = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)];
+        let edges = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (1, 3)];
+        assert_eq!(portal_cuts(&square, &edges), vec![4]);
+        assert!(portal_cuts(&square, &edges[..5]).is_empty());
+        // A wheel of 6 around a centre plus three long chords crossing spokes and each other:
+        // greedy cuts leave no crossing among the rest.
+        let mut c = vec![(5.0, 5.0)];
+        for i in 0..6 {
+            let t = i as f64 * std::f64::consts::TAU / 6.0;
+            c.push((5.0 + 4.0 * t.cos(), 5.0 + 4.0 * t.sin()));
+        }
+        let mut e: Vec<(usize, usize)> = (1..7).map(|i| (0, i)).collect();
+        e.extend((1..7).map(|i| (i, i % 6 + 1)));
+        e.extend([(1, 4), (2, 5), (3, 6)]);
+        let cuts = portal_cuts(&c, &e);
+        assert!(!cuts.is_empty());
+        let kept: Vec<(usize, usize)> = (0..e.len())
+            .filter(|k| !cuts.contains(k))
+            .map(|k| e[k])
+            .collect();
+        assert_eq!(crossings(&c, &kept), 0);
+    }
+
+    #[test]
+    fn portal_cuts_spare_a_zones_only_link() {
+        // Zone 4 hangs on the long connection 4-5 only; it crosses 0-2 (zones 0 and 2 have
+        // other links): 0-2 is cut although 4-5 is longer.
+        let c = [
+            (0.0, 2.0),
+            (2.0, 0.0),
+            (4.0, 2.0),
+            (2.0, 4.0),
+            (2.0, -3.0),
+            (2.0, 9.0),
+        ];
+        let edges = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (4, 5), (5, 3)];
+        assert_eq!(portal_cuts(&c, &edges), vec![4]);
     }
 }

@@ -17,13 +17,13 @@
 //! |---|---|
 //! | parse | [`template`] (strict serde of the reference's JSON plus added fields), or [`vcmi`] (VCMI random-map templates: [`vcmi::parse`], then [`mod@vcmi::convert`] onto [`Template`], with warnings for what `.hmm` cannot hold) |
 //! | validate | [`validate`] (errors name the zone or connection) |
-//! | 1 layout | [`layout`] (force-directed circles, overlap removal) |
+//! | 1 layout | [`layout`] (force-directed circles, overlap removal; connections still crossing, as in a zone graph that is not planar, become portal pairs: [`layout::portal_cuts`], counted in [`Stats::planar_portals`]) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
 //! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`contacts`] (corridors where connected zones barely touch) |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (terrain features: ridges along borders, mountain ranges and forests with open valleys between them, up to the zone's density) |
-//! | 7 passages, portals | [`passages`] |
+//! | 7 passages, portals | [`passages`] (portal pairs for PORTAL connections, crossing connections and zones that do not touch) |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
 //! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
@@ -159,10 +159,12 @@ fn run(
     let positions = validate::zone_positions(template);
     let pos: Vec<usize> = positions.iter().map(|p| p.unwrap_or(0)).collect();
     // PORTAL connections need no shared border, so they do not pull zones together.
-    let edges: Vec<(usize, usize)> = template
-        .connections
+    let bordered: Vec<usize> = (0..template.connections.len())
+        .filter(|&j| template.connections[j].kind != ConnectionType::Portal)
+        .collect();
+    let edges: Vec<(usize, usize)> = bordered
         .iter()
-        .filter(|c| c.kind != ConnectionType::Portal)
+        .map(|&j| &template.connections[j])
         .map(|c| (pos[c.first as usize], pos[c.second as usize]))
         .collect();
     let mut rng = seed.stream("surfaces").rng();
@@ -189,6 +191,17 @@ fn run(
         side as f64,
         &mut seed.stream("layout").rng(),
     );
+    // Connections that still cross (the zone graph is not planar) become portal pairs; the
+    // others are realised across shared borders.
+    let cuts = layout::portal_cuts(&lay.centres, &edges);
+    let mut crossing = vec![false; template.connections.len()];
+    for &k in &cuts {
+        crossing[bordered[k]] = true;
+    }
+    let edges: Vec<(usize, usize)> = (0..edges.len())
+        .filter(|k| cuts.binary_search(k).is_err())
+        .map(|k| edges[k])
+        .collect();
     // 2-3. Voronoi + borders
     let total: f64 = sizes.iter().sum();
     let shares: Vec<f64> = sizes.iter().map(|s| s / total).collect();
@@ -297,6 +310,7 @@ fn run(
         &mut w,
         template,
         &pos,
+        &crossing,
         config.connect_teleport_with_road.value,
         &mut seed.stream("passages").rng(),
     )?;

@@ -193,7 +193,8 @@ pub enum Realised {
     Passage([usize; 2]),
     /// A portal pair; `reason` says why no passage.
     Portal {
-        /// Why: "PORTAL connection" or "zones do not share a border".
+        /// Why: "PORTAL connection", [`crate::passages::NOT_PLANAR`] or "zones do not share
+        /// a border".
         reason: &'static str,
     },
     /// Not realised: the zones do not touch and every portal id of the `.hmm` format is
@@ -230,6 +231,10 @@ pub struct Stats {
     pub max_area_error: f64,
     /// Connections that became portals because the zones did not touch.
     pub forced_portals: usize,
+    /// Connections that became portals because they crossed others in the best layout found
+    /// (a zone graph that is not planar cannot be drawn without crossings; see
+    /// [`crate::layout::portal_cuts`]).
+    pub planar_portals: usize,
     /// Cells carved by the connect step.
     pub carved_cells: usize,
     /// Objects the global check had to repair (carve to) or remove.

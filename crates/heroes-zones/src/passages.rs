@@ -1,5 +1,6 @@
 //! Step 7: passages across shared borders for ROAD/REGULAR connections; portal pairs for
-//! PORTAL connections and for zones that do not touch. Portal ids: `teleport1..3` (two-way),
+//! PORTAL connections, for connections the layout could not draw without crossing others
+//! ([`crate::layout::portal_cuts`]) and for zones that do not touch. Portal ids: `teleport1..3` (two-way),
 //! then pairs built from two one-way colours (enter here, exit there, and back).
 
 use crate::buildings::place_object;
@@ -55,6 +56,9 @@ fn border_pairs(w: &Work, a: usize, b: usize, reach: i64) -> Vec<(usize, usize)>
     }
     out
 }
+
+/// Why a connection crossing others in the layout became a portal pair.
+pub const NOT_PLANAR: &str = "the zone graph is not planar: the connection crosses others";
 
 /// A connection to realise as a portal pair: (connection, zone a, zone b, why).
 type PortalNeed = (usize, usize, usize, &'static str);
@@ -124,6 +128,7 @@ pub(crate) fn place(
     w: &mut Work,
     template: &Template,
     pos: &[usize],
+    crossing: &[bool],
     road_to_portals: bool,
     rng: &mut LevelRng,
 ) -> Result<(), HeroesError> {
@@ -133,6 +138,11 @@ pub(crate) fn place(
         let (a, b) = (pos[c.first as usize], pos[c.second as usize]);
         if c.kind == ConnectionType::Portal {
             portals.push((j, a, b, "PORTAL connection"));
+            continue;
+        }
+        if crossing.get(j).copied().unwrap_or(false) {
+            portals.push((j, a, b, NOT_PLANAR));
+            w.stats.planar_portals += 1;
             continue;
         }
         // Away from third zones if possible; at least out of their 3x3 neighbourhood, so no

@@ -157,7 +157,7 @@ fn passages_cross_shared_borders_and_portals_join_the_rest() {
         r#"{"first":0,"second":1},{"first":0,"second":2,"type":"PORTAL"}"#,
         3,
     );
-    passages::place(&mut w, &t, &[0, 1, 2], false, &mut Seed(3).rng()).unwrap();
+    passages::place(&mut w, &t, &[0, 1, 2], &[], false, &mut Seed(3).rng()).unwrap();
     match w.realised[0] {
         Some(Realised::Passage([p, q])) => {
             assert_eq!((w.zone_of[p], w.zone_of[q]), (0, 1));
@@ -182,7 +182,7 @@ fn passages_cross_shared_borders_and_portals_join_the_rest() {
         .collect();
     let mut w = work(64, zone_of, 1);
     let t = template(r#"{"first":0,"second":1}"#, 3);
-    passages::place(&mut w, &t, &[0, 1, 2], false, &mut Seed(3).rng()).unwrap();
+    passages::place(&mut w, &t, &[0, 1, 2], &[], false, &mut Seed(3).rng()).unwrap();
     assert_eq!(
         w.realised[0],
         Some(Realised::Portal {
@@ -214,7 +214,7 @@ fn roads_join_all_vertices_of_a_zone() {
     let mut w = work(64, halves(64, false), 1);
     let t = template(r#"{"first":0,"second":1}"#, 2);
     buildings::place(&mut w, &t.zones, &Config::default(), &mut Seed(5).rng());
-    passages::place(&mut w, &t, &[0, 1], false, &mut Seed(5).rng()).unwrap();
+    passages::place(&mut w, &t, &[0, 1], &[], false, &mut Seed(5).rng()).unwrap();
     obstacles::place(&mut w, &mut Seed(5).rng());
     connect::run(&mut w);
     // A ROAD connection: its passage is a road vertex whatever the castles.
@@ -241,7 +241,7 @@ fn treasures_and_guards_follow_the_rules_and_check_repairs() {
     );
     let config = Config::default();
     let mg = buildings::place(&mut w, &t.zones, &config, &mut Seed(6).rng());
-    passages::place(&mut w, &t, &[0, 1], false, &mut Seed(6).rng()).unwrap();
+    passages::place(&mut w, &t, &[0, 1], &[], false, &mut Seed(6).rng()).unwrap();
     obstacles::place(&mut w, &mut Seed(6).rng());
     treasures::place(&mut w, &t, &[0, 1], &mg, &config, &mut Seed(6).rng());
     let Some(Realised::Passage([p, _])) = w.realised[0] else {
@@ -309,7 +309,7 @@ fn check_follows_portals_and_fails_on_a_walled_castle() {
         &Config::default(),
         &mut Seed(7).rng(),
     );
-    passages::place(&mut w, &t, &[0, 1, 2], false, &mut Seed(7).rng()).unwrap();
+    passages::place(&mut w, &t, &[0, 1, 2], &[], false, &mut Seed(7).rng()).unwrap();
     // Zone 1's castle is reachable only through the portal.
     let seen = check::reached(&w);
     let c1 = w

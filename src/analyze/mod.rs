@@ -9,7 +9,7 @@
 //! | generator | input | default empty tiles | extras |
 //! |---|---|---|---|
 //! | `marahel` | a Marahel JSON script | `empty`, `floor` and what stands on them (`player`, `enemy`, `treasure`, `exit`, `gold`, `coin`, `key`) where the script has them | unknown tiles, warnings |
-//! | `heroes` | a template JSON (`--size` 32/64/128/256, default 128) | the walkable cells | zone-area error (max, mean), objects, reachable objects, forced portals, portals for crossing connections, removed objects |
+//! | `heroes` | a template JSON (`--size` 32/64/128/256, default 128) | the walkable cells | zone-area error (max, mean), objects, reachable objects, forced portals, portals for crossing connections, removed objects, terrain features, share of obstacles in border ridges |
 //! | `mario` | `builtin`, `builtin@D` (difficulty 1 to 5 or a ramp `A:B`) or a room-library directory (reference layout: reference config) | cells Mario passes through (air, markers, coins, enemies) | gaps, gap columns, enemies per 100 columns, height changes, checker jumps, special enemies, playable, longest jump; several `builtin@D` inputs also draw `difficulty.png` |
 //! | `zones` | a `ZoneConfig` JSON, `default` or `seamless` (`--size` zones per side, default 20) | `off` cells | distinct states and symmetry classes, all-off/all-on zones, border mismatches (pairs, cells) |
 
@@ -28,7 +28,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 /// Most extra columns an adapter may report.
-pub const MAX_EXTRAS: usize = 8;
+pub const MAX_EXTRAS: usize = 12;
 
 /// The generators `levelgen analyze` knows, by their CLI names.
 pub const GENERATORS: [&str; 4] = ["marahel", "heroes", "mario", "zones"];
@@ -232,6 +232,10 @@ impl Probe {
     /// Finishes a row: `extras` in [`Subject::extra_names`] order, the measuring time since
     /// [`Probe::generate`] returned.
     pub fn row(&self, seed: u64, metrics: MapMetrics, extras: &[f64], gen_secs: f64) -> Row {
+        assert!(
+            extras.len() <= MAX_EXTRAS,
+            "an adapter reports at most MAX_EXTRAS extras"
+        );
         let mut e = [0.0; MAX_EXTRAS];
         for (slot, v) in e.iter_mut().zip(extras) {
             *slot = *v;

@@ -233,7 +233,7 @@ mod tests {
                         block_entropy: e,
                         ..MapMetrics::default()
                     },
-                    extras: [0.0; 8],
+                    extras: [0.0; crate::analyze::MAX_EXTRAS],
                     gen_secs: 0.0,
                     measure_secs: 0.0,
                 })

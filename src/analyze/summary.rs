@@ -334,7 +334,11 @@ mod tests {
                 regions,
                 block_entropy: entropy,
             },
-            extras: [seed as f64 * 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            extras: {
+                let mut e = [0.0; crate::analyze::MAX_EXTRAS];
+                e[0] = seed as f64 * 2.0;
+                e
+            },
             gen_secs: 0.001,
             measure_secs: 0.000_01,
         }

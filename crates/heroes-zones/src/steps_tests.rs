@@ -271,17 +271,8 @@ fn treasures_and_guards_follow_the_rules_and_check_repairs() {
         matches!(w.cell(i), Cell::Treasure | Cell::Guard)
     });
     for &c in &pile {
-        for (dx, dy) in [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ] {
-            if let Some(n) = w.offset(c, dx, dy)
+        for &(dx, dy) in Connectivity::Eight.offsets() {
+            if let Some(n) = w.offset(c, dx as i64, dy as i64)
                 && matches!(w.cell(n), Cell::Free | Cell::Approach | Cell::Road)
             {
                 w.set(n, Cell::Obstacle);

@@ -237,14 +237,18 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
             explorer: ctx.planning.explorer,
             kind: kind_name(&ex.kind),
             strategy,
-            live_planes: ctx.live.is_active().then(|| ctx.live.layout_name()),
+            live_planes: ctx
+                .caches
+                .live
+                .is_active()
+                .then(|| ctx.caches.live.layout_name()),
             count_planes: ctx.buffer
                 && !ctx.wrap
                 && ctx.planning.accel.count_planes
                 && crate::explorer::reads_estimator(ex, |e| {
                     matches!(e, crate::estimator::Estimator::Neighborhood { .. })
                 }),
-            distance_log: ctx.log.on,
+            distance_log: ctx.caches.log.on,
         });
     }
     strategy
@@ -273,7 +277,7 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
             codes: a.code_plane,
         };
         let (canvas, nbhs) = (&*ctx.canvas, ctx.nbhs);
-        let live = &mut ctx.live;
+        let live = &mut ctx.caches.live;
         live.begin(
             &k.planes,
             canvas,
@@ -286,10 +290,10 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         );
     }
     // Line visits read the live planes of the rules that count (they never count afresh).
-    let counted = k.planes.is_empty() || ctx.live.is_active();
+    let counted = k.planes.is_empty() || ctx.caches.live.is_active();
     match ex.kind {
         ExplorerKind::Horizontal
-            if a.byte_scan && !k.progress && ctx.live.is_active() && k.scans_rows(ctx) =>
+            if a.byte_scan && !k.progress && ctx.caches.live.is_active() && k.scans_rows(ctx) =>
         {
             Strategy::ByteScan
         }

@@ -237,8 +237,8 @@ pub fn pass(
     let plain = ex.kernel.is_some()
         && !ctx.buffer
         && !ctx.track_counts
-        && !ctx.live.tracking()
-        && !ctx.log.on;
+        && !ctx.caches.live.tracking()
+        && !ctx.caches.log.on;
     let stuck = match walk::CellRules::new(ex, nbhs) {
         Some(mut rules) if plain => {
             walk::walk(&mut rules, &plan.corridors, &mut steer, dirs, r, ctx, lim)

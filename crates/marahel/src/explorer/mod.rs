@@ -230,7 +230,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, limits),
                 ExplorerKind::WideRand => wide::random(ex, ctx, limits),
             }
-            ctx.live.end();
+            ctx.caches.live.end();
             if ex.buffer {
                 let w = ctx.canvas.w;
                 let canvas = &mut *ctx.canvas;

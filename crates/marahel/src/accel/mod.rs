@@ -11,6 +11,7 @@
 
 pub mod batch;
 pub mod compiled;
+pub mod connect_walk;
 pub mod count_planes;
 pub mod live;
 pub mod steps;
@@ -58,6 +59,9 @@ pub struct Accel {
     /// `dist` planes of a live pass corrected from a log of writes ([`crate::distance`]);
     /// off: computed again after every write.
     pub distance_patching: bool,
+    /// Connect digs with a table of its rules when they read and write the visited cell
+    /// only ([`connect_walk`]); off: the compiled rules run at every cell of a corridor.
+    pub connect_walk: bool,
 }
 
 impl Default for Accel {
@@ -82,6 +86,7 @@ impl Accel {
             walker_steps: true,
             count_planes: true,
             distance_patching: true,
+            connect_walk: true,
         }
     }
 
@@ -100,11 +105,12 @@ impl Accel {
             walker_steps: false,
             count_planes: false,
             distance_patching: false,
+            connect_walk: false,
         }
     }
 
     /// Every option with its name, for listing and for switching one at a time.
-    pub fn options(&mut self) -> [(&'static str, &mut bool); 12] {
+    pub fn options(&mut self) -> [(&'static str, &mut bool); 13] {
         [
             ("compiled_rules", &mut self.compiled_rules),
             ("live_planes", &mut self.live_planes),
@@ -118,6 +124,7 @@ impl Accel {
             ("walker_steps", &mut self.walker_steps),
             ("count_planes", &mut self.count_planes),
             ("distance_patching", &mut self.distance_patching),
+            ("connect_walk", &mut self.connect_walk),
         ]
     }
 
@@ -162,6 +169,8 @@ pub enum Strategy {
     Whole,
     /// The drunk walker's own step loop.
     WalkerSteps,
+    /// Connect's corridors dug with a table of its rules ([`connect_walk`]).
+    ConnectWalk,
 }
 
 impl Strategy {
@@ -176,6 +185,7 @@ impl Strategy {
             Strategy::Rows => "rows",
             Strategy::Whole => "whole",
             Strategy::WalkerSteps => "walker-steps",
+            Strategy::ConnectWalk => "connect-walk",
         }
     }
 
@@ -304,6 +314,12 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         }
         ExplorerKind::Drunk { dirprob } if a.walker_steps && steps::fits(ex, dirprob, ctx) => {
             Strategy::WalkerSteps
+        }
+        ExplorerKind::Connect {
+            style: ConnectStyle::Tour,
+            ..
+        } if a.connect_walk && crate::explorer::connect::walk_fits(ex, ctx) => {
+            Strategy::ConnectWalk
         }
         _ => Strategy::Compiled,
     }

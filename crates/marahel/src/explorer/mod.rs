@@ -223,7 +223,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 ExplorerKind::Connect {
                     entities,
                     style: ConnectStyle::Tour,
-                } => connect::pass(ex, entities, ctx, limits, warnings),
+                } => connect::pass(ex, entities, ctx, limits, strategy, warnings),
                 ExplorerKind::Connect { entities, style } => {
                     connect2017::pass(ex, *style, entities, ctx, limits, warnings)
                 }

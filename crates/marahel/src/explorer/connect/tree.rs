@@ -121,8 +121,9 @@ impl Drop for Grid {
 
 impl Grid {
     /// The plane of the region of `g` where the cells whose code is in `entities` belong to
-    /// areas, for the symmetric offsets `adj`.
-    fn new(adj: &[(i64, i64)], g: &View, entities: &[bool]) -> Grid {
+    /// areas, for the symmetric offsets `adj` (the region's cells are written by
+    /// [`Grid::areas`]).
+    fn new(adj: &[(i64, i64)], g: &View) -> Grid {
         let (rw, rh) = (g.r.w as usize, g.r.h as usize);
         let adj: Vec<(i64, i64)> = adj
             .iter()
@@ -135,23 +136,11 @@ impl Grid {
         let mut keys = KEYS.take();
         let pad = key_of(PAD, 0);
         keys.resize(pw * (rh + 2 * py), pad);
-        // The border (the region's rows are written below).
+        // The border (stage 1 writes the region's rows).
         keys[..py * pw + px].fill(pad);
         keys[(py + rh) * pw - px..].fill(pad);
         for ly in 1..rh {
             keys[(ly + py) * pw - px..][..2 * px].fill(pad);
-        }
-        let code: Vec<Key> = entities
-            .iter()
-            .map(|&e| key_of(if e { OPEN } else { NONE }, 0))
-            .collect();
-        let first = g.r.y as usize * g.w + g.r.x as usize;
-        for ly in 0..rh {
-            let row = &mut keys[(ly + py) * pw + px..][..rw];
-            let cells = &g.cells[first + ly * g.w..][..rw];
-            for (o, &c) in row.iter_mut().zip(cells) {
-                *o = code[c as usize];
-            }
         }
         let steps = adj
             .iter()
@@ -201,22 +190,36 @@ impl Grid {
     /// areas, then each cell takes its area's number); returns the first cell of each, and
     /// for a breadth-first search of stage 2 the area cells next to a cell of no area (where
     /// it starts).
-    fn areas(&mut self) -> (Vec<usize>, Vec<u32>) {
+    fn areas(&mut self, g: &View, entities: &[bool]) -> (Vec<usize>, Vec<u32>) {
         let back: Vec<isize> = self.steps.iter().copied().filter(|&s| s < 0).collect();
         let (open, rows) = (key_of(OPEN, 0), self.rows().collect::<Vec<_>>());
         let (mut up, mut starts) = (Vec::new(), Vec::new());
+        let mut area = [false; 256];
+        for (a, &e) in area.iter_mut().zip(entities) {
+            *a = e;
+        }
+        let first = g.r.y as usize * g.w + g.r.x as usize;
         let keys = &mut self.keys[..];
-        for row in &rows {
+        for (ly, row) in rows.iter().enumerate() {
+            let cells = &g.cells[first + ly * g.w..][..self.rw];
             if let Some(diagonal) = self.raster {
                 let (above, cur) = keys.split_at_mut(row.start);
                 let near = &above[row.start - self.pw - 1..][..self.rw + 2];
                 let (cur, at) = (&mut cur[..self.rw], row.start);
+                let mut labels = raster::Labels {
+                    up: &mut up,
+                    starts: &mut starts,
+                    area: &area,
+                };
                 if diagonal {
-                    label_row::<true>(cur, near, at, &mut up, &mut starts);
+                    label_row::<true>(cur, cells, near, at, &mut labels);
                 } else {
-                    label_row::<false>(cur, near, at, &mut up, &mut starts);
+                    label_row::<false>(cur, cells, near, at, &mut labels);
                 }
                 continue;
+            }
+            for (o, &c) in keys[row.clone()].iter_mut().zip(cells) {
+                *o = key_of(if area[c as usize] { OPEN } else { NONE }, 0);
             }
             for i in row.clone() {
                 if keys[i] != open {
@@ -416,8 +419,8 @@ type Candidate = (u32, u32, u32, u32, u32);
 /// code is in `entities`, along the symmetric offsets `adj`.
 pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) -> Plan {
     let (rw, rh) = (g.r.w as usize, g.r.h as usize);
-    let mut grid = Grid::new(adj, &g, entities);
-    let (firsts, edge) = grid.areas();
+    let mut grid = Grid::new(adj, &g);
+    let (firsts, edge) = grid.areas(&g, entities);
     let k = firsts.len();
     let mut plan = Plan {
         areas: k,

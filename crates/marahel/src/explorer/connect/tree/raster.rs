@@ -66,34 +66,46 @@ pub fn backward<const DIAGONAL: bool>(
     }
 }
 
-/// Stage 1's first pass on one row `cur` (first cell at padded index `at`) for the 4 unit
-/// steps, or the 8 with `DIAGONAL`: each area cell joins the provisional areas (union-find
-/// `up`) of its left neighbour and its neighbours above (in `near`, the row above with one
-/// more cell on each side), or opens one (its first cell noted in `starts`).
+/// Stage 1's state: the provisional areas (union-find), the first cell of each, and which
+/// codes are area cells.
+pub struct Labels<'a> {
+    /// Union-find parents of the provisional areas.
+    pub up: &'a mut Vec<u32>,
+    /// The first cell of each provisional area.
+    pub starts: &'a mut Vec<usize>,
+    /// Whether a code is an area cell.
+    pub area: &'a [bool; 256],
+}
+
+/// Stage 1's first pass on one row `cur` of the map's `cells` (first cell at padded index
+/// `at`) for the 4 unit steps, or the 8 with `DIAGONAL`: a cell of no area gets the key of
+/// none; an area cell joins the provisional areas of its left neighbour and its neighbours
+/// above (in `near`, the row above with one more cell on each side), or opens one.
 pub fn label_row<const DIAGONAL: bool>(
     cur: &mut [Key],
+    cells: &[u8],
     near: &[Key],
     at: usize,
-    up: &mut Vec<u32>,
-    starts: &mut Vec<usize>,
+    labels: &mut Labels,
 ) {
-    let (n, open) = (cur.len(), key_of(OPEN, 0));
+    let (n, none) = (cur.len(), key_of(NONE, 0));
     let above = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
     let mut left = NONE;
-    for (x, (c, ((&a, &b), &d))) in cur.iter_mut().zip(above).enumerate() {
-        if *c != open {
+    for (x, ((c, &code), ((&a, &b), &d))) in cur.iter_mut().zip(cells).zip(above).enumerate() {
+        if !labels.area[code as usize] {
+            *c = none;
             left = NONE;
             continue;
         }
-        let mut lab = join(left, b as u32, up);
+        let mut lab = join(left, b as u32, labels.up);
         if DIAGONAL {
-            lab = join(lab, a as u32, up);
-            lab = join(lab, d as u32, up);
+            lab = join(lab, a as u32, labels.up);
+            lab = join(lab, d as u32, labels.up);
         }
         if lab == NONE {
-            lab = up.len() as u32;
-            up.push(lab);
-            starts.push(at + x);
+            lab = labels.up.len() as u32;
+            labels.up.push(lab);
+            labels.starts.push(at + x);
         }
         *c = Key::from(lab);
         left = lab;

@@ -147,8 +147,8 @@ fn areas_are_the_components() {
                     h: h as i64,
                 },
             };
-            let mut grid = Grid::new(&adj, &view, &[false, true]);
-            let (firsts, mut edge) = grid.areas();
+            let mut grid = Grid::new(&adj, &view);
+            let (firsts, mut edge) = grid.areas(&view, &[false, true]);
             let k = firsts.len();
             let c = components(w, h, conn, |i| cells[i] == 1);
             assert_eq!(k, c.count());
@@ -211,16 +211,16 @@ fn the_raster_transform_finds_the_nearest_area() {
                     h: h as i64,
                 },
             };
-            let mut raster = Grid::new(&adj, &view, &[false, true]);
+            let mut raster = Grid::new(&adj, &view);
             assert_eq!(raster.raster, Some(diagonal));
-            let (firsts, _) = raster.areas();
+            let (firsts, _) = raster.areas(&view, &[false, true]);
             if firsts.is_empty() {
                 continue;
             }
             let mut pairs = raster.nearest(Vec::new());
-            let mut bfs = Grid::new(&adj, &view, &[false, true]);
+            let mut bfs = Grid::new(&adj, &view);
             bfs.raster = None;
-            let (_, edge) = bfs.areas();
+            let (_, edge) = bfs.areas(&view, &[false, true]);
             bfs.nearest(edge);
             let metric = |i: usize, j: usize| {
                 let (dx, dy) = ((i % w).abs_diff(j % w), (i / w).abs_diff(j / w));

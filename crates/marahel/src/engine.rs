@@ -4,7 +4,6 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
-use crate::accel::count_planes::Caches;
 pub use crate::accel::count_planes::PlaneScratch;
 use crate::accel::live::LivePlanes;
 use crate::accel::{PassReport, Planning};
@@ -78,27 +77,39 @@ pub struct Ctx<'a> {
     pub counts: Vec<u32>,
     /// Bumped on every front-buffer change (invalidates distance caches).
     pub version: u64,
-    /// Distance caches: `(version, region, distances)`.
-    pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
-    /// What the acceleration layer keeps between visits ([`crate::accel`]); never read by
-    /// the core.
+    /// What is computed from the map and kept between visits (planes, logs, buffers).
     pub caches: Caches,
     /// The region's edges wrap around (2017 `borderType: wrap`).
     pub wrap: bool,
-    /// The cells written since the distance planes were computed ([`crate::distance`]).
-    pub log: WriteLog,
-    /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
-    pub paths: distance::paths::Caches,
     /// Visit progress in `[0, 1)`.
     pub percent: f64,
     /// Firing progress in `[0, 1)`.
     pub cpercent: f64,
     /// Repeat progress in `[0, 1)`.
     pub rpercent: f64,
-    /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every write.
-    pub live: LivePlanes,
     /// What the planner needs ([`crate::accel::plan`]).
     pub planning: Planning<'a>,
+}
+
+/// What a [`Ctx`] keeps computed from the map between visits: all of it can be thrown away
+/// and computed again (the map's state is the rest of [`Ctx`]).
+#[derive(Debug, Default)]
+pub struct Caches {
+    /// Distance planes per estimator slot: `(version, region, distances)`.
+    pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// The cells written since the distance planes were computed ([`crate::distance`]).
+    pub log: WriteLog,
+    /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
+    pub paths: distance::paths::Caches,
+    /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
+    /// counts)` ([`crate::accel::count_planes`]).
+    pub count_planes: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// Scratch buffers of the count planes and of the whole-region passes (reused across
+    /// passes).
+    pub scratch: PlaneScratch,
+    /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every
+    /// write.
+    pub live: LivePlanes,
 }
 
 impl Ctx<'_> {
@@ -197,7 +208,7 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if self.track_counts || self.live.tracking() || self.log.on || self.wrap {
+        if self.track_counts || self.caches.live.tracking() || self.caches.log.on || self.wrap {
             for &(dx, dy) in &n.offsets {
                 if let Some((nx, ny)) = self.wrapped(xi + dx, yi + dy) {
                     self.set_at(nx as usize, ny as usize, value);
@@ -260,16 +271,16 @@ impl Ctx<'_> {
         if old != value {
             self.canvas.front[i] = value;
             self.version += 1;
-            if self.log.on {
-                self.log.record(self.version, at());
+            if self.caches.log.on {
+                self.caches.log.record(self.version, at());
             }
             if self.track_counts {
                 self.counts[old as usize] -= 1;
                 self.counts[value as usize] += 1;
             }
-            if self.live.tracking() {
+            if self.caches.live.tracking() {
                 let (x, y) = at();
-                self.live.update(x, y, old, value);
+                self.caches.live.update(x, y, old, value);
             }
         }
     }
@@ -290,9 +301,9 @@ impl Ctx<'_> {
         }
         let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
         let at = (lx as usize, ly as usize);
-        let v = match &self.dist_cache[slot] {
+        let v = match &self.caches.dist_cache[slot] {
             Some((v, rr, d)) if *rr == r && *v == self.version => Some(d[at.1 * rect.2 + at.0]),
-            Some((v, rr, d)) if *rr == r => match self.log.since(*v, self.version) {
+            Some((v, rr, d)) if *rr == r => match self.caches.log.since(*v, self.version) {
                 Some(written) if written.len() <= distance::patch_limit(d.len()) => {
                     let (front, w) = (&self.canvas.front, self.canvas.w);
                     let is_target = |i: usize| targets[front[i] as usize];
@@ -307,13 +318,13 @@ impl Ctx<'_> {
             None | Some(_) => None,
         };
         let v = v.unwrap_or_else(|| {
-            let mut d = match self.dist_cache[slot].take() {
+            let mut d = match self.caches.dist_cache[slot].take() {
                 Some((_, _, d)) => d,
                 None => Vec::new(),
             };
             distance::transform(&self.canvas.front, self.canvas.w, rect, targets, &mut d);
             let v = d[at.1 * rect.2 + at.0];
-            self.dist_cache[slot] = Some((self.version, r, d));
+            self.caches.dist_cache[slot] = Some((self.version, r, d));
             v
         });
         if v == u32::MAX { -1.0 } else { v as f64 }
@@ -436,18 +447,18 @@ fn generate_once(
             track_counts: false,
             counts: std::mem::take(&mut ws.counts),
             version: 0,
-            dist_cache: vec![None; p.dist_slots],
             caches: Caches {
                 count_planes: vec![None; p.dist_slots],
                 scratch: std::mem::take(&mut ws.scratch),
+                dist_cache: vec![None; p.dist_slots],
+                log: WriteLog::default(),
+                paths: distance::paths::Caches::new(p.dist_slots),
+                live: std::mem::take(&mut ws.live),
             },
-            log: WriteLog::default(),
             wrap: false,
-            paths: distance::paths::Caches::new(p.dist_slots),
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
-            live: std::mem::take(&mut ws.live),
             planning: Planning {
                 accel: p.accel,
                 explorer: 0,
@@ -464,23 +475,23 @@ fn generate_once(
             ctx.counts.clear();
             ctx.counts.resize(p.entities.len() + 2, 0);
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
-            ctx.live.release_kept();
-            ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.caches.live.release_kept();
+            ctx.caches.dist_cache.iter_mut().for_each(|c| *c = None);
             ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
-            ctx.paths.clear();
+            ctx.caches.paths.clear();
             let log = p.accel.distance_patching && !ex.buffer && explorer::reads_distance(ex);
-            ctx.log.start(log, ctx.version);
+            ctx.caches.log.start(log, ctx.version);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next
                 // explorer may need other buffers as large).
                 ctx.caches.scratch = PlaneScratch::default();
-                ctx.live = LivePlanes::default();
+                ctx.caches.live = LivePlanes::default();
             }
         }
         if w * h <= KEEP_CELLS {
             ws.scratch = std::mem::take(&mut ctx.caches.scratch);
-            ws.live = std::mem::take(&mut ctx.live);
+            ws.live = std::mem::take(&mut ctx.caches.live);
         }
         ws.counts = std::mem::take(&mut ctx.counts);
         ws.back = std::mem::take(&mut canvas.back);

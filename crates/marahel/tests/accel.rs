@@ -118,7 +118,9 @@ const EVERY_STRATEGY: &str = r#"{"metadata": {"min": "45x31", "max": "45x31"},
      "rules": ["self(solid), random < 0.8 -> self(empty)", "self(water) -> all(empty)"]},
     {"type": "narrow_horz", "parameters": {"changes": "200"},
      "rules": ["dist(water) > 2, self(empty) -> self(water)"]},
-    {"type": "wide_rand", "rules": ["self(water), all(water) < 2 -> self(empty)"]}
+    {"type": "wide_rand", "rules": ["self(water), all(water) < 2 -> self(empty)"]},
+    {"type": "turtle_connect", "parameters": {"entities": "empty"},
+     "rules": ["self(solid) -> self(empty)", "self(water) -> self(empty)"]}
   ]}"#;
 
 /// The strategies of every pass, per explorer: `explorer kind: strategy[+live], ...`.

@@ -469,17 +469,6 @@ fn pad_sum_into(
     sum.truncate(rw * rh);
 }
 
-/// What the acceleration layer keeps while an explorer runs ([`crate::engine::Ctx::caches`]).
-#[derive(Debug, Default)]
-pub struct Caches {
-    /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
-    /// counts)`.
-    pub count_planes: Vec<Option<(u64, Rect, Vec<u32>)>>,
-    /// Scratch buffers of the count planes and of the whole-region passes (reused across
-    /// passes).
-    pub scratch: PlaneScratch,
-}
-
 impl Ctx<'_> {
     /// `count_nbh` for every cell of the region at once, cached until the front buffer or
     /// the region changes; returns the value at `(x, y)`.

@@ -11,6 +11,7 @@
 
 pub mod batch;
 pub mod compiled;
+pub mod connect_walk;
 pub mod count_planes;
 pub mod live;
 pub mod steps;
@@ -58,6 +59,9 @@ pub struct Accel {
     /// `dist` planes of a live pass corrected from a log of writes ([`crate::distance`]);
     /// off: computed again after every write.
     pub distance_patching: bool,
+    /// Connect digs with a table of its rules when they read and write the visited cell
+    /// only ([`connect_walk`]); off: the compiled rules run at every cell of a corridor.
+    pub connect_walk: bool,
 }
 
 impl Default for Accel {
@@ -82,6 +86,7 @@ impl Accel {
             walker_steps: true,
             count_planes: true,
             distance_patching: true,
+            connect_walk: true,
         }
     }
 
@@ -100,11 +105,12 @@ impl Accel {
             walker_steps: false,
             count_planes: false,
             distance_patching: false,
+            connect_walk: false,
         }
     }
 
     /// Every option with its name, for listing and for switching one at a time.
-    pub fn options(&mut self) -> [(&'static str, &mut bool); 12] {
+    pub fn options(&mut self) -> [(&'static str, &mut bool); 13] {
         [
             ("compiled_rules", &mut self.compiled_rules),
             ("live_planes", &mut self.live_planes),
@@ -118,6 +124,7 @@ impl Accel {
             ("walker_steps", &mut self.walker_steps),
             ("count_planes", &mut self.count_planes),
             ("distance_patching", &mut self.distance_patching),
+            ("connect_walk", &mut self.connect_walk),
         ]
     }
 
@@ -162,6 +169,8 @@ pub enum Strategy {
     Whole,
     /// The drunk walker's own step loop.
     WalkerSteps,
+    /// Connect's corridors dug with a table of its rules ([`connect_walk`]).
+    ConnectWalk,
 }
 
 impl Strategy {
@@ -176,6 +185,7 @@ impl Strategy {
             Strategy::Rows => "rows",
             Strategy::Whole => "whole",
             Strategy::WalkerSteps => "walker-steps",
+            Strategy::ConnectWalk => "connect-walk",
         }
     }
 
@@ -237,14 +247,18 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
             explorer: ctx.planning.explorer,
             kind: kind_name(&ex.kind),
             strategy,
-            live_planes: ctx.live.is_active().then(|| ctx.live.layout_name()),
+            live_planes: ctx
+                .caches
+                .live
+                .is_active()
+                .then(|| ctx.caches.live.layout_name()),
             count_planes: ctx.buffer
                 && !ctx.wrap
                 && ctx.planning.accel.count_planes
                 && crate::explorer::reads_estimator(ex, |e| {
                     matches!(e, crate::estimator::Estimator::Neighborhood { .. })
                 }),
-            distance_log: ctx.log.on,
+            distance_log: ctx.caches.log.on,
         });
     }
     strategy
@@ -273,7 +287,7 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
             codes: a.code_plane,
         };
         let (canvas, nbhs) = (&*ctx.canvas, ctx.nbhs);
-        let live = &mut ctx.live;
+        let live = &mut ctx.caches.live;
         live.begin(
             &k.planes,
             canvas,
@@ -286,10 +300,10 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         );
     }
     // Line visits read the live planes of the rules that count (they never count afresh).
-    let counted = k.planes.is_empty() || ctx.live.is_active();
+    let counted = k.planes.is_empty() || ctx.caches.live.is_active();
     match ex.kind {
         ExplorerKind::Horizontal
-            if a.byte_scan && !k.progress && ctx.live.is_active() && k.scans_rows(ctx) =>
+            if a.byte_scan && !k.progress && ctx.caches.live.is_active() && k.scans_rows(ctx) =>
         {
             Strategy::ByteScan
         }
@@ -300,6 +314,12 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         }
         ExplorerKind::Drunk { dirprob } if a.walker_steps && steps::fits(ex, dirprob, ctx) => {
             Strategy::WalkerSteps
+        }
+        ExplorerKind::Connect {
+            style: ConnectStyle::Tour,
+            ..
+        } if a.connect_walk && crate::explorer::connect::walk_fits(ex, ctx) => {
+            Strategy::ConnectWalk
         }
         _ => Strategy::Compiled,
     }

@@ -155,7 +155,8 @@ pub(super) struct Step<'a> {
 /// nor write log, `dirprob < 1` (every step turning is not a test the loop can say) and at
 /// most `MAX_DIRS` directions.
 pub fn fits(ex: &Explorer, dirprob: f64, ctx: &Ctx) -> bool {
-    let plain = !ctx.buffer && !ctx.track_counts && !ctx.live.tracking() && !ctx.log.on;
+    let plain =
+        !ctx.buffer && !ctx.track_counts && !ctx.caches.live.tracking() && !ctx.caches.log.on;
     let dirs = ctx.nbhs[ex.directions].offsets.len();
     plain
         && dirprob < 1.0

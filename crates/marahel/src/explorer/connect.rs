@@ -1,8 +1,9 @@
 //! `turtle_connect`: join every area of the chosen entities with corridors.
 //!
 //! 1. to 3. (module `tree`) Areas are the connected components of cells holding `entities`,
-//!    adjacency by the `directions` offsets (made symmetric). One breadth-first search from
-//!    every area at once finds each cell's nearest area; neighbouring cells of two areas are
+//!    adjacency by the `directions` offsets (made symmetric). A distance transform from every
+//!    area at once (two raster passes for the 4 and 8 unit steps, else one breadth-first
+//!    search) finds each cell's nearest area; neighbouring cells of two areas are
 //!    candidate corridors, and a minimum spanning tree of the areas by corridor length (equal
 //!    lengths in a random order) says which corridors to dig: each joins the area cells
 //!    nearest to the two ends of its candidate. Half of the time one more candidate adds a
@@ -18,24 +19,26 @@
 //!    a table from the cell's code to the value written, and in a plain pass the walk visits a
 //!    cell with a table read and a store (without branches on whether a rule fires), and with
 //!    unit steps only (the usual `plus`) takes each corridor as at most two straight runs in
-//!    closed form (module `walk`).
+//!    closed form ([`crate::accel::connect_walk`], chosen by the planner as
+//!    [`Strategy::ConnectWalk`]).
 //!
 //! Everything is bounded: each corridor is walked in at most its Manhattan length, and their
 //! total length has a budget (`tree::BUDGET`, 4 steps per region cell); a corridor end the
 //! directions cannot approach is left with a warning.
 
 mod tree;
-mod walk;
 
 use super::{Limits, reads_progress, visit};
+use crate::accel::Strategy;
+use crate::accel::connect_walk::{self as walk, CellRules};
 use crate::engine::Ctx;
 use crate::program::Explorer;
 use grid_core::Rect;
 use std::cell::Cell;
-use tree::Corridor;
+pub use tree::Corridor;
 
 /// The Manhattan distance between two cells.
-fn manhattan(a: (i64, i64), b: (i64, i64)) -> u64 {
+pub fn manhattan(a: (i64, i64), b: (i64, i64)) -> u64 {
     a.0.abs_diff(b.0) + a.1.abs_diff(b.1)
 }
 
@@ -65,14 +68,15 @@ fn best_step(
     (bd < here).then_some(best)
 }
 
-/// [`best_step`] tabulated by the offset to the target, ignoring the region.
+/// `best_step` tabulated by the offset to the target, ignoring the region.
 ///
 /// Once `|t.0 - x|` exceeds every step's `|dx|`, each step's distance is the walker's minus
 /// `sign(t.0 - x) * dx` on that axis: the choice depends only on the sign, so the offset is
 /// clamped to `±(mx + 1)` (likewise for y) and the table is small. The choice of all
 /// directions, when it stays in the region, is also the choice among the directions that
-/// stay in the region (it is the first closest of a superset); otherwise [`best_step`] runs.
-struct Steer {
+/// stay in the region (it is the first closest of a superset); otherwise `best_step` runs.
+#[derive(Debug)]
+pub struct Steer {
     /// The directions (the table depends on nothing else).
     dirs: Vec<(i64, i64)>,
     /// Clamp bounds `mx + 1`, `my + 1`.
@@ -80,7 +84,7 @@ struct Steer {
     cy: i64,
     /// Direction index per clamped offset, [`Steer::STUCK`] when none gets closer,
     /// [`Steer::UNKNOWN`] until first needed; empty for direction sets with very long steps
-    /// (then every step runs [`best_step`]).
+    /// (then every step runs `best_step`).
     table: Vec<u8>,
 }
 
@@ -123,12 +127,12 @@ impl Steer {
         }
     }
 
-    /// [`best_step`] from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
+    /// `best_step` from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
     /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
     /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
     /// offset is not zero).
     #[inline(always)]
-    fn step(
+    pub fn step(
         &mut self,
         dirs: &[(i64, i64)],
         r: Rect,
@@ -191,12 +195,13 @@ thread_local! {
     static STEERS: Cell<Option<Steer>> = const { Cell::new(None) };
 }
 
-/// One region pass.
+/// One region pass; `strategy` [`Strategy::ConnectWalk`] digs with the table walk.
 pub fn pass(
     ex: &Explorer,
     entities: &[bool],
     ctx: &mut Ctx,
     lim: Limits,
+    strategy: Strategy,
     warnings: &mut Vec<String>,
 ) {
     let r = ctx.region;
@@ -233,19 +238,27 @@ pub fn pass(
         Some(steer) if steer.dirs == *dirs => steer,
         _ => Steer::new(dirs),
     };
-    let plain = ex.kernel.is_some()
-        && !ctx.buffer
-        && !ctx.track_counts
-        && !ctx.live.tracking()
-        && !ctx.log.on;
-    let stuck = match walk::CellRules::new(ex, nbhs) {
-        Some(mut rules) if plain => {
-            walk::walk(&mut rules, &plan.corridors, &mut steer, dirs, r, ctx, lim)
-        }
-        _ => dig(ex, &plan.corridors, &mut steer, ctx, lim),
+    let rules = (strategy == Strategy::ConnectWalk)
+        .then(|| CellRules::new(ex, nbhs))
+        .flatten();
+    let stuck = match rules {
+        Some(mut rules) => walk::walk(&mut rules, &plan.corridors, &mut steer, dirs, r, ctx, lim),
+        None => dig(ex, &plan.corridors, &mut steer, ctx, lim),
     };
     STEERS.set(Some(steer));
     warn_stuck(ex, stuck, warnings);
+}
+
+/// Whether the table walk ([`walk::walk`]) can dig for `ex` in this pass: rules of the
+/// cell alone, compiled, in a plain pass (the front buffer, no counts, no live planes, no
+/// write log).
+pub fn walk_fits(ex: &Explorer, ctx: &Ctx) -> bool {
+    ex.kernel.is_some()
+        && !ctx.buffer
+        && !ctx.track_counts
+        && !ctx.caches.live.tracking()
+        && !ctx.caches.log.on
+        && CellRules::new(ex, ctx.nbhs).is_some()
 }
 
 /// Stage 4, the general walk: digs the `corridors` in order, running the rules at every cell

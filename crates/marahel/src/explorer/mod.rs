@@ -223,14 +223,14 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
                 ExplorerKind::Connect {
                     entities,
                     style: ConnectStyle::Tour,
-                } => connect::pass(ex, entities, ctx, limits, warnings),
+                } => connect::pass(ex, entities, ctx, limits, strategy, warnings),
                 ExplorerKind::Connect { entities, style } => {
                     connect2017::pass(ex, *style, entities, ctx, limits, warnings)
                 }
                 ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, limits),
                 ExplorerKind::WideRand => wide::random(ex, ctx, limits),
             }
-            ctx.live.end();
+            ctx.caches.live.end();
             if ex.buffer {
                 let w = ctx.canvas.w;
                 let canvas = &mut *ctx.canvas;

@@ -3,14 +3,16 @@
 //!
 //! 1. Areas are the connected components of the region's cells holding `entities`, joined by
 //!    the `directions` offsets made symmetric, numbered by their first cell in scan order
-//!    (they are [`grid_core::components`] for the 4- and 8-neighbourhoods; here a flood fill
-//!    over any offsets on the plane the search of stage 2 then fills, without a division or
-//!    a bounds test per step, and it notes the cells where that search starts).
-//! 2. One breadth-first search from every area cell next to a cell of no area, at once,
-//!    over the whole region and the same offsets, gives each cell its nearest area (its
-//!    owner) and the steps to it. Two neighbouring cells owned by two areas are a candidate
-//!    corridor between them, as long as the steps from one area to the other through the
-//!    pair.
+//!    (they are [`grid_core::components`] for the 4- and 8-neighbourhoods; here a union-find
+//!    labelling in two passes over any offsets, on the plane stage 2 then fills, without a
+//!    division or a bounds test per step).
+//! 2. Each cell's nearest area (its owner; of equal distances, the lowest number) and the
+//!    steps to it: for the 4 unit steps and the 8 steps of the 3x3 square, a two-pass raster
+//!    distance transform (city-block, chessboard) of keys that hold the steps above the
+//!    owner, so that one `min` compares both; for other offsets, one breadth-first search
+//!    from every area cell next to a cell of no area, at once (ties: the first to arrive).
+//!    Two neighbouring cells owned by two areas are a candidate corridor between them, as
+//!    long as the steps from one area to the other through the pair.
 //! 3. Kruskal keeps the shortest candidates that join two groups of areas not joined yet
 //!    (equal lengths in a random order of the areas): a minimum spanning tree of the areas by
 //!    corridor length. A corridor goes from the area cell nearest to one cell of the pair to
@@ -26,6 +28,8 @@
 use crate::divider::shuffle;
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect};
+use raster::{Row, backward, forward, label_row};
+use std::cell::Cell;
 use std::collections::BTreeSet;
 
 /// A corridor to dig, from a cell of one area to a cell of another (map coordinates).
@@ -62,13 +66,37 @@ pub struct Plan {
     pub length: u64,
 }
 
-/// Sentinels of the owner plane (area numbers are below them).
+/// Sentinels of the owner half of a key (area numbers are below them).
 const OPEN: u32 = u32::MAX - 2;
 const PAD: u32 = u32::MAX - 1;
 
+/// A cell's key: the steps to its owner in the high half, the owner in the low half, so that
+/// the smaller key is the nearer area (equal steps: the smaller area number).
+type Key = u64;
+/// One step more in a key.
+const STEP: Key = 1 << 32;
+/// The steps half of the keys of sentinels: above every real distance, and a [`STEP`] more
+/// does not overflow.
+const FAR: Key = 0xFFFF_FFF0 << 32;
+
+/// The key of an area cell, or of a sentinel `owner` (which compares above every area cell's).
+fn key_of(owner: u32, dist: u32) -> Key {
+    if owner >= OPEN || owner == NONE {
+        FAR | Key::from(owner)
+    } else {
+        Key::from(dist) << 32 | Key::from(owner)
+    }
+}
+
+thread_local! {
+    /// The key plane of the last plan on this thread (reused: no allocation per map).
+    static KEYS: Cell<Vec<Key>> = const { Cell::new(Vec::new()) };
+}
+
 /// The region as a plane with a border of [`PAD`] cells as wide as the longest step, so that
-/// a step is one addition to a cell's index (no bounds tests): the owner of every cell (its
-/// area, [`OPEN`] for an area cell not numbered yet, [`NONE`]) and the steps to it.
+/// a step is one addition to a cell's index (no bounds tests): the key of every cell (its
+/// owner: its area, [`OPEN`] for an area cell not numbered yet, [`NONE`]; and the steps to
+/// it).
 struct Grid {
     /// Padded width, and the padding per side.
     pw: usize,
@@ -79,14 +107,23 @@ struct Grid {
     /// The offsets as index steps (steps longer than the region, which can never land in it,
     /// are dropped).
     steps: Vec<isize>,
-    owner: Vec<u32>,
-    dist: Vec<u32>,
+    /// The offsets are the 4 unit steps (`Some(false)`) or the 8 steps of the 3x3 square
+    /// (`Some(true)`): the search of stage 2 is a raster distance transform.
+    raster: Option<bool>,
+    keys: Vec<Key>,
+}
+
+impl Drop for Grid {
+    fn drop(&mut self) {
+        KEYS.set(std::mem::take(&mut self.keys));
+    }
 }
 
 impl Grid {
     /// The plane of the region of `g` where the cells whose code is in `entities` belong to
-    /// areas, for the symmetric offsets `adj`.
-    fn new(adj: &[(i64, i64)], g: &View, entities: &[bool]) -> Grid {
+    /// areas, for the symmetric offsets `adj` (the region's cells are written by
+    /// [`Grid::areas`]).
+    fn new(adj: &[(i64, i64)], g: &View) -> Grid {
         let (rw, rh) = (g.r.w as usize, g.r.h as usize);
         let adj: Vec<(i64, i64)> = adj
             .iter()
@@ -96,23 +133,25 @@ impl Grid {
         let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
         let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
         let pw = rw + 2 * px;
-        let mut owner = vec![PAD; pw * (rh + 2 * py)];
-        let code: Vec<u32> = entities
-            .iter()
-            .map(|&e| if e { OPEN } else { NONE })
-            .collect();
-        let first = g.r.y as usize * g.w + g.r.x as usize;
-        for ly in 0..rh {
-            let row = &mut owner[(ly + py) * pw + px..][..rw];
-            let cells = &g.cells[first + ly * g.w..][..rw];
-            for (o, &c) in row.iter_mut().zip(cells) {
-                *o = code[c as usize];
-            }
+        let mut keys = KEYS.take();
+        let pad = key_of(PAD, 0);
+        keys.resize(pw * (rh + 2 * py), pad);
+        // The border (stage 1 writes the region's rows).
+        keys[..py * pw + px].fill(pad);
+        keys[(py + rh) * pw - px..].fill(pad);
+        for ly in 1..rh {
+            keys[(ly + py) * pw - px..][..2 * px].fill(pad);
         }
         let steps = adj
             .iter()
             .map(|&(dx, dy)| dy as isize * pw as isize + dx as isize)
             .collect();
+        let unit = |o: &(i64, i64)| o.0.abs() <= 1 && o.1.abs() <= 1;
+        let raster = match adj.len() {
+            4 if adj.iter().all(|o| unit(o) && (o.0 == 0 || o.1 == 0)) => Some(false),
+            8 if adj.iter().all(unit) => Some(true),
+            _ => None,
+        };
         Grid {
             pw,
             px,
@@ -120,9 +159,19 @@ impl Grid {
             rw,
             rh,
             steps,
-            dist: vec![0; owner.len()],
-            owner,
+            raster,
+            keys,
         }
+    }
+
+    /// The owner of padded cell `i`.
+    fn owner(&self, i: usize) -> u32 {
+        self.keys[i] as u32
+    }
+
+    /// The steps from padded cell `i` to its owner.
+    fn dist(&self, i: usize) -> u32 {
+        (self.keys[i] >> 32) as u32
     }
 
     /// The padded indices of each row of the region, in scan order.
@@ -136,65 +185,182 @@ impl Grid {
         (i % self.pw - self.px, i / self.pw - self.py)
     }
 
-    /// Stage 1: numbers the areas (flood fills with an explicit stack, in the scan order of
-    /// their first cells); returns the first cell of each and the area cells next to a cell
-    /// of no area (where the search of stage 2 starts).
-    fn areas(&mut self) -> (Vec<usize>, Vec<u32>) {
-        let (mut firsts, mut edge, mut stack) = (Vec::new(), Vec::new(), Vec::new());
-        for row in self.rows() {
-            for start in row {
-                if self.owner[start] != OPEN {
+    /// Stage 1: numbers the areas in the scan order of their first cells (a union-find
+    /// labelling in two passes: each area cell joins its earlier neighbours' provisional
+    /// areas, then each cell takes its area's number); returns the first cell of each, and
+    /// for a breadth-first search of stage 2 the area cells next to a cell of no area (where
+    /// it starts).
+    fn areas(&mut self, g: &View, entities: &[bool]) -> (Vec<usize>, Vec<u32>) {
+        let back: Vec<isize> = self.steps.iter().copied().filter(|&s| s < 0).collect();
+        let (open, rows) = (key_of(OPEN, 0), self.rows().collect::<Vec<_>>());
+        let (mut up, mut starts) = (Vec::new(), Vec::new());
+        let mut area = [false; 256];
+        for (a, &e) in area.iter_mut().zip(entities) {
+            *a = e;
+        }
+        let first = g.r.y as usize * g.w + g.r.x as usize;
+        let keys = &mut self.keys[..];
+        for (ly, row) in rows.iter().enumerate() {
+            let cells = &g.cells[first + ly * g.w..][..self.rw];
+            if let Some(diagonal) = self.raster {
+                let (above, cur) = keys.split_at_mut(row.start);
+                let near = &above[row.start - self.pw - 1..][..self.rw + 2];
+                let (cur, at) = (&mut cur[..self.rw], row.start);
+                let mut labels = raster::Labels {
+                    up: &mut up,
+                    starts: &mut starts,
+                    area: &area,
+                };
+                if diagonal {
+                    label_row::<true>(cur, cells, near, at, &mut labels);
+                } else {
+                    label_row::<false>(cur, cells, near, at, &mut labels);
+                }
+                continue;
+            }
+            for (o, &c) in keys[row.clone()].iter_mut().zip(cells) {
+                *o = key_of(if area[c as usize] { OPEN } else { NONE }, 0);
+            }
+            for i in row.clone() {
+                if keys[i] != open {
                     continue;
                 }
-                let k = firsts.len() as u32;
-                firsts.push(start);
-                self.fill(start, k, &mut stack, &mut edge);
+                let mut lab = NONE;
+                for &s in &back {
+                    lab = join(lab, keys[i.wrapping_add_signed(s)] as u32, &mut up);
+                }
+                if lab == NONE {
+                    lab = up.len() as u32;
+                    up.push(lab);
+                    starts.push(i);
+                }
+                keys[i] = Key::from(lab);
+            }
+        }
+        // Roots in order are the areas in the order of their first cells.
+        let mut firsts = Vec::new();
+        let mut number = vec![0u32; up.len()];
+        for p in 0..up.len() {
+            let r = root(&mut up, p as u32) as usize;
+            if r == p {
+                number[p] = firsts.len() as u32;
+                firsts.push(starts[p]);
+            } else {
+                number[p] = number[r];
+            }
+        }
+        let mut edge = Vec::new();
+        let note = self.raster.is_none();
+        let none = key_of(NONE, 0);
+        for row in &rows {
+            if !note {
+                for c in &mut keys[row.clone()] {
+                    let o = *c as u32;
+                    if o < OPEN {
+                        *c = Key::from(number[o as usize]);
+                    }
+                }
+                continue;
+            }
+            for i in row.clone() {
+                let o = keys[i] as u32;
+                if o >= OPEN {
+                    continue;
+                }
+                keys[i] = Key::from(number[o as usize]);
+                if self
+                    .steps
+                    .iter()
+                    .any(|&s| keys[i.wrapping_add_signed(s)] == none)
+                {
+                    edge.push(i as u32);
+                }
             }
         }
         (firsts, edge)
     }
 
-    /// Numbers the area of `start` as `k` (a flood fill with the explicit `stack`), noting its
-    /// cells next to a cell of no area in `edge`.
-    fn fill(&mut self, start: usize, k: u32, stack: &mut Vec<usize>, edge: &mut Vec<u32>) {
-        self.owner[start] = k;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            let mut next_to_none = false;
-            for &d in &self.steps {
-                let j = i.wrapping_add_signed(d);
-                match self.owner[j] {
-                    OPEN => {
-                        self.owner[j] = k;
-                        stack.push(j);
-                    }
-                    NONE => next_to_none = true,
-                    _ => {}
-                }
-            }
-            if next_to_none {
-                edge.push(i as u32);
+    /// Stage 2: every cell's nearest area and the steps to it: a raster distance transform
+    /// for the 4 and 8 unit steps, else one breadth-first search from the area cells `layer`.
+    /// Returns the neighbouring cells `(i, j)` (`j` after `i` in scan order) of two owners.
+    fn nearest(&mut self, layer: Vec<u32>) -> Vec<(u32, u32)> {
+        match self.raster {
+            Some(diagonal) => self.transform(diagonal),
+            None => {
+                self.search(layer);
+                self.borders()
             }
         }
     }
 
-    /// Stage 2: one breadth-first search from the area cells `layer` gives every cell it
-    /// reaches its nearest area and the steps to it.
-    fn nearest(&mut self, mut layer: Vec<u32>) {
+    /// The two-pass raster distance transform of the keys (city-block for the 4 unit steps,
+    /// chessboard with `diagonal`): forward, each cell takes the least of its key and its
+    /// earlier neighbours' plus a [`STEP`]; then backward with its later neighbours. Exact:
+    /// from every area cell a shortest path to any cell goes first along the steps of one
+    /// pass, then of the other, and a key only ever falls to a real one. A cell's key is final
+    /// once the backward pass has been there, so that pass also notes the borders.
+    fn transform(&mut self, diagonal: bool) -> Vec<(u32, u32)> {
+        let (pw, rw) = (self.pw, self.rw);
+        let starts: Vec<usize> = self.rows().map(|r| r.start).collect();
+        let keys = &mut self.keys[..];
+        for &s in &starts {
+            let (above, cur) = keys.split_at_mut(s);
+            let near = &above[s - pw - 1..][..rw + 2];
+            if diagonal {
+                forward::<true>(&mut cur[..rw], near, above[s - 1]);
+            } else {
+                forward::<false>(&mut cur[..rw], near, above[s - 1]);
+            }
+        }
+        let mut pairs = Vec::new();
+        for &s in starts.iter().rev() {
+            let (cur, below) = keys.split_at_mut(s + rw);
+            let near = &below[pw - rw - 1..][..rw + 2];
+            let row = Row { at: s, pw };
+            if diagonal {
+                backward::<true>(&mut cur[s..], near, below[0], row, &mut pairs);
+            } else {
+                backward::<false>(&mut cur[s..], near, below[0], row, &mut pairs);
+            }
+        }
+        pairs
+    }
+
+    /// The neighbouring cells of two owners, seen from the earlier (any offsets).
+    fn borders(&self) -> Vec<(u32, u32)> {
+        let forward: Vec<isize> = self.steps.iter().copied().filter(|&s| s > 0).collect();
+        let keys = &self.keys;
+        let mut pairs = Vec::new();
+        for row in self.rows() {
+            for &s in &forward {
+                let near = &keys[row.start + s as usize..row.end + s as usize];
+                for (n, (&ki, &kj)) in keys[row.clone()].iter().zip(near).enumerate() {
+                    let (a, b) = (ki as u32, kj as u32);
+                    if (a != b) & (a < OPEN) & (b < OPEN) {
+                        let i = row.start + n;
+                        pairs.push((i as u32, (i + s as usize) as u32));
+                    }
+                }
+            }
+        }
+        pairs
+    }
+
+    /// The breadth-first search from the area cells `layer` (any offsets).
+    fn search(&mut self, mut layer: Vec<u32>) {
         let mut next = Vec::new();
         // Each cell joins one layer: at most one layer per cell.
-        for d in 1..=self.owner.len() as u32 {
+        for d in 1..=self.keys.len() as u32 {
             if layer.is_empty() {
                 break;
             }
             next.clear();
             for &i in &layer {
-                let a = self.owner[i as usize];
+                let a = self.owner(i as usize);
                 for &s in &self.steps {
                     let j = (i as usize).wrapping_add_signed(s);
-                    if self.owner[j] == NONE {
-                        self.owner[j] = a;
-                        self.dist[j] = d;
+                    if self.owner(j) == NONE {
+                        self.keys[j] = key_of(a, d);
                         next.push(j as u32);
                     }
                 }
@@ -206,10 +372,10 @@ impl Grid {
     /// The area cell nearest to `i` (following the steps down within its owner's cells).
     fn source(&self, mut i: usize) -> usize {
         // Bounded: every step is one closer to the area.
-        for _ in 0..self.dist[i] {
+        for _ in 0..self.dist(i) {
             let Some(j) = self.steps.iter().find_map(|&s| {
                 let j = i.wrapping_add_signed(s);
-                (self.owner[j] == self.owner[i] && self.dist[j] + 1 == self.dist[i]).then_some(j)
+                (self.keys[j] + STEP == self.keys[i]).then_some(j)
             }) else {
                 break;
             };
@@ -217,6 +383,23 @@ impl Grid {
         }
         i
     }
+}
+
+/// The provisional area of a cell that was in `lab` ([`NONE`] for none yet) and has a
+/// neighbour of owner `b`: `lab` if `b` is no area or the same, else the union (union-find
+/// `up`; the lower root stays the root, so that roots are the areas' first cells' areas).
+#[inline(always)]
+fn join(lab: u32, b: u32, up: &mut [u32]) -> u32 {
+    if b >= OPEN || b == lab {
+        return lab;
+    }
+    if lab == NONE {
+        return b;
+    }
+    let (ra, rb) = (root(up, lab), root(up, b));
+    let (lo, hi) = (ra.min(rb), ra.max(rb));
+    up[hi as usize] = lo;
+    lo
 }
 
 /// Union-find root with path halving (iterative).
@@ -236,8 +419,8 @@ type Candidate = (u32, u32, u32, u32, u32);
 /// code is in `entities`, along the symmetric offsets `adj`.
 pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) -> Plan {
     let (rw, rh) = (g.r.w as usize, g.r.h as usize);
-    let mut grid = Grid::new(adj, &g, entities);
-    let (firsts, edge) = grid.areas();
+    let mut grid = Grid::new(adj, &g);
+    let (firsts, edge) = grid.areas(&g, entities);
     let k = firsts.len();
     let mut plan = Plan {
         areas: k,
@@ -246,14 +429,13 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
     if k < 2 {
         return plan;
     }
-    grid.nearest(edge);
+    let pairs = grid.nearest(edge);
     // A random order of the areas breaks ties between corridors of the same length.
     let mut place: Vec<u32> = (0..k as u32).collect();
     shuffle(&mut place, rng);
-    let mut cands = candidates(&grid, k, &place);
+    let mut cands = candidates(&grid, k, &place, &pairs);
     cands.sort_unstable();
-    let (tree, mut up) = kruskal(&cands, &grid.owner, k);
-    let owner = &grid.owner;
+    let (tree, mut up) = kruskal(&cands, &grid, k);
     let global = |i: usize| {
         let (x, y) = grid.local(i);
         (g.r.x + x as i64, g.r.y + y as i64)
@@ -265,7 +447,7 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
     plan.length = tree.iter().map(|t| u64::from(t.0)).sum();
     let mut corridors: Vec<Corridor> = tree.iter().map(|&(_, i, j)| corridor(i, j)).collect();
     if rng.random::<f64>() < 0.5
-        && let Some((i, j)) = loop_candidate(&cands, &tree, owner, rng)
+        && let Some((i, j)) = loop_candidate(&cands, &tree, &grid, rng)
     {
         corridors.push(corridor(i, j));
     }
@@ -300,13 +482,13 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
 
 /// Kruskal over the sorted `cands`: the tree's candidates `(length, cell, cell)` and the
 /// union-find of the `k` areas.
-fn kruskal(cands: &[Candidate], owner: &[u32], k: usize) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
+fn kruskal(cands: &[Candidate], grid: &Grid, k: usize) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
     let mut up: Vec<u32> = (0..k as u32).collect();
     let mut tree = Vec::with_capacity(k - 1);
     for &(len, _, _, i, j) in cands {
         let (ra, rb) = (
-            root(&mut up, owner[i as usize]),
-            root(&mut up, owner[j as usize]),
+            root(&mut up, grid.owner(i as usize)),
+            root(&mut up, grid.owner(j as usize)),
         );
         if ra != rb {
             up[ra as usize] = rb;
@@ -319,37 +501,26 @@ fn kruskal(cands: &[Candidate], owner: &[u32], k: usize) -> (Vec<(u32, u32, u32)
     (tree, up)
 }
 
-/// Every pair of neighbouring cells (seen from the lower index) owned by two of the `k`
-/// areas, but those with a pair of areas and a length of a candidate already listed (that one
+/// The candidates of the `pairs` of neighbouring cells owned by two of the `k` areas, but
+/// those with a pair of areas and a length of a candidate already listed (that one
 /// comes first in the sorted order, which is all Kruskal needs of a pair: a small cache of
 /// the last candidate per pair drops most of them).
-fn candidates(grid: &Grid, k: usize, place: &[u32]) -> Vec<Candidate> {
-    let forward: Vec<isize> = grid.steps.iter().copied().filter(|&s| s > 0).collect();
-    let (owner, dist) = (&grid.owner, &grid.dist);
-    let mut out = Vec::new();
+fn candidates(grid: &Grid, k: usize, place: &[u32], pairs: &[(u32, u32)]) -> Vec<Candidate> {
+    let mut out = Vec::with_capacity(pairs.len());
     let mut recent = [(u64::MAX, 0u32); 64];
-    for row in grid.rows() {
-        for i in row {
-            let a = owner[i];
-            for &s in &forward {
-                let j = i.wrapping_add_signed(s);
-                let b = owner[j];
-                // One branch, rarely taken (`&` on the three tests, not `&&`).
-                if !((a != b) & ((a as usize) < k) & ((b as usize) < k)) {
-                    continue;
-                }
-                let (pa, pb) = (place[a as usize], place[b as usize]);
-                let (lo, hi) = (pa.min(pb), pa.max(pb));
-                let len = dist[i] + dist[j] + 1;
-                let pair = u64::from(lo) << 32 | u64::from(hi);
-                let slot = &mut recent[(lo ^ hi.wrapping_mul(0x9e37_79b9)) as usize % 64];
-                if slot.0 == pair && slot.1 <= len {
-                    continue;
-                }
-                *slot = (pair, len);
-                out.push((len, lo, hi, i as u32, j as u32));
-            }
+    for &(i, j) in pairs {
+        let (a, b) = (grid.owner(i as usize), grid.owner(j as usize));
+        debug_assert!(a != b && (a as usize) < k && (b as usize) < k);
+        let (pa, pb) = (place[a as usize], place[b as usize]);
+        let (lo, hi) = (pa.min(pb), pa.max(pb));
+        let len = grid.dist(i as usize) + grid.dist(j as usize) + 1;
+        let pair = u64::from(lo) << 32 | u64::from(hi);
+        let slot = &mut recent[(lo ^ hi.wrapping_mul(0x9e37_79b9)) as usize % 64];
+        if slot.0 == pair && slot.1 <= len {
+            continue;
         }
+        *slot = (pair, len);
+        out.push((len, lo, hi, i, j));
     }
     out
 }
@@ -359,7 +530,7 @@ fn candidates(grid: &Grid, k: usize, place: &[u32]) -> Vec<Candidate> {
 fn loop_candidate(
     cands: &[Candidate],
     tree: &[(u32, u32, u32)],
-    owner: &[u32],
+    grid: &Grid,
     rng: &mut LevelRng,
 ) -> Option<(u32, u32)> {
     if cands.is_empty() {
@@ -367,7 +538,7 @@ fn loop_candidate(
     }
     // The pair of areas of two cells, smaller first.
     let areas = |i: u32, j: u32| {
-        let (a, b) = (owner[i as usize], owner[j as usize]);
+        let (a, b) = (grid.owner(i as usize), grid.owner(j as usize));
         (a.min(b), a.max(b))
     };
     let joined: BTreeSet<(u32, u32)> = tree.iter().map(|&(_, i, j)| areas(i, j)).collect();
@@ -380,5 +551,6 @@ fn loop_candidate(
     Some((best.3, best.4))
 }
 
+mod raster;
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,16 @@ use super::*;
 use grid_core::{Connectivity, Seed, components};
 
 const PLUS: [(i64, i64); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
+const EIGHT: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 /// A `w x h` map of 0/1 cells from a xorshift stream, about `1/per` of them 1.
 fn random_map(w: usize, h: usize, per: u64, mut x: u64) -> Vec<u8> {
@@ -137,22 +147,23 @@ fn areas_are_the_components() {
                     h: h as i64,
                 },
             };
-            let mut grid = Grid::new(&adj, &view, &[false, true]);
-            let (firsts, mut edge) = grid.areas();
+            let mut grid = Grid::new(&adj, &view);
+            let (firsts, mut edge) = grid.areas(&view, &[false, true]);
             let k = firsts.len();
             let c = components(w, h, conn, |i| cells[i] == 1);
             assert_eq!(k, c.count());
-            let labels: Vec<u32> = grid.rows().flatten().map(|i| grid.owner[i]).collect();
+            let labels: Vec<u32> = grid.rows().flatten().map(|i| grid.owner(i)).collect();
             assert_eq!(labels, c.labels.into_vec(), "{conn:?} seed {seed}");
             let mut want: Vec<u32> = grid
                 .rows()
                 .flatten()
                 .filter(|&i| {
-                    (grid.owner[i] as usize) < k
+                    grid.raster.is_none()
+                        && (grid.owner(i) as usize) < k
                         && grid
                             .steps
                             .iter()
-                            .any(|&s| grid.owner[i.wrapping_add_signed(s)] == NONE)
+                            .any(|&s| grid.owner(i.wrapping_add_signed(s)) == NONE)
                 })
                 .map(|i| i as u32)
                 .collect();
@@ -179,4 +190,69 @@ fn unreachable_areas_are_chained() {
         plan.corridors.contains(&((0, 0), (3, 0))) || plan.corridors.contains(&((3, 0), (8, 4)))
     );
     assert!(plan.corridors.len() >= 2);
+}
+
+#[test]
+fn the_raster_transform_finds_the_nearest_area() {
+    // The 4 and 8 unit steps: each cell's steps to its owner are those of the breadth-first
+    // search, the owner is an area at that distance (city-block or chessboard), no nearer
+    // area has a smaller number, and the borders are the pairs of neighbours of two owners.
+    for (adj, diagonal) in [(PLUS.to_vec(), false), (EIGHT.to_vec(), true)] {
+        for seed in 0..30u64 {
+            let (w, h) = (3 + seed as usize % 13, 2 + seed as usize % 11);
+            let cells = random_map(w, h, 3 + seed % 7, seed * 31 + 5);
+            let view = View {
+                cells: &cells,
+                w,
+                r: Rect {
+                    x: 0,
+                    y: 0,
+                    w: w as i64,
+                    h: h as i64,
+                },
+            };
+            let mut raster = Grid::new(&adj, &view);
+            assert_eq!(raster.raster, Some(diagonal));
+            let (firsts, _) = raster.areas(&view, &[false, true]);
+            if firsts.is_empty() {
+                continue;
+            }
+            let mut pairs = raster.nearest(Vec::new());
+            let mut bfs = Grid::new(&adj, &view);
+            bfs.raster = None;
+            let (_, edge) = bfs.areas(&view, &[false, true]);
+            bfs.nearest(edge);
+            let metric = |i: usize, j: usize| {
+                let (dx, dy) = ((i % w).abs_diff(j % w), (i / w).abs_diff(j / w));
+                if diagonal { dx.max(dy) } else { dx + dy }
+            };
+            let local: Vec<usize> = raster.rows().flatten().collect();
+            for (n, &i) in local.iter().enumerate() {
+                assert_eq!(raster.dist(i), bfs.dist(i), "seed {seed} cell {n}");
+                let owner = raster.owner(i);
+                let nearest = |a: u32| {
+                    local
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &j)| raster.dist(j) == 0 && raster.owner(j) == a)
+                        .map(|(m, _)| metric(n, m))
+                        .min()
+                        .unwrap()
+                };
+                assert_eq!(
+                    nearest(owner) as u32,
+                    raster.dist(i),
+                    "seed {seed} cell {n}"
+                );
+                for a in 0..owner {
+                    assert!(nearest(a) as u32 > raster.dist(i), "seed {seed} cell {n}");
+                }
+            }
+            // The borders, recomputed from the raster's owners by the general scan.
+            let mut all = raster.borders();
+            all.sort_unstable();
+            pairs.sort_unstable();
+            assert_eq!(pairs, all, "seed {seed}");
+        }
+    }
 }

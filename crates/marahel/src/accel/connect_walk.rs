@@ -1,4 +1,5 @@
-//! Stage 4 of `turtle_connect` for rules that only read and write the visited cell.
+//! The connect walk: stage 4 of `turtle_connect` ([`crate::explorer::connect`]) for rules
+//! that only read and write the visited cell ([`Strategy::ConnectWalk`](super::Strategy)).
 //!
 //! When every rule has the shape `self(list) op n, ... -> self(v)` (conditions that compare
 //! the visited cell's weight with a number, or two numbers; one executer writing one value
@@ -9,21 +10,21 @@
 //! read, a table read and a store, without branches on the cell (firings and changes are
 //! counted by arithmetic, one sum of table bits; a walk crosses walls and floors at random);
 //! a straight run of steps that cannot reach the firing limit is a loop over its cells as a
-//! slice with the run's stride ([`straight`]; else cell by cell, checking the limit). With
+//! slice with the run's stride (`straight`; else cell by cell, checking the limit). With
 //! unit steps only (the usual `plus`), each corridor is two straight runs at most,
-//! in closed form ([`Unit`]). Everything else goes through the compiled rules (`visit`);
+//! in closed form (`Unit`). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.
 
-use super::super::Limits;
-use super::Steer;
-use super::tree::Corridor;
 use crate::engine::{Ctx, FlatNbh};
 use crate::estimator::Estimator;
+use crate::explorer::Limits;
+use crate::explorer::connect::{Corridor, Steer, manhattan};
 use crate::program::Explorer;
 use grid_core::Rect;
 
 /// The rules as a table: for each code, whether a rule fires and the value the cell then
 /// holds (filled on first use: a walk meets few codes).
+#[derive(Debug)]
 pub struct CellRules<'a> {
     ex: &'a Explorer,
     nbhs: &'a [FlatNbh],
@@ -190,7 +191,7 @@ fn straight(rules: &mut CellRules, front: &mut [u8], i: i64, stride: i64, k: u64
 }
 
 /// Stage 4 with [`CellRules`] in a plain pass (front buffer, no counts, no live planes):
-/// the walk of `super::pass` along each of the `corridors` (map coordinates), with the same
+/// the walk of `crate::explorer::connect::pass` along each of the `corridors` (map coordinates), with the same
 /// visits in the same order. Returns how many corridors stopped short of their end (stuck).
 pub fn walk(
     rules: &mut CellRules,
@@ -225,7 +226,7 @@ pub fn walk(
             break 'walk;
         }
         // Every leg gets at least one step closer to the end.
-        for _ in 0..super::manhattan((x, y), to) {
+        for _ in 0..manhattan((x, y), to) {
             if (x, y) == to {
                 break;
             }

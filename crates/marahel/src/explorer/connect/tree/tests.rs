@@ -1,17 +1,27 @@
 use super::*;
 use grid_core::{Connectivity, Seed, components};
 
-const PLUS: [(i64, i64); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
-const EIGHT: [(i64, i64); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+/// grid-core's offsets of `conn` as the engine's `(dx, dy)` pairs.
+fn offsets(conn: Connectivity) -> Vec<(i64, i64)> {
+    conn.offsets()
+        .iter()
+        .map(|&(x, y)| (x as i64, y as i64))
+        .collect()
+}
+
+/// The view of a whole `w`-wide map of `cells`.
+fn whole_view(cells: &[u8], w: usize, h: usize) -> View<'_> {
+    View {
+        cells,
+        w,
+        r: Rect {
+            x: 0,
+            y: 0,
+            w: w as i64,
+            h: h as i64,
+        },
+    }
+}
 
 /// A `w x h` map of 0/1 cells from a xorshift stream, about `1/per` of them 1.
 fn random_map(w: usize, h: usize, per: u64, mut x: u64) -> Vec<u8> {
@@ -26,17 +36,12 @@ fn random_map(w: usize, h: usize, per: u64, mut x: u64) -> Vec<u8> {
 }
 
 fn plan_of(cells: &[u8], w: usize, h: usize, adj: &[(i64, i64)], seed: u64) -> Plan {
-    let view = View {
-        cells,
-        w,
-        r: Rect {
-            x: 0,
-            y: 0,
-            w: w as i64,
-            h: h as i64,
-        },
-    };
-    plan(adj, &[false, true], view, &mut Seed(seed).rng())
+    plan(
+        adj,
+        &[false, true],
+        whole_view(cells, w, h),
+        &mut Seed(seed).rng(),
+    )
 }
 
 /// The length of a minimum spanning tree of the 4-connected areas of `cells` (value 1), the
@@ -80,7 +85,7 @@ fn the_tree_is_a_minimum_spanning_tree_of_the_corridor_lengths() {
     for seed in 0..60u64 {
         let (w, h) = (5 + seed as usize % 17, 4 + seed as usize % 13);
         let cells = random_map(w, h, 2 + seed % 9, seed * 7919 + 1);
-        let plan = plan_of(&cells, w, h, &PLUS, seed);
+        let plan = plan_of(&cells, w, h, &offsets(Connectivity::Four), seed);
         let k = components(w, h, Connectivity::Four, |i| cells[i] == 1).count();
         assert_eq!(plan.areas, k, "seed {seed}");
         if k < 2 {
@@ -113,7 +118,7 @@ fn areas_in_a_row_are_joined_to_their_neighbours() {
         cells[w + x] = 1;
     }
     for seed in 0..20 {
-        let plan = plan_of(&cells, w, h, &PLUS, seed);
+        let plan = plan_of(&cells, w, h, &offsets(Connectivity::Four), seed);
         assert_eq!(plan.length, 4 * 4);
         for &((x0, _), (x1, _)) in &plan.corridors[..4] {
             assert_eq!(x0.abs_diff(x1), 4, "seed {seed}: {:?}", plan.corridors);
@@ -137,16 +142,7 @@ fn areas_are_the_components() {
         for seed in 0..30u64 {
             let (w, h) = (6 + seed as usize % 11, 5 + seed as usize % 7);
             let cells = random_map(w, h, 3, seed + 11);
-            let view = View {
-                cells: &cells,
-                w,
-                r: Rect {
-                    x: 0,
-                    y: 0,
-                    w: w as i64,
-                    h: h as i64,
-                },
-            };
+            let view = whole_view(&cells, w, h);
             let mut grid = Grid::new(&adj, &view);
             let (firsts, mut edge) = grid.areas(&view, &[false, true]);
             let k = firsts.len();
@@ -197,20 +193,14 @@ fn the_raster_transform_finds_the_nearest_area() {
     // The 4 and 8 unit steps: each cell's steps to its owner are those of the breadth-first
     // search, the owner is an area at that distance (city-block or chessboard), no nearer
     // area has a smaller number, and the borders are the pairs of neighbours of two owners.
-    for (adj, diagonal) in [(PLUS.to_vec(), false), (EIGHT.to_vec(), true)] {
+    for (adj, diagonal) in [
+        (offsets(Connectivity::Four), false),
+        (offsets(Connectivity::Eight), true),
+    ] {
         for seed in 0..30u64 {
             let (w, h) = (3 + seed as usize % 13, 2 + seed as usize % 11);
             let cells = random_map(w, h, 3 + seed % 7, seed * 31 + 5);
-            let view = View {
-                cells: &cells,
-                w,
-                r: Rect {
-                    x: 0,
-                    y: 0,
-                    w: w as i64,
-                    h: h as i64,
-                },
-            };
+            let view = whole_view(&cells, w, h);
             let mut raster = Grid::new(&adj, &view);
             assert_eq!(raster.raster, Some(diagonal));
             let (firsts, _) = raster.areas(&view, &[false, true]);

@@ -173,23 +173,7 @@ pub(super) fn compile_explorer(
         "vert" => ExplorerKind::Vertical,
         "rand" => ExplorerKind::RandomNarrow,
         "drunk" => {
-            let dirprob = match &pr.dirprob {
-                None => 0.1,
-                Some(t) => t
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| (0.0..=1.0).contains(v))
-                    .ok_or_else(|| {
-                        MarahelError::value(
-                            param(pr.dirprob_key),
-                            format!(
-                                "{} is not a probability (expected a number from 0 to 1)",
-                                excerpt(t)
-                            ),
-                        )
-                    })?,
-            };
+            let dirprob = probability(pr.dirprob.as_deref(), param(pr.dirprob_key))?;
             ExplorerKind::Drunk { dirprob }
         }
         "greedy" => ExplorerKind::Greedy {

@@ -340,19 +340,8 @@ fn compile_divider(r: &RawRegions, map_max: (usize, usize)) -> Result<Divider, M
             },
         },
         "digger" => {
-            let prob = |i: usize, key: &str| match &r.digger[i] {
-                None => Ok(0.1),
-                Some(t) => t
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| (0.0..=1.0).contains(v))
-                    .ok_or_else(|| {
-                        MarahelError::value(
-                            format!("regions.parameters.{key}"),
-                            format!("{} is not a probability (a number from 0 to 1)", excerpt(t)),
-                        )
-                    }),
+            let prob = |i: usize, key: &str| {
+                probability(r.digger[i].as_deref(), format!("regions.parameters.{key}"))
             };
             DividerKind::Digger {
                 prob_dir: prob(0, "probDir")?,
@@ -460,4 +449,20 @@ pub fn compiled_rules(ex: &Explorer, nbhs: &[Nbh]) -> Option<crate::accel::compi
         true => None,
         false => crate::accel::compiled::Kernel::new(ex, nbhs),
     }
+}
+
+/// A probability parameter: `text` parsed as a number from 0 to 1, 0.1 when left out (the
+/// reference's default for `dirprob`, `probDir` and `probSpawn`); `path` names it in errors.
+fn probability(text: Option<&str>, path: String) -> Result<f64, MarahelError> {
+    let Some(t) = text else { return Ok(0.1) };
+    t.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| (0.0..=1.0).contains(v))
+        .ok_or_else(|| {
+            MarahelError::value(
+                path,
+                format!("{} is not a probability (a number from 0 to 1)", excerpt(t)),
+            )
+        })
 }

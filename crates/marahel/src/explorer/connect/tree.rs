@@ -13,24 +13,26 @@
 //!    from every area cell next to a cell of no area, at once (ties: the first to arrive).
 //!    Two neighbouring cells owned by two areas are a candidate corridor between them, as
 //!    long as the steps from one area to the other through the pair.
-//! 3. Kruskal keeps the shortest candidates that join two groups of areas not joined yet
-//!    (equal lengths in a random order of the areas): a minimum spanning tree of the areas by
-//!    corridor length. A corridor goes from the area cell nearest to one cell of the pair to
-//!    the area cell nearest to the other. With probability 1/2 one candidate outside the tree
-//!    adds a loop (the v0.3.0 tour ended with one loop back half of the time). Areas the
-//!    search cannot reach (offsets that skip cells) are chained by corridors between their
-//!    first cells, for the walker to approach as far as it can.
+//! 3. Of each pair of neighbouring areas only the shortest candidate counts (of equal ones the
+//!    first in scan order). Kruskal keeps the shortest that join two groups of areas not
+//!    joined yet (equal lengths in a random order of the areas): a minimum spanning tree of
+//!    the areas by corridor length. A corridor goes from the area cell nearest to one cell of
+//!    the pair to the area cell nearest to the other. With probability 1/2 the candidate of a
+//!    random pair of neighbouring areas that the tree does not join adds a loop (the v0.3.0
+//!    tour ended with one loop back half of the time). Areas the search cannot reach (offsets
+//!    that skip cells) are chained by corridors between their first cells, for the walker to
+//!    approach as far as it can.
 //!
-//! Everything is linear in the region's area except the sort of the candidates (at most one
-//! per pair of neighbouring cells); the corridors' total length has a budget of
-//! [`BUDGET`] steps per region cell.
+//! Everything is linear in the region's area except the sort of the candidates (one per pair
+//! of neighbouring areas); the corridors' total length has a budget of [`BUDGET`] steps per
+//! region cell. The buffers are kept per thread from one plan to the next.
 
 use crate::divider::shuffle;
+use best::Best;
 use grid_core::rand::RngExt;
 use grid_core::{LevelRng, Rect};
 use raster::{Row, backward, forward, label_row};
 use std::cell::Cell;
-use std::collections::BTreeSet;
 
 /// A corridor to dig, from a cell of one area to a cell of another (map coordinates).
 pub type Corridor = ((i64, i64), (i64, i64));
@@ -88,9 +90,24 @@ fn key_of(owner: u32, dist: u32) -> Key {
     }
 }
 
+/// The buffers of a plan, kept per thread for the next (no allocation per map).
+#[derive(Default)]
+struct Scratch {
+    /// The padded plane of keys.
+    keys: Vec<Key>,
+    /// Stage 1's union-find of provisional areas, and the first cell of each.
+    up: Vec<u32>,
+    starts: Vec<usize>,
+    /// Stage 2's neighbouring cells of two owners.
+    pairs: Vec<(u32, u32)>,
+    /// Stage 3's best candidate per pair of areas, and them sorted.
+    best: Best,
+    cands: Vec<Candidate>,
+}
+
 thread_local! {
-    /// The key plane of the last plan on this thread (reused: no allocation per map).
-    static KEYS: Cell<Vec<Key>> = const { Cell::new(Vec::new()) };
+    /// The buffers of the last plan on this thread.
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
 /// The region as a plane with a border of [`PAD`] cells as wide as the longest step, so that
@@ -111,11 +128,15 @@ struct Grid {
     /// (`Some(true)`): the search of stage 2 is a raster distance transform.
     raster: Option<bool>,
     keys: Vec<Key>,
+    /// The other buffers, handed back with the keys when the grid is dropped.
+    scratch: Box<Scratch>,
 }
 
 impl Drop for Grid {
     fn drop(&mut self) {
-        KEYS.set(std::mem::take(&mut self.keys));
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.keys = std::mem::take(&mut self.keys);
+        SCRATCH.set(Some(scratch));
     }
 }
 
@@ -133,7 +154,8 @@ impl Grid {
         let px = adj.iter().map(|a| a.0.unsigned_abs()).max().unwrap_or(0) as usize;
         let py = adj.iter().map(|a| a.1.unsigned_abs()).max().unwrap_or(0) as usize;
         let pw = rw + 2 * px;
-        let mut keys = KEYS.take();
+        let mut scratch = SCRATCH.take().unwrap_or_default();
+        let mut keys = std::mem::take(&mut scratch.keys);
         let pad = key_of(PAD, 0);
         keys.resize(pw * (rh + 2 * py), pad);
         // The border (stage 1 writes the region's rows).
@@ -161,6 +183,7 @@ impl Grid {
             steps,
             raster,
             keys,
+            scratch,
         }
     }
 
@@ -186,57 +209,14 @@ impl Grid {
     }
 
     /// Stage 1: numbers the areas in the scan order of their first cells (a union-find
-    /// labelling in two passes: each area cell joins its earlier neighbours' provisional
-    /// areas, then each cell takes its area's number); returns the first cell of each, and
-    /// for a breadth-first search of stage 2 the area cells next to a cell of no area (where
-    /// it starts).
-    fn areas(&mut self, g: &View, entities: &[bool]) -> (Vec<usize>, Vec<u32>) {
-        let back: Vec<isize> = self.steps.iter().copied().filter(|&s| s < 0).collect();
-        let (open, rows) = (key_of(OPEN, 0), self.rows().collect::<Vec<_>>());
-        let (mut up, mut starts) = (Vec::new(), Vec::new());
-        let mut area = [false; 256];
-        for (a, &e) in area.iter_mut().zip(entities) {
-            *a = e;
-        }
-        let first = g.r.y as usize * g.w + g.r.x as usize;
-        let keys = &mut self.keys[..];
-        for (ly, row) in rows.iter().enumerate() {
-            let cells = &g.cells[first + ly * g.w..][..self.rw];
-            if let Some(diagonal) = self.raster {
-                let (above, cur) = keys.split_at_mut(row.start);
-                let near = &above[row.start - self.pw - 1..][..self.rw + 2];
-                let (cur, at) = (&mut cur[..self.rw], row.start);
-                let mut labels = raster::Labels {
-                    up: &mut up,
-                    starts: &mut starts,
-                    area: &area,
-                };
-                if diagonal {
-                    label_row::<true>(cur, cells, near, at, &mut labels);
-                } else {
-                    label_row::<false>(cur, cells, near, at, &mut labels);
-                }
-                continue;
-            }
-            for (o, &c) in keys[row.clone()].iter_mut().zip(cells) {
-                *o = key_of(if area[c as usize] { OPEN } else { NONE }, 0);
-            }
-            for i in row.clone() {
-                if keys[i] != open {
-                    continue;
-                }
-                let mut lab = NONE;
-                for &s in &back {
-                    lab = join(lab, keys[i.wrapping_add_signed(s)] as u32, &mut up);
-                }
-                if lab == NONE {
-                    lab = up.len() as u32;
-                    up.push(lab);
-                    starts.push(i);
-                }
-                keys[i] = Key::from(lab);
-            }
-        }
+    /// labelling: each area cell joins its earlier neighbours' provisional areas); returns
+    /// the first cell of each and what stage 2 starts from.
+    fn areas(&mut self, g: &View, entities: &[bool]) -> Areas {
+        let mut up = std::mem::take(&mut self.scratch.up);
+        let mut starts = std::mem::take(&mut self.scratch.starts);
+        up.clear();
+        starts.clear();
+        self.label(g, entities, &mut up, &mut starts);
         // Roots in order are the areas in the order of their first cells.
         let mut firsts = Vec::new();
         let mut number = vec![0u32; up.len()];
@@ -249,57 +229,121 @@ impl Grid {
                 number[p] = number[r];
             }
         }
-        let mut edge = Vec::new();
-        let note = self.raster.is_none();
-        let none = key_of(NONE, 0);
-        for row in &rows {
-            if !note {
-                for c in &mut keys[row.clone()] {
-                    let o = *c as u32;
-                    if o < OPEN {
-                        *c = Key::from(number[o as usize]);
-                    }
+        (self.scratch.up, self.scratch.starts) = (up, starts);
+        let start = match self.raster {
+            // The forward pass maps each provisional area to its area's key as it goes.
+            Some(_) => {
+                let mut table: Vec<Key> = number.iter().map(|&n| key_of(n, 0)).collect();
+                table.push(key_of(NONE, 0));
+                Start::Table(table)
+            }
+            None => Start::Layer(self.number(&number)),
+        };
+        Areas { firsts, start }
+    }
+
+    /// Stage 1's pass: each area cell of the region gets a provisional area (its earlier
+    /// neighbours' joined in `up`, or a new one whose first cell goes in `starts`), each
+    /// other cell the key of none.
+    fn label(&mut self, g: &View, entities: &[bool], up: &mut Vec<u32>, starts: &mut Vec<usize>) {
+        let back: Vec<isize> = self.steps.iter().copied().filter(|&s| s < 0).collect();
+        let open = key_of(OPEN, 0);
+        let mut area = [false; 256];
+        for (a, &e) in area.iter_mut().zip(entities) {
+            *a = e;
+        }
+        let first = g.r.y as usize * g.w + g.r.x as usize;
+        let (pw, rw) = (self.pw, self.rw);
+        let rows: Vec<_> = self.rows().collect();
+        let keys = &mut self.keys[..];
+        for (ly, row) in rows.into_iter().enumerate() {
+            let cells = &g.cells[first + ly * g.w..][..rw];
+            if let Some(diagonal) = self.raster {
+                let (above, cur) = keys.split_at_mut(row.start);
+                let near = &above[row.start - pw - 1..][..rw + 2];
+                let (cur, at) = (&mut cur[..rw], row.start);
+                let mut labels = raster::Labels {
+                    up,
+                    starts,
+                    area: &area,
+                };
+                if diagonal {
+                    label_row::<true>(cur, cells, near, at, &mut labels);
+                } else {
+                    label_row::<false>(cur, cells, near, at, &mut labels);
                 }
                 continue;
             }
-            for i in row.clone() {
-                let o = keys[i] as u32;
-                if o >= OPEN {
+            for (o, &c) in keys[row.clone()].iter_mut().zip(cells) {
+                *o = key_of(if area[c as usize] { OPEN } else { NONE }, 0);
+            }
+            for i in row {
+                if keys[i] != open {
                     continue;
                 }
-                keys[i] = Key::from(number[o as usize]);
-                if self
-                    .steps
-                    .iter()
-                    .any(|&s| keys[i.wrapping_add_signed(s)] == none)
-                {
-                    edge.push(i as u32);
+                let mut lab = NONE;
+                for &s in &back {
+                    lab = join(lab, keys[i.wrapping_add_signed(s)] as u32, up);
                 }
+                if lab == NONE {
+                    lab = up.len() as u32;
+                    up.push(lab);
+                    starts.push(i);
+                }
+                keys[i] = Key::from(lab);
             }
         }
-        (firsts, edge)
+    }
+
+    /// Gives each area cell its area's `number` (for the breadth-first search); returns the
+    /// area cells next to a cell of no area, where the search starts.
+    fn number(&mut self, number: &[u32]) -> Vec<u32> {
+        let mut edge = Vec::new();
+        let none = key_of(NONE, 0);
+        let rows: Vec<_> = self.rows().collect();
+        let keys = &mut self.keys[..];
+        for i in rows.into_iter().flatten() {
+            let o = keys[i] as u32;
+            if o >= OPEN {
+                continue;
+            }
+            keys[i] = Key::from(number[o as usize]);
+            if self
+                .steps
+                .iter()
+                .any(|&s| keys[i.wrapping_add_signed(s)] == none)
+            {
+                edge.push(i as u32);
+            }
+        }
+        edge
     }
 
     /// Stage 2: every cell's nearest area and the steps to it: a raster distance transform
-    /// for the 4 and 8 unit steps, else one breadth-first search from the area cells `layer`.
-    /// Returns the neighbouring cells `(i, j)` (`j` after `i` in scan order) of two owners.
-    fn nearest(&mut self, layer: Vec<u32>) -> Vec<(u32, u32)> {
-        match self.raster {
-            Some(diagonal) => self.transform(diagonal),
-            None => {
+    /// for the 4 and 8 unit steps, else one breadth-first search. Notes in the scratch's
+    /// `pairs` the neighbouring cells `(i, j)` (`j` after `i` in scan order) of two owners.
+    fn nearest(&mut self, start: Start) {
+        let mut pairs = std::mem::take(&mut self.scratch.pairs);
+        pairs.clear();
+        match (self.raster, start) {
+            (Some(diagonal), Start::Table(table)) => self.transform(diagonal, &table, &mut pairs),
+            (_, Start::Layer(layer)) => {
                 self.search(layer);
-                self.borders()
+                self.borders(&mut pairs);
             }
+            (None, Start::Table(_)) => unreachable!("a table is made for the raster only"),
         }
+        self.scratch.pairs = pairs;
     }
 
     /// The two-pass raster distance transform of the keys (city-block for the 4 unit steps,
-    /// chessboard with `diagonal`): forward, each cell takes the least of its key and its
-    /// earlier neighbours' plus a [`STEP`]; then backward with its later neighbours. Exact:
-    /// from every area cell a shortest path to any cell goes first along the steps of one
-    /// pass, then of the other, and a key only ever falls to a real one. A cell's key is final
-    /// once the backward pass has been there, so that pass also notes the borders.
-    fn transform(&mut self, diagonal: bool) -> Vec<(u32, u32)> {
+    /// chessboard with `diagonal`): forward, each cell takes the least of its key (mapped
+    /// from its provisional area by `table`) and its earlier neighbours' plus a [`STEP`];
+    /// then backward with its later neighbours. Exact: from every area cell a shortest path
+    /// to any cell goes first along the steps of one pass, then of the other, and a key only
+    /// ever falls to a real one. A cell's key is final once the backward pass has been
+    /// there, so that pass also notes the borders in `pairs`.
+    fn transform(&mut self, diagonal: bool, table: &[Key], pairs: &mut Vec<(u32, u32)>) {
         let (pw, rw) = (self.pw, self.rw);
         let starts: Vec<usize> = self.rows().map(|r| r.start).collect();
         let keys = &mut self.keys[..];
@@ -307,30 +351,27 @@ impl Grid {
             let (above, cur) = keys.split_at_mut(s);
             let near = &above[s - pw - 1..][..rw + 2];
             if diagonal {
-                forward::<true>(&mut cur[..rw], near, above[s - 1]);
+                forward::<true>(&mut cur[..rw], near, above[s - 1], table);
             } else {
-                forward::<false>(&mut cur[..rw], near, above[s - 1]);
+                forward::<false>(&mut cur[..rw], near, above[s - 1], table);
             }
         }
-        let mut pairs = Vec::new();
         for &s in starts.iter().rev() {
             let (cur, below) = keys.split_at_mut(s + rw);
             let near = &below[pw - rw - 1..][..rw + 2];
             let row = Row { at: s, pw };
             if diagonal {
-                backward::<true>(&mut cur[s..], near, below[0], row, &mut pairs);
+                backward::<true>(&mut cur[s..], near, below[0], row, pairs);
             } else {
-                backward::<false>(&mut cur[s..], near, below[0], row, &mut pairs);
+                backward::<false>(&mut cur[s..], near, below[0], row, pairs);
             }
         }
-        pairs
     }
 
     /// The neighbouring cells of two owners, seen from the earlier (any offsets).
-    fn borders(&self) -> Vec<(u32, u32)> {
+    fn borders(&self, pairs: &mut Vec<(u32, u32)>) {
         let forward: Vec<isize> = self.steps.iter().copied().filter(|&s| s > 0).collect();
         let keys = &self.keys;
-        let mut pairs = Vec::new();
         for row in self.rows() {
             for &s in &forward {
                 let near = &keys[row.start + s as usize..row.end + s as usize];
@@ -343,7 +384,25 @@ impl Grid {
                 }
             }
         }
-        pairs
+    }
+
+    /// Stage 3's candidates: the best of each pair of areas among the `pairs` of cells, the
+    /// areas by their `place` in a random order; shortest first, into the scratch's `cands`.
+    fn candidates(&mut self, k: usize, place: &[u32]) {
+        let Scratch {
+            pairs, best, cands, ..
+        } = &mut *self.scratch;
+        // Neighbouring areas of a plane: about three pairs per area.
+        best.clear(3 * k);
+        for &(i, j) in pairs.iter() {
+            let (a, b) = (self.keys[i as usize] as u32, self.keys[j as usize] as u32);
+            debug_assert!(a != b && (a as usize) < k && (b as usize) < k);
+            let (pa, pb) = (place[a as usize], place[b as usize]);
+            let len =
+                (self.keys[i as usize] >> 32) as u32 + (self.keys[j as usize] >> 32) as u32 + 1;
+            best.offer((len, pa.min(pb), pa.max(pb), i, j));
+        }
+        best.sorted(cands);
     }
 
     /// The breadth-first search from the area cells `layer` (any offsets).
@@ -412,15 +471,29 @@ fn root(up: &mut [u32], mut a: u32) -> u32 {
 }
 
 /// A candidate corridor: its length, the two areas' places in the random order (smaller
-/// first), and the pair of cells (region-local).
+/// first), and the pair of cells (padded indices, the earlier first).
 type Candidate = (u32, u32, u32, u32, u32);
+
+/// What stage 1 found: the first cell of each area, and where stage 2 starts.
+struct Areas {
+    firsts: Vec<usize>,
+    start: Start,
+}
+
+/// Where stage 2 starts.
+enum Start {
+    /// The raster transform: the key of each provisional area, then that of no area.
+    Table(Vec<Key>),
+    /// The breadth-first search: the area cells next to a cell of no area.
+    Layer(Vec<u32>),
+}
 
 /// Stages 1 to 3 on the region of `g`: the corridors joining the areas of the cells whose
 /// code is in `entities`, along the symmetric offsets `adj`.
 pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) -> Plan {
     let (rw, rh) = (g.r.w as usize, g.r.h as usize);
     let mut grid = Grid::new(adj, &g);
-    let (firsts, edge) = grid.areas(&g, entities);
+    let Areas { firsts, start } = grid.areas(&g, entities);
     let k = firsts.len();
     let mut plan = Plan {
         areas: k,
@@ -429,27 +502,27 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
     if k < 2 {
         return plan;
     }
-    let pairs = grid.nearest(edge);
+    grid.nearest(start);
     // A random order of the areas breaks ties between corridors of the same length.
     let mut place: Vec<u32> = (0..k as u32).collect();
     shuffle(&mut place, rng);
-    let mut cands = candidates(&grid, k, &place, &pairs);
-    cands.sort_unstable();
-    let (tree, mut up) = kruskal(&cands, &grid, k);
+    grid.candidates(k, &place);
+    let cands = &grid.scratch.cands;
+    let (tree, mut up) = kruskal(cands, &grid, k);
     let global = |i: usize| {
         let (x, y) = grid.local(i);
         (g.r.x + x as i64, g.r.y + y as i64)
     };
-    let corridor = |i: u32, j: u32| {
-        let (s, t) = (grid.source(i as usize), grid.source(j as usize));
+    let corridor = |c: &Candidate| {
+        let (s, t) = (grid.source(c.3 as usize), grid.source(c.4 as usize));
         (global(s), global(t))
     };
-    plan.length = tree.iter().map(|t| u64::from(t.0)).sum();
-    let mut corridors: Vec<Corridor> = tree.iter().map(|&(_, i, j)| corridor(i, j)).collect();
+    plan.length = tree.iter().map(|&t| u64::from(cands[t].0)).sum();
+    let mut corridors: Vec<Corridor> = tree.iter().map(|&t| corridor(&cands[t])).collect();
     if rng.random::<f64>() < 0.5
-        && let Some((i, j)) = loop_candidate(&cands, &tree, &grid, rng)
+        && let Some(c) = loop_candidate(cands, &tree, rng)
     {
-        corridors.push(corridor(i, j));
+        corridors.push(corridor(c));
     }
     // Groups the search did not join: a chain from the first area of each to the next.
     let mut last: Option<u32> = None;
@@ -480,19 +553,19 @@ pub fn plan(adj: &[(i64, i64)], entities: &[bool], g: View, rng: &mut LevelRng) 
     plan
 }
 
-/// Kruskal over the sorted `cands`: the tree's candidates `(length, cell, cell)` and the
-/// union-find of the `k` areas.
-fn kruskal(cands: &[Candidate], grid: &Grid, k: usize) -> (Vec<(u32, u32, u32)>, Vec<u32>) {
+/// Kruskal over the sorted `cands`: the indices of the tree's candidates and the union-find
+/// of the `k` areas.
+fn kruskal(cands: &[Candidate], grid: &Grid, k: usize) -> (Vec<usize>, Vec<u32>) {
     let mut up: Vec<u32> = (0..k as u32).collect();
     let mut tree = Vec::with_capacity(k - 1);
-    for &(len, _, _, i, j) in cands {
+    for (n, &(_, _, _, i, j)) in cands.iter().enumerate() {
         let (ra, rb) = (
             root(&mut up, grid.owner(i as usize)),
             root(&mut up, grid.owner(j as usize)),
         );
         if ra != rb {
             up[ra as usize] = rb;
-            tree.push((len, i, j));
+            tree.push(n);
             if tree.len() == k - 1 {
                 break;
             }
@@ -501,56 +574,28 @@ fn kruskal(cands: &[Candidate], grid: &Grid, k: usize) -> (Vec<(u32, u32, u32)>,
     (tree, up)
 }
 
-/// The candidates of the `pairs` of neighbouring cells owned by two of the `k` areas, but
-/// those with a pair of areas and a length of a candidate already listed (that one
-/// comes first in the sorted order, which is all Kruskal needs of a pair: a small cache of
-/// the last candidate per pair drops most of them).
-fn candidates(grid: &Grid, k: usize, place: &[u32], pairs: &[(u32, u32)]) -> Vec<Candidate> {
-    let mut out = Vec::with_capacity(pairs.len());
-    let mut recent = [(u64::MAX, 0u32); 64];
-    for &(i, j) in pairs {
-        let (a, b) = (grid.owner(i as usize), grid.owner(j as usize));
-        debug_assert!(a != b && (a as usize) < k && (b as usize) < k);
-        let (pa, pb) = (place[a as usize], place[b as usize]);
-        let (lo, hi) = (pa.min(pb), pa.max(pb));
-        let len = grid.dist(i as usize) + grid.dist(j as usize) + 1;
-        let pair = u64::from(lo) << 32 | u64::from(hi);
-        let slot = &mut recent[(lo ^ hi.wrapping_mul(0x9e37_79b9)) as usize % 64];
-        if slot.0 == pair && slot.1 <= len {
-            continue;
-        }
-        *slot = (pair, len);
-        out.push((len, lo, hi, i, j));
-    }
-    out
-}
-
-/// The shortest candidate of a random pair of areas (the pair of a random candidate, or of
-/// the next in order) that the tree does not join directly, if any.
-fn loop_candidate(
-    cands: &[Candidate],
-    tree: &[(u32, u32, u32)],
-    grid: &Grid,
+/// The candidate of a random pair of neighbouring areas that the tree (`tree`, indices
+/// into `cands`, one candidate per pair) does not join directly, if any.
+fn loop_candidate<'a>(
+    cands: &'a [Candidate],
+    tree: &[usize],
     rng: &mut LevelRng,
-) -> Option<(u32, u32)> {
-    if cands.is_empty() {
+) -> Option<&'a Candidate> {
+    if cands.len() <= tree.len() {
         return None;
     }
-    // The pair of areas of two cells, smaller first.
-    let areas = |i: u32, j: u32| {
-        let (a, b) = (grid.owner(i as usize), grid.owner(j as usize));
-        (a.min(b), a.max(b))
-    };
-    let joined: BTreeSet<(u32, u32)> = tree.iter().map(|&(_, i, j)| areas(i, j)).collect();
+    let mut in_tree = vec![false; cands.len()];
+    for &t in tree {
+        in_tree[t] = true;
+    }
     let start = rng.random_range(0..cands.len());
-    let picked = (0..cands.len())
-        .map(|n| &cands[(start + n) % cands.len()])
-        .find(|c| !joined.contains(&areas(c.3, c.4)))?;
-    // The candidates are sorted by length first: the pair's first is its shortest.
-    let best = cands.iter().find(|c| (c.1, c.2) == (picked.1, picked.2))?;
-    Some((best.3, best.4))
+    (0..cands.len())
+        .map(|n| (start + n) % cands.len())
+        .find(|&n| !in_tree[n])
+        .map(|n| &cands[n])
 }
 
+mod best;
 mod raster;
 #[cfg(test)]
 mod tests;

@@ -4,18 +4,31 @@
 //! bounds tests per cell).
 
 use super::{Key, NONE, OPEN, STEP, join, key_of};
+use std::hint::select_unpredictable;
 
-/// The forward pass on one row `cur`: each cell takes the least of its key, its left
-/// neighbour's plus a [`STEP`] (the first cell's left neighbour's is `left`), and its
-/// neighbours' above plus a [`STEP`] (in `near`, the row above with one more cell on each
-/// side: the one straight above, and with `DIAGONAL` the two diagonal ones).
-pub fn forward<const DIAGONAL: bool>(cur: &mut [Key], near: &[Key], mut left: Key) {
+/// The lesser key and `b` plus a step, without a branch (which is less is data: a branch
+/// on it would be mispredicted at random).
+#[inline(always)]
+fn least(a: Key, b: Key) -> Key {
+    let b = b + STEP;
+    select_unpredictable(b < a, b, a)
+}
+
+/// The forward pass on one row `cur` of provisional areas: each cell takes the least of its
+/// area's key (`table` of its provisional area; its last entry, for no area, is the key of
+/// none), its left neighbour's plus a [`STEP`] (the first cell's left neighbour's is
+/// `left`), and its neighbours' above plus a [`STEP`] (in `near`, the row above with one more
+/// cell on each side: the one straight above, and with `DIAGONAL` the two diagonal ones).
+pub fn forward<const DIAGONAL: bool>(cur: &mut [Key], near: &[Key], mut left: Key, table: &[Key]) {
     let n = cur.len();
+    let none = table.len() - 1;
     let above = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
     for (c, ((&a, &b), &d)) in cur.iter_mut().zip(above) {
-        let mut k = (*c).min(left + STEP).min(b + STEP);
+        // No area is `NONE`, past every provisional area: the last entry.
+        let own = table[(*c as u32 as usize).min(none)];
+        let mut k = least(least(own, left), b);
         if DIAGONAL {
-            k = k.min(a + STEP).min(d + STEP);
+            k = least(least(k, a), d);
         }
         *c = k;
         left = k;
@@ -42,10 +55,10 @@ pub fn backward<const DIAGONAL: bool>(
     let n = cur.len();
     let below = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
     for (x, (c, ((&a, &b), &d))) in cur.iter_mut().zip(below).enumerate().rev() {
-        let mut k = (*c).min(right + STEP).min(b + STEP);
+        let mut k = least(least(*c, right), b);
         let mut differ = (k ^ right) | (k ^ b);
         if DIAGONAL {
-            k = k.min(a + STEP).min(d + STEP);
+            k = least(least(k, a), d);
             differ |= (k ^ a) | (k ^ d);
         }
         if differ as u32 != 0 {

@@ -144,25 +144,34 @@ fn areas_are_the_components() {
             let cells = random_map(w, h, 3, seed + 11);
             let view = whole_view(&cells, w, h);
             let mut grid = Grid::new(&adj, &view);
-            let (firsts, mut edge) = grid.areas(&view, &[false, true]);
+            let Areas { firsts, start } = grid.areas(&view, &[false, true]);
             let k = firsts.len();
             let c = components(w, h, conn, |i| cells[i] == 1);
             assert_eq!(k, c.count());
-            let labels: Vec<u32> = grid.rows().flatten().map(|i| grid.owner(i)).collect();
+            // The raster's cells hold provisional areas until its forward pass maps them.
+            let area = |i: usize| match &start {
+                Start::Table(t) => t[(grid.owner(i) as usize).min(t.len() - 1)] as u32,
+                Start::Layer(_) => grid.owner(i),
+            };
+            let labels: Vec<u32> = grid.rows().flatten().map(area).collect();
             assert_eq!(labels, c.labels.into_vec(), "{conn:?} seed {seed}");
             let mut want: Vec<u32> = grid
                 .rows()
                 .flatten()
                 .filter(|&i| {
                     grid.raster.is_none()
-                        && (grid.owner(i) as usize) < k
+                        && (area(i) as usize) < k
                         && grid
                             .steps
                             .iter()
-                            .any(|&s| grid.owner(i.wrapping_add_signed(s)) == NONE)
+                            .any(|&s| area(i.wrapping_add_signed(s)) == NONE)
                 })
                 .map(|i| i as u32)
                 .collect();
+            let mut edge = match start {
+                Start::Layer(edge) => edge,
+                Start::Table(_) => Vec::new(),
+            };
             edge.sort_unstable();
             want.sort_unstable();
             assert_eq!(edge, want);
@@ -203,15 +212,16 @@ fn the_raster_transform_finds_the_nearest_area() {
             let view = whole_view(&cells, w, h);
             let mut raster = Grid::new(&adj, &view);
             assert_eq!(raster.raster, Some(diagonal));
-            let (firsts, _) = raster.areas(&view, &[false, true]);
+            let Areas { firsts, start } = raster.areas(&view, &[false, true]);
             if firsts.is_empty() {
                 continue;
             }
-            let mut pairs = raster.nearest(Vec::new());
+            raster.nearest(start);
+            let mut pairs = raster.scratch.pairs.clone();
             let mut bfs = Grid::new(&adj, &view);
             bfs.raster = None;
-            let (_, edge) = bfs.areas(&view, &[false, true]);
-            bfs.nearest(edge);
+            let start = bfs.areas(&view, &[false, true]).start;
+            bfs.nearest(start);
             let metric = |i: usize, j: usize| {
                 let (dx, dy) = ((i % w).abs_diff(j % w), (i / w).abs_diff(j / w));
                 if diagonal { dx.max(dy) } else { dx + dy }
@@ -239,7 +249,8 @@ fn the_raster_transform_finds_the_nearest_area() {
                 }
             }
             // The borders, recomputed from the raster's owners by the general scan.
-            let mut all = raster.borders();
+            let mut all = Vec::new();
+            raster.borders(&mut all);
             all.sort_unstable();
             pairs.sort_unstable();
             assert_eq!(pairs, all, "seed {seed}");

@@ -16,6 +16,9 @@ pub struct Best {
     /// A power of two of slots, at most half of them used.
     slots: Vec<Candidate>,
     used: usize,
+    /// The slot of the last pair offered (the borders of two areas come a few cells in a
+    /// row, so most offers are of the last pair: no hashing).
+    last: usize,
 }
 
 impl Best {
@@ -25,6 +28,7 @@ impl Best {
         self.slots.clear();
         self.slots.resize(len, EMPTY);
         self.used = 0;
+        self.last = 0;
     }
 
     /// The slot of the pair `(lo, hi)`: its own, or the empty one where it goes.
@@ -41,14 +45,22 @@ impl Best {
     }
 
     /// Keeps `c` if it is its pair's first or shorter than the one kept.
+    #[inline]
     pub fn offer(&mut self, c: Candidate) {
-        let s = self.slot(c.1, c.2);
+        let last = &self.slots[self.last];
+        let s = if (last.1, last.2) == (c.1, c.2) && last.0 != u32::MAX {
+            self.last
+        } else {
+            self.slot(c.1, c.2)
+        };
+        self.last = s;
         let kept = &mut self.slots[s];
         if kept.0 == u32::MAX {
             *kept = c;
             self.used += 1;
             if 2 * self.used > self.slots.len() {
                 self.grow();
+                self.last = 0;
             }
         } else if (c.0, c.3, c.4) < (kept.0, kept.3, kept.4) {
             *kept = c;

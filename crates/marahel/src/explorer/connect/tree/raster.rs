@@ -6,30 +6,34 @@
 use super::{Key, NONE, OPEN, STEP, join, key_of};
 use std::hint::select_unpredictable;
 
-/// The lesser key and `b` plus a step, without a branch (which is less is data: a branch
-/// on it would be mispredicted at random).
+/// The lesser of two keys, without a branch (which is less is data: a branch on it would
+/// be mispredicted at random).
 #[inline(always)]
 fn least(a: Key, b: Key) -> Key {
-    let b = b + STEP;
     select_unpredictable(b < a, b, a)
 }
 
-/// The forward pass on one row `cur` of provisional areas: each cell takes the least of its
-/// area's key (`table` of its provisional area; its last entry, for no area, is the key of
-/// none), its left neighbour's plus a [`STEP`] (the first cell's left neighbour's is
-/// `left`), and its neighbours' above plus a [`STEP`] (in `near`, the row above with one more
-/// cell on each side: the one straight above, and with `DIAGONAL` the two diagonal ones).
+/// The forward pass on one row `cur` of provisional areas. An area cell takes its area's
+/// key (`table` of its provisional area: no step, nothing is nearer). Any other cell takes
+/// the least of the key of none (`table`'s last entry) and, plus a [`STEP`], its left
+/// neighbour's (the first cell's is `left`) and its neighbours' above (in `near`, the row
+/// above with one more cell on each side: the one straight above, and with `DIAGONAL` the
+/// two diagonal ones).
 pub fn forward<const DIAGONAL: bool>(cur: &mut [Key], near: &[Key], mut left: Key, table: &[Key]) {
     let n = cur.len();
-    let none = table.len() - 1;
+    let (none, areas) = (table[table.len() - 1], table.len() - 1);
     let above = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
     for (c, ((&a, &b), &d)) in cur.iter_mut().zip(above) {
-        // No area is `NONE`, past every provisional area: the last entry.
-        let own = table[(*c as u32 as usize).min(none)];
-        let mut k = least(least(own, left), b);
-        if DIAGONAL {
-            k = least(least(k, a), d);
-        }
+        let lab = *c as u32 as usize;
+        let k = if lab < areas {
+            table[lab]
+        } else {
+            let mut k = least(left, b);
+            if DIAGONAL {
+                k = least(least(k, a), d);
+            }
+            least(none, k + STEP)
+        };
         *c = k;
         left = k;
     }
@@ -55,10 +59,14 @@ pub fn backward<const DIAGONAL: bool>(
     let n = cur.len();
     let below = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
     for (x, (c, ((&a, &b), &d))) in cur.iter_mut().zip(below).enumerate().rev() {
-        let mut k = least(least(*c, right), b);
+        // (An area cell's key, at no step, stays.)
+        let mut later = least(right, b);
+        if DIAGONAL {
+            later = least(least(later, a), d);
+        }
+        let k = least(*c, later + STEP);
         let mut differ = (k ^ right) | (k ^ b);
         if DIAGONAL {
-            k = least(least(k, a), d);
             differ |= (k ^ a) | (k ^ d);
         }
         if differ as u32 != 0 {

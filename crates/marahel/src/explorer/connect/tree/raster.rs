@@ -57,14 +57,15 @@ pub fn backward<const DIAGONAL: bool>(
     pairs: &mut Vec<(u32, u32)>,
 ) {
     let n = cur.len();
-    let below = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
-    for (x, (c, ((&a, &b), &d))) in cur.iter_mut().zip(below).enumerate().rev() {
+    let near = &near[..n + 2];
+    for x in (0..n).rev() {
+        let (a, b, d) = (near[x], near[x + 1], near[x + 2]);
         // (An area cell's key, at no step, stays.)
         let mut later = least(right, b);
         if DIAGONAL {
             later = least(least(later, a), d);
         }
-        let k = least(*c, later + STEP);
+        let k = least(cur[x], later + STEP);
         let mut differ = (k ^ right) | (k ^ b);
         if DIAGONAL {
             differ |= (k ^ a) | (k ^ d);
@@ -82,7 +83,7 @@ pub fn backward<const DIAGONAL: bool>(
                 }
             }
         }
-        *c = k;
+        cur[x] = k;
         right = k;
     }
 }

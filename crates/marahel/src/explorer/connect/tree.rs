@@ -77,9 +77,10 @@ const PAD: u32 = u32::MAX - 1;
 type Key = u64;
 /// One step more in a key.
 const STEP: Key = 1 << 32;
-/// The steps half of the keys of sentinels: above every real distance, and a [`STEP`] more
-/// does not overflow.
-const FAR: Key = 0xFFFF_FFF0 << 32;
+/// The steps half of the keys of sentinels: above every real distance (a region's side is
+/// below 2^15), with room for more steps than the passes add to a sentinel (at most the region's
+/// width and height, below 2^15 each, per pass), so that no sum overflows.
+const FAR: Key = 1 << 63;
 
 /// The key of an area cell, or of a sentinel `owner` (which compares above every area cell's).
 fn key_of(owner: u32, dist: u32) -> Key {
@@ -232,11 +233,7 @@ impl Grid {
         (self.scratch.up, self.scratch.starts) = (up, starts);
         let start = match self.raster {
             // The forward pass maps each provisional area to its area's key as it goes.
-            Some(_) => {
-                let mut table: Vec<Key> = number.iter().map(|&n| key_of(n, 0)).collect();
-                table.push(key_of(NONE, 0));
-                Start::Table(table)
-            }
+            Some(_) => Start::Table(number.iter().map(|&n| key_of(n, 0)).collect()),
             None => Start::Layer(self.number(&number)),
         };
         Areas { firsts, start }
@@ -482,7 +479,7 @@ struct Areas {
 
 /// Where stage 2 starts.
 enum Start {
-    /// The raster transform: the key of each provisional area, then that of no area.
+    /// The raster transform: the key of each provisional area.
     Table(Vec<Key>),
     /// The breadth-first search: the area cells next to a cell of no area.
     Layer(Vec<u32>),

@@ -150,7 +150,7 @@ fn areas_are_the_components() {
             assert_eq!(k, c.count());
             // The raster's cells hold provisional areas until its forward pass maps them.
             let area = |i: usize| match &start {
-                Start::Table(t) => t[(grid.owner(i) as usize).min(t.len() - 1)] as u32,
+                Start::Table(t) => t.get(grid.owner(i) as usize).map_or(NONE, |&k| k as u32),
                 Start::Layer(_) => grid.owner(i),
             };
             let labels: Vec<u32> = grid.rows().flatten().map(area).collect();

@@ -4,8 +4,9 @@
 //! 1. Areas are the connected components of the region's cells holding `entities`, joined by
 //!    the `directions` offsets made symmetric, numbered by their first cell in scan order
 //!    (they are [`grid_core::components`] for the 4- and 8-neighbourhoods; here a union-find
-//!    labelling in two passes over any offsets, on the plane stage 2 then fills, without a
-//!    division or a bounds test per step).
+//!    labelling over any offsets, on the plane stage 2 then fills, without a division or a
+//!    bounds test per step: one pass gives each area cell a provisional area, and the first
+//!    pass of stage 2 maps it to its area's number as it goes).
 //! 2. Each cell's nearest area (its owner; of equal distances, the lowest number) and the
 //!    steps to it: for the 4 unit steps and the 8 steps of the 3x3 square, a two-pass raster
 //!    distance transform (city-block, chessboard) of keys that hold the steps above the
@@ -17,9 +18,9 @@
 //!    first in scan order). Kruskal keeps the shortest that join two groups of areas not
 //!    joined yet (equal lengths in a random order of the areas): a minimum spanning tree of
 //!    the areas by corridor length. A corridor goes from the area cell nearest to one cell of
-//!    the pair to the area cell nearest to the other. With probability 1/2 the candidate of a
-//!    random pair of neighbouring areas that the tree does not join adds a loop (the v0.3.0
-//!    tour ended with one loop back half of the time). Areas the search cannot reach (offsets
+//!    the pair to the area cell nearest to the other. With probability 1/2 one more candidate
+//!    adds a loop: from a random one in that order, the first whose pair of areas the tree
+//!    does not join (the v0.3.0 tour ended with one loop back half of the time). Areas the search cannot reach (offsets
 //!    that skip cells) are chained by corridors between their first cells, for the walker to
 //!    approach as far as it can.
 //!
@@ -571,8 +572,8 @@ fn kruskal(cands: &[Candidate], grid: &Grid, k: usize) -> (Vec<usize>, Vec<u32>)
     (tree, up)
 }
 
-/// The candidate of a random pair of neighbouring areas that the tree (`tree`, indices
-/// into `cands`, one candidate per pair) does not join directly, if any.
+/// From a random candidate of `cands` on (cyclically), the first whose pair of areas the
+/// tree (`tree`, indices into `cands`, one candidate per pair) does not join, if any.
 fn loop_candidate<'a>(
     cands: &'a [Candidate],
     tree: &[usize],

@@ -112,28 +112,26 @@ impl Nearest {
         }
         let mut best = u32::MAX as i64;
         let (bx, by) = (qx / B, qy / B);
-        // 1. The block column: per column, the nearest target above and below.
-        for x in bx * B..(bx * B + B).min(w) {
-            let across = x.abs_diff(qx) as i64;
-            if across < best {
-                let (lo, at) = (x * h, x * h + qy);
-                let down = self.cols.next(at).filter(|&i| i < lo + h).map(|i| i - at);
-                let up = self.cols.prev(at).filter(|&i| i >= lo).map(|i| at - i);
-                if let Some(d) = down.into_iter().chain(up).min() {
-                    best = best.min(across + d as i64);
-                }
+        // 1, 2. The block column and the block row, outwards from `q`: the columns `qx - k`
+        // and `qx + k` (their nearest targets above and below), the rows `qy - k` and
+        // `qy + k` (left and right), until `k` alone is as far as the best.
+        let (cols, rows) = ((bx * B, (bx * B + B).min(w)), (by * B, (by * B + B).min(h)));
+        for k in 0..B {
+            if k as i64 >= best {
+                break;
             }
-        }
-        // 2. The block row: per row, the nearest target left and right.
-        for y in by * B..(by * B + B).min(h) {
-            let along = y.abs_diff(qy) as i64;
-            if along < best {
-                let (lo, at) = (y * w, y * w + qx);
-                let right = self.rows.next(at).filter(|&i| i < lo + w).map(|i| i - at);
-                let left = self.rows.prev(at).filter(|&i| i >= lo).map(|i| at - i);
-                if let Some(d) = right.into_iter().chain(left).min() {
-                    best = best.min(along + d as i64);
-                }
+            // Each line's targets nearer than `best` are at most `reach` along it.
+            if qx >= cols.0 + k {
+                best = best.min(k as i64 + line(&self.cols, (qx - k) * h, h, qy, best - k as i64));
+            }
+            if k > 0 && qx + k < cols.1 {
+                best = best.min(k as i64 + line(&self.cols, (qx + k) * h, h, qy, best - k as i64));
+            }
+            if qy >= rows.0 + k {
+                best = best.min(k as i64 + line(&self.rows, (qy - k) * w, w, qx, best - k as i64));
+            }
+            if k > 0 && qy + k < rows.1 {
+                best = best.min(k as i64 + line(&self.rows, (qy + k) * w, w, qx, best - k as i64));
             }
         }
         // 3. The four corners of blocks, each a linear form of the target.
@@ -186,6 +184,23 @@ impl Nearest {
         }
         best as u32
     }
+}
+
+/// The distance along a line of `bits` (`len` indices from `lo`) from index `lo + at` to the
+/// nearest member, when nearer than `reach` (else `reach`).
+#[inline]
+fn line(bits: &Bits, lo: usize, len: usize, at: usize, reach: i64) -> i64 {
+    let (i, reach_u) = (lo + at, reach.min(len as i64) as usize);
+    let mut d = reach;
+    if let Some(j) = bits.next(i, lo + len.min(at + reach_u)) {
+        d = (j - i) as i64;
+    }
+    // Only a nearer target before `i` matters now.
+    let back = (d as usize).min(at + 1);
+    if let Some(j) = bits.prev(i, i + 1 - back) {
+        d = d.min((i - j) as i64);
+    }
+    d
 }
 
 /// The least forms of the targets of block `(bx, by)` whose mask is `mask`.

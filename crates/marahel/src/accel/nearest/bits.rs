@@ -1,4 +1,4 @@
-//! A set of indices `0..n` with the next and previous member of any index found in
+//! A set of indices `0..n` with the next and previous member of any index (within bounds) found in
 //! O(log₆₄ n) word operations: a bitset with a summary bitset above it (bit `j` of a level says
 //! whether word `j` of the level below is non-zero), up to a single word. `n` bits take
 //! about `n / 8 · 64/63` bytes.
@@ -51,8 +51,25 @@ impl Bits {
         }
     }
 
-    /// The least member `>= i`.
-    pub fn next(&self, i: usize) -> Option<usize> {
+    /// The least member in `i..end`.
+    #[inline]
+    pub fn next(&self, i: usize, end: usize) -> Option<usize> {
+        if i >= end {
+            return None;
+        }
+        let m = self.levels[0][i / 64] & (!0u64 << (i % 64));
+        if m != 0 {
+            let j = i / 64 * 64 + m.trailing_zeros() as usize;
+            return (j < end).then_some(j);
+        }
+        if (i / 64 + 1) * 64 >= end {
+            return None;
+        }
+        self.next_above(i).filter(|&j| j < end)
+    }
+
+    /// The least member `>= i` past the word of `i` (which holds none).
+    fn next_above(&self, i: usize) -> Option<usize> {
         let (mut level, mut i) = (0, i);
         loop {
             let words = &self.levels[level];
@@ -77,14 +94,30 @@ impl Bits {
         Some(i)
     }
 
-    /// The greatest member `<= i`.
-    pub fn prev(&self, i: usize) -> Option<usize> {
+    /// The greatest member in `start..=i`.
+    #[inline]
+    pub fn prev(&self, i: usize, start: usize) -> Option<usize> {
+        if i < start {
+            return None;
+        }
+        let m = self.levels[0][i / 64] & (!0u64 >> (63 - i % 64));
+        if m != 0 {
+            let j = i / 64 * 64 + 63 - m.leading_zeros() as usize;
+            return (j >= start).then_some(j);
+        }
+        if i / 64 * 64 <= start {
+            return None;
+        }
+        self.prev_below(i).filter(|&j| j >= start)
+    }
+
+    /// The greatest member `<= i` before the word of `i` (which holds none).
+    fn prev_below(&self, i: usize) -> Option<usize> {
         let (mut level, mut i) = (0, i);
         loop {
             let words = &self.levels[level];
-            let w = (i / 64).min(words.len() - 1);
-            let b = if w == i / 64 { i % 64 } else { 63 };
-            let m = words[w] & (!0u64 >> (63 - b));
+            let w = i / 64;
+            let m = words[w] & (!0u64 >> (63 - i % 64));
             if m != 0 {
                 i = w * 64 + 63 - m.leading_zeros() as usize;
                 break;
@@ -125,12 +158,13 @@ mod tests {
                 bits.set(i, on);
                 plain[i] = on;
                 let q = rand(n);
-                assert_eq!(bits.next(q), (q..n).find(|&j| plain[j]), "n {n} next {q}");
-                assert_eq!(
-                    bits.prev(q),
-                    (0..=q).rev().find(|&j| plain[j]),
-                    "n {n} prev {q}"
-                );
+                let (lo, hi) = (rand(q + 1), q + 1 + rand(n - q));
+                let next = (q..hi).find(|&j| plain[j]);
+                assert_eq!(bits.next(q, hi), next, "n {n} next {q} before {hi}");
+                let prev = (lo..=q).rev().find(|&j| plain[j]);
+                assert_eq!(bits.prev(q, lo), prev, "n {n} prev {q} from {lo}");
+                assert_eq!(bits.next(q, n), (q..n).find(|&j| plain[j]));
+                assert_eq!(bits.prev(q, 0), (0..=q).rev().find(|&j| plain[j]));
                 assert_eq!(bits.contains(q), plain[q]);
             }
         }

@@ -11,7 +11,7 @@
 //!
 //! 1. in `q`'s block column (the up to 8 map columns `8·bx..8·bx + 8`): for each such column
 //!    `x`, the nearest target of the column above and below `qy` is found in a bitset of the
-//!    targets in column-major order ([`Bits::prev`], [`Bits::next`]), and the best of the
+//!    targets in column-major order (`Bits::prev`, `Bits::next`), and the best of the
 //!    column is `|x - qx|` plus that vertical distance;
 //! 2. in `q`'s block row, the same with a bitset in row-major order;
 //! 3. in a block strictly right of and below `q`'s block (or right and above, left and below,

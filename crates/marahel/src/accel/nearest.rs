@@ -19,7 +19,7 @@
 //!    linear: `(tx + ty) - (qx + qy)` below right, `(tx - ty) - qx + qy` above right,
 //!    `(-tx + ty) + qx - qy` below left, `(-tx - ty) + qx + qy` above left. The least of each
 //!    form over a corner rectangle of blocks is read from a two-dimensional segment tree over
-//!    the blocks ([`Corners`]), whose leaves hold each block's least forms (from its 64-bit
+//!    the blocks (`Corners`), whose leaves hold each block's least forms (from its 64-bit
 //!    mask of targets).
 //!
 //! The answer is the least of those (exact: every target is counted in one of the three

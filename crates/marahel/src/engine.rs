@@ -6,7 +6,7 @@
 
 pub use crate::accel::count_planes::PlaneScratch;
 use crate::accel::live::LivePlanes;
-use crate::accel::live_dist::LiveDist;
+use crate::accel::live_dist::{self, LiveDist};
 use crate::accel::{PassReport, Planning};
 use crate::distance;
 use crate::divider;
@@ -305,7 +305,7 @@ impl Ctx<'_> {
             let map = (&self.canvas.front[..], self.canvas.w);
             self.caches
                 .log
-                .read(slot, targets, (r, self.version), map, (x, y))
+                .distance(slot, targets, (r, self.version), map, (x, y))
         } else {
             self.plane_distance(slot, targets, (lx as usize, ly as usize))
         };
@@ -481,7 +481,7 @@ fn generate_once(
             ctx.caches.dist_cache.iter_mut().for_each(|c| *c = None);
             ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.caches.paths.clear();
-            let log = p.accel.distance_patching && !ex.buffer && explorer::reads_distance(ex);
+            let log = p.accel.distance_patching && !ex.buffer && live_dist::tracks(ex);
             ctx.caches.log.start(log);
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {

@@ -246,9 +246,9 @@ proptest! {
     }
 }
 
-/// Rules that make and unmake the targets of the `dist` they read: the visited cell, its
-/// `plus` or its `all` neighbourhood, in two target lists.
-const LIVE_DIST_RULES: [&str; 7] = [
+/// Rules that make and unmake the targets of the `dist` (and 2017 `maxDist`, `avgDist`) they
+/// read: the visited cell, its `plus` or its `all` neighbourhood, in several target lists.
+const LIVE_DIST_RULES: [&str; 9] = [
     "dist(solid) > 3 -> self(solid)",
     "dist(solid) == 0, random < 0.4 -> self(empty)",
     "dist(solid) < 3, random < 0.2 -> plus(empty)",
@@ -256,6 +256,8 @@ const LIVE_DIST_RULES: [&str; 7] = [
     "dist(water) == 1 -> self(solid)",
     "self(water), dist(solid) > 2 -> self(empty)",
     "dist(water) > 8, random < 0.5 -> ring(solid:1|water:1)",
+    "maxDist(solid) < 12, random < 0.3 -> self(empty)",
+    "avgDist(water|solid) > 9, random < 0.4 -> plus(water)",
 ];
 
 /// A script whose second explorer, of type `kind`, reads `dist` while it writes the map with
@@ -324,6 +326,12 @@ fn live_dist_equals_the_core_in_every_visiting_order() {
             same_as_core_with(live_dist_configurations(), &name, &text, 0..2, &sizes);
         }
     }
+    // The 2017 Manhattan `maxDist` and `avgDist`, kept with the writes too.
+    for kind in ["narrow_horz", "narrow_rand", "turtle_drunk", "wide_rand"] {
+        let text = live_dist_script(kind, &[7, 0, 1, 8], true, 3);
+        let name = format!("live maxDist, avgDist {kind}");
+        same_as_core_with(live_dist_configurations(), &name, &text, 0..2, &sizes[..2]);
+    }
     // A 2017 agent reading `minDist` while it digs.
     let agents = r#"{"metadata": {"min": "37x29", "max": "37x29"},
       "region": {"type": "bsp", "number": "4", "parameters": {"min": "8x8", "max": "20x20"}},
@@ -345,7 +353,7 @@ proptest! {
     #[test]
     fn random_live_dist_scripts_equal_the_core(
         kind in 0usize..7,
-        rules in proptest::collection::vec(0usize..7, 1..4),
+        rules in proptest::collection::vec(0usize..9, 1..4),
         divider in any::<bool>(),
         density in 0u32..30,
         (w, h) in (3usize..60, 3usize..40),

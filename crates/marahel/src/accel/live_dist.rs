@@ -1,17 +1,19 @@
-//! `dist(list)` in a pass that writes the map it reads (a live pass), at no more than
-//! O(log² A) per read and per write in a region of `A` cells, whatever the visiting order
-//! and wherever the writes land.
+//! `dist(list)` and the 2017 Manhattan `maxDist(list)`/`avgDist(list)` in a pass that writes
+//! the map it reads (a live pass), at no more than O(log² A) per read and per write in a
+//! region of `A` cells, whatever the visiting order and wherever the writes land.
 //!
-//! The plain core computes the whole region's distance plane ([`crate::distance::transform`],
-//! O(A)) again at the first read after every write: O(A) per write. Here, for every `dist`
-//! estimator the pass reads ([`LiveDist::on`]):
+//! The plain core computes the whole region's distance plane ([`crate::distance::transform`])
+//! or statistics ([`crate::distance::paths::Spread`]) again at the first read after every
+//! write: O(A) per write. Here, for every such estimator the pass reads ([`LiveDist::on`]):
 //!
-//! - the plane is computed at the first read of a region and read as long as no write has
-//!   made a cell a target or stopped it being one (one load per read);
-//! - from the first such write on, reads go to a [`Nearest`] built from the map as it then
-//!   is (O(A), once), and every later write that changes a cell of the region into or out of
-//!   a target updates it ([`LiveDist::record`], called by [`crate::engine::Ctx`] on every
-//!   write of the front buffer).
+//! - `dist`: the plane is computed at the first read of a region and read as long as no write
+//!   has made a cell a target or stopped it being one (one load per read); from the first
+//!   such write on, reads go to a [`Nearest`] built from the map as it then is (O(A), once);
+//! - `maxDist`, `avgDist`: a [`LiveSpread`] is built at the first read (O(A));
+//!
+//! and every later write that changes a cell of the region into or out of a target updates
+//! them ([`LiveDist::record`], called by [`crate::engine::Ctx`] on every write of the front
+//! buffer).
 //!
 //! Each tracked estimator remembers the map version it has seen every write up to; a write
 //! that did not go through the record (a fast path that writes without it bumps the version
@@ -20,19 +22,33 @@
 //! O(A log² A) at worst.
 
 use crate::accel::nearest::Nearest;
-use crate::distance;
+use crate::accel::spread::LiveSpread;
+use crate::distance::{self, paths::Stat};
+use crate::estimator::Estimator;
+use crate::program::Explorer;
 use grid_core::Rect;
 
-/// The `dist` estimators a live pass keeps up to date with its writes.
+/// Whether a pass of `ex` that writes the map it reads keeps its distance estimators here:
+/// it reads `dist(list)` or a Manhattan `maxDist`/`avgDist`.
+pub fn tracks(ex: &Explorer) -> bool {
+    crate::explorer::reads_estimator(ex, |e| match e {
+        Estimator::Distance { to_out, .. } => !to_out,
+        Estimator::PathDistance { walk, .. } => walk.is_none(),
+        _ => false,
+    })
+}
+
+/// The distance estimators a live pass keeps up to date with its writes.
 #[derive(Clone, Debug, Default)]
 pub struct LiveDist {
-    /// Whether writes are recorded (a live pass reading `dist`, [`crate::Accel::distance_patching`]).
+    /// Whether writes are recorded (a live pass reading `dist`,
+    /// [`crate::Accel::distance_patching`]).
     pub on: bool,
     /// Per estimator slot.
     slots: Vec<Option<Tracked>>,
 }
 
-/// One `dist` estimator on one region.
+/// One estimator on one region.
 #[derive(Clone, Debug)]
 struct Tracked {
     /// The region.
@@ -41,12 +57,21 @@ struct Tracked {
     targets: Vec<bool>,
     /// The map version this has seen every write up to.
     version: u64,
-    /// The distance plane, valid while `nearest` is `None` and `plane_valid`.
-    plane: Vec<u32>,
-    /// Whether no write has changed a target since the plane was computed.
-    plane_valid: bool,
-    /// The targets once they changed.
-    nearest: Option<Nearest>,
+    /// What is kept.
+    kept: Kept,
+}
+
+/// What a tracked estimator keeps.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// `dist`, while no target has changed: the distance plane.
+    Plane(Vec<u32>),
+    /// `dist`, once a target changed and before the next read.
+    Changed,
+    /// `dist` from then on.
+    Nearest(Nearest),
+    /// `maxDist`, `avgDist`.
+    Spread(LiveSpread),
 }
 
 impl LiveDist {
@@ -75,60 +100,100 @@ impl LiveDist {
             if lx < 0 || ly < 0 || lx >= r.w || ly >= r.h {
                 continue;
             }
-            match &mut t.nearest {
-                Some(n) => n.set(lx as usize, ly as usize, now),
-                None => t.plane_valid = false,
+            let (lx, ly) = (lx as usize, ly as usize);
+            match &mut t.kept {
+                Kept::Plane(_) => t.kept = Kept::Changed,
+                Kept::Changed => {}
+                Kept::Nearest(n) => n.set(lx, ly, now),
+                Kept::Spread(s) => s.set(lx, ly, now),
             }
         }
     }
 
-    /// The distance from map cell `(x, y)` of `region` to its nearest target (`u32::MAX`:
-    /// none) for estimator `slot` on map `front` (`w` wide) at version `version`.
-    pub fn read(
+    /// The entry of `slot` for `region` at map `version`, started again (`start`, from the
+    /// region's rectangle) unless it has seen every write since it was made.
+    fn entry(
         &mut self,
         slot: usize,
         targets: &[bool],
         (region, version): (Rect, u64),
-        (front, w): (&[u8], usize),
-        (x, y): (usize, usize),
-    ) -> u32 {
+        start: impl FnOnce(Option<Kept>) -> Kept,
+    ) -> &mut Tracked {
         if self.slots.len() <= slot {
             self.slots.resize_with(slot + 1, || None);
         }
-        let rect = (
-            region.x as usize,
-            region.y as usize,
-            region.w as usize,
-            region.h as usize,
-        );
-        let (lx, ly) = (x - rect.0, y - rect.1);
         let entry = &mut self.slots[slot];
         let fresh = matches!(entry, Some(t) if t.region == region && t.version == version);
         if !fresh {
-            let mut plane = entry.take().map(|t| t.plane).unwrap_or_default();
-            distance::transform(front, w, rect, targets, &mut plane);
+            let kept = start(entry.take().map(|t| t.kept));
             *entry = Some(Tracked {
                 region,
                 targets: targets.to_vec(),
                 version,
-                plane,
-                plane_valid: true,
-                nearest: None,
+                kept,
             });
         }
-        let t = entry.as_mut().expect("filled");
-        if t.plane_valid {
-            return t.plane[ly * rect.2 + lx];
-        }
-        if t.nearest.is_none() {
-            // The plane is never read again: free it before the structure takes its place.
-            t.plane = Vec::new();
-        }
-        let n = t.nearest.get_or_insert_with(|| {
-            Nearest::new(rect.2, rect.3, |cx, cy| {
-                targets[front[(rect.1 + cy) * w + rect.0 + cx] as usize]
-            })
-        });
-        n.distance(lx, ly)
+        entry.as_mut().expect("filled")
     }
+
+    /// `dist`: the distance from map cell `(x, y)` of `region` to its nearest target
+    /// (`u32::MAX`: none) for estimator `slot` on map `front` (`w` wide) at map `version`.
+    pub fn distance(
+        &mut self,
+        slot: usize,
+        targets: &[bool],
+        now: (Rect, u64),
+        (front, w): (&[u8], usize),
+        (x, y): (usize, usize),
+    ) -> u32 {
+        let (rx, ry, rw, rh) = rect(now.0);
+        let (lx, ly) = (x - rx, y - ry);
+        let t = self.entry(slot, targets, now, |old| {
+            let mut plane = match old {
+                Some(Kept::Plane(p)) => p,
+                _ => Vec::new(),
+            };
+            distance::transform(front, w, (rx, ry, rw, rh), targets, &mut plane);
+            Kept::Plane(plane)
+        });
+        if let Kept::Plane(plane) = &t.kept {
+            return plane[ly * rw + lx];
+        }
+        if let Kept::Changed = t.kept {
+            t.kept = Kept::Nearest(Nearest::new(rw, rh, |cx, cy| {
+                targets[front[(ry + cy) * w + rx + cx] as usize]
+            }));
+        }
+        match &t.kept {
+            Kept::Nearest(n) => n.distance(lx, ly),
+            _ => unreachable!("a dist estimator keeps a plane or its targets"),
+        }
+    }
+
+    /// Manhattan `maxDist` or `avgDist` (`stat`) at map cell `(x, y)` of `region`, `None`
+    /// with no target, for estimator `slot`.
+    pub fn spread(
+        &mut self,
+        (slot, stat): (usize, Stat),
+        targets: &[bool],
+        now: (Rect, u64),
+        (front, w): (&[u8], usize),
+        (x, y): (usize, usize),
+    ) -> Option<f64> {
+        let (rx, ry, rw, rh) = rect(now.0);
+        let t = self.entry(slot, targets, now, |_| {
+            Kept::Spread(LiveSpread::new(rw, rh, |cx, cy| {
+                targets[front[(ry + cy) * w + rx + cx] as usize]
+            }))
+        });
+        match &t.kept {
+            Kept::Spread(s) => s.get(stat, (x - rx, y - ry)),
+            _ => unreachable!("a maxDist or avgDist estimator keeps its statistics"),
+        }
+    }
+}
+
+/// `region` as `(x, y, w, h)`.
+fn rect(r: Rect) -> (usize, usize, usize, usize) {
+    (r.x as usize, r.y as usize, r.w as usize, r.h as usize)
 }

@@ -16,6 +16,7 @@ pub mod count_planes;
 pub mod live;
 pub mod live_dist;
 pub mod nearest;
+pub mod spread;
 pub mod steps;
 
 use crate::engine::Ctx;
@@ -58,9 +59,10 @@ pub struct Accel {
     /// Neighbourhood counts of a buffered pass computed for the whole region at once
     /// ([`crate::accel::count_planes`]).
     pub count_planes: bool,
-    /// `dist` in a live pass read from a structure every write keeps up to date
-    /// ([`live_dist`]: O(log² area) per read and write); off: the whole region's distance
-    /// plane is computed again after every write.
+    /// `dist` and the 2017 Manhattan `maxDist`/`avgDist` in a live pass read from structures
+    /// every write keeps up to date ([`live_dist`]: O(log² area) per read and write); off:
+    /// the whole region's distance plane or statistics are computed again after every
+    /// write.
     pub distance_patching: bool,
     /// Connect digs with a table of its rules when they read and write the visited cell
     /// only ([`connect_walk`]); off: the compiled rules run at every cell of a corridor.

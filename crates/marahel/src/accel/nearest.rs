@@ -34,7 +34,7 @@
 //! with their summaries), one mask per block (`A / 8` bytes) and the tree (`4 · b` nodes of
 //! 16 bytes: `A` bytes): about 1.4 bytes per cell (22 MiB for 4000x4000).
 
-mod bits;
+pub mod bits;
 mod corners;
 
 use bits::Bits;

@@ -27,18 +27,20 @@
 //! so far (their nearest possible cell is as far) are skipped.
 //!
 //! Costs, for a region of `A` cells, `b = A / 64` blocks: building O(A); adding or removing a
-//! target O(log₆₄ A) for the bitsets, 64 steps for the block's forms and
-//! O(log² b) for the tree; a read at most 32 bitset searches (O(log₆₄ A) each) and 4 tree
-//! reads (O(log² b) each). A pass of `A` reads and `O(A)` writes is thus O(A · log² A) at
-//! worst, with no dependence on where the targets are. Memory: two bitsets (`A / 4` bytes
-//! with their summaries), one mask per block (`A / 8` bytes) and the tree (`4 · b` nodes of
-//! 16 bytes: `A` bytes): about 1.4 bytes per cell (22 MiB for 4000x4000).
+//! target O(log₆₄ A) for the bitsets, 64 steps for the block's forms and O(log² b) for the
+//! tree; a read at most 32 bitset searches (O(log₆₄ A) each; rows and columns without
+//! targets are passed by on their counts) and 4 tree reads (O(log² b) each). A pass of `A`
+//! reads and `O(A)` writes is thus O(A · log² A) at worst, with no dependence on where the
+//! targets are. Memory: two bitsets (`A / 4` bytes with their summaries), a count of targets
+//! per row and per column, one mask per block (`A / 8` bytes) and the tree (four planes of
+//! `i16`s, `4 · b` nodes each, up to four times that with its sides padded to powers of two:
+//! `A / 2` to `2 · A` bytes): 14 MiB for a 4000x4000 region.
 
 pub mod bits;
 mod corners;
 
 use bits::Bits;
-use corners::{Corners, Forms, NONE};
+use corners::{Corners, Forms, NONE, Part};
 
 /// Side of a block.
 const B: usize = 8;
@@ -52,6 +54,9 @@ pub struct Nearest {
     rows: Bits,
     /// Targets, index `x · h + y`.
     cols: Bits,
+    /// Targets per row and per column (sides fit 16 bits), so empty lines are passed by.
+    row_n: Vec<u16>,
+    col_n: Vec<u16>,
     /// Blocks across and down.
     bw: usize,
     bh: usize,
@@ -67,11 +72,14 @@ impl Nearest {
         let (bw, bh) = (w.div_ceil(B), h.div_ceil(B));
         let (mut rows, mut cols) = (Bits::new(w * h), Bits::new(w * h));
         let mut masks = vec![0u64; bw * bh];
+        let (mut row_n, mut col_n) = (vec![0u16; h], vec![0u16; w]);
         for y in 0..h {
             for x in 0..w {
                 if is_target(x, y) {
                     rows.set(y * w + x, true);
                     cols.set(x * h + y, true);
+                    row_n[y] += 1;
+                    col_n[x] += 1;
                     masks[(y / B) * bw + x / B] |= 1 << ((y % B) * B + x % B);
                 }
             }
@@ -82,6 +90,8 @@ impl Nearest {
             h,
             rows,
             cols,
+            row_n,
+            col_n,
             bw,
             bh,
             masks,
@@ -96,6 +106,9 @@ impl Nearest {
         }
         self.rows.set(y * self.w + x, on);
         self.cols.set(x * self.h + y, on);
+        let step = |n: &mut u16| *n = if on { *n + 1 } else { *n - 1 };
+        step(&mut self.row_n[y]);
+        step(&mut self.col_n[x]);
         let (bx, by) = (x / B, y / B);
         let mask = &mut self.masks[by * self.bw + bx];
         *mask ^= 1 << ((y % B) * B + x % B);
@@ -121,17 +134,19 @@ impl Nearest {
                 break;
             }
             // Each line's targets nearer than `best` are at most `reach` along it.
-            if qx >= cols.0 + k {
-                best = best.min(k as i64 + line(&self.cols, (qx - k) * h, h, qy, best - k as i64));
+            let reach = best - k as i64;
+            if qx >= cols.0 + k && self.col_n[qx - k] > 0 {
+                best = best.min(k as i64 + line(&self.cols, (qx - k) * h, h, qy, reach));
             }
-            if k > 0 && qx + k < cols.1 {
-                best = best.min(k as i64 + line(&self.cols, (qx + k) * h, h, qy, best - k as i64));
+            if k > 0 && qx + k < cols.1 && self.col_n[qx + k] > 0 {
+                best = best.min(k as i64 + line(&self.cols, (qx + k) * h, h, qy, reach));
             }
-            if qy >= rows.0 + k {
-                best = best.min(k as i64 + line(&self.rows, (qy - k) * w, w, qx, best - k as i64));
+            let reach = best - k as i64;
+            if qy >= rows.0 + k && self.row_n[qy - k] > 0 {
+                best = best.min(k as i64 + line(&self.rows, (qy - k) * w, w, qx, reach));
             }
-            if k > 0 && qy + k < rows.1 {
-                best = best.min(k as i64 + line(&self.rows, (qy + k) * w, w, qx, best - k as i64));
+            if k > 0 && qy + k < rows.1 && self.row_n[qy + k] > 0 {
+                best = best.min(k as i64 + line(&self.rows, (qy + k) * w, w, qx, reach));
             }
         }
         // 3. The four corners of blocks, each a linear form of the target.
@@ -145,39 +160,39 @@ impl Nearest {
                 has.0 && has.1,
                 right - qx + below - qy,
                 0,
-                (bx + 1, self.bw),
-                (by + 1, self.bh),
+                Part::From(bx + 1),
+                Part::From(by + 1),
                 -qx - qy,
             ),
             (
                 has.0 && has.3,
                 right - qx + qy - above,
                 1,
-                (bx + 1, self.bw),
-                (0, by),
+                Part::From(bx + 1),
+                Part::Before(by),
                 -qx + qy,
             ),
             (
                 has.2 && has.1,
                 qx - left + below - qy,
                 2,
-                (0, bx),
-                (by + 1, self.bh),
+                Part::Before(bx),
+                Part::From(by + 1),
                 qx - qy,
             ),
             (
                 has.2 && has.3,
                 qx - left + qy - above,
                 3,
-                (0, bx),
-                (0, by),
+                Part::Before(bx),
+                Part::Before(by),
                 qx + qy,
             ),
         ];
         for (exists, nearest, k, cols, rows, shift) in corners {
             if exists && nearest < best {
                 let f = self.corners.least(k, cols, rows);
-                if f != i32::MAX {
+                if f != i16::MAX {
                     best = best.min(f as i64 + shift);
                 }
             }
@@ -209,7 +224,7 @@ fn forms(mut mask: u64, bx: usize, by: usize) -> Forms {
     while mask != 0 {
         let bit = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        let (x, y) = ((bx * B + bit % B) as i32, (by * B + bit / B) as i32);
+        let (x, y) = ((bx * B + bit % B) as i16, (by * B + bit / B) as i16);
         f = [
             f[0].min(x + y),
             f[1].min(x - y),

@@ -6,9 +6,11 @@
 //! or statistics ([`crate::distance::paths::Spread`]) again at the first read after every
 //! write: O(A) per write. Here, for every such estimator the pass reads ([`LiveDist::on`]):
 //!
-//! - `dist`: the plane is computed at the first read of a region and read as long as no write
-//!   has made a cell a target or stopped it being one (one load per read); from the first
-//!   such write on, reads go to a [`Nearest`] built from the map as it then is (O(A), once);
+//! - `dist`: the plane is computed at the first read of a region and read as long as no
+//!   write has removed a target and at most 64 have added one (a read is the least of the
+//!   plane's value and the distances to the added targets: a pass that places a few spaced
+//!   items stays there); from the first removal or too many additions on, reads go to a
+//!   [`Nearest`] built from the map as it then is (O(A), once);
 //! - `maxDist`, `avgDist`: a [`LiveSpread`] is built at the first read (O(A));
 //!
 //! and every later write that changes a cell of the region into or out of a target updates
@@ -48,6 +50,11 @@ pub struct LiveDist {
     slots: Vec<Option<Tracked>>,
 }
 
+/// Most targets a `dist` plane is read with (each read is the least of the plane's value and
+/// the distances to these); past them, or after a removal, the targets are kept in a
+/// [`Nearest`].
+const ADDED: usize = 64;
+
 /// One estimator on one region.
 #[derive(Clone, Debug)]
 struct Tracked {
@@ -64,8 +71,9 @@ struct Tracked {
 /// What a tracked estimator keeps.
 #[derive(Clone, Debug)]
 enum Kept {
-    /// `dist`, while no target has changed: the distance plane.
-    Plane(Vec<u32>),
+    /// `dist`, while no target has been removed and at most [`ADDED`] added since the
+    /// distance plane was computed: the plane and the added targets (local cells).
+    Plane(Vec<u32>, Vec<(u16, u16)>),
     /// `dist`, once a target changed and before the next read.
     Changed,
     /// `dist` from then on.
@@ -102,7 +110,11 @@ impl LiveDist {
             }
             let (lx, ly) = (lx as usize, ly as usize);
             match &mut t.kept {
-                Kept::Plane(_) => t.kept = Kept::Changed,
+                Kept::Plane(_, added) if now && added.len() < ADDED => {
+                    // Sides fit 16 bits (`crate::compile::MAX_SIDE`).
+                    added.push((lx as u16, ly as u16));
+                }
+                Kept::Plane(..) => t.kept = Kept::Changed,
                 Kept::Changed => {}
                 Kept::Nearest(n) => n.set(lx, ly, now),
                 Kept::Spread(s) => s.set(lx, ly, now),
@@ -149,15 +161,20 @@ impl LiveDist {
         let (rx, ry, rw, rh) = rect(now.0);
         let (lx, ly) = (x - rx, y - ry);
         let t = self.entry(slot, targets, now, |old| {
-            let mut plane = match old {
-                Some(Kept::Plane(p)) => p,
-                _ => Vec::new(),
+            let (mut plane, mut added) = match old {
+                Some(Kept::Plane(p, a)) => (p, a),
+                _ => (Vec::new(), Vec::new()),
             };
             distance::transform(front, w, (rx, ry, rw, rh), targets, &mut plane);
-            Kept::Plane(plane)
+            added.clear();
+            Kept::Plane(plane, added)
         });
-        if let Kept::Plane(plane) = &t.kept {
-            return plane[ly * rw + lx];
+        if let Kept::Plane(plane, added) = &t.kept {
+            // The plane's targets all stand; the nearest is one of them or an added one.
+            let near =
+                |&(ax, ay): &(u16, u16)| (ax as usize).abs_diff(lx) + (ay as usize).abs_diff(ly);
+            let added = added.iter().map(near).min().map_or(u32::MAX, |d| d as u32);
+            return plane[ly * rw + lx].min(added);
         }
         if let Kept::Changed = t.kept {
             t.kept = Kept::Nearest(Nearest::new(rw, rh, |cx, cy| {

@@ -47,6 +47,14 @@ const LIVE_DIST_RAND: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["s
      "rules": ["dist(solid) > 6 -> self(solid)", "dist(solid) == 0, random < 0.5 -> plus(empty)"]}
   ]}"#;
 
+/// Items placed at random cells, each more than 12 cells from the others, after a few at
+/// random (targets only added, a few hundred per 200x200).
+const LIVE_DIST_SPACED: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["item", "empty"],
+  "explorers": [
+    {"type": "narrow_horz", "rules": ["random < 0.0002 -> self(item)", "-> self(empty)"]},
+    {"type": "narrow_rand", "rules": ["dist(item) > 12, random < 0.05 -> self(item)"]}
+  ]}"#;
+
 fn bench(c: &mut Criterion) {
     let cave = Script::parse(&example("cave.json")).expect("cave");
     let mut seed = 0u64;
@@ -132,7 +140,7 @@ criterion_main!(benches, cliffs);
 
 // The scaling cases of the connect pass and of live `dist`: the example cave at 2000x2000
 // and 4000x4000 (its last pass joins thousands of areas), and a pass reading `dist` while it
-// writes the map, in row order and at random cells, at sides 200 to 1600 (each doubling of
+// writes the map, in row order, at random cells and placing spaced items, at sides 200 to 1600 (each doubling of
 // the side is four times the area: a pass linear in the area takes four times as long).
 // Few samples: one 4000x4000 map takes seconds.
 // Run: `cargo bench -p marahel --bench marahel -- --warm-up-time 1 --measurement-time 3 scaling`
@@ -148,7 +156,11 @@ fn scaling(c: &mut Criterion) {
             })
         });
     }
-    for (order, text) in [("rows", LIVE_DIST), ("random", LIVE_DIST_RAND)] {
+    for (order, text) in [
+        ("rows", LIVE_DIST),
+        ("random", LIVE_DIST_RAND),
+        ("spaced", LIVE_DIST_SPACED),
+    ] {
         let live = Script::parse(text).expect("live dist");
         for n in [200usize, 400, 800, 1600] {
             c.bench_function(&format!("scaling live dist {order} {n}x{n}"), |b| {

@@ -347,6 +347,30 @@ fn live_dist_equals_the_core_in_every_visiting_order() {
     same_as_core("live minDist agents", agents, 0..3, &[None]);
 }
 
+#[test]
+fn live_dist_adding_targets_only_equals_the_core() {
+    // Passes that only add targets: spaced items (hundreds of additions: the plane computed
+    // again), and filling every cell (thousands: past the plane's last recomputation, into
+    // the nearest-target structure).
+    for (rule, fill) in [
+        ("dist(solid) > 3, random < 0.3 -> self(solid)", 1),
+        ("dist(solid) > 0, random < 0.9 -> self(solid)", 1),
+        ("dist(solid) > 1 -> plus(solid)", 0),
+    ] {
+        for kind in ["narrow_rand", "narrow_horz", "wide_rand"] {
+            let text = format!(
+                r#"{{"metadata": {{"min": "60x50", "max": "60x50"}},
+                  "entities": ["solid", "empty"],
+                  "explorers": [
+                    {{"type": "narrow_horz", "rules": ["random < 0.00{fill} -> self(solid)", "-> self(empty)"]}},
+                    {{"type": "{kind}", "parameters": {{"repeats": "2"}}, "rules": ["{rule}"]}}]}}"#
+            );
+            let configs = live_dist_configurations();
+            same_as_core_with(configs, &format!("{kind} {rule}"), &text, 0..2, &[None]);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(16), ..ProptestConfig::default() })]
 

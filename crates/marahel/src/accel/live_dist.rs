@@ -6,11 +6,12 @@
 //! or statistics ([`crate::distance::paths::Spread`]) again at the first read after every
 //! write: O(A) per write. Here, for every such estimator the pass reads ([`LiveDist::on`]):
 //!
-//! - `dist`: the plane is computed at the first read of a region and read as long as no
-//!   write has removed a target and at most 64 have added one (a read is the least of the
-//!   plane's value and the distances to the added targets: a pass that places a few spaced
-//!   items stays there); from the first removal or too many additions on, reads go to a
-//!   [`Nearest`] built from the map as it then is (O(A), once);
+//! - `dist`: the plane is computed at the first read of a region and read as long as writes
+//!   only add targets: a read is the least of the plane's value and the distances to the
+//!   targets added since (at most 256; past them the plane is computed again, at most
+//!   `log₂ A` times per region pass), so a pass placing spaced items costs little; from the
+//!   first removal or the last allowed recomputation on, reads go to a [`Nearest`] built
+//!   from the map as it then is (O(A), once);
 //! - `maxDist`, `avgDist`: a [`LiveSpread`] is built at the first read (O(A));
 //!
 //! and every later write that changes a cell of the region into or out of a target updates
@@ -21,7 +22,7 @@
 //! that did not go through the record (a fast path that writes without it bumps the version
 //! by itself) leaves it behind, and the next read starts again from the map (exactly what the
 //! core does after every write). A region pass of `A` reads and `O(A)` writes thus costs
-//! O(A log² A) at worst.
+//! O(A log² A) at worst (the plane's recomputations O(A log A) of it).
 
 use crate::accel::nearest::Nearest;
 use crate::accel::spread::LiveSpread;
@@ -50,10 +51,11 @@ pub struct LiveDist {
     slots: Vec<Option<Tracked>>,
 }
 
-/// Most targets a `dist` plane is read with (each read is the least of the plane's value and
-/// the distances to these); past them, or after a removal, the targets are kept in a
-/// [`Nearest`].
-const ADDED: usize = 64;
+/// Most added targets a `dist` plane is read with (each read is the least of the plane's
+/// value and the distances to these); past them the plane is computed again, at most
+/// `log₂ A` times per region pass (O(A log A) in all); past that, or after a removal, the
+/// targets are kept in a [`Nearest`].
+const ADDED: usize = 256;
 
 /// One estimator on one region.
 #[derive(Clone, Debug)]
@@ -71,9 +73,15 @@ struct Tracked {
 /// What a tracked estimator keeps.
 #[derive(Clone, Debug)]
 enum Kept {
-    /// `dist`, while no target has been removed and at most [`ADDED`] added since the
-    /// distance plane was computed: the plane and the added targets (local cells).
-    Plane(Vec<u32>, Vec<(u16, u16)>),
+    /// `dist` while writes only add targets: the distance plane, the targets added since it
+    /// was computed (local cells, at most [`ADDED`]), how many more times it may be computed
+    /// again when they overflow, and whether it must be at the next read.
+    Plane {
+        plane: Vec<u32>,
+        added: Added,
+        again: u32,
+        stale: bool,
+    },
     /// `dist`, once a target changed and before the next read.
     Changed,
     /// `dist` from then on.
@@ -110,11 +118,16 @@ impl LiveDist {
             }
             let (lx, ly) = (lx as usize, ly as usize);
             match &mut t.kept {
-                Kept::Plane(_, added) if now && added.len() < ADDED => {
-                    // Sides fit 16 bits (`crate::compile::MAX_SIDE`).
-                    added.push((lx as u16, ly as u16));
+                Kept::Plane { stale: true, .. } => {}
+                Kept::Plane { added, .. } if now && added.xs.len() < ADDED => {
+                    added.xs.push(lx as i32);
+                    added.ys.push(ly as i32);
                 }
-                Kept::Plane(..) => t.kept = Kept::Changed,
+                Kept::Plane { again, stale, .. } if now && *again > 0 => {
+                    *again -= 1;
+                    *stale = true;
+                }
+                Kept::Plane { .. } => t.kept = Kept::Changed,
                 Kept::Changed => {}
                 Kept::Nearest(n) => n.set(lx, ly, now),
                 Kept::Spread(s) => s.set(lx, ly, now),
@@ -161,19 +174,32 @@ impl LiveDist {
         let (rx, ry, rw, rh) = rect(now.0);
         let (lx, ly) = (x - rx, y - ry);
         let t = self.entry(slot, targets, now, |old| {
-            let (mut plane, mut added) = match old {
-                Some(Kept::Plane(p, a)) => (p, a),
-                _ => (Vec::new(), Vec::new()),
+            let plane = match old {
+                Some(Kept::Plane { plane, .. }) => plane,
+                _ => Vec::new(),
             };
-            distance::transform(front, w, (rx, ry, rw, rh), targets, &mut plane);
-            added.clear();
-            Kept::Plane(plane, added)
+            Kept::Plane {
+                plane,
+                added: Added::default(),
+                again: (rw * rh).ilog2(),
+                stale: true,
+            }
         });
-        if let Kept::Plane(plane, added) = &t.kept {
+        if let Kept::Plane {
+            plane,
+            added,
+            stale,
+            ..
+        } = &mut t.kept
+        {
+            if *stale {
+                distance::transform(front, w, (rx, ry, rw, rh), targets, plane);
+                added.xs.clear();
+                added.ys.clear();
+                *stale = false;
+            }
             // The plane's targets all stand; the nearest is one of them or an added one.
-            let near =
-                |&(ax, ay): &(u16, u16)| (ax as usize).abs_diff(lx) + (ay as usize).abs_diff(ly);
-            let added = added.iter().map(near).min().map_or(u32::MAX, |d| d as u32);
+            let added = added.nearest(lx as i32, ly as i32);
             return plane[ly * rw + lx].min(added);
         }
         if let Kept::Changed = t.kept {
@@ -207,6 +233,23 @@ impl LiveDist {
             Kept::Spread(s) => s.get(stat, (x - rx, y - ry)),
             _ => unreachable!("a maxDist or avgDist estimator keeps its statistics"),
         }
+    }
+}
+
+/// Targets added since a plane was computed, as two columns of local coordinates (so the
+/// nearest is found a vector of them at a time).
+#[derive(Clone, Debug, Default)]
+struct Added {
+    xs: Vec<i32>,
+    ys: Vec<i32>,
+}
+
+impl Added {
+    /// The distance from `(x, y)` to the nearest added target (`u32::MAX`: none).
+    fn nearest(&self, x: i32, y: i32) -> u32 {
+        let d = self.xs.iter().zip(&self.ys);
+        d.map(|(&ax, &ay)| ((ax - x).abs() + (ay - y).abs()) as u32)
+            .fold(u32::MAX, u32::min)
     }
 }
 

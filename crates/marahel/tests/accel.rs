@@ -349,9 +349,9 @@ fn live_dist_equals_the_core_in_every_visiting_order() {
 
 #[test]
 fn live_dist_adding_targets_only_equals_the_core() {
-    // Passes that only add targets: spaced items (hundreds of additions: the plane computed
-    // again), and filling every cell (thousands: past the plane's last recomputation, into
-    // the nearest-target structure).
+    // Passes that only add targets: spaced items (hundreds of additions) and filling every
+    // cell (thousands), read from the plane and the added targets, then past them from the
+    // nearest-target structure.
     for (rule, fill) in [
         ("dist(solid) > 3, random < 0.3 -> self(solid)", 1),
         ("dist(solid) > 0, random < 0.9 -> self(solid)", 1),

@@ -7,11 +7,10 @@
 //! write: O(A) per write. Here, for every such estimator the pass reads ([`LiveDist::on`]):
 //!
 //! - `dist`: the plane is computed at the first read of a region and read as long as writes
-//!   only add targets: a read is the least of the plane's value and the distances to the
-//!   targets added since (at most 256; past them the plane is computed again, at most
-//!   `log₂ A` times per region pass), so a pass placing spaced items costs little; from the
-//!   first removal or the last allowed recomputation on, reads go to a [`Nearest`] built
-//!   from the map as it then is (O(A), once);
+//!   only add targets, at most 256 of them: a read is the least of the plane's value and the
+//!   distances to the targets added since (a pass placing a few items stays there); from the
+//!   first removal or too many additions on, reads go to a [`Nearest`] built from the map as
+//!   it then is (O(A), once);
 //! - `maxDist`, `avgDist`: a [`LiveSpread`] is built at the first read (O(A));
 //!
 //! and every later write that changes a cell of the region into or out of a target updates
@@ -22,7 +21,7 @@
 //! that did not go through the record (a fast path that writes without it bumps the version
 //! by itself) leaves it behind, and the next read starts again from the map (exactly what the
 //! core does after every write). A region pass of `A` reads and `O(A)` writes thus costs
-//! O(A log² A) at worst (the plane's recomputations O(A log A) of it).
+//! O(A log² A) at worst.
 
 use crate::accel::nearest::Nearest;
 use crate::accel::spread::LiveSpread;
@@ -52,9 +51,8 @@ pub struct LiveDist {
 }
 
 /// Most added targets a `dist` plane is read with (each read is the least of the plane's
-/// value and the distances to these); past them the plane is computed again, at most
-/// `log₂ A` times per region pass (O(A log A) in all); past that, or after a removal, the
-/// targets are kept in a [`Nearest`].
+/// value and the distances to these); past them, or after a removal, the targets are kept in
+/// a [`Nearest`].
 const ADDED: usize = 256;
 
 /// One estimator on one region.
@@ -73,15 +71,9 @@ struct Tracked {
 /// What a tracked estimator keeps.
 #[derive(Clone, Debug)]
 enum Kept {
-    /// `dist` while writes only add targets: the distance plane, the targets added since it
-    /// was computed (local cells, at most [`ADDED`]), how many more times it may be computed
-    /// again when they overflow, and whether it must be at the next read.
-    Plane {
-        plane: Vec<u32>,
-        added: Added,
-        again: u32,
-        stale: bool,
-    },
+    /// `dist` while writes only add targets: the distance plane and the targets added since
+    /// it was computed (local cells, at most [`ADDED`]).
+    Plane { plane: Vec<u32>, added: Added },
     /// `dist`, once a target changed and before the next read.
     Changed,
     /// `dist` from then on.
@@ -118,14 +110,9 @@ impl LiveDist {
             }
             let (lx, ly) = (lx as usize, ly as usize);
             match &mut t.kept {
-                Kept::Plane { stale: true, .. } => {}
                 Kept::Plane { added, .. } if now && added.xs.len() < ADDED => {
                     added.xs.push(lx as i32);
                     added.ys.push(ly as i32);
-                }
-                Kept::Plane { again, stale, .. } if now && *again > 0 => {
-                    *again -= 1;
-                    *stale = true;
                 }
                 Kept::Plane { .. } => t.kept = Kept::Changed,
                 Kept::Changed => {}
@@ -174,30 +161,15 @@ impl LiveDist {
         let (rx, ry, rw, rh) = rect(now.0);
         let (lx, ly) = (x - rx, y - ry);
         let t = self.entry(slot, targets, now, |old| {
-            let plane = match old {
+            let mut plane = match old {
                 Some(Kept::Plane { plane, .. }) => plane,
                 _ => Vec::new(),
             };
-            Kept::Plane {
-                plane,
-                added: Added::default(),
-                again: (rw * rh).ilog2(),
-                stale: true,
-            }
+            distance::transform(front, w, (rx, ry, rw, rh), targets, &mut plane);
+            let added = Added::default();
+            Kept::Plane { plane, added }
         });
-        if let Kept::Plane {
-            plane,
-            added,
-            stale,
-            ..
-        } = &mut t.kept
-        {
-            if *stale {
-                distance::transform(front, w, (rx, ry, rw, rh), targets, plane);
-                added.xs.clear();
-                added.ys.clear();
-                *stale = false;
-            }
+        if let Kept::Plane { plane, added } = &t.kept {
             // The plane's targets all stand; the nearest is one of them or an added one.
             let added = added.nearest(lx as i32, ly as i32);
             return plane[ly * rw + lx].min(added);

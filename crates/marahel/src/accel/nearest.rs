@@ -23,7 +23,9 @@
 //!    mask of targets).
 //!
 //! The answer is the least of those (exact: every target is counted in one of the three
-//! places with its exact distance). Columns, rows and corners that cannot beat the best found
+//! places with its exact distance). First, when the 3x3 blocks around `q` hold few targets,
+//! the distance to each is measured: if the nearest is no farther than any cell beyond those
+//! blocks (at least 9 away), it is the answer. Columns, rows and corners that cannot beat the best found
 //! so far (their nearest possible cell is as far) are skipped.
 //!
 //! Costs, for a region of `A` cells, `b = A / 64` blocks: building O(A); adding or removing a
@@ -123,8 +125,13 @@ impl Nearest {
         if self.rows.contains(qy * w + qx) {
             return 0;
         }
-        let mut best = u32::MAX as i64;
         let (bx, by) = (qx / B, qy / B);
+        // 0. The few targets of the 3x3 blocks around `q`, when there are few: any target
+        // beyond them is at least `beyond` away.
+        let (mut best, beyond) = self.around(qx, qy);
+        if best <= beyond {
+            return best as u32;
+        }
         // 1, 2. The block column and the block row, outwards from `q`: the columns `qx - k`
         // and `qx + k` (their nearest targets above and below), the rows `qy - k` and
         // `qy + k` (left and right), until `k` alone is as far as the best.
@@ -201,6 +208,44 @@ impl Nearest {
     }
 }
 
+impl Nearest {
+    /// The distance from `(qx, qy)` to the nearest target in the 3x3 blocks around it when
+    /// they hold at most [`AROUND`] targets (else, or with none, `u32::MAX`), and the least
+    /// distance to a cell beyond those blocks.
+    fn around(&self, qx: usize, qy: usize) -> (i64, i64) {
+        let (bx, by) = (qx / B, qy / B);
+        let (x0, x1) = (bx.saturating_sub(1), (bx + 2).min(self.bw));
+        let (y0, y1) = (by.saturating_sub(1), (by + 2).min(self.bh));
+        let (ix, iy) = (qx % B, qy % B);
+        let beyond = (B + ix.min(B - 1 - ix).min(iy).min(B - 1 - iy) + 1) as i64;
+        let mut count = 0;
+        for cy in y0..y1 {
+            let row = &self.masks[cy * self.bw..][x0..x1];
+            count += row.iter().map(|m| m.count_ones()).sum::<u32>();
+        }
+        let mut best = u32::MAX as i64;
+        if count > AROUND {
+            return (best, beyond);
+        }
+        for cy in y0..y1 {
+            for cx in x0..x1 {
+                let mut mask = self.masks[cy * self.bw + cx];
+                while mask != 0 {
+                    let bit = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let (x, y) = (cx * B + bit % B, cy * B + bit / B);
+                    best = best.min((x.abs_diff(qx) + y.abs_diff(qy)) as i64);
+                }
+            }
+        }
+        (best, beyond)
+    }
+}
+
+/// Most targets in the 3x3 blocks around a cell for [`Nearest::distance`] to measure the
+/// distance to each (more: the block row and column are searched line by line).
+const AROUND: u32 = 24;
+
 /// The distance along a line of `bits` (`len` indices from `lo`) from index `lo + at` to the
 /// nearest member, when nearer than `reach` (else `reach`).
 #[inline]
@@ -249,6 +294,29 @@ mod tests {
     }
 
     #[test]
+    fn a_target_just_beyond_the_blocks_around_beats_one_inside() {
+        // For every cell of block (2, 2): one target just beyond its 3x3 blocks, at the
+        // least distance a cell there can be, and one inside them a step farther.
+        let (w, h) = (40, 40);
+        let window = |x: usize, y: usize| (8..32).contains(&x) && (8..32).contains(&y);
+        for q in (0..64).map(|i| (16 + i % 8, 16 + i / 8)) {
+            let d = |(x, y): (usize, usize)| x.abs_diff(q.0) + y.abs_diff(q.1);
+            let cells = (0..w * h).map(|i| (i % w, i / w));
+            let near_out = cells
+                .clone()
+                .filter(|&(x, y)| !window(x, y))
+                .min_by_key(|&c| d(c));
+            let near_out = near_out.unwrap();
+            let inside = cells
+                .clone()
+                .find(|&(x, y)| window(x, y) && d((x, y)) == d(near_out) + 1);
+            let targets = [near_out, inside.unwrap()];
+            let n = Nearest::new(w, h, |x, y| targets.contains(&(x, y)));
+            assert_eq!(n.distance(q.0, q.1) as usize, d(near_out), "{q:?}");
+        }
+    }
+
+    #[test]
     fn distances_match_brute_force_as_targets_come_and_go() {
         let mut x = 0x853c_49e6_748f_ea9bu64;
         let mut rand = move |n: usize| {
@@ -267,7 +335,7 @@ mod tests {
             (41, 9),
             (64, 33),
         ] {
-            for density in [2, 20, 200] {
+            for density in [2, 20, 50, 100, 200] {
                 let mut cells: Vec<bool> = (0..w * h).map(|_| rand(density) == 0).collect();
                 let mut n = Nearest::new(w, h, |x, y| cells[y * w + x]);
                 for step in 0..600 {

@@ -25,8 +25,8 @@
 //! The answer is the least of those (exact: every target is counted in one of the three
 //! places with its exact distance). First, when the 3x3 blocks around `q` hold few targets,
 //! the distance to each is measured: if the nearest is no farther than any cell beyond those
-//! blocks (at least 9 away), it is the answer. Columns, rows and corners that cannot beat the best found
-//! so far (their nearest possible cell is as far) are skipped.
+//! blocks (at least 9 away), it is the answer. Columns, rows and corners that cannot beat
+//! the best found so far (their nearest possible cell is as far) are skipped.
 //!
 //! Costs, for a region of `A` cells, `b = A / 64` blocks: building O(A); adding or removing a
 //! target O(log₆₄ A) for the bitsets, 64 steps for the block's forms and O(log² b) for the
@@ -121,17 +121,24 @@ impl Nearest {
     /// The Manhattan distance from `(qx, qy)` to the nearest target, `u32::MAX` when there
     /// is none.
     pub fn distance(&self, qx: usize, qy: usize) -> u32 {
-        let (w, h) = (self.w, self.h);
-        if self.rows.contains(qy * w + qx) {
+        if self.rows.contains(qy * self.w + qx) {
             return 0;
         }
-        let (bx, by) = (qx / B, qy / B);
         // 0. The few targets of the 3x3 blocks around `q`, when there are few: any target
         // beyond them is at least `beyond` away.
-        let (mut best, beyond) = self.around(qx, qy);
+        let (best, beyond) = self.around(qx, qy);
         if best <= beyond {
             return best as u32;
         }
+        self.corners(qx, qy, self.cross(qx, qy, best)) as u32
+    }
+}
+
+impl Nearest {
+    /// [`Nearest::distance`] from `best` on, with the targets of `q`'s block column and block
+    /// row.
+    fn cross(&self, qx: usize, qy: usize, mut best: i64) -> i64 {
+        let (w, h, bx, by) = (self.w, self.h, qx / B, qy / B);
         // 1, 2. The block column and the block row, outwards from `q`: the columns `qx - k`
         // and `qx + k` (their nearest targets above and below), the rows `qy - k` and
         // `qy + k` (left and right), until `k` alone is as far as the best.
@@ -156,6 +163,13 @@ impl Nearest {
                 best = best.min(k as i64 + line(&self.rows, (qy + k) * w, w, qx, reach));
             }
         }
+        best
+    }
+
+    /// [`Nearest::distance`] from `best` on, with the targets of the four corners of blocks
+    /// around `q`'s block.
+    fn corners(&self, qx: usize, qy: usize, mut best: i64) -> i64 {
+        let (bx, by) = (qx / B, qy / B);
         // 3. The four corners of blocks, each a linear form of the target.
         let (qx, qy) = (qx as i64, qy as i64);
         let (right, below) = ((bx + 1) as i64 * B as i64, (by + 1) as i64 * B as i64);
@@ -204,11 +218,9 @@ impl Nearest {
                 }
             }
         }
-        best as u32
+        best
     }
-}
 
-impl Nearest {
     /// The distance from `(qx, qy)` to the nearest target in the 3x3 blocks around it when
     /// they hold at most [`AROUND`] targets (else, or with none, `u32::MAX`), and the least
     /// distance to a cell beyond those blocks.

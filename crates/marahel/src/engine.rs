@@ -481,8 +481,7 @@ fn generate_once(
             ctx.caches.dist_cache.iter_mut().for_each(|c| *c = None);
             ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.caches.paths.clear();
-            let log = p.accel.distance_patching && !ex.buffer && live_dist::tracks(ex);
-            ctx.caches.log.start(log);
+            ctx.caches.log.start(live_dist::wanted(ex, p.accel));
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next

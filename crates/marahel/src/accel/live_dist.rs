@@ -30,9 +30,16 @@ use crate::estimator::Estimator;
 use crate::program::Explorer;
 use grid_core::Rect;
 
-/// Whether a pass of `ex` that writes the map it reads keeps its distance estimators here:
-/// it reads `dist(list)` or a Manhattan `maxDist`/`avgDist`.
-pub fn tracks(ex: &Explorer) -> bool {
+/// Whether the passes of `ex` keep their distance estimators here (the planner's choice for
+/// the whole explorer, reported as [`crate::accel::PassReport::distance_log`]): allowed by
+/// `accel`, the explorer writes the map it reads (not `replace: buffer`) and reads
+/// `dist(list)` or a Manhattan `maxDist`/`avgDist`.
+pub fn wanted(ex: &Explorer, accel: crate::Accel) -> bool {
+    accel.distance_patching && !ex.buffer && reads_distances(ex)
+}
+
+/// Whether `ex` reads `dist(list)` or a Manhattan `maxDist`/`avgDist`.
+fn reads_distances(ex: &Explorer) -> bool {
     crate::explorer::reads_estimator(ex, |e| match e {
         Estimator::Distance { to_out, .. } => !to_out,
         Estimator::PathDistance { walk, .. } => walk.is_none(),

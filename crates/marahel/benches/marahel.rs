@@ -1,7 +1,8 @@
 //! Criterion benchmarks: every example and fixture script at its native size, the cave at 50x50 and
-//! 500x500, a wide explorer at growing sizes, and the two cases that once fell off a cliff:
-//! `dist` read by a pass that writes the map it reads (`live dist 200x200`), and an example
-//! at 2000x2000 and 4000x4000 (`nonuniform`, whose BSP split was quadratic in its rooms).
+//! 500x500, a wide explorer at growing sizes, and the cases that once fell off a cliff: `dist`
+//! read by a pass that writes the map it reads (`live dist 200x200`, and `scaling live dist`
+//! from 200x200 to 1600x1600 in row order and at random cells), and an example at 2000x2000
+//! and 4000x4000 (`nonuniform`, whose BSP split was quadratic in its rooms).
 //!
 //! Run: `cargo bench -p marahel -- --warm-up-time 1 --measurement-time 3`
 
@@ -29,12 +30,29 @@ fn example(name: &str) -> String {
     })
 }
 
-/// A pass that reads `dist(solid)` while it adds and removes solid cells.
+/// A pass that reads `dist(solid)` while it adds and removes solid cells, in row order.
 const LIVE_DIST: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["solid", "empty"],
   "explorers": [
     {"type": "narrow_horz", "rules": ["random < 0.05 -> self(solid)", "-> self(empty)"]},
     {"type": "narrow_horz",
      "rules": ["dist(solid) > 4 -> self(solid)", "dist(solid) == 0, random < 0.3 -> self(empty)"]}
+  ]}"#;
+
+/// The same at random cells (as many visits as cells), writing the visited cell's `plus`
+/// neighbourhood too, from sparse targets.
+const LIVE_DIST_RAND: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["solid", "empty"],
+  "explorers": [
+    {"type": "narrow_horz", "rules": ["random < 0.01 -> self(solid)", "-> self(empty)"]},
+    {"type": "narrow_rand",
+     "rules": ["dist(solid) > 6 -> self(solid)", "dist(solid) == 0, random < 0.5 -> plus(empty)"]}
+  ]}"#;
+
+/// Items placed at random cells, each more than 12 cells from the others, after a few at
+/// random (targets only added, a few hundred per 200x200).
+const LIVE_DIST_SPACED: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["item", "empty"],
+  "explorers": [
+    {"type": "narrow_horz", "rules": ["random < 0.0002 -> self(item)", "-> self(empty)"]},
+    {"type": "narrow_rand", "rules": ["dist(item) > 12, random < 0.05 -> self(item)"]}
   ]}"#;
 
 fn bench(c: &mut Criterion) {
@@ -122,11 +140,13 @@ criterion_main!(benches, cliffs);
 
 // The scaling cases of the connect pass and of live `dist`: the example cave at 2000x2000
 // and 4000x4000 (its last pass joins thousands of areas), and a pass reading `dist` while it
-// writes the map at three sizes. Few samples: one 4000x4000 map takes seconds.
+// writes the map, in row order, at random cells and placing spaced items, at sides 200 to 1600 (each doubling of
+// the side is four times the area: a pass linear in the area takes four times as long).
+// Few samples: one 4000x4000 map takes seconds.
 // Run: `cargo bench -p marahel --bench marahel -- --warm-up-time 1 --measurement-time 3 scaling`
+// (`"live dist"` for the `dist` cases alone).
 fn scaling(c: &mut Criterion) {
     let cave = Script::parse(&example("cave.json")).expect("cave");
-    let live = Script::parse(LIVE_DIST).expect("live dist");
     let mut seed = 0u64;
     for n in [2000usize, 4000] {
         c.bench_function(&format!("scaling cave {n}x{n}"), |b| {
@@ -136,13 +156,20 @@ fn scaling(c: &mut Criterion) {
             })
         });
     }
-    for n in [200usize, 400, 800] {
-        c.bench_function(&format!("scaling live dist {n}x{n}"), |b| {
-            b.iter(|| {
-                seed += 1;
-                black_box(live.generate_sized(seed, n, n).expect("map"))
-            })
-        });
+    for (order, text) in [
+        ("rows", LIVE_DIST),
+        ("random", LIVE_DIST_RAND),
+        ("spaced", LIVE_DIST_SPACED),
+    ] {
+        let live = Script::parse(text).expect("live dist");
+        for n in [200usize, 400, 800, 1600] {
+            c.bench_function(&format!("scaling live dist {order} {n}x{n}"), |b| {
+                b.iter(|| {
+                    seed += 1;
+                    black_box(live.generate_sized(seed, n, n).expect("map"))
+                })
+            });
+        }
     }
 }
 

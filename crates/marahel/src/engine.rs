@@ -6,8 +6,9 @@
 
 pub use crate::accel::count_planes::PlaneScratch;
 use crate::accel::live::LivePlanes;
+use crate::accel::live_dist::{self, LiveDist};
 use crate::accel::{PassReport, Planning};
-use crate::distance::{self, WriteLog};
+use crate::distance;
 use crate::divider;
 use crate::explorer;
 use crate::map::MarahelMap;
@@ -97,8 +98,9 @@ pub struct Ctx<'a> {
 pub struct Caches {
     /// Distance planes per estimator slot: `(version, region, distances)`.
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
-    /// The cells written since the distance planes were computed ([`crate::distance`]).
-    pub log: WriteLog,
+    /// The `dist` estimators of a live pass, kept up to date with every write
+    /// ([`crate::accel::live_dist`]); `log.on`: writes are recorded.
+    pub log: LiveDist,
     /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
     pub paths: distance::paths::Caches,
     /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
@@ -272,7 +274,7 @@ impl Ctx<'_> {
             self.canvas.front[i] = value;
             self.version += 1;
             if self.caches.log.on {
-                self.caches.log.record(self.version, at());
+                self.caches.log.record(self.version, at(), old, value);
             }
             if self.track_counts {
                 self.counts[old as usize] -= 1;
@@ -299,35 +301,35 @@ impl Ctx<'_> {
         if to_out {
             return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
         }
-        let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
-        let at = (lx as usize, ly as usize);
-        let v = match &self.caches.dist_cache[slot] {
-            Some((v, rr, d)) if *rr == r && *v == self.version => Some(d[at.1 * rect.2 + at.0]),
-            Some((v, rr, d)) if *rr == r => match self.caches.log.since(*v, self.version) {
-                Some(written) if written.len() <= distance::patch_limit(d.len()) => {
-                    let (front, w) = (&self.canvas.front, self.canvas.w);
-                    let is_target = |i: usize| targets[front[i] as usize];
-                    distance::patched(d, rect, at, written, w, is_target).or_else(|| {
-                        let (from, limit) =
-                            (d[at.1 * rect.2 + at.0], 8 * distance::patch_limit(d.len()));
-                        distance::ring_search(rect, at, from, limit, w, is_target)
-                    })
-                }
-                _ => None,
-            },
-            None | Some(_) => None,
+        let v = if self.caches.log.on {
+            let map = (&self.canvas.front[..], self.canvas.w);
+            self.caches
+                .log
+                .distance(slot, targets, (r, self.version), map, (x, y))
+        } else {
+            self.plane_distance(slot, targets, (lx as usize, ly as usize))
         };
-        let v = v.unwrap_or_else(|| {
-            let mut d = match self.caches.dist_cache[slot].take() {
-                Some((_, _, d)) => d,
-                None => Vec::new(),
-            };
-            distance::transform(&self.canvas.front, self.canvas.w, rect, targets, &mut d);
-            let v = d[at.1 * rect.2 + at.0];
-            self.caches.dist_cache[slot] = Some((self.version, r, d));
-            v
-        });
         if v == u32::MAX { -1.0 } else { v as f64 }
+    }
+
+    /// `dist(list)` at local cell `at` from the region's distance plane, computed again when
+    /// the map changed since (the core's way).
+    fn plane_distance(&mut self, slot: usize, targets: &[bool], at: (usize, usize)) -> u32 {
+        let r = self.region;
+        let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
+        match &self.caches.dist_cache[slot] {
+            Some((v, rr, d)) if *rr == r && *v == self.version => d[at.1 * rect.2 + at.0],
+            _ => {
+                let mut d = match self.caches.dist_cache[slot].take() {
+                    Some((_, _, d)) => d,
+                    None => Vec::new(),
+                };
+                distance::transform(&self.canvas.front, self.canvas.w, rect, targets, &mut d);
+                let v = d[at.1 * rect.2 + at.0];
+                self.caches.dist_cache[slot] = Some((self.version, r, d));
+                v
+            }
+        }
     }
 
     /// Sets the region and recounts it when counts are tracked.
@@ -451,7 +453,7 @@ fn generate_once(
                 count_planes: vec![None; p.dist_slots],
                 scratch: std::mem::take(&mut ws.scratch),
                 dist_cache: vec![None; p.dist_slots],
-                log: WriteLog::default(),
+                log: LiveDist::default(),
                 paths: distance::paths::Caches::new(p.dist_slots),
                 live: std::mem::take(&mut ws.live),
             },
@@ -479,8 +481,7 @@ fn generate_once(
             ctx.caches.dist_cache.iter_mut().for_each(|c| *c = None);
             ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.caches.paths.clear();
-            let log = p.accel.distance_patching && !ex.buffer && explorer::reads_distance(ex);
-            ctx.caches.log.start(log, ctx.version);
+            ctx.caches.log.start(live_dist::wanted(ex, p.accel));
             explorer::run(ex, &regions, &mut ctx, &mut warnings);
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next

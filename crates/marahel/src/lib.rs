@@ -135,19 +135,22 @@
 //!
 //! The crate is a reference core (everything above) and an acceleration layer ([`accel`]):
 //! compiled rules, live neighbourhood counts, row-batched and whole-region scans, the drunk
-//! walker's step loops, count planes and patched `dist` planes. One planner
+//! walker's step loops, count planes and live `dist` structures. One planner
 //! ([`accel::plan`]) chooses the strategy of every region pass; every strategy gives the
 //! core's maps exactly and can be switched off ([`Accel`], [`Script::with_accel`];
 //! [`Accel::none`] is the plain core), and [`Script::generate_traced`] says which ran.
 //! `tests/accel.rs` compares every strategy, on and off, with the core on every example,
 //! fixture and random script.
 //!
-//! Cost is about linear in the map's area, the BSP split, connect and live `dist` included.
-//! Known exceptions: the three-argument
-//! `maxDist`/`avgDist`, which search the region from every cell they are read at; and the
-//! other 2017 distance estimators in a pass that writes the map it reads (`replace: same`),
-//! whose statistics are computed again after each write (the 2017 default, `buffer`,
-//! computes them once per pass). The measured figures, with the command and the machine, are in the crate's
+//! Cost is about linear in the map's area, the BSP split and connect included; `dist` in a
+//! pass that writes the map it reads costs O(log² area) per read and write at worst, in any
+//! visiting order ([`accel::live_dist`]).
+//! The 2017 Manhattan `maxDist(list)`/`avgDist(list)` likewise cost O(log area) per read and
+//! write in such a pass ([`accel::spread`]). Known exceptions: the three-argument
+//! `maxDist`/`avgDist`, which search the region from every cell they are read at; and
+//! `minDist(nbh, list)` in a pass that writes the map it reads (`replace: same`), whose
+//! walk plane is computed again after each write (the 2017 default, `buffer`, computes it
+//! once per pass). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
 pub mod accel;

@@ -41,9 +41,20 @@ fn same_as_core(
     seeds: std::ops::Range<u64>,
     sizes: &[Option<(usize, usize)>],
 ) {
+    same_as_core_with(configurations(), name, text, seeds, sizes);
+}
+
+/// [`same_as_core`] with the configurations `configs`.
+fn same_as_core_with(
+    configs: Vec<(String, Accel)>,
+    name: &str,
+    text: &str,
+    seeds: std::ops::Range<u64>,
+    sizes: &[Option<(usize, usize)>],
+) {
     let script = Script::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let core = script.clone().with_accel(Accel::none());
-    let configs: Vec<(String, Script)> = configurations()
+    let configs: Vec<(String, Script)> = configs
         .into_iter()
         .map(|(n, a)| (n, script.clone().with_accel(a)))
         .collect();
@@ -232,5 +243,149 @@ proptest! {
     ) {
         let text = common::random_script(&explorers, divider);
         same_as_core("random", &text, seed..seed + 1, &[None, Some((21, 11))]);
+    }
+}
+
+/// Rules that make and unmake the targets of the `dist` (and 2017 `maxDist`, `avgDist`) they
+/// read: the visited cell, its `plus` or its `all` neighbourhood, in several target lists.
+const LIVE_DIST_RULES: [&str; 9] = [
+    "dist(solid) > 3 -> self(solid)",
+    "dist(solid) == 0, random < 0.4 -> self(empty)",
+    "dist(solid) < 3, random < 0.2 -> plus(empty)",
+    "dist(solid|water) >= 5 -> all(water)",
+    "dist(water) == 1 -> self(solid)",
+    "self(water), dist(solid) > 2 -> self(empty)",
+    "dist(water) > 8, random < 0.5 -> ring(solid:1|water:1)",
+    "maxDist(solid) < 12, random < 0.3 -> self(empty)",
+    "avgDist(water|solid) > 9, random < 0.4 -> plus(water)",
+];
+
+/// A script whose second explorer, of type `kind`, reads `dist` while it writes the map with
+/// `rules` (indices into [`LIVE_DIST_RULES`]), over the map or three BSP regions, from a map
+/// of `density` percent solid cells.
+fn live_dist_script(kind: &str, rules: &[usize], divider: bool, density: u32) -> String {
+    let rules: Vec<&str> = rules
+        .iter()
+        .map(|&i| LIVE_DIST_RULES[i % LIVE_DIST_RULES.len()])
+        .collect();
+    let heuristics = match kind {
+        "greedy" | "wide_heur" => r#", "heuristics": "dist(solid),random""#,
+        _ => "",
+    };
+    let (regions, region) = match divider {
+        true => (
+            r#""regions": {"type": "bsp", "number": "3", "parameters": {"min": "6x6"}},"#,
+            "all",
+        ),
+        false => ("", "map"),
+    };
+    format!(
+        r#"{{"metadata": {{"min": "30x20"}}, {regions}
+            "entities": ["solid", "empty", "water"],
+            "neighborhoods": {{"ring": "111,121,111"}},
+            "explorers": [
+              {{"type": "narrow_horz", "rules": ["random < {} -> self(solid)", "-> self(empty)"]}},
+              {{"type": "{kind}", "region": "{region}", "parameters": {{"repeats": "2"{heuristics}}},
+               "rules": {}}}]}}"#,
+        density as f64 / 100.0,
+        serde_json::to_string(&rules).unwrap()
+    )
+}
+
+/// The configurations whose `dist` differs from the core's: every strategy, and the
+/// interpreted rules alone, with the live `dist` structure.
+fn live_dist_configurations() -> Vec<(String, Accel)> {
+    let alone = Accel {
+        distance_patching: true,
+        ..Accel::none()
+    };
+    vec![
+        ("all".into(), Accel::all()),
+        ("live dist alone".into(), alone),
+    ]
+}
+
+#[test]
+fn live_dist_equals_the_core_in_every_visiting_order() {
+    // Row and column scans, random cells, walkers, heuristic orders (whose heuristic reads
+    // `dist` too) and the whole region in random order; the visited cell and neighbourhoods
+    // written; odd sizes, one and several blocks of the nearest-target structure across.
+    let sizes = [Some((23, 17)), Some((41, 9)), Some((45, 33)), Some((9, 41))];
+    for kind in [
+        "narrow_horz",
+        "narrow_vert",
+        "narrow_rand",
+        "turtle_drunk",
+        "greedy",
+        "wide_heur",
+        "wide_rand",
+    ] {
+        for divider in [false, true] {
+            let text = live_dist_script(kind, &[0, 1, 2, 3, 4, 5, 6], divider, 3);
+            let name = format!("live dist {kind}");
+            same_as_core_with(live_dist_configurations(), &name, &text, 0..2, &sizes);
+        }
+    }
+    // The 2017 Manhattan `maxDist` and `avgDist`, kept with the writes too.
+    for kind in ["narrow_horz", "narrow_rand", "turtle_drunk", "wide_rand"] {
+        let text = live_dist_script(kind, &[7, 0, 1, 8], true, 3);
+        let name = format!("live maxDist, avgDist {kind}");
+        same_as_core_with(live_dist_configurations(), &name, &text, 0..2, &sizes[..2]);
+    }
+    // A 2017 agent reading `minDist` while it digs.
+    let agents = r#"{"metadata": {"min": "37x29", "max": "37x29"},
+      "region": {"type": "bsp", "number": "4", "parameters": {"min": "8x8", "max": "20x20"}},
+      "entity": {"empty": {"color": "0xffffff"}, "solid": {"color": "0x000000"}},
+      "neighborhood": {"plus": "010,121,010"},
+      "rule": [
+        {"type": "automata", "region": {"name": "map"}, "parameters": {"iterations": "1"},
+         "rules": ["random < 0.97 -> self(solid)", "self(any) -> self(empty)"]},
+        {"type": "agent", "region": {"name": "map"},
+         "parameters": {"number": "2,4", "change": "10,15", "lifespan": "100,200", "directions": "plus"},
+         "rules": ["minDist(empty) > 2 -> plus(empty)", "minDist(empty) == 0, random < 0.3 -> self(solid)"]}
+      ]}"#;
+    same_as_core("live minDist agents", agents, 0..3, &[None]);
+}
+
+#[test]
+fn live_dist_adding_targets_only_equals_the_core() {
+    // Passes that only add targets: spaced items (hundreds of additions) and filling every
+    // cell (thousands), read from the plane and the added targets, then past them from the
+    // nearest-target structure.
+    for (rule, fill) in [
+        ("dist(solid) > 3, random < 0.3 -> self(solid)", 1),
+        ("dist(solid) > 0, random < 0.9 -> self(solid)", 1),
+        ("dist(solid) > 1 -> plus(solid)", 0),
+    ] {
+        for kind in ["narrow_rand", "narrow_horz", "wide_rand"] {
+            let text = format!(
+                r#"{{"metadata": {{"min": "60x50", "max": "60x50"}},
+                  "entities": ["solid", "empty"],
+                  "explorers": [
+                    {{"type": "narrow_horz", "rules": ["random < 0.00{fill} -> self(solid)", "-> self(empty)"]}},
+                    {{"type": "{kind}", "parameters": {{"repeats": "2"}}, "rules": ["{rule}"]}}]}}"#
+            );
+            let configs = live_dist_configurations();
+            same_as_core_with(configs, &format!("{kind} {rule}"), &text, 0..2, &[None]);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(16), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_live_dist_scripts_equal_the_core(
+        kind in 0usize..7,
+        rules in proptest::collection::vec(0usize..9, 1..4),
+        divider in any::<bool>(),
+        density in 0u32..30,
+        (w, h) in (3usize..60, 3usize..40),
+        seed in 0u64..1000,
+    ) {
+        let kinds = ["narrow_horz", "narrow_vert", "narrow_rand", "turtle_drunk", "greedy", "wide_heur", "wide_rand"];
+        let text = live_dist_script(kinds[kind], &rules, divider, density);
+        let configs = live_dist_configurations();
+        same_as_core_with(configs, "random live dist", &text, seed..seed + 1, &[Some((w, h))]);
     }
 }

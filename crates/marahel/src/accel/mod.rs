@@ -14,6 +14,9 @@ pub mod compiled;
 pub mod connect_walk;
 pub mod count_planes;
 pub mod live;
+pub mod live_dist;
+pub mod nearest;
+pub mod spread;
 pub mod steps;
 
 use crate::engine::Ctx;
@@ -56,8 +59,10 @@ pub struct Accel {
     /// Neighbourhood counts of a buffered pass computed for the whole region at once
     /// ([`crate::accel::count_planes`]).
     pub count_planes: bool,
-    /// `dist` planes of a live pass corrected from a log of writes ([`crate::distance`]);
-    /// off: computed again after every write.
+    /// `dist` and the 2017 Manhattan `maxDist`/`avgDist` in a live pass read from structures
+    /// every write keeps up to date ([`live_dist`]: O(log² area) per read and write); off:
+    /// the whole region's distance plane or statistics are computed again after every
+    /// write.
     pub distance_patching: bool,
     /// Connect digs with a table of its rules when they read and write the visited cell
     /// only ([`connect_walk`]); off: the compiled rules run at every cell of a corridor.
@@ -210,8 +215,8 @@ pub struct PassReport {
     /// Whether the pass's neighbourhood estimators read counts of the whole region computed
     /// at once (a buffered pass, [`Accel::count_planes`]).
     pub count_planes: bool,
-    /// Whether the pass's `dist` planes are corrected from a log of writes
-    /// ([`Accel::distance_patching`]).
+    /// Whether the pass's `dist` estimators are kept up to date with its writes
+    /// ([`live_dist`], [`Accel::distance_patching`]).
     pub distance_log: bool,
 }
 

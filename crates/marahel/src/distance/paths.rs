@@ -4,7 +4,8 @@
 //! - `xDist(list)`: Manhattan distance. `minDist(list)` is `dist(list)`; `maxDist` and
 //!   `avgDist` are read from per-region statistics of the targets ([`Spread`]: the extremes
 //!   of `x + y` and `x - y`, prefix sums of the targets per column and per row), O(area) to
-//!   build and O(1) to read.
+//!   build and O(1) to read; in a pass that writes the map it reads, the acceleration layer
+//!   keeps them up to date on every write instead ([`crate::accel::spread`]).
 //! - `xDist(nbh, list[, allowed])`: the length of the shortest walk along `nbh`'s offsets,
 //!   inside the region, through cells holding `allowed` entities (default `any`), to a target
 //!   (the 2017 engine found these with A*). `minDist` reads a plane built by one breadth-first
@@ -255,6 +256,13 @@ impl Ctx<'_> {
         let (front, w) = (&self.canvas.front, self.canvas.w);
         let is_target = |i: usize| targets[front[i] as usize];
         let value = match walk {
+            None if self.caches.log.on => {
+                let map = (&front[..], w);
+                let now = (r, self.version);
+                self.caches
+                    .log
+                    .spread((slot, stat), targets, now, map, (x, y))
+            }
             None => {
                 let fresh = matches!(&self.caches.paths.spreads[slot],
                     Some((v, rr, _)) if *v == self.version && *rr == r);

@@ -127,13 +127,6 @@ pub fn uses_counts(ex: &Explorer) -> bool {
     reads_estimator(ex, |e| matches!(e, Estimator::Count { .. }))
 }
 
-/// Whether the explorer reads `dist(list)` (not `dist(out)`, which reads no cell).
-pub fn reads_distance(ex: &Explorer) -> bool {
-    reads_estimator(ex, |e| {
-        matches!(e, Estimator::Distance { to_out: false, .. })
-    })
-}
-
 /// Whether an estimator `est` accepts stands in the explorer's rules or heuristics.
 pub fn reads_estimator(ex: &Explorer, est: impl Fn(&Estimator) -> bool) -> bool {
     let in_rules = ex

@@ -257,7 +257,11 @@ fn more_tables() -> Result<()> {
         for seed in 0..8 {
             let cfg = ZoneConfig {
                 mode,
-                connected,
+                connected: if connected {
+                    Connected::Regions
+                } else {
+                    Connected::Off
+                },
                 ..ZoneConfig::default()
             };
             let rect = ZoneRect::new(rect.0, rect.1, rect.2, rect.3);
@@ -299,7 +303,7 @@ fn more_pictures(out: &std::path::Path) -> Result<()> {
     save_png(&default.paint(&w)?, &out.join("zones-procedural.png"))?;
     let cfg = ZoneConfig {
         mode: Mode::Seamless,
-        connected: true,
+        connected: Connected::Regions,
         zone_size: 24,
         ..ZoneConfig::default()
     };

@@ -82,6 +82,7 @@
 
 pub mod atlas;
 pub mod biome;
+pub mod blocks;
 pub mod connect;
 pub mod error;
 pub mod export;
@@ -98,6 +99,7 @@ pub mod worley_mean;
 
 pub use atlas::{Atlas, AtlasKind};
 pub use biome::{BiomeConfig, Terrain};
+pub use connect::Connected;
 pub use error::{Result, ZoneError};
 pub use matcher::{Sampling, Threshold};
 pub use noise::{Distance, Noise, NoiseConfig, NoiseKind, WorleyOutput};

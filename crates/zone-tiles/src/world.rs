@@ -8,7 +8,8 @@
 //! rayon threads; every row is computed independently, so the result does not depend on the
 //! thread count.
 
-use crate::connect::{Lattice, REGION_ZONES, connect_regions};
+use crate::blocks::{self, MACRO_ZONES, Values};
+use crate::connect::{Connected, Lattice, REGION_ZONES, connect_regions};
 use crate::error::{Result, ZoneError};
 use crate::limits;
 use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
@@ -47,7 +48,7 @@ pub enum Mode {
 /// | `sampling` | `"full"` or `{"stride": n}` | `{"stride": 2}` |
 /// | `threshold` | `{"fill": p}` or `{"fixed": t}`, in [0, 1] | `{"fill": 0.45}` |
 /// | `mode` | `reference`, `seamless` | `reference` |
-/// | `connected` | bool (may be left out) | `false` |
+/// | `connected` | `false`, `true` (regions) or `"windows"` (may be left out) | `false` |
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneConfig {
@@ -61,9 +62,11 @@ pub struct ZoneConfig {
     pub threshold: Threshold,
     /// Reference or seamless.
     pub mode: Mode,
-    /// Whether all floor (off cells) is one 4-connected area ([`crate::connect`]).
+    /// Which floor connectivity is guaranteed: none, all floor one area with every whole
+    /// region (chunk) one area ([`crate::connect`]), or every window one area on its own
+    /// ([`crate::blocks`]).
     #[serde(default)]
-    pub connected: bool,
+    pub connected: Connected,
 }
 
 impl Default for ZoneConfig {
@@ -74,7 +77,7 @@ impl Default for ZoneConfig {
             sampling: Sampling::default(),
             threshold: Threshold::default(),
             mode: Mode::Reference,
-            connected: false,
+            connected: Connected::Off,
         }
     }
 }
@@ -88,7 +91,7 @@ impl ZoneConfig {
     pub fn streaming() -> Self {
         Self {
             mode: Mode::Seamless,
-            connected: true,
+            connected: Connected::Regions,
             sampling: Sampling::Stride(10),
             ..Self::default()
         }
@@ -111,10 +114,10 @@ impl ZoneConfig {
         let (w, h) = (u64::from(rect.width), u64::from(rect.height));
         // Connected mode computes whole regions around the window (and in seamless mode
         // one more on each side).
-        let grow = if self.connected {
-            5 * REGION_ZONES as u64
-        } else {
-            0
+        let grow = match self.connected {
+            Connected::Off => 0,
+            Connected::Regions => 5 * REGION_ZONES as u64,
+            Connected::Windows => 2 * MACRO_ZONES as u64 + 2,
         };
         let (gw, gh) = (w + grow, h + grow);
         let cells = match self.mode {
@@ -295,7 +298,7 @@ impl ZoneGenerator {
     /// The state of one zone, computed on its own.
     pub fn zone_state(&self, zx: i64, zy: i64) -> Result<ZoneState> {
         check_zone_coords(zx, zy)?;
-        if self.config.connected {
+        if self.config.connected != Connected::Off {
             let world = self.generate(ZoneRect::new(zx, zy, 1, 1))?;
             return Ok(*world.states.at(0, 0));
         }
@@ -324,8 +327,8 @@ impl ZoneGenerator {
         self.config.check_window(rect)?;
         let (w, h) = (rect.width as usize, rect.height as usize);
         let states = match (self.config.mode, self.config.connected) {
-            (Mode::Reference, false) => self.reference_states(rect, parallel),
-            (Mode::Seamless, false) => {
+            (Mode::Reference, Connected::Off) => self.reference_states(rect, parallel),
+            (Mode::Seamless, Connected::Off) => {
                 let (nw, nh) = (2 * w + 1, 2 * h + 1);
                 let nodes = self.node_walls(2 * rect.x, 2 * rect.y, nw, nh, parallel);
                 let on = |x: usize, y: usize| nodes[y * nw + x];
@@ -333,7 +336,8 @@ impl ZoneGenerator {
                     .map(|k| zone_from_nodes(on, k % w, k / w))
                     .collect()
             }
-            (mode, true) => self.connected_states(rect, mode, parallel),
+            (mode, Connected::Regions) => self.connected_states(rect, mode, parallel),
+            (mode, Connected::Windows) => self.window_states(rect, mode, parallel),
         };
         Ok(ZoneWorld {
             origin: (rect.x, rect.y),
@@ -399,6 +403,77 @@ impl ZoneGenerator {
                 ZoneState::from_bits(bits)
             })
             .collect()
+    }
+
+    /// Every window connected: the noise values of the macro cells around `rect` (grown by
+    /// one zone), their blocks, and the zones of `rect` ([`crate::blocks`]).
+    fn window_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
+        let m = MACRO_ZONES;
+        let x0 = (rect.x - 1).div_euclid(m) * m;
+        let y0 = (rect.y - 1).div_euclid(m) * m;
+        let x1 = ((rect.x + i64::from(rect.width)).div_euclid(m) + 1) * m;
+        let y1 = ((rect.y + i64::from(rect.height)).div_euclid(m) + 1) * m;
+        let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);
+        let shared = mode == Mode::Seamless;
+        let values = if shared {
+            self.node_values(2 * x0, 2 * y0, 2 * zw + 1, 2 * zh + 1, parallel)
+        } else {
+            self.cell_values(ZoneRect::new(x0, y0, zw as u32, zh as u32), parallel)
+        };
+        let values = Values {
+            x0,
+            y0,
+            zones_wide: zw,
+            zones_high: zh,
+            shared,
+            values,
+            threshold: self.threshold,
+        };
+        let blocks = blocks::place_blocks(&values);
+        let r = (rect.x, rect.y, rect.width as usize, rect.height as usize);
+        if shared {
+            blocks::seamless_states(&values, &blocks, r)
+        } else {
+            blocks::reference_states(&values, &blocks, r)
+        }
+    }
+
+    /// The node values of the `nw x nh` nodes from global node `(a0, b0)`, row-major.
+    fn node_values(&self, a0: i64, b0: i64, nw: usize, nh: usize, parallel: bool) -> Vec<f64> {
+        let (z, stride) = (self.config.zone_size, self.stride());
+        let mut out = vec![0.0; nw * nh];
+        let fill = |(j, row): (usize, &mut [f64])| {
+            for (i, x) in row.iter_mut().enumerate() {
+                *x = node_value(&self.noise, a0 + i as i64, b0 + j as i64, z, stride);
+            }
+        };
+        if parallel {
+            out.par_chunks_mut(nw).enumerate().for_each(fill);
+        } else {
+            out.chunks_mut(nw).enumerate().for_each(fill);
+        }
+        out
+    }
+
+    /// The cell means of the zones of `rect` on their cell lattice (3 per zone), row-major.
+    fn cell_values(&self, rect: ZoneRect, parallel: bool) -> Vec<f64> {
+        let w = rect.width as usize;
+        // One band of 3 lattice rows per row of zones.
+        let mut out = vec![0.0; 9 * w * rect.height as usize];
+        let fill = |(j, band): (usize, &mut [f64])| {
+            for i in 0..w {
+                let means = self.averages(rect.x + i as i64, rect.y + j as i64);
+                for (k, m) in means.into_iter().enumerate() {
+                    band[(k / 3) * 3 * w + 3 * i + k % 3] = m;
+                }
+            }
+        };
+        if parallel {
+            out.par_chunks_mut(9 * w).enumerate().for_each(fill);
+        } else {
+            out.chunks_mut(9 * w).enumerate().for_each(fill);
+        }
+        out
     }
 
     fn reference_states(&self, rect: ZoneRect, parallel: bool) -> Vec<ZoneState> {

@@ -1,0 +1,425 @@
+//! Every window connected: wall blocks on a macro grid, floor joined zone by zone
+//! ([`Connected::Windows`](crate::world::Connected::Windows)).
+//!
+//! **The goal.** Every window of zones at any origin, at least [`MACRO_ZONES`] zones on each
+//! side (a 40x30 window, a 16x16 chunk), is one 4-connected floor area on its own, and any
+//! window is still generated alone and agrees with its neighbours. (Floor is off, wall is
+//! on; a window holds its zones' cells, in seamless mode the nodes of its closed rectangle
+//! `[2x, 2(x+w)] x [2y, 2(y+h)]`, far border included.)
+//!
+//! **Why the walls must be blocks.** Take the window whose bottom-right zone is `A`: the
+//! floor of `A` must join the rest through `A`'s west or north side, and likewise for the
+//! other three corners; so a wall mass that spans more than one zone line in both directions
+//! must have the footprint of a rectangle of zones (a disk, an L or a staircase encloses the
+//! corner of some window), and the zones of that footprint must be all wall (a floor cell of
+//! a footprint zone at a window's corner joins nothing inside the window).
+//!
+//! **The construction.**
+//!
+//! 1. *Blocks.* The plane of zones is cut into macro cells of [`MACRO_ZONES`] x
+//!    [`MACRO_ZONES`] zones. Each macro cell holds at most one *block*, a rectangle of zones
+//!    inside its first `MACRO_ZONES - 1` columns and rows: the rectangle that best covers the
+//!    noise's wall there (the largest sum over its zones of `2 * walls - BLOCK_BIAS`, where
+//!    `walls` counts the zone's cells that the noise makes wall; none when no sum is
+//!    positive). Every cell of a block zone is wall. The last column and row of every macro
+//!    cell stay free, so two blocks never touch, not even at a corner.
+//! 2. *Floor zones* (all others) keep the noise's cells under two rules: the zone's floor is
+//!    one 4-connected piece inside the zone, and it touches the floor of every floor
+//!    neighbour across their shared side.
+//!    * Reference mode: each side between two floor zones has a *gate*, the position along
+//!      the side where the two facing cells have the smallest summed noise (both zones
+//!      compute it alike); both gate cells are floor. Among all 4-connected floor sets of the
+//!      zone's 3x3 cells that hold its gates, the zone takes the one with the least sum of
+//!      `value - threshold` over its cells: the set closest to the noise (digging a wall cell
+//!      costs its excess, dropping a floor cell its margin).
+//!    * Seamless mode: border nodes are shared, so the rules are per node. A *corner* node
+//!      (shared by four zones) is floor when the noise says so and all four zones are floor
+//!      zones; a floor corner needs, in each of its four zones, a floor neighbour node: its
+//!      north and south arms, or its west and east arms (the pair with the smaller noise, if
+//!      the noise gives neither). A *side* node (shared by two zones) is floor when both
+//!      zones are floor zones and the noise says so, or a floor corner needs it as an arm, or
+//!      both corners at the ends of its side are wall (the gate). A *centre* node is floor
+//!      when its zone is a floor zone and the noise says so, or when the zone's floor border
+//!      nodes do not form one arc of the ring around it.
+//!
+//! **Proof.** Let `W` be a window of at least `MACRO_ZONES` zones on each side. (a) *The
+//! floor zones of `W` are 4-connected.* A block is at most `MACRO_ZONES - 1` zones on a side,
+//! so its part in `W` never touches two opposite sides of `W`. The ring of zones around a
+//! block holds no block zone (two blocks do not touch), so the ring's part in `W` is a
+//! 4-connected path or cycle of floor zones (a block cut by one side of `W` leaves a U, by
+//! two adjacent sides an L). Any 4-path in `W` between two floor zones can therefore be
+//! rerouted around each block it crosses: from the last floor zone before it enters the
+//! block to the first after it leaves the block for good, along the ring. (b) *Zones to
+//! cells.* Every floor cell of `W` belongs to a floor zone of `W` (block zones are all wall,
+//! a shared node of a block zone is wall). A floor zone's floor is one 4-connected piece
+//! inside the zone, hence inside `W`, and the floors of two neighbouring floor zones touch
+//! (reference: the gate cells are 4-adjacent; seamless: they share a floor node of their
+//! side). So all floor of `W` is one area. In seamless mode the node rules give exactly the
+//! two zone rules: a floor corner's chosen arms are side nodes adjacent to it in each of its
+//! four zones, side nodes are adjacent to both zones' centres, so a floor centre joins the
+//! whole zone and a wall centre leaves one arc; a side between floor zones always has a floor
+//! node (the side node itself, or a floor corner).
+//!
+//! **Locality.** A zone's cells depend on the blocks of the macro cells around it and on the
+//! noise within one zone of it, so any window is computed from the macro cells covering it
+//! grown by one zone, and a chunk generated alone equals the same zones cut from a larger
+//! window (tested).
+//!
+//! **The trade-off.** The caves lose their larger shapes: walls are blocks of at most
+//! `MACRO_ZONES - 1` zones with ragged edges (their floor neighbours keep the noise's wall
+//! where the rules allow), and rubble, pillars and short wall spurs inside the floor.
+
+use crate::state::ZoneState;
+use grid_core::connectivity::{Connectivity, components};
+use std::sync::OnceLock;
+
+/// Side of a macro cell, in zones: each holds at most one block of at most
+/// `MACRO_ZONES - 1` zones on a side.
+pub const MACRO_ZONES: i64 = 4;
+/// A zone counts towards a block with `2 * walls - BLOCK_BIAS` (`walls`: its cells the noise
+/// makes wall, 0..=9): zones with 6 or more wall cells pull a block over them.
+pub const BLOCK_BIAS: i32 = 11;
+
+/// Noise values of a rectangle of zones: 3x3 cells per zone (reference mode), or the
+/// `(2w + 1) x (2h + 1)` nodes of its closed rectangle (seamless mode).
+#[derive(Clone, Debug)]
+pub struct Values {
+    /// First zone column.
+    pub x0: i64,
+    /// First zone row.
+    pub y0: i64,
+    /// Zones across.
+    pub zones_wide: usize,
+    /// Zones down.
+    pub zones_high: usize,
+    /// Seamless mode: values on shared nodes.
+    pub shared: bool,
+    /// The values, row-major over the lattice.
+    pub values: Vec<f64>,
+    /// A value above this is wall.
+    pub threshold: f64,
+}
+
+impl Values {
+    /// Lattice points per zone.
+    fn period(&self) -> i64 {
+        if self.shared { 2 } else { 3 }
+    }
+
+    /// Lattice width.
+    fn width(&self) -> usize {
+        if self.shared {
+            2 * self.zones_wide + 1
+        } else {
+            3 * self.zones_wide
+        }
+    }
+
+    /// The value at global lattice point `(u, v)`.
+    fn at(&self, u: i64, v: i64) -> f64 {
+        let p = self.period();
+        let (i, j) = ((u - self.x0 * p) as usize, (v - self.y0 * p) as usize);
+        self.values[j * self.width() + i]
+    }
+
+    fn wall(&self, u: i64, v: i64) -> bool {
+        self.at(u, v) > self.threshold
+    }
+
+    /// The cells of zone `(zx, zy)` that the noise makes wall.
+    fn zone_walls(&self, zx: i64, zy: i64) -> i32 {
+        let p = self.period();
+        let mut n = 0;
+        for r in 0..3 {
+            for c in 0..3 {
+                n += i32::from(self.wall(p * zx + c, p * zy + r));
+            }
+        }
+        n
+    }
+}
+
+/// Which zones of a rectangle are block zones.
+#[derive(Clone, Debug)]
+pub struct Blocks {
+    x0: i64,
+    y0: i64,
+    width: usize,
+    block: Vec<bool>,
+}
+
+impl Blocks {
+    /// Whether zone `(zx, zy)` (inside the rectangle) is a block zone.
+    pub fn is_block(&self, zx: i64, zy: i64) -> bool {
+        self.block[(zy - self.y0) as usize * self.width + (zx - self.x0) as usize]
+    }
+}
+
+/// Places the blocks of every macro cell of `values`' rectangle, whose origin and size must
+/// be multiples of [`MACRO_ZONES`].
+pub fn place_blocks(values: &Values) -> Blocks {
+    let m = MACRO_ZONES as usize;
+    let (w, h) = (values.zones_wide, values.zones_high);
+    let mut block = vec![false; w * h];
+    for my in 0..h / m {
+        for mx in 0..w / m {
+            let (zx, zy) = (values.x0 + (mx * m) as i64, values.y0 + (my * m) as i64);
+            let score = |x: usize, y: usize| {
+                2 * values.zone_walls(zx + x as i64, zy + y as i64) - BLOCK_BIAS
+            };
+            if let Some((x0, y0, x1, y1)) = best_rectangle(m - 1, score) {
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        block[(my * m + y) * w + mx * m + x] = true;
+                    }
+                }
+            }
+        }
+    }
+    Blocks {
+        x0: values.x0,
+        y0: values.y0,
+        width: w,
+        block,
+    }
+}
+
+/// The rectangle `(x0, y0, x1, y1)` (inclusive) of an `n x n` square with the largest
+/// positive sum of `score`, the first in row-major order of its corners on ties.
+fn best_rectangle(n: usize, score: impl Fn(usize, usize) -> i32) -> Option<(usize, usize, usize, usize)> {
+    // Prefix sums: sum[y][x] over [0, x) x [0, y).
+    let mut sum = vec![0i32; (n + 1) * (n + 1)];
+    for y in 0..n {
+        for x in 0..n {
+            sum[(y + 1) * (n + 1) + x + 1] =
+                score(x, y) + sum[y * (n + 1) + x + 1] + sum[(y + 1) * (n + 1) + x]
+                    - sum[y * (n + 1) + x];
+        }
+    }
+    let at = |x: usize, y: usize| sum[y * (n + 1) + x];
+    let mut best = (0, None);
+    for y0 in 0..n {
+        for x0 in 0..n {
+            for y1 in y0..n {
+                for x1 in x0..n {
+                    let s = at(x1 + 1, y1 + 1) - at(x0, y1 + 1) - at(x1 + 1, y0) + at(x0, y0);
+                    if s > best.0 {
+                        best = (s, Some((x0, y0, x1, y1)));
+                    }
+                }
+            }
+        }
+    }
+    best.1
+}
+
+/// The nonempty floor masks of a 3x3 zone (bit `3 * row + col`) that are one 4-connected
+/// piece.
+pub fn connected_masks() -> &'static [u16] {
+    static MASKS: OnceLock<Vec<u16>> = OnceLock::new();
+    MASKS.get_or_init(|| {
+        (1u16..512)
+            .filter(|&m| components(3, 3, Connectivity::Four, |i| m >> i & 1 == 1).count() == 1)
+            .collect()
+    })
+}
+
+/// The four sides of a zone: the neighbour's offset, and the zone's own cell at position `k`
+/// along that side (`(col, row)`); the neighbour's facing cell is at `2 - col` or `2 - row`.
+const SIDES: [((i64, i64), fn(i64) -> (i64, i64)); 4] = [
+    ((1, 0), |k| (2, k)),
+    ((-1, 0), |k| (0, k)),
+    ((0, 1), |k| (k, 2)),
+    ((0, -1), |k| (k, 0)),
+];
+
+/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of one zone
+/// must lie inside `values` and `blocks`.
+pub fn reference_states(
+    values: &Values,
+    blocks: &Blocks,
+    rect: (i64, i64, usize, usize),
+) -> Vec<ZoneState> {
+    let (x, y, w, h) = rect;
+    (0..w * h)
+        .map(|k| {
+            let (zx, zy) = (x + (k % w) as i64, y + (k / w) as i64);
+            if blocks.is_block(zx, zy) {
+                ZoneState::FULL
+            } else {
+                reference_floor_zone(values, blocks, zx, zy)
+            }
+        })
+        .collect()
+}
+
+/// The cells of floor zone `(zx, zy)` in reference mode (module docs, rule 2).
+fn reference_floor_zone(values: &Values, blocks: &Blocks, zx: i64, zy: i64) -> ZoneState {
+    let cell = |x: i64, y: i64, c: i64, r: i64| values.at(3 * x + c, 3 * y + r);
+    let mut gates = 0u16;
+    for ((dx, dy), own) in SIDES {
+        let (nx, ny) = (zx + dx, zy + dy);
+        if blocks.is_block(nx, ny) {
+            continue;
+        }
+        let facing = |k| {
+            let (c, r) = own(k);
+            let (fc, fr) = if dx != 0 { (2 - c, r) } else { (c, 2 - r) };
+            cell(zx, zy, c, r) + cell(nx, ny, fc, fr)
+        };
+        let k = (0..3).fold(0, |best, k| if facing(k) < facing(best) { k } else { best });
+        let (c, r) = own(k);
+        gates |= 1 << (3 * r + c);
+    }
+    let mut excess = [0.0; 9];
+    for (i, e) in excess.iter_mut().enumerate() {
+        *e = cell(zx, zy, (i % 3) as i64, (i / 3) as i64) - values.threshold;
+    }
+    let cost = |m: u16| -> f64 { (0..9).filter(|i| m >> i & 1 == 1).map(|i| excess[i]).sum() };
+    let mut best = (f64::INFINITY, 0x1ff);
+    for &m in connected_masks() {
+        if m & gates == gates {
+            let c = cost(m);
+            if c < best.0 {
+                best = (c, m);
+            }
+        }
+    }
+    ZoneState::from_bits(!best.1 & 0x1ff)
+}
+
+/// Seamless mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of one zone
+/// must lie inside `values` and `blocks`.
+pub fn seamless_states(
+    values: &Values,
+    blocks: &Blocks,
+    rect: (i64, i64, usize, usize),
+) -> Vec<ZoneState> {
+    let (x, y, w, h) = rect;
+    let nodes = Nodes { values, blocks };
+    let nw = 2 * w + 1;
+    let wall: Vec<bool> = (0..nw * (2 * h + 1))
+        .map(|i| !nodes.floor(2 * x + (i % nw) as i64, 2 * y + (i / nw) as i64))
+        .collect();
+    (0..w * h)
+        .map(|k| crate::seamless::zone_from_nodes(|a, b| wall[b * nw + a], k % w, k / w))
+        .collect()
+}
+
+/// The node rules of seamless mode (module docs, rule 2).
+struct Nodes<'a> {
+    values: &'a Values,
+    blocks: &'a Blocks,
+}
+
+impl Nodes<'_> {
+    /// Whether zone `(zx, zy)` is a floor zone.
+    fn open(&self, zx: i64, zy: i64) -> bool {
+        !self.blocks.is_block(zx, zy)
+    }
+
+    fn noise_floor(&self, a: i64, b: i64) -> bool {
+        !self.values.wall(a, b)
+    }
+
+    /// Global node `(a, b)`: floor or not.
+    fn floor(&self, a: i64, b: i64) -> bool {
+        match (a.rem_euclid(2), b.rem_euclid(2)) {
+            (0, 0) => self.corner(a, b),
+            (1, 1) => self.centre(a, b),
+            _ => self.side(a, b),
+        }
+    }
+
+    /// A corner node: the noise's floor, where all four zones around it are floor zones.
+    fn corner(&self, a: i64, b: i64) -> bool {
+        let (zx, zy) = (a.div_euclid(2), b.div_euclid(2));
+        self.noise_floor(a, b)
+            && self.open(zx - 1, zy - 1)
+            && self.open(zx, zy - 1)
+            && self.open(zx - 1, zy)
+            && self.open(zx, zy)
+    }
+
+    /// Whether floor corner `(a, b)` needs its vertical (north and south) or horizontal
+    /// arms made floor.
+    fn corner_needs(&self, a: i64, b: i64, vertical_arms: bool) -> bool {
+        if !self.corner(a, b) {
+            return false;
+        }
+        let arm = |da: i64, db: i64| self.noise_floor(a + da, b + db);
+        if (arm(0, -1) && arm(0, 1)) || (arm(-1, 0) && arm(1, 0)) {
+            return false;
+        }
+        let v = |da: i64, db: i64| self.values.at(a + da, b + db);
+        let vertical = v(0, -1) + v(0, 1) <= v(-1, 0) + v(1, 0);
+        vertical == vertical_arms
+    }
+
+    /// A side node: floor between two floor zones when the noise says so, a floor corner at
+    /// an end needs it, or both ends are wall.
+    fn side(&self, a: i64, b: i64) -> bool {
+        // Along the side: (da, db) to its ends; the two zones sharing it.
+        let vertical_side = a.rem_euclid(2) == 0;
+        let (da, db) = if vertical_side { (0, 1) } else { (1, 0) };
+        let (zx, zy) = (a.div_euclid(2), b.div_euclid(2));
+        let other = if vertical_side { (zx - 1, zy) } else { (zx, zy - 1) };
+        if !(self.open(zx, zy) && self.open(other.0, other.1)) {
+            return false;
+        }
+        let (e0, e1) = ((a - da, b - db), (a + da, b + db));
+        self.noise_floor(a, b)
+            || self.corner_needs(e0.0, e0.1, vertical_side)
+            || self.corner_needs(e1.0, e1.1, vertical_side)
+            || (!self.corner(e0.0, e0.1) && !self.corner(e1.0, e1.1))
+    }
+
+    /// A centre node: the noise's floor in a floor zone, or floor wherever the zone's border
+    /// floor is not one arc of its ring.
+    fn centre(&self, a: i64, b: i64) -> bool {
+        let (zx, zy) = (a.div_euclid(2), b.div_euclid(2));
+        if !self.open(zx, zy) {
+            return false;
+        }
+        if self.noise_floor(a, b) {
+            return true;
+        }
+        const RING: [(i64, i64); 8] = [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+        ];
+        let ring = RING.map(|(da, db)| self.floor(a + da, b + db));
+        let arcs = (0..8).filter(|&i| ring[i] && !ring[(i + 7) % 8]).count();
+        arcs > 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connected_masks_are_the_polyominoes_of_the_square() {
+        let masks = connected_masks();
+        // 9 singles, 12 dominoes, the full square; all distinct and each one piece.
+        assert!(masks.contains(&0x1ff) && masks.contains(&1) && masks.contains(&0b11));
+        assert!(!masks.contains(&0b101), "two corners of a row do not touch");
+        assert!(!masks.contains(&(1 | 1 << 4)), "diagonal cells do not touch");
+        assert_eq!(masks.iter().filter(|m| m.count_ones() == 1).count(), 9);
+        assert_eq!(masks.iter().filter(|m| m.count_ones() == 2).count(), 12);
+    }
+
+    #[test]
+    fn the_best_rectangle_covers_the_positive_scores() {
+        let score = |x: usize, y: usize| if (1..3).contains(&x) && y == 2 { 5 } else { -1 };
+        assert_eq!(best_rectangle(3, score), Some((1, 2, 2, 2)));
+        assert_eq!(best_rectangle(3, |_, _| -1), None);
+        assert_eq!(best_rectangle(3, |_, _| 1), Some((0, 0, 2, 2)));
+    }
+}

@@ -78,7 +78,7 @@ use std::sync::OnceLock;
 pub const MACRO_ZONES: i64 = 4;
 /// A zone counts towards a block with `2 * walls - BLOCK_BIAS` (`walls`: its cells the noise
 /// makes wall, 0..=9): zones with 6 or more wall cells pull a block over them.
-pub const BLOCK_BIAS: i32 = 11;
+pub const BLOCK_BIAS: i32 = 10;
 
 /// Noise values of a rectangle of zones: 3x3 cells per zone (reference mode), or the
 /// `(2w + 1) x (2h + 1)` nodes of its closed rectangle (seamless mode).
@@ -186,7 +186,10 @@ pub fn place_blocks(values: &Values) -> Blocks {
 
 /// The rectangle `(x0, y0, x1, y1)` (inclusive) of an `n x n` square with the largest
 /// positive sum of `score`, the first in row-major order of its corners on ties.
-fn best_rectangle(n: usize, score: impl Fn(usize, usize) -> i32) -> Option<(usize, usize, usize, usize)> {
+fn best_rectangle(
+    n: usize,
+    score: impl Fn(usize, usize) -> i32,
+) -> Option<(usize, usize, usize, usize)> {
     // Prefix sums: sum[y][x] over [0, x) x [0, y).
     let mut sum = vec![0i32; (n + 1) * (n + 1)];
     for y in 0..n {
@@ -363,7 +366,11 @@ impl Nodes<'_> {
         let vertical_side = a.rem_euclid(2) == 0;
         let (da, db) = if vertical_side { (0, 1) } else { (1, 0) };
         let (zx, zy) = (a.div_euclid(2), b.div_euclid(2));
-        let other = if vertical_side { (zx - 1, zy) } else { (zx, zy - 1) };
+        let other = if vertical_side {
+            (zx - 1, zy)
+        } else {
+            (zx, zy - 1)
+        };
         if !(self.open(zx, zy) && self.open(other.0, other.1)) {
             return false;
         }
@@ -410,7 +417,10 @@ mod tests {
         // 9 singles, 12 dominoes, the full square; all distinct and each one piece.
         assert!(masks.contains(&0x1ff) && masks.contains(&1) && masks.contains(&0b11));
         assert!(!masks.contains(&0b101), "two corners of a row do not touch");
-        assert!(!masks.contains(&(1 | 1 << 4)), "diagonal cells do not touch");
+        assert!(
+            !masks.contains(&(1 | 1 << 4)),
+            "diagonal cells do not touch"
+        );
         assert_eq!(masks.iter().filter(|m| m.count_ones() == 1).count(), 9);
         assert_eq!(masks.iter().filter(|m| m.count_ones() == 2).count(), 12);
     }

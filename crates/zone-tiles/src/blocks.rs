@@ -69,16 +69,87 @@
 //! `MACRO_ZONES - 1` zones with ragged edges (their floor neighbours keep the noise's wall
 //! where the rules allow), and rubble, pillars and short wall spurs inside the floor.
 
+use crate::lattice::lattice_hash;
 use crate::state::ZoneState;
 use grid_core::connectivity::{Connectivity, components};
 use std::sync::OnceLock;
 
-/// Side of a macro cell, in zones: each holds at most one block of at most
-/// `MACRO_ZONES - 1` zones on a side.
-pub const MACRO_ZONES: i64 = 4;
+/// Mean side of a macro cell, in zones.
+pub const MACRO_ZONES: i64 = 5;
+/// Largest shift of a macro cell's boundary from the regular grid, in zones: cells are
+/// `MACRO_ZONES - MACRO_JITTER ..= MACRO_ZONES + MACRO_JITTER` zones on a side.
+pub const MACRO_JITTER: i64 = 2;
+/// The largest side of a block, in zones (one less than the largest macro cell).
+pub const MAX_BLOCK: i64 = MACRO_ZONES + MACRO_JITTER - 1;
 /// A zone counts towards a block with `2 * walls - BLOCK_BIAS` (`walls`: its cells the noise
 /// makes wall, 0..=9): zones with 6 or more wall cells pull a block over them.
 pub const BLOCK_BIAS: i32 = 10;
+
+/// Added to the noise value of a cell (node) next to a block, so that the floor zones
+/// around a block keep more of the noise's wall there and the block's outline turns ragged.
+pub const EDGE_PULL: f64 = 0.2;
+
+/// The macro cells: columns of jittered widths, each cut into cells of jittered heights
+/// with its own offsets, so that cells of neighbouring columns do not line up (a brick
+/// pattern without a period).
+#[derive(Clone, Copy, Debug)]
+pub struct MacroGrid {
+    seed: u64,
+}
+
+impl MacroGrid {
+    /// The macro grid of the world with `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            seed: grid_core::rng::mix64(seed ^ 0x626c_6f63_6b73),
+        }
+    }
+
+    /// Boundary `i` along a line: `i * MACRO_ZONES` plus a hashed shift in `0..=MACRO_JITTER`.
+    fn boundary(&self, i: i64, line: i64, key: u64) -> i64 {
+        let shift = lattice_hash(self.seed ^ key, i, line) % (MACRO_JITTER as u64 + 1);
+        i * MACRO_ZONES + shift as i64
+    }
+
+    /// The index of the interval `[boundary(i), boundary(i + 1))` holding `z`.
+    fn interval(&self, z: i64, line: i64, key: u64) -> i64 {
+        let mut i = z.div_euclid(MACRO_ZONES);
+        while self.boundary(i, line, key) > z {
+            i -= 1;
+        }
+        i
+    }
+
+    /// The column holding zone column `zx`, and its zone columns `[x0, x1)`.
+    fn column(&self, zx: i64) -> (i64, i64, i64) {
+        let i = self.interval(zx, 0, 1);
+        (i, self.boundary(i, 0, 1), self.boundary(i + 1, 0, 1))
+    }
+
+    /// The zone rows `[y0, y1)` of the cell of column `i` holding zone row `zy`.
+    fn rows(&self, i: i64, zy: i64) -> (i64, i64) {
+        let j = self.interval(zy, i, 2);
+        (self.boundary(j, i, 2), self.boundary(j + 1, i, 2))
+    }
+
+    /// The macro cells (`x0, y0, x1, y1`, exclusive ends) that meet the zones `[x0, x1) x
+    /// [y0, y1)`.
+    pub fn cells_meeting(&self, x0: i64, y0: i64, x1: i64, y1: i64) -> Vec<[i64; 4]> {
+        let mut out = Vec::new();
+        let mut x = x0;
+        while x < x1 {
+            let (i, cx0, cx1) = self.column(x);
+            let mut y = y0;
+            while y < y1 {
+                let (cy0, cy1) = self.rows(i, y);
+                out.push([cx0, cy0, cx1, cy1]);
+                y = cy1;
+            }
+            x = cx1;
+        }
+        out
+    }
+}
 
 /// Noise values of a rectangle of zones: 3x3 cells per zone (reference mode), or the
 /// `(2w + 1) x (2h + 1)` nodes of its closed rectangle (seamless mode).
@@ -153,61 +224,108 @@ impl Blocks {
     pub fn is_block(&self, zx: i64, zy: i64) -> bool {
         self.block[(zy - self.y0) as usize * self.width + (zx - self.x0) as usize]
     }
+
+    /// Whether lattice point `(u, v)` (cell, or node when `shared`) is wall of a block.
+    fn in_block(&self, u: i64, v: i64, shared: bool) -> bool {
+        if !shared {
+            return self.is_block(u.div_euclid(3), v.div_euclid(3));
+        }
+        // The zones holding a node: one per axis, or two on a zone line.
+        let zones = |a: i64| {
+            let z = a.div_euclid(2);
+            if a.rem_euclid(2) == 0 {
+                (z - 1, z)
+            } else {
+                (z, z)
+            }
+        };
+        let ((x0, x1), (y0, y1)) = (zones(u), zones(v));
+        self.is_block(x0, y0)
+            || self.is_block(x1, y0)
+            || self.is_block(x0, y1)
+            || self.is_block(x1, y1)
+    }
 }
 
-/// Places the blocks of every macro cell of `values`' rectangle, whose origin and size must
-/// be multiples of [`MACRO_ZONES`].
-pub fn place_blocks(values: &Values) -> Blocks {
-    let m = MACRO_ZONES as usize;
-    let (w, h) = (values.zones_wide, values.zones_high);
+/// The noise value that the floor rules read at lattice point `(u, v)`: the noise, plus
+/// [`EDGE_PULL`] next to a block.
+fn shaped(values: &Values, blocks: &Blocks, u: i64, v: i64) -> f64 {
+    let near = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        .iter()
+        .any(|&(du, dv)| blocks.in_block(u + du, v + dv, values.shared));
+    values.at(u, v) + if near { EDGE_PULL } else { 0.0 }
+}
+
+/// The zones `[x0, x1) x [y0, y1)` whose values decide the blocks of the zones `rect`
+/// (`x, y, w, h`): the macro cells meeting it.
+pub fn values_needed(grid: &MacroGrid, rect: (i64, i64, usize, usize)) -> [i64; 4] {
+    let (x, y, w, h) = rect;
+    let cells = grid.cells_meeting(x, y, x + w as i64, y + h as i64);
+    let mut r = [i64::MAX, i64::MAX, i64::MIN, i64::MIN];
+    for c in cells {
+        r = [
+            r[0].min(c[0]),
+            r[1].min(c[1]),
+            r[2].max(c[2]),
+            r[3].max(c[3]),
+        ];
+    }
+    r
+}
+
+/// The block zones among the zones `rect` (`x, y, w, h`): the block of every macro cell
+/// meeting it, placed on `values` (which must cover [`values_needed`]).
+pub fn place_blocks(grid: &MacroGrid, values: &Values, rect: (i64, i64, usize, usize)) -> Blocks {
+    let (x, y, w, h) = rect;
     let mut block = vec![false; w * h];
-    for my in 0..h / m {
-        for mx in 0..w / m {
-            let (zx, zy) = (values.x0 + (mx * m) as i64, values.y0 + (my * m) as i64);
-            let score = |x: usize, y: usize| {
-                2 * values.zone_walls(zx + x as i64, zy + y as i64) - BLOCK_BIAS
-            };
-            if let Some((x0, y0, x1, y1)) = best_rectangle(m - 1, score) {
-                for y in y0..=y1 {
-                    for x in x0..=x1 {
-                        block[(my * m + y) * w + mx * m + x] = true;
+    for [cx0, cy0, cx1, cy1] in grid.cells_meeting(x, y, x + w as i64, y + h as i64) {
+        let (iw, ih) = ((cx1 - cx0 - 1) as usize, (cy1 - cy0 - 1) as usize);
+        let score =
+            |i: usize, j: usize| 2 * values.zone_walls(cx0 + i as i64, cy0 + j as i64) - BLOCK_BIAS;
+        if let Some((bx0, by0, bx1, by1)) = best_rectangle(iw, ih, score) {
+            for by in by0..=by1 {
+                for bx in bx0..=bx1 {
+                    let (zx, zy) = (cx0 + bx as i64 - x, cy0 + by as i64 - y);
+                    if (0..w as i64).contains(&zx) && (0..h as i64).contains(&zy) {
+                        block[zy as usize * w + zx as usize] = true;
                     }
                 }
             }
         }
     }
     Blocks {
-        x0: values.x0,
-        y0: values.y0,
+        x0: x,
+        y0: y,
         width: w,
         block,
     }
 }
 
-/// The rectangle `(x0, y0, x1, y1)` (inclusive) of an `n x n` square with the largest
-/// positive sum of `score`, the first in row-major order of its corners on ties.
+/// The rectangle `(x0, y0, x1, y1)` (inclusive) of a `w x h` grid with the largest positive
+/// sum of `score`, the first in row-major order of its corners on ties.
 fn best_rectangle(
-    n: usize,
+    w: usize,
+    h: usize,
     score: impl Fn(usize, usize) -> i32,
 ) -> Option<(usize, usize, usize, usize)> {
     // Prefix sums: sum[y][x] over [0, x) x [0, y).
-    let mut sum = vec![0i32; (n + 1) * (n + 1)];
-    for y in 0..n {
-        for x in 0..n {
-            sum[(y + 1) * (n + 1) + x + 1] =
-                score(x, y) + sum[y * (n + 1) + x + 1] + sum[(y + 1) * (n + 1) + x]
-                    - sum[y * (n + 1) + x];
+    let s = w + 1;
+    let mut sum = vec![0i32; s * (h + 1)];
+    for y in 0..h {
+        for x in 0..w {
+            sum[(y + 1) * s + x + 1] =
+                score(x, y) + sum[y * s + x + 1] + sum[(y + 1) * s + x] - sum[y * s + x];
         }
     }
-    let at = |x: usize, y: usize| sum[y * (n + 1) + x];
+    let at = |x: usize, y: usize| sum[y * s + x];
     let mut best = (0, None);
-    for y0 in 0..n {
-        for x0 in 0..n {
-            for y1 in y0..n {
-                for x1 in x0..n {
-                    let s = at(x1 + 1, y1 + 1) - at(x0, y1 + 1) - at(x1 + 1, y0) + at(x0, y0);
-                    if s > best.0 {
-                        best = (s, Some((x0, y0, x1, y1)));
+    for y0 in 0..h {
+        for x0 in 0..w {
+            for y1 in y0..h {
+                for x1 in x0..w {
+                    let v = at(x1 + 1, y1 + 1) - at(x0, y1 + 1) - at(x1 + 1, y0) + at(x0, y0);
+                    if v > best.0 {
+                        best = (v, Some((x0, y0, x1, y1)));
                     }
                 }
             }
@@ -258,7 +376,7 @@ pub fn reference_states(
 
 /// The cells of floor zone `(zx, zy)` in reference mode (module docs, rule 2).
 fn reference_floor_zone(values: &Values, blocks: &Blocks, zx: i64, zy: i64) -> ZoneState {
-    let cell = |x: i64, y: i64, c: i64, r: i64| values.at(3 * x + c, 3 * y + r);
+    let cell = |x: i64, y: i64, c: i64, r: i64| shaped(values, blocks, 3 * x + c, 3 * y + r);
     let mut gates = 0u16;
     for ((dx, dy), own) in SIDES {
         let (nx, ny) = (zx + dx, zy + dy);
@@ -322,7 +440,7 @@ impl Nodes<'_> {
     }
 
     fn noise_floor(&self, a: i64, b: i64) -> bool {
-        !self.values.wall(a, b)
+        shaped(self.values, self.blocks, a, b) <= self.values.threshold
     }
 
     /// Global node `(a, b)`: floor or not.
@@ -354,7 +472,7 @@ impl Nodes<'_> {
         if (arm(0, -1) && arm(0, 1)) || (arm(-1, 0) && arm(1, 0)) {
             return false;
         }
-        let v = |da: i64, db: i64| self.values.at(a + da, b + db);
+        let v = |da: i64, db: i64| shaped(self.values, self.blocks, a + da, b + db);
         let vertical = v(0, -1) + v(0, 1) <= v(-1, 0) + v(1, 0);
         vertical == vertical_arms
     }
@@ -428,8 +546,8 @@ mod tests {
     #[test]
     fn the_best_rectangle_covers_the_positive_scores() {
         let score = |x: usize, y: usize| if (1..3).contains(&x) && y == 2 { 5 } else { -1 };
-        assert_eq!(best_rectangle(3, score), Some((1, 2, 2, 2)));
-        assert_eq!(best_rectangle(3, |_, _| -1), None);
-        assert_eq!(best_rectangle(3, |_, _| 1), Some((0, 0, 2, 2)));
+        assert_eq!(best_rectangle(3, 3, score), Some((1, 2, 2, 2)));
+        assert_eq!(best_rectangle(3, 3, |_, _| -1), None);
+        assert_eq!(best_rectangle(4, 2, |_, _| 1), Some((0, 0, 3, 1)));
     }
 }

@@ -8,7 +8,7 @@
 //! rayon threads; every row is computed independently, so the result does not depend on the
 //! thread count.
 
-use crate::blocks::{self, MACRO_ZONES, Values};
+use crate::blocks::{self, MACRO_JITTER, MACRO_ZONES, MacroGrid, Values};
 use crate::connect::{Connected, Lattice, REGION_ZONES, connect_regions};
 use crate::error::{Result, ZoneError};
 use crate::limits;
@@ -117,7 +117,7 @@ impl ZoneConfig {
         let grow = match self.connected {
             Connected::Off => 0,
             Connected::Regions => 5 * REGION_ZONES as u64,
-            Connected::Windows => 2 * MACRO_ZONES as u64 + 2,
+            Connected::Windows => 2 * (MACRO_ZONES + MACRO_JITTER + 2) as u64,
         };
         let (gw, gh) = (w + grow, h + grow);
         let cells = match self.mode {
@@ -408,11 +408,11 @@ impl ZoneGenerator {
     /// Every window connected: the noise values of the macro cells around `rect` (grown by
     /// one zone), their blocks, and the zones of `rect` ([`crate::blocks`]).
     fn window_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
-        let m = MACRO_ZONES;
-        let x0 = (rect.x - 1).div_euclid(m) * m;
-        let y0 = (rect.y - 1).div_euclid(m) * m;
-        let x1 = ((rect.x + i64::from(rect.width)).div_euclid(m) + 1) * m;
-        let y1 = ((rect.y + i64::from(rect.height)).div_euclid(m) + 1) * m;
+        let (w, h) = (rect.width as usize, rect.height as usize);
+        // The rules read zones up to two zones out (a neighbour's cell next to a block).
+        let ring = (rect.x - 2, rect.y - 2, w + 4, h + 4);
+        let grid = MacroGrid::new(self.seed);
+        let [x0, y0, x1, y1] = blocks::values_needed(&grid, ring);
         let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);
         let shared = mode == Mode::Seamless;
         let values = if shared {
@@ -429,8 +429,8 @@ impl ZoneGenerator {
             values,
             threshold: self.threshold,
         };
-        let blocks = blocks::place_blocks(&values);
-        let r = (rect.x, rect.y, rect.width as usize, rect.height as usize);
+        let blocks = blocks::place_blocks(&grid, &values, ring);
+        let r = (rect.x, rect.y, w, h);
         if shared {
             blocks::seamless_states(&values, &blocks, r)
         } else {

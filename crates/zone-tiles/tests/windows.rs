@@ -4,7 +4,7 @@
 
 use grid_core::TileMap;
 use grid_core::connectivity::{Components, Connectivity, components};
-use zone_tiles::blocks::MACRO_ZONES;
+use zone_tiles::blocks::{MACRO_ZONES, MAX_BLOCK};
 use zone_tiles::*;
 
 fn generator(noise: NoiseConfig, mode: Mode, fill: f64, seed: u64) -> ZoneGenerator {
@@ -144,7 +144,7 @@ fn blocks_are_separated_rectangles_and_floor_zones_follow_the_zone_rules() {
                 let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
                 let (bw, bh) = (x1 - x0 + 1, y1 - y0 + 1);
                 assert_eq!(bw * bh, cells.len(), "{mode:?}: a block is not a rectangle");
-                assert!(bw < MACRO_ZONES as usize && bh < MACRO_ZONES as usize);
+                assert!(bw <= MAX_BLOCK as usize && bh <= MAX_BLOCK as usize);
             }
             for y in 0..h {
                 for x in 0..w {

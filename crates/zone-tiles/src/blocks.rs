@@ -19,7 +19,7 @@
 //! 1. *Blocks.* The plane of zones is cut into macro cells of [`MACRO_ZONES`] x
 //!    [`MACRO_ZONES`] zones. Each macro cell holds at most one *block*, a rectangle of zones
 //!    inside its first `MACRO_ZONES - 1` columns and rows: the rectangle that best covers the
-//!    noise's wall there (the largest sum over its zones of `2 * walls - BLOCK_BIAS`, where
+//!    noise's wall there (the largest sum over its zones of `walls - bias`, where
 //!    `walls` counts the zone's cells that the noise makes wall; none when no sum is
 //!    positive). Every cell of a block zone is wall. The last column and row of every macro
 //!    cell stay free, so two blocks never touch, not even at a corner.
@@ -81,9 +81,17 @@ pub const MACRO_ZONES: i64 = 5;
 pub const MACRO_JITTER: i64 = 2;
 /// The largest side of a block, in zones (one less than the largest macro cell).
 pub const MAX_BLOCK: i64 = MACRO_ZONES + MACRO_JITTER - 1;
-/// A zone counts towards a block with `2 * walls - BLOCK_BIAS` (`walls`: its cells the noise
-/// makes wall, 0..=9): zones with 6 or more wall cells pull a block over them.
-pub const BLOCK_BIAS: i32 = 10;
+/// A zone counts towards a block with `walls - 9 * (0.45 + BLOCK_FOLLOW * (share - 0.45))
+/// - BLOCK_MARGIN` (`walls`: its cells the noise makes wall, 0..=9; `share`: the noise's
+/// share of wall cells, 0.45 by default): at the default fill, zones with 6 or more wall
+/// cells pull a block over them.
+pub const BLOCK_MARGIN: f64 = 0.95;
+/// How far the block bias follows the noise's share of wall. Floor zones hold at most 4 of
+/// their 9 cells as wall, so at a high fill the blocks must carry more of the wall: with a
+/// bias that followed the share fully, the wall share would stay within 0.33..0.44 for fills
+/// 0.3..0.6; with a fixed bias it would swing from 0.26 to 0.75; this half way keeps it
+/// close to the fill (measured in `tests/windows.rs`).
+pub const BLOCK_FOLLOW: f64 = 0.5;
 
 /// Added to the noise value of a cell (node) next to a block, so that the floor zones
 /// around a block keep more of the noise's wall there and the block's outline turns ragged.
@@ -169,6 +177,9 @@ pub struct Values {
     pub values: Vec<f64>,
     /// A value above this is wall.
     pub threshold: f64,
+    /// The share of the noise's cells (nodes) above the threshold, over the whole world
+    /// (the fill, or measured on the calibration window).
+    pub wall_share: f64,
 }
 
 impl Values {
@@ -198,12 +209,12 @@ impl Values {
     }
 
     /// The cells of zone `(zx, zy)` that the noise makes wall.
-    fn zone_walls(&self, zx: i64, zy: i64) -> i32 {
+    fn zone_walls(&self, zx: i64, zy: i64) -> f64 {
         let p = self.period();
-        let mut n = 0;
+        let mut n = 0.0;
         for r in 0..3 {
             for c in 0..3 {
-                n += i32::from(self.wall(p * zx + c, p * zy + r));
+                n += f64::from(u8::from(self.wall(p * zx + c, p * zy + r)));
             }
         }
         n
@@ -278,10 +289,10 @@ pub fn values_needed(grid: &MacroGrid, rect: (i64, i64, usize, usize)) -> [i64; 
 pub fn place_blocks(grid: &MacroGrid, values: &Values, rect: (i64, i64, usize, usize)) -> Blocks {
     let (x, y, w, h) = rect;
     let mut block = vec![false; w * h];
+    let bias = 9.0 * (0.45 + BLOCK_FOLLOW * (values.wall_share - 0.45)) + BLOCK_MARGIN;
     for [cx0, cy0, cx1, cy1] in grid.cells_meeting(x, y, x + w as i64, y + h as i64) {
         let (iw, ih) = ((cx1 - cx0 - 1) as usize, (cy1 - cy0 - 1) as usize);
-        let score =
-            |i: usize, j: usize| 2 * values.zone_walls(cx0 + i as i64, cy0 + j as i64) - BLOCK_BIAS;
+        let score = |i: usize, j: usize| values.zone_walls(cx0 + i as i64, cy0 + j as i64) - bias;
         if let Some((bx0, by0, bx1, by1)) = best_rectangle(iw, ih, score) {
             for by in by0..=by1 {
                 for bx in bx0..=bx1 {
@@ -306,11 +317,11 @@ pub fn place_blocks(grid: &MacroGrid, values: &Values, rect: (i64, i64, usize, u
 fn best_rectangle(
     w: usize,
     h: usize,
-    score: impl Fn(usize, usize) -> i32,
+    score: impl Fn(usize, usize) -> f64,
 ) -> Option<(usize, usize, usize, usize)> {
     // Prefix sums: sum[y][x] over [0, x) x [0, y).
     let s = w + 1;
-    let mut sum = vec![0i32; s * (h + 1)];
+    let mut sum = vec![0.0; s * (h + 1)];
     for y in 0..h {
         for x in 0..w {
             sum[(y + 1) * s + x + 1] =
@@ -318,7 +329,7 @@ fn best_rectangle(
         }
     }
     let at = |x: usize, y: usize| sum[y * s + x];
-    let mut best = (0, None);
+    let mut best = (0.0, None);
     for y0 in 0..h {
         for x0 in 0..w {
             for y1 in y0..h {
@@ -545,9 +556,15 @@ mod tests {
 
     #[test]
     fn the_best_rectangle_covers_the_positive_scores() {
-        let score = |x: usize, y: usize| if (1..3).contains(&x) && y == 2 { 5 } else { -1 };
+        let score = |x: usize, y: usize| {
+            if (1..3).contains(&x) && y == 2 {
+                5.0
+            } else {
+                -1.0
+            }
+        };
         assert_eq!(best_rectangle(3, 3, score), Some((1, 2, 2, 2)));
-        assert_eq!(best_rectangle(3, 3, |_, _| -1), None);
-        assert_eq!(best_rectangle(4, 2, |_, _| 1), Some((0, 0, 3, 1)));
+        assert_eq!(best_rectangle(3, 3, |_, _| -1.0), None);
+        assert_eq!(best_rectangle(4, 2, |_, _| 1.0), Some((0, 0, 3, 1)));
     }
 }

@@ -205,6 +205,9 @@ pub struct ZoneGenerator {
     seed: u64,
     noise: Noise,
     threshold: f64,
+    /// The share of cells above the threshold: the fill, or measured on the calibration
+    /// window (read by [`Connected::Windows`]).
+    wall_share: f64,
 }
 
 /// Side of the calibration window, in zones, for [`Threshold::Fill`].
@@ -220,14 +223,23 @@ impl ZoneGenerator {
             seed,
             noise,
             threshold: 0.45,
+            wall_share: 0.45,
         };
-        generator.threshold = match config.threshold {
-            Threshold::Fixed(t) => t,
+        match config.threshold {
+            Threshold::Fixed(t) => {
+                generator.threshold = t;
+                if config.connected == Connected::Windows {
+                    let values = generator.calibration_values();
+                    let on = values.iter().filter(|&&v| v > t).count();
+                    generator.wall_share = on as f64 / values.len() as f64;
+                }
+            }
             Threshold::Fill(p) => {
                 let mut values = generator.calibration_values();
-                quantile_threshold(&mut values, p)
+                generator.threshold = quantile_threshold(&mut values, p);
+                generator.wall_share = p;
             }
-        };
+        }
         Ok(generator)
     }
 
@@ -428,6 +440,7 @@ impl ZoneGenerator {
             shared,
             values,
             threshold: self.threshold,
+            wall_share: self.wall_share,
         };
         let blocks = blocks::place_blocks(&grid, &values, ring);
         let r = (rect.x, rect.y, w, h);

@@ -196,6 +196,12 @@ fn the_wall_share_follows_the_fill_setting() {
             shares[0] < shares[1] && shares[1] < shares[2],
             "{mode:?}: {shares:?}"
         );
+        for (share, fill) in shares.iter().zip([0.3, 0.45, 0.6]) {
+            assert!(
+                (share - fill).abs() < 0.1,
+                "{mode:?}: {share:.3} at fill {fill}"
+            );
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Every window connected: wall blocks on a macro grid, floor joined zone by zone
-//! ([`Connected::Windows`](crate::world::Connected::Windows)).
+//! ([`Connected::Windows`](crate::Connected::Windows)).
 //!
-//! **The goal.** Every window of zones at any origin, at least [`MACRO_ZONES`] zones on each
-//! side (a 40x30 window, a 16x16 chunk), is one 4-connected floor area on its own, and any
+//! **The goal.** Every window of zones at any origin, at least [`MAX_BLOCK`]` + 1` (7) zones
+//! on each side (a 40x30 window, a 16x16 chunk), is one 4-connected floor area on its own, and any
 //! window is still generated alone and agrees with its neighbours. (Floor is off, wall is
 //! on; a window holds its zones' cells, in seamless mode the nodes of its closed rectangle
 //! `[2x, 2(x+w)] x [2y, 2(y+h)]`, far border included.)
@@ -16,13 +16,17 @@
 //!
 //! **The construction.**
 //!
-//! 1. *Blocks.* The plane of zones is cut into macro cells of [`MACRO_ZONES`] x
-//!    [`MACRO_ZONES`] zones. Each macro cell holds at most one *block*, a rectangle of zones
-//!    inside its first `MACRO_ZONES - 1` columns and rows: the rectangle that best covers the
-//!    noise's wall there (the largest sum over its zones of `walls - bias`, where
-//!    `walls` counts the zone's cells that the noise makes wall; none when no sum is
-//!    positive). Every cell of a block zone is wall. The last column and row of every macro
-//!    cell stay free, so two blocks never touch, not even at a corner.
+//! 1. *Blocks.* The plane of zones is cut into rectangular macro cells ([`MacroGrid`]):
+//!    columns of [`MACRO_ZONES`] ± [`MACRO_JITTER`] zones (boundaries at hashed shifts from
+//!    a regular grid), each column cut into cells of the same range of heights with shifts
+//!    of its own. Each macro cell holds at most one *block*, a rectangle of zones inside all
+//!    but its last column and row: the rectangle that best covers the noise's wall there
+//!    (the largest positive sum over its zones of `walls - bias`, where `walls` counts the
+//!    zone's cells that the noise makes wall and `bias` is set by [`BLOCK_MARGIN`] and
+//!    [`BLOCK_FOLLOW`]; none when no sum is positive). Every cell of a block zone is wall.
+//!    Two macro cells are apart along x or along y, and a block keeps at least one free
+//!    column (row) before its cell's far side, so two blocks never touch, not even at a
+//!    corner, and a block is at most [`MAX_BLOCK`] zones on a side.
 //! 2. *Floor zones* (all others) keep the noise's cells under two rules: the zone's floor is
 //!    one 4-connected piece inside the zone, and it touches the floor of every floor
 //!    neighbour across their shared side.
@@ -42,8 +46,12 @@
 //!      when its zone is a floor zone and the noise says so, or when the zone's floor border
 //!      nodes do not form one arc of the ring around it.
 //!
-//! **Proof.** Let `W` be a window of at least `MACRO_ZONES` zones on each side. (a) *The
-//! floor zones of `W` are 4-connected.* A block is at most `MACRO_ZONES - 1` zones on a side,
+//!    The rules read the noise value plus [`EDGE_PULL`] at cells (nodes) next to a block, so
+//!    the floor zones around a block keep more wall there and its outline turns ragged; the
+//!    rules hold for any values.
+//!
+//! **Proof.** Let `W` be a window of more than [`MAX_BLOCK`] zones on each side. (a) *The
+//! floor zones of `W` are 4-connected.* A block is at most [`MAX_BLOCK`] zones on a side,
 //! so its part in `W` never touches two opposite sides of `W`. The ring of zones around a
 //! block holds no block zone (two blocks do not touch), so the ring's part in `W` is a
 //! 4-connected path or cycle of floor zones (a block cut by one side of `W` leaves a U, by
@@ -58,16 +66,19 @@
 //! two zone rules: a floor corner's chosen arms are side nodes adjacent to it in each of its
 //! four zones, side nodes are adjacent to both zones' centres, so a floor centre joins the
 //! whole zone and a wall centre leaves one arc; a side between floor zones always has a floor
-//! node (the side node itself, or a floor corner).
+//! node (the side node itself, or a floor corner); and a floor zone has a floor side node,
+//! since it has at least two floor neighbours (two block neighbours of one zone are
+//! opposite, or they would touch at a corner) and each such side holds floor.
 //!
-//! **Locality.** A zone's cells depend on the blocks of the macro cells around it and on the
-//! noise within one zone of it, so any window is computed from the macro cells covering it
-//! grown by one zone, and a chunk generated alone equals the same zones cut from a larger
-//! window (tested).
+//! **Locality.** A zone's cells depend on the blocks of the zones within two zones of it and
+//! on the noise within one zone of it; a window is computed from the macro cells meeting it
+//! grown by two zones (at most [`MAX_BLOCK`]` + 3` zones beyond it on each side), so a chunk
+//! generated alone equals the same zones cut from a larger window (tested).
 //!
 //! **The trade-off.** The caves lose their larger shapes: walls are blocks of at most
-//! `MACRO_ZONES - 1` zones with ragged edges (their floor neighbours keep the noise's wall
-//! where the rules allow), and rubble, pillars and short wall spurs inside the floor.
+//! [`MAX_BLOCK`] zones a side with ragged edges, and rubble, pillars and short wall spurs
+//! inside the floor. Floor zones hold at most 4 of their 9 cells as wall, so the blocks carry
+//! the rest of the fill.
 
 use crate::lattice::lattice_hash;
 use crate::state::ZoneState;
@@ -81,10 +92,10 @@ pub const MACRO_ZONES: i64 = 5;
 pub const MACRO_JITTER: i64 = 2;
 /// The largest side of a block, in zones (one less than the largest macro cell).
 pub const MAX_BLOCK: i64 = MACRO_ZONES + MACRO_JITTER - 1;
-/// A zone counts towards a block with `walls - 9 * (0.45 + BLOCK_FOLLOW * (share - 0.45))
-/// - BLOCK_MARGIN` (`walls`: its cells the noise makes wall, 0..=9; `share`: the noise's
-/// share of wall cells, 0.45 by default): at the default fill, zones with 6 or more wall
-/// cells pull a block over them.
+/// A zone counts towards a block with `walls - bias`, where
+/// `bias = 9 * (0.45 + BLOCK_FOLLOW * (share - 0.45)) + BLOCK_MARGIN` (`walls`: its cells the
+/// noise makes wall, 0..=9; `share`: the noise's share of wall cells, 0.45 by default): at
+/// the default fill, zones with 6 or more wall cells pull a block over them.
 pub const BLOCK_MARGIN: f64 = 0.95;
 /// How far the block bias follows the noise's share of wall. Floor zones hold at most 4 of
 /// their 9 cells as wall, so at a high fill the blocks must carry more of the wall: with a
@@ -356,16 +367,19 @@ pub fn connected_masks() -> &'static [u16] {
     })
 }
 
+/// The zone's own cell `(col, row)` at position `k` along one of its sides.
+type SideCell = fn(i64) -> (i64, i64);
+
 /// The four sides of a zone: the neighbour's offset, and the zone's own cell at position `k`
-/// along that side (`(col, row)`); the neighbour's facing cell is at `2 - col` or `2 - row`.
-const SIDES: [((i64, i64), fn(i64) -> (i64, i64)); 4] = [
+/// along that side; the neighbour's facing cell is at `2 - col` or `2 - row`.
+const SIDES: [((i64, i64), SideCell); 4] = [
     ((1, 0), |k| (2, k)),
     ((-1, 0), |k| (0, k)),
     ((0, 1), |k| (k, 2)),
     ((0, -1), |k| (k, 0)),
 ];
 
-/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of one zone
+/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of two zones
 /// must lie inside `values` and `blocks`.
 pub fn reference_states(
     values: &Values,
@@ -420,7 +434,7 @@ fn reference_floor_zone(values: &Values, blocks: &Blocks, zx: i64, zy: i64) -> Z
     ZoneState::from_bits(!best.1 & 0x1ff)
 }
 
-/// Seamless mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of one zone
+/// Seamless mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of two zones
 /// must lie inside `values` and `blocks`.
 pub fn seamless_states(
     values: &Values,

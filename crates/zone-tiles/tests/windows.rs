@@ -4,7 +4,7 @@
 
 use grid_core::TileMap;
 use grid_core::connectivity::{Components, Connectivity, components};
-use zone_tiles::blocks::{MACRO_ZONES, MAX_BLOCK};
+use zone_tiles::blocks::MAX_BLOCK;
 use zone_tiles::*;
 
 fn generator(noise: NoiseConfig, mode: Mode, fill: f64, seed: u64) -> ZoneGenerator {
@@ -72,20 +72,20 @@ fn every_40x30_window_is_one_floor_area_on_its_own() {
 }
 
 #[test]
-fn windows_at_every_offset_of_the_macro_grid_are_one_area() {
-    // All 16 offsets against the macro grid, at several fills and noises.
-    let m = MACRO_ZONES;
+fn windows_at_neighbouring_origins_and_other_fills_are_one_area() {
+    // 25 origins one zone apart (every way a window's edges can cut the macro cells there),
+    // at fills 0.3 and 0.6, and the smallest window the guarantee covers.
+    let side = MAX_BLOCK as u32 + 1;
     for (mode, noise) in MODES {
         for fill in [0.3, 0.6] {
             let g = generator(noise(), mode, fill, 5);
-            for k in 0..m * m {
-                let (x, y) = (1000 + k % m, -700 + k / m);
-                let world = g.generate(ZoneRect::new(x, y, 40, 30)).unwrap();
-                assert_eq!(
-                    floor_components(&world).count(),
-                    1,
-                    "{mode:?} fill {fill} ({x}, {y})"
-                );
+            for k in 0..25 {
+                let (x, y) = (1000 + k % 5, -700 + k / 5);
+                for (w, h) in [(40, 30), (side, side)] {
+                    let world = g.generate(ZoneRect::new(x, y, w, h)).unwrap();
+                    let areas = floor_components(&world).count();
+                    assert_eq!(areas, 1, "{mode:?} fill {fill} {w}x{h} at ({x}, {y})");
+                }
             }
         }
     }
@@ -107,6 +107,8 @@ fn chunks_generated_alone_agree_with_the_whole() {
             }
         }
         assert_eq!(g.zone_state(3, 4).unwrap(), *whole.states.at(24, 17));
+        let par = g.generate_par(ZoneRect::new(-21, -13, 50, 34)).unwrap();
+        assert_eq!(par, whole, "{mode:?}: rayon changes nothing");
         if mode == Mode::Seamless {
             assert_eq!(seamless::border_mismatch(&whole.states).mismatched, 0);
         }

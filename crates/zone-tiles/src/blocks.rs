@@ -22,8 +22,8 @@
 //!    of its own. Each macro cell holds at most one *block*, a rectangle of zones inside all
 //!    but its last column and row: the rectangle that best covers the noise's wall there
 //!    (the largest positive sum over its zones of `walls - bias`, where `walls` counts the
-//!    zone's cells that the noise makes wall and `bias` is set by [`BLOCK_MARGIN`] and
-//!    [`BLOCK_FOLLOW`]; none when no sum is positive). Every cell of a block zone is wall.
+//!    zone's cells that the noise makes wall and `bias` is set by [`BLOCK_FOLLOW`] and
+//!    [`BLOCK_MARGIN_REFERENCE`] or [`BLOCK_MARGIN_SEAMLESS`]; none when no sum is positive). Every cell of a block zone is wall.
 //!    Two macro cells are apart along x or along y, and a block keeps at least one free
 //!    column (row) before its cell's far side, so two blocks never touch, not even at a
 //!    corner, and a block is at most [`MAX_BLOCK`] zones on a side.
@@ -44,7 +44,11 @@
 //!      zones are floor zones and the noise says so, or a floor corner needs it as an arm, or
 //!      both corners at the ends of its side are wall (the gate). A *centre* node is floor
 //!      when its zone is a floor zone and the noise says so, or when the zone's floor border
-//!      nodes do not form one arc of the ring around it.
+//!      nodes do not form one arc of the ring around it. Last, a wall node whose four
+//!      neighbours are floor becomes floor: such one-node pillars sit on the half-zone node
+//!      lattice, and many of them show it as a regular dot pattern. (Adding a node next to
+//!      floor on all sides keeps every zone's floor one piece: in each zone holding the
+//!      node, one of its neighbours is floor.)
 //!
 //!    The rules read the noise value plus [`EDGE_PULL`] at cells (nodes) next to a block, so
 //!    the floor zones around a block keep more wall there and its outline turns ragged; the
@@ -70,9 +74,10 @@
 //! since it has at least two floor neighbours (two block neighbours of one zone are
 //! opposite, or they would touch at a corner) and each such side holds floor.
 //!
-//! **Locality.** A zone's cells depend on the blocks of the zones within two zones of it and
-//! on the noise within one zone of it; a window is computed from the macro cells meeting it
-//! grown by two zones (at most [`MAX_BLOCK`]` + 3` zones beyond it on each side), so a chunk
+//! **Locality.** A zone's cells depend on the blocks of the zones within three zones of it
+//! and on the noise within two zones of it; a window is computed from the macro cells
+//! meeting it grown by three zones (at most [`MAX_BLOCK`]` + 4` zones beyond it on each
+//! side), so a chunk
 //! generated alone equals the same zones cut from a larger window (tested).
 //!
 //! **The trade-off.** The caves lose their larger shapes: walls are blocks of at most
@@ -93,15 +98,19 @@ pub const MACRO_JITTER: i64 = 2;
 /// The largest side of a block, in zones (one less than the largest macro cell).
 pub const MAX_BLOCK: i64 = MACRO_ZONES + MACRO_JITTER - 1;
 /// A zone counts towards a block with `walls - bias`, where
-/// `bias = 9 * (0.45 + BLOCK_FOLLOW * (share - 0.45)) + BLOCK_MARGIN` (`walls`: its cells the
-/// noise makes wall, 0..=9; `share`: the noise's share of wall cells, 0.45 by default): at
-/// the default fill, zones with 6 or more wall cells pull a block over them.
-pub const BLOCK_MARGIN: f64 = 0.95;
+/// `bias = 9 * (0.45 + BLOCK_FOLLOW * (share - 0.45)) + margin` (`walls`: its cells the noise
+/// makes wall, 0..=9; `share`: the noise's share of wall cells, 0.45 by default): at the
+/// default fill, zones with 5 or more wall cells pull a block over them. This is the margin
+/// in reference mode.
+pub const BLOCK_MARGIN_REFERENCE: f64 = 0.7;
+/// The margin in seamless mode, lower: there the floor zones keep less wall (pillars are
+/// cleared), so the blocks carry more.
+pub const BLOCK_MARGIN_SEAMLESS: f64 = 0.5;
 /// How far the block bias follows the noise's share of wall. Floor zones hold at most 4 of
-/// their 9 cells as wall, so at a high fill the blocks must carry more of the wall: with a
-/// bias that followed the share fully, the wall share would stay within 0.33..0.44 for fills
-/// 0.3..0.6; with a fixed bias it would swing from 0.26 to 0.75; this half way keeps it
-/// close to the fill (measured in `tests/windows.rs`).
+/// their 9 cells as wall, so at a high fill the blocks must carry more of the wall: a bias
+/// that followed the share fully kept the wall share within 0.33..0.44 for fills 0.3..0.6,
+/// a fixed bias swung it from 0.26 to 0.75; half way keeps it within 10 points of the fill
+/// (measured in `tests/windows.rs`).
 pub const BLOCK_FOLLOW: f64 = 0.5;
 
 /// Added to the noise value of a cell (node) next to a block, so that the floor zones
@@ -300,7 +309,12 @@ pub fn values_needed(grid: &MacroGrid, rect: (i64, i64, usize, usize)) -> [i64; 
 pub fn place_blocks(grid: &MacroGrid, values: &Values, rect: (i64, i64, usize, usize)) -> Blocks {
     let (x, y, w, h) = rect;
     let mut block = vec![false; w * h];
-    let bias = 9.0 * (0.45 + BLOCK_FOLLOW * (values.wall_share - 0.45)) + BLOCK_MARGIN;
+    let margin = if values.shared {
+        BLOCK_MARGIN_SEAMLESS
+    } else {
+        BLOCK_MARGIN_REFERENCE
+    };
+    let bias = 9.0 * (0.45 + BLOCK_FOLLOW * (values.wall_share - 0.45)) + margin;
     for [cx0, cy0, cx1, cy1] in grid.cells_meeting(x, y, x + w as i64, y + h as i64) {
         let (iw, ih) = ((cx1 - cx0 - 1) as usize, (cy1 - cy0 - 1) as usize);
         let score = |i: usize, j: usize| values.zone_walls(cx0 + i as i64, cy0 + j as i64) - bias;
@@ -379,7 +393,7 @@ const SIDES: [((i64, i64), SideCell); 4] = [
     ((0, -1), |k| (k, 0)),
 ];
 
-/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of two zones
+/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of three zones
 /// must lie inside `values` and `blocks`.
 pub fn reference_states(
     values: &Values,
@@ -434,7 +448,7 @@ fn reference_floor_zone(values: &Values, blocks: &Blocks, zx: i64, zy: i64) -> Z
     ZoneState::from_bits(!best.1 & 0x1ff)
 }
 
-/// Seamless mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of two zones
+/// Seamless mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of three zones
 /// must lie inside `values` and `blocks`.
 pub fn seamless_states(
     values: &Values,
@@ -443,9 +457,21 @@ pub fn seamless_states(
 ) -> Vec<ZoneState> {
     let (x, y, w, h) = rect;
     let nodes = Nodes { values, blocks };
+    // The rules on the window's nodes and one node around them; then a wall node whose four
+    // neighbours are floor (a one-node pillar) becomes floor.
+    let (gw, gh) = (2 * w + 3, 2 * h + 3);
+    let (a0, b0) = (2 * x - 1, 2 * y - 1);
+    let floor: Vec<bool> = (0..gw * gh)
+        .map(|i| nodes.floor(a0 + (i % gw) as i64, b0 + (i / gw) as i64))
+        .collect();
     let nw = 2 * w + 1;
     let wall: Vec<bool> = (0..nw * (2 * h + 1))
-        .map(|i| !nodes.floor(2 * x + (i % nw) as i64, 2 * y + (i / nw) as i64))
+        .map(|i| {
+            let (u, v) = (i % nw + 1, i / nw + 1);
+            let at = |u: usize, v: usize| floor[v * gw + u];
+            let pillar = at(u - 1, v) && at(u + 1, v) && at(u, v - 1) && at(u, v + 1);
+            !(at(u, v) || pillar)
+        })
         .collect();
     (0..w * h)
         .map(|k| crate::seamless::zone_from_nodes(|a, b| wall[b * nw + a], k % w, k / w))

@@ -117,7 +117,7 @@ impl ZoneConfig {
         let grow = match self.connected {
             Connected::Off => 0,
             Connected::Regions => 5 * REGION_ZONES as u64,
-            Connected::Windows => 2 * (MACRO_ZONES + MACRO_JITTER + 2) as u64,
+            Connected::Windows => 2 * (MACRO_ZONES + MACRO_JITTER + 3) as u64,
         };
         let (gw, gh) = (w + grow, h + grow);
         let cells = match self.mode {
@@ -421,8 +421,9 @@ impl ZoneGenerator {
     /// one zone), their blocks, and the zones of `rect` ([`crate::blocks`]).
     fn window_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
         let (w, h) = (rect.width as usize, rect.height as usize);
-        // The rules read zones up to two zones out (a neighbour's cell next to a block).
-        let ring = (rect.x - 2, rect.y - 2, w + 4, h + 4);
+        // The rules read zones up to three zones out (seamless: the pillar rule reads the
+        // nodes around the window, whose rules read a neighbour's node next to a block).
+        let ring = (rect.x - 3, rect.y - 3, w + 6, h + 6);
         let grid = MacroGrid::new(self.seed);
         let [x0, y0, x1, y1] = blocks::values_needed(&grid, ring);
         let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);

@@ -393,7 +393,7 @@ const SIDES: [((i64, i64), SideCell); 4] = [
     ((0, -1), |k| (k, 0)),
 ];
 
-/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of three zones
+/// Reference mode: the states of the zones of `rect` (`x, y, w, h`), whose ring of two zones
 /// must lie inside `values` and `blocks`.
 pub fn reference_states(
     values: &Values,

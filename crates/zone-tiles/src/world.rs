@@ -421,13 +421,19 @@ impl ZoneGenerator {
     /// one zone), their blocks, and the zones of `rect` ([`crate::blocks`]).
     fn window_states(&self, rect: ZoneRect, mode: Mode, parallel: bool) -> Vec<ZoneState> {
         let (w, h) = (rect.width as usize, rect.height as usize);
-        // The rules read zones up to three zones out (seamless: the pillar rule reads the
-        // nodes around the window, whose rules read a neighbour's node next to a block).
-        let ring = (rect.x - 3, rect.y - 3, w + 6, h + 6);
+        // The rules read zones up to two zones out (a neighbour's cell next to a block), in
+        // seamless mode three (the pillar rule reads the nodes around the window).
+        let shared = mode == Mode::Seamless;
+        let r = if shared { 3 } else { 2 };
+        let ring = (
+            rect.x - r,
+            rect.y - r,
+            w + 2 * r as usize,
+            h + 2 * r as usize,
+        );
         let grid = MacroGrid::new(self.seed);
         let [x0, y0, x1, y1] = blocks::values_needed(&grid, ring);
         let (zw, zh) = ((x1 - x0) as usize, (y1 - y0) as usize);
-        let shared = mode == Mode::Seamless;
         let values = if shared {
             self.node_values(2 * x0, 2 * y0, 2 * zw + 1, 2 * zh + 1, parallel)
         } else {

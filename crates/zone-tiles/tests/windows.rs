@@ -53,8 +53,9 @@ fn origins() -> Vec<(i64, i64)> {
     v
 }
 
-const MODES: [(Mode, fn() -> NoiseConfig); 3] = [
+const MODES: [(Mode, fn() -> NoiseConfig); 4] = [
     (Mode::Reference, NoiseConfig::worley),
+    (Mode::Reference, NoiseConfig::simplex),
     (Mode::Seamless, NoiseConfig::worley),
     (Mode::Seamless, NoiseConfig::simplex),
 ];
@@ -103,6 +104,7 @@ fn chunks_generated_alone_agree_with_the_whole() {
                     let rect = ZoneRect::new(-20 + 16 * cx + dx, -12 + 16 * cy + dx, w, h);
                     let alone = g.generate(rect).unwrap();
                     assert_eq!(whole.sub_window(rect).unwrap(), alone.states, "{mode:?}");
+                    assert_eq!(floor_components(&alone).count(), 1, "{mode:?} {rect:?}");
                 }
             }
         }

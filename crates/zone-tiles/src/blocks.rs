@@ -381,6 +381,20 @@ pub fn connected_masks() -> &'static [u16] {
     })
 }
 
+/// For every set of cells (a 9-bit mask), the [`connected_masks`] that hold it, in the same
+/// order.
+fn masks_holding() -> &'static [Vec<u16>] {
+    static HOLDING: OnceLock<Vec<Vec<u16>>> = OnceLock::new();
+    HOLDING.get_or_init(|| {
+        (0u16..512)
+            .map(|g| {
+                let masks = connected_masks().iter();
+                masks.copied().filter(|m| m & g == g).collect()
+            })
+            .collect()
+    })
+}
+
 /// The zone's own cell `(col, row)` at position `k` along one of its sides.
 type SideCell = fn(i64) -> (i64, i64);
 
@@ -437,12 +451,10 @@ fn reference_floor_zone(values: &Values, blocks: &Blocks, zx: i64, zy: i64) -> Z
     }
     let cost = |m: u16| -> f64 { (0..9).filter(|i| m >> i & 1 == 1).map(|i| excess[i]).sum() };
     let mut best = (f64::INFINITY, 0x1ff);
-    for &m in connected_masks() {
-        if m & gates == gates {
-            let c = cost(m);
-            if c < best.0 {
-                best = (c, m);
-            }
+    for &m in &masks_holding()[usize::from(gates)] {
+        let c = cost(m);
+        if c < best.0 {
+            best = (c, m);
         }
     }
     ZoneState::from_bits(!best.1 & 0x1ff)

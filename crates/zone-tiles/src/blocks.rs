@@ -82,8 +82,8 @@
 //!
 //! **The trade-off.** The caves lose their larger shapes: walls are blocks of at most
 //! [`MAX_BLOCK`] zones a side with ragged edges, and short wall spurs (in reference mode also
-//! single cells) inside the floor. Floor zones hold at most 4 of their 9 cells as wall, so the blocks carry
-//! the rest of the fill.
+//! single cells) inside the floor. Floor zones hold at most 4 of their 9 cells as wall, so
+//! the blocks carry the rest of the fill.
 
 use crate::lattice::lattice_hash;
 

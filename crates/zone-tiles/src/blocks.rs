@@ -22,8 +22,10 @@
 //!    of its own. Each macro cell holds at most one *block*, a rectangle of zones inside all
 //!    but its last column and row: the rectangle that best covers the noise's wall there
 //!    (the largest positive sum over its zones of `walls - bias`, where `walls` counts the
-//!    zone's cells that the noise makes wall and `bias` is set by [`BLOCK_FOLLOW`] and
-//!    [`BLOCK_MARGIN_REFERENCE`] or [`BLOCK_MARGIN_SEAMLESS`]; none when no sum is positive). Every cell of a block zone is wall.
+//!    zone's cells that a sketch of the noise (2x2 samples per cell, or the usual sampling
+//!    when that is coarser) makes wall and `bias` is set by [`BLOCK_FOLLOW`] and
+//!    [`BLOCK_MARGIN_REFERENCE`] or [`BLOCK_MARGIN_SEAMLESS`]; none when no sum is
+//!    positive). Every cell of a block zone is wall.
 //!    Two macro cells are apart along x or along y, and a block keeps at least one free
 //!    column (row) before its cell's far side, so two blocks never touch, not even at a
 //!    corner, and a block is at most [`MAX_BLOCK`] zones on a side.
@@ -75,10 +77,10 @@
 //! opposite, or they would touch at a corner) and each such side holds floor.
 //!
 //! **Locality.** A zone's cells depend on the blocks of the zones within three zones of it
-//! and on the noise within two zones of it; a window is computed from the macro cells
-//! meeting it grown by three zones (at most [`MAX_BLOCK`]` + 4` zones beyond it on each
-//! side), so a chunk
-//! generated alone equals the same zones cut from a larger window (tested).
+//! and on the noise within two zones of it; a window is computed from the noise of the zones
+//! within three zones of it and the sketch of the macro cells meeting those (at most
+//! [`MAX_BLOCK`]` + 4` zones beyond it on each side), so a chunk generated alone equals the
+//! same zones cut from a larger window (tested).
 //!
 //! **The trade-off.** The caves lose their larger shapes: walls are blocks of at most
 //! [`MAX_BLOCK`] zones a side with ragged edges, and short wall spurs (in reference mode also
@@ -256,35 +258,50 @@ impl Blocks {
         self.block[(zy - self.y0) as usize * self.width + (zx - self.x0) as usize]
     }
 
+    /// Whether zone `(zx, zy)` lies inside the rectangle.
+    fn covers(&self, zx: i64, zy: i64) -> bool {
+        let height = (self.block.len() / self.width) as i64;
+        (self.x0..self.x0 + self.width as i64).contains(&zx)
+            && (self.y0..self.y0 + height).contains(&zy)
+    }
+
     /// Whether lattice point `(u, v)` (cell, or node when `shared`) is wall of a block.
-    fn in_block(&self, u: i64, v: i64, shared: bool) -> bool {
-        if !shared {
-            return self.is_block(u.div_euclid(3), v.div_euclid(3));
-        }
-        // The zones holding a node: one per axis, or two on a zone line.
-        let zones = |a: i64| {
-            let z = a.div_euclid(2);
-            if a.rem_euclid(2) == 0 {
-                (z - 1, z)
-            } else {
-                (z, z)
-            }
+    /// `None` where a zone holding the point lies outside the rectangle.
+    fn in_block(&self, u: i64, v: i64, shared: bool) -> Option<bool> {
+        // The zones holding the point: one per axis, or two on a zone line (seamless).
+        let zones = |a: i64| match (shared, a.rem_euclid(2)) {
+            (false, _) => (a.div_euclid(3), a.div_euclid(3)),
+            (true, 0) => (a.div_euclid(2) - 1, a.div_euclid(2)),
+            (true, _) => (a.div_euclid(2), a.div_euclid(2)),
         };
         let ((x0, x1), (y0, y1)) = (zones(u), zones(v));
-        self.is_block(x0, y0)
-            || self.is_block(x1, y0)
-            || self.is_block(x0, y1)
-            || self.is_block(x1, y1)
+        let corners = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)];
+        if !corners.iter().all(|&(x, y)| self.covers(x, y)) {
+            return None;
+        }
+        Some(corners.iter().any(|&(x, y)| self.is_block(x, y)))
     }
 }
 
-/// The noise value that the floor rules read at lattice point `(u, v)`: the noise, plus
-/// [`EDGE_PULL`] next to a block.
-fn shaped(values: &Values, blocks: &Blocks, u: i64, v: i64) -> f64 {
-    let near = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        .iter()
-        .any(|&(du, dv)| blocks.in_block(u + du, v + dv, values.shared));
-    values.at(u, v) + if near { EDGE_PULL } else { 0.0 }
+/// Adds [`EDGE_PULL`] to the value of every lattice point of `values` next to a block: the
+/// values the floor rules read. (Points whose neighbours' zones `blocks` does not cover keep
+/// their value; the rules never read them.)
+pub fn pull_to_blocks(values: &mut Values, blocks: &Blocks) {
+    let (p, w) = (values.period(), values.width());
+    let (u0, v0) = (values.x0 * p, values.y0 * p);
+    for k in 0..values.values.len() {
+        let (u, v) = (u0 + (k % w) as i64, v0 + (k / w) as i64);
+        let mut near = Some(false);
+        for (du, dv) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            near = match (near, blocks.in_block(u + du, v + dv, values.shared)) {
+                (Some(n), Some(b)) => Some(n || b),
+                _ => None,
+            };
+        }
+        if near == Some(true) {
+            values.values[k] += EDGE_PULL;
+        }
+    }
 }
 
 /// The zones `[x0, x1) x [y0, y1)` whose values decide the blocks of the zones `rect`

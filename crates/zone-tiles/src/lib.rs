@@ -67,8 +67,8 @@
 //! | defaults | **0.74 ms** | 1.75 ms |
 //! | seamless, stride 2 | 0.38 ms | 0.94 ms |
 //! | [`ZoneConfig::streaming`] (seamless, connected, stride 10) | 0.60 ms | 1.65 ms |
-//! | [`Connected::Windows`], reference, stride 2 | 2.39 ms | 2.33 ms |
-//! | [`Connected::Windows`], seamless, stride 10 | 0.59 ms | 0.93 ms |
+//! | [`Connected::Windows`], reference, stride 2 | 2.08 ms | 1.99 ms |
+//! | [`Connected::Windows`], seamless, stride 10 | 0.59 ms | 0.59 ms |
 //!
 //! The default noise's hot loop ([`worley_mean`]) keeps, per piece of a cell's samples, only
 //! the feature points that can be nearest there, with the same `f64` results as sampling one

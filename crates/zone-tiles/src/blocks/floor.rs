@@ -1,7 +1,7 @@
 //! The floor rules of [`crate::blocks`] (rule 2 of its docs): the cells of floor zones, in
 //! reference mode zone by zone, in seamless mode node by node.
 
-use super::{Blocks, Values, shaped};
+use super::{Blocks, Values};
 use crate::state::ZoneState;
 use grid_core::connectivity::{Connectivity, components};
 use std::sync::OnceLock;
@@ -65,7 +65,7 @@ pub fn reference_states(
 
 /// The cells of floor zone `(zx, zy)` in reference mode (module docs, rule 2).
 fn reference_floor_zone(values: &Values, blocks: &Blocks, zx: i64, zy: i64) -> ZoneState {
-    let cell = |x: i64, y: i64, c: i64, r: i64| shaped(values, blocks, 3 * x + c, 3 * y + r);
+    let cell = |x: i64, y: i64, c: i64, r: i64| values.at(3 * x + c, 3 * y + r);
     let mut gates = 0u16;
     for ((dx, dy), own) in SIDES {
         let (nx, ny) = (zx + dx, zy + dy);
@@ -139,7 +139,7 @@ impl Nodes<'_> {
     }
 
     fn noise_floor(&self, a: i64, b: i64) -> bool {
-        shaped(self.values, self.blocks, a, b) <= self.values.threshold
+        !self.values.wall(a, b)
     }
 
     /// Global node `(a, b)`: floor or not.
@@ -171,7 +171,7 @@ impl Nodes<'_> {
         if (arm(0, -1) && arm(0, 1)) || (arm(-1, 0) && arm(1, 0)) {
             return false;
         }
-        let v = |da: i64, db: i64| shaped(self.values, self.blocks, a + da, b + db);
+        let v = |da: i64, db: i64| self.values.at(a + da, b + db);
         let vertical = v(0, -1) + v(0, 1) <= v(-1, 0) + v(1, 0);
         vertical == vertical_arms
     }

@@ -351,3 +351,35 @@ fn atlas_builtin_writes_the_procedural_tiles_in_both_layouts() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn connected_takes_a_mode_and_matches_the_settings() {
+    let run = |args: &[&str]| {
+        bin()
+            .args(["zones", "--zones", "9x7", "--origin", "-5,3", "--seed", "4"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let windows = run(&["--connected", "windows", "--seamless"]);
+    assert_success(&windows, "");
+    let by_set = run(&["--seamless", "--set", "connected=\"windows\""]);
+    assert_eq!(windows.stdout, by_set.stdout);
+    let regions = run(&["--connected", "--seamless"]);
+    assert_eq!(
+        regions.stdout,
+        run(&["--seamless", "--set", "connected=true"]).stdout
+    );
+    assert_eq!(
+        regions.stdout,
+        run(&["--seamless", "--connected", "regions"]).stdout
+    );
+    assert_ne!(regions.stdout, windows.stdout);
+    let plain = run(&["--seamless"]);
+    assert_ne!(plain.stdout, windows.stdout);
+    assert_eq!(run(&["--connected", "sideways"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["--set", "connected=\"sideways\""]).status.code(),
+        Some(2)
+    );
+}

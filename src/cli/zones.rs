@@ -12,8 +12,8 @@ use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::world::parse_size;
 use zone_tiles::{
-    Atlas, AtlasKind, BiomeConfig, Distance, Mode, NoiseConfig, NoiseKind, Sampling, Threshold,
-    World, WorleyOutput, ZoneConfig, ZoneRect,
+    Atlas, AtlasKind, BiomeConfig, Connected, Distance, Mode, NoiseConfig, NoiseKind, Sampling,
+    Threshold, World, WorleyOutput, ZoneConfig, ZoneRect,
 };
 
 /// Base noise.
@@ -36,6 +36,17 @@ pub enum DistanceArg {
     Manhattan,
     /// Largest absolute difference.
     Chebyshev,
+}
+
+/// Which floor connectivity `--connected` asks for.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ConnectedArg {
+    /// All floor one area; every chunk (whole regions of 4x4 zones) one area on its own;
+    /// the caves keep their shape.
+    Regions,
+    /// Every window of at least 4x4 zones at any origin one area on its own; walls become
+    /// blocks of zones with ragged edges.
+    Windows,
 }
 
 /// What Worley returns.
@@ -84,11 +95,12 @@ pub struct Args {
     /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
     #[arg(long)]
     pub seamless: bool,
-    /// Make all floor (off cells) one 4-connected area: regions of 4x4 zones joined to their
-    /// four neighbours by passages dug along the caves, unreachable pockets filled; decided
-    /// per region, so chunks still agree, and every chunk is one area on its own.
-    #[arg(long)]
-    pub connected: bool,
+    /// Make all floor (off cells) one 4-connected area, decided locally so chunks still
+    /// agree. `--connected` (= `regions`): regions of 4x4 zones joined by passages dug along
+    /// the caves, every chunk one area on its own. `--connected windows`: every window at
+    /// any origin one area on its own, walls made blocks of zones.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "regions")]
+    pub connected: Option<ConnectedArg>,
     /// Window size in zones, `WxH` (`--zones` is an alias).
     #[arg(long, visible_alias = "zones", default_value = "20x20")]
     pub size: String,
@@ -207,7 +219,11 @@ pub fn config(args: &Args) -> ZoneConfig {
         } else {
             Mode::Reference
         },
-        connected: args.connected,
+        connected: match args.connected {
+            None => Connected::Off,
+            Some(ConnectedArg::Regions) => Connected::Regions,
+            Some(ConnectedArg::Windows) => Connected::Windows,
+        },
     }
 }
 

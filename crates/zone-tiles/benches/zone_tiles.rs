@@ -106,6 +106,12 @@ fn zones(c: &mut Criterion) {
             ZoneConfig::streaming(),
             Some(zone_tiles::BiomeConfig::default()),
         ),
+        ("windows_reference", windows(default), None),
+        (
+            "windows_seamless_stride10",
+            windows(ZoneConfig::streaming()),
+            None,
+        ),
     ] {
         let world = zone_tiles::World::new(config, biomes, 1).unwrap();
         let mut k = 0i64;
@@ -141,6 +147,14 @@ fn zones(c: &mut Criterion) {
     g.finish();
 }
 
+/// `config` with every window connected (`--connected windows`).
+fn windows(config: ZoneConfig) -> ZoneConfig {
+    ZoneConfig {
+        connected: zone_tiles::Connected::Windows,
+        ..config
+    }
+}
+
 /// The configurations of the chunk benchmarks.
 fn chunk_configs() -> Vec<(&'static str, ZoneConfig, Option<zone_tiles::BiomeConfig>)> {
     let default = ZoneConfig::default();
@@ -156,6 +170,12 @@ fn chunk_configs() -> Vec<(&'static str, ZoneConfig, Option<zone_tiles::BiomeCon
             "streaming_preset_biomes",
             ZoneConfig::streaming(),
             Some(zone_tiles::BiomeConfig::default()),
+        ),
+        ("windows_reference", windows(default), None),
+        (
+            "windows_seamless_stride10",
+            windows(ZoneConfig::streaming()),
+            None,
         ),
     ]
 }

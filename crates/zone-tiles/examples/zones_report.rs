@@ -220,72 +220,70 @@ fn more_tables() -> Result<()> {
         "| mode | window | floor areas in the window (mean) | largest area's share of the floor | wall |"
     );
     println!("|---|---|---|---|---|");
-    for (mode, connected, rect, window) in [
-        (
-            Mode::Reference,
-            false,
-            (41, 39, 40, 30),
-            "40x30 at (41, 39)",
-        ),
-        (
-            Mode::Reference,
-            true,
-            (40, 40, 40, 32),
-            "40x32 at (40, 40): whole regions",
-        ),
-        (
-            Mode::Reference,
-            true,
-            (41, 39, 40, 30),
-            "40x30 at (41, 39): cut",
-        ),
-        (Mode::Seamless, false, (41, 39, 40, 30), "40x30 at (41, 39)"),
-        (
-            Mode::Seamless,
-            true,
-            (40, 40, 40, 32),
-            "40x32 at (40, 40): whole regions",
-        ),
-        (
-            Mode::Seamless,
-            true,
-            (41, 39, 40, 30),
-            "40x30 at (41, 39): cut",
-        ),
-    ] {
-        let (mut areas, mut largest, mut wall) = (0.0, 0.0, 0.0);
-        for seed in 0..8 {
-            let cfg = ZoneConfig {
-                mode,
-                connected,
-                ..ZoneConfig::default()
-            };
-            let rect = ZoneRect::new(rect.0, rect.1, rect.2, rect.3);
-            let w = ZoneGenerator::new(cfg, seed)?.generate_par(rect)?;
-            let (cw, ch) = (
-                grid_core::TileMap::width(&w),
-                grid_core::TileMap::height(&w),
-            );
-            let comps = grid_core::connectivity::components(
-                cw,
-                ch,
-                grid_core::connectivity::Connectivity::Four,
-                |i| grid_core::TileMap::tile(&w, i % cw, i / cw) == 0,
-            );
-            let floor: u32 = comps.sizes.iter().sum();
-            areas += comps.count() as f64;
-            largest +=
-                f64::from(comps.sizes.iter().copied().max().unwrap_or(0)) / f64::from(floor.max(1));
-            wall += 1.0 - f64::from(floor) / (cw * ch) as f64;
+    let cut = (41, 39, 40, 30);
+    let whole = (40, 40, 40, 32);
+    let far = (-(1 << 31) + 7, (1 << 31) - 33, 40, 30);
+    for mode in [Mode::Reference, Mode::Seamless] {
+        for (connected, rect, window) in [
+            (Connected::Off, cut, "40x30 at (41, 39)"),
+            (
+                Connected::Regions,
+                whole,
+                "40x32 at (40, 40): whole regions",
+            ),
+            (Connected::Regions, cut, "40x30 at (41, 39): cut"),
+            (Connected::Windows, cut, "40x30 at (41, 39)"),
+            (Connected::Windows, far, "40x30 at (-2^31+7, 2^31-33)"),
+        ] {
+            floor_areas_row(mode, connected, rect, window)?;
         }
-        println!(
-            "| {mode:?}{} | {window} | {:.1} | {:.1}% | {:.0}% |",
-            if connected { ", connected" } else { "" },
-            areas / 8.0,
-            100.0 * largest / 8.0,
-            100.0 * wall / 8.0
-        );
     }
+    Ok(())
+}
+
+/// One row of the floor-area table: 8 seeds of the window `rect` (`x, y, w, h`).
+fn floor_areas_row(
+    mode: Mode,
+    connected: Connected,
+    rect: (i64, i64, u32, u32),
+    window: &str,
+) -> Result<()> {
+    let (mut areas, mut largest, mut wall) = (0.0, 0.0, 0.0);
+    for seed in 0..8 {
+        let cfg = ZoneConfig {
+            mode,
+            connected,
+            ..ZoneConfig::default()
+        };
+        let rect = ZoneRect::new(rect.0, rect.1, rect.2, rect.3);
+        let w = ZoneGenerator::new(cfg, seed)?.generate_par(rect)?;
+        let (cw, ch) = (
+            grid_core::TileMap::width(&w),
+            grid_core::TileMap::height(&w),
+        );
+        let comps = grid_core::connectivity::components(
+            cw,
+            ch,
+            grid_core::connectivity::Connectivity::Four,
+            |i| grid_core::TileMap::tile(&w, i % cw, i / cw) == 0,
+        );
+        let floor: u32 = comps.sizes.iter().sum();
+        areas += comps.count() as f64;
+        largest +=
+            f64::from(comps.sizes.iter().copied().max().unwrap_or(0)) / f64::from(floor.max(1));
+        wall += 1.0 - f64::from(floor) / (cw * ch) as f64;
+    }
+    println!(
+        "| {mode:?}{} | {window} | {:.1} | {:.1}% | {:.0}% |",
+        match connected {
+            Connected::Off => "",
+            Connected::Regions => ", `--connected`",
+            Connected::Windows => ", `--connected windows`",
+        },
+        areas / 8.0,
+        100.0 * largest / 8.0,
+        100.0 * wall / 8.0
+    );
     Ok(())
 }
 
@@ -299,7 +297,7 @@ fn more_pictures(out: &std::path::Path) -> Result<()> {
     save_png(&default.paint(&w)?, &out.join("zones-procedural.png"))?;
     let cfg = ZoneConfig {
         mode: Mode::Seamless,
-        connected: true,
+        connected: Connected::Regions,
         zone_size: 24,
         ..ZoneConfig::default()
     };
@@ -323,5 +321,42 @@ fn more_pictures(out: &std::path::Path) -> Result<()> {
         image::imageops::replace(&mut strip, &img, k * i64::from(side + 4), 0);
     }
     save_png(&strip, &out.join("zones-panorama.png"))?;
-    Ok(())
+    windows_pictures(out)
+}
+
+/// The pictures of `--connected windows`: the big world of `zones-big-world.png` in that
+/// mode, and the three modes side by side on the same seamless world.
+fn windows_pictures(out: &std::path::Path) -> Result<()> {
+    let cfg = ZoneConfig {
+        mode: Mode::Seamless,
+        connected: Connected::Windows,
+        zone_size: 24,
+        ..ZoneConfig::default()
+    };
+    let world = World::new(cfg, Some(BiomeConfig::default()), 4)?;
+    let w = world
+        .generator()
+        .generate_par(ZoneRect::new(0, 0, 80, 45))?;
+    save_png(&world.paint(&w)?, &out.join("zones-windows-world.png"))?;
+    // Off, regions, windows: 30x24 zones of 18 px each, 8 px apart.
+    let (zw, zh, z, gap) = (30u32, 24u32, 18u32, 8u32);
+    let mut strip =
+        image::RgbImage::from_pixel(3 * zw * z + 2 * gap, zh * z, image::Rgb([255, 255, 255]));
+    for (k, connected) in [Connected::Off, Connected::Regions, Connected::Windows]
+        .into_iter()
+        .enumerate()
+    {
+        let cfg = ZoneConfig {
+            connected,
+            zone_size: z,
+            ..cfg
+        };
+        let world = World::new(cfg, None, 4)?;
+        let w = world
+            .generator()
+            .generate_par(ZoneRect::new(0, 0, zw, zh))?;
+        let x = k as i64 * i64::from(zw * z + gap);
+        image::imageops::replace(&mut strip, &world.paint(&w)?, x, 0);
+    }
+    save_png(&strip, &out.join("zones-modes.png"))
 }

@@ -44,6 +44,68 @@
 use crate::lattice::lattice_hash;
 use grid_core::connectivity::Connectivity;
 use grid_core::rng::mix64;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Which floor connectivity a world guarantees (`ZoneConfig::connected`).
+///
+/// Serialised as `false` ([`Connected::Off`]), `true` ([`Connected::Regions`]) or
+/// `"windows"` ([`Connected::Windows`]); `"off"` and `"regions"` are read too, so settings
+/// written as a bool keep their meaning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Connected {
+    /// The noise's caves as they are.
+    #[default]
+    Off,
+    /// All floor of the world is one area; every window made of whole regions (every chunk)
+    /// is one area on its own; the caves keep their shape (this module).
+    Regions,
+    /// Every window of at least [`crate::blocks::MACRO_ZONES`] zones on a side, at any
+    /// origin, is one area on its own; walls become blocks of zones ([`crate::blocks`]).
+    Windows,
+}
+
+impl Connected {
+    /// Parses `off`, `regions` or `windows`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "off" | "false" => Some(Connected::Off),
+            "regions" | "true" => Some(Connected::Regions),
+            "windows" => Some(Connected::Windows),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Connected {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Connected::Off => s.serialize_bool(false),
+            Connected::Regions => s.serialize_bool(true),
+            Connected::Windows => s.serialize_str("windows"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Connected {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Repr {
+            Flag(bool),
+            Name(String),
+        }
+        match Repr::deserialize(d)? {
+            Repr::Flag(false) => Ok(Connected::Off),
+            Repr::Flag(true) => Ok(Connected::Regions),
+            Repr::Name(name) => Connected::parse(&name).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "connected {}: expected false, true, \"off\", \"regions\" or \"windows\"",
+                    grid_core::text::excerpt(&name)
+                ))
+            }),
+        }
+    }
+}
 
 /// Side of a region, in zones.
 pub const REGION_ZONES: i64 = 4;

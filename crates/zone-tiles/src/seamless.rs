@@ -18,7 +18,7 @@ use crate::state::ZoneState;
 use grid_core::Grid;
 
 /// The value of node `(a, b)` (global node coordinates, two per zone plus one).
-#[inline]
+#[inline(always)]
 pub fn node_value(noise: &Noise, a: i64, b: i64, zone: u32, stride: u32) -> f64 {
     let half = f64::from(zone) * 0.5;
     let c = zone / 3;

@@ -8,7 +8,8 @@
 //! rayon threads; every row is computed independently, so the result does not depend on the
 //! thread count.
 
-use crate::connect::{Lattice, REGION_ZONES, connect_regions};
+use crate::blocks::{MACRO_JITTER, MACRO_ZONES};
+use crate::connect::{Connected, Lattice, REGION_ZONES, connect_regions};
 use crate::error::{Result, ZoneError};
 use crate::limits;
 use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
@@ -18,6 +19,8 @@ use crate::state::ZoneState;
 use grid_core::{Grid, Legend, TileId, TileKind, TileMap};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+mod windows;
 
 /// How zones decide their border cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -47,7 +50,7 @@ pub enum Mode {
 /// | `sampling` | `"full"` or `{"stride": n}` | `{"stride": 2}` |
 /// | `threshold` | `{"fill": p}` or `{"fixed": t}`, in [0, 1] | `{"fill": 0.45}` |
 /// | `mode` | `reference`, `seamless` | `reference` |
-/// | `connected` | bool (may be left out) | `false` |
+/// | `connected` | `false`, `true` (regions) or `"windows"` (may be left out) | `false` |
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneConfig {
@@ -61,9 +64,11 @@ pub struct ZoneConfig {
     pub threshold: Threshold,
     /// Reference or seamless.
     pub mode: Mode,
-    /// Whether all floor (off cells) is one 4-connected area ([`crate::connect`]).
+    /// Which floor connectivity is guaranteed: none, all floor one area with every whole
+    /// region (chunk) one area ([`crate::connect`]), or every window one area on its own
+    /// ([`crate::blocks`]).
     #[serde(default)]
-    pub connected: bool,
+    pub connected: Connected,
 }
 
 impl Default for ZoneConfig {
@@ -74,7 +79,7 @@ impl Default for ZoneConfig {
             sampling: Sampling::default(),
             threshold: Threshold::default(),
             mode: Mode::Reference,
-            connected: false,
+            connected: Connected::Off,
         }
     }
 }
@@ -88,7 +93,7 @@ impl ZoneConfig {
     pub fn streaming() -> Self {
         Self {
             mode: Mode::Seamless,
-            connected: true,
+            connected: Connected::Regions,
             sampling: Sampling::Stride(10),
             ..Self::default()
         }
@@ -111,10 +116,10 @@ impl ZoneConfig {
         let (w, h) = (u64::from(rect.width), u64::from(rect.height));
         // Connected mode computes whole regions around the window (and in seamless mode
         // one more on each side).
-        let grow = if self.connected {
-            5 * REGION_ZONES as u64
-        } else {
-            0
+        let grow = match self.connected {
+            Connected::Off => 0,
+            Connected::Regions => 5 * REGION_ZONES as u64,
+            Connected::Windows => 2 * (MACRO_ZONES + MACRO_JITTER + 3) as u64,
         };
         let (gw, gh) = (w + grow, h + grow);
         let cells = match self.mode {
@@ -202,6 +207,9 @@ pub struct ZoneGenerator {
     seed: u64,
     noise: Noise,
     threshold: f64,
+    /// The share of cells above the threshold: the fill, or measured on the calibration
+    /// window (read by [`Connected::Windows`]).
+    wall_share: f64,
 }
 
 /// Side of the calibration window, in zones, for [`Threshold::Fill`].
@@ -217,14 +225,23 @@ impl ZoneGenerator {
             seed,
             noise,
             threshold: 0.45,
+            wall_share: 0.45,
         };
-        generator.threshold = match config.threshold {
-            Threshold::Fixed(t) => t,
+        match config.threshold {
+            Threshold::Fixed(t) => {
+                generator.threshold = t;
+                if config.connected == Connected::Windows {
+                    let values = generator.calibration_values();
+                    let on = values.iter().filter(|&&v| v > t).count();
+                    generator.wall_share = on as f64 / values.len() as f64;
+                }
+            }
             Threshold::Fill(p) => {
                 let mut values = generator.calibration_values();
-                quantile_threshold(&mut values, p)
+                generator.threshold = quantile_threshold(&mut values, p);
+                generator.wall_share = p;
             }
-        };
+        }
         Ok(generator)
     }
 
@@ -295,7 +312,7 @@ impl ZoneGenerator {
     /// The state of one zone, computed on its own.
     pub fn zone_state(&self, zx: i64, zy: i64) -> Result<ZoneState> {
         check_zone_coords(zx, zy)?;
-        if self.config.connected {
+        if self.config.connected != Connected::Off {
             let world = self.generate(ZoneRect::new(zx, zy, 1, 1))?;
             return Ok(*world.states.at(0, 0));
         }
@@ -324,8 +341,8 @@ impl ZoneGenerator {
         self.config.check_window(rect)?;
         let (w, h) = (rect.width as usize, rect.height as usize);
         let states = match (self.config.mode, self.config.connected) {
-            (Mode::Reference, false) => self.reference_states(rect, parallel),
-            (Mode::Seamless, false) => {
+            (Mode::Reference, Connected::Off) => self.reference_states(rect, parallel),
+            (Mode::Seamless, Connected::Off) => {
                 let (nw, nh) = (2 * w + 1, 2 * h + 1);
                 let nodes = self.node_walls(2 * rect.x, 2 * rect.y, nw, nh, parallel);
                 let on = |x: usize, y: usize| nodes[y * nw + x];
@@ -333,7 +350,8 @@ impl ZoneGenerator {
                     .map(|k| zone_from_nodes(on, k % w, k / w))
                     .collect()
             }
-            (mode, true) => self.connected_states(rect, mode, parallel),
+            (mode, Connected::Regions) => self.connected_states(rect, mode, parallel),
+            (mode, Connected::Windows) => self.window_states(rect, mode, parallel),
         };
         Ok(ZoneWorld {
             origin: (rect.x, rect.y),

@@ -10,7 +10,11 @@ fn generator(noise: NoiseConfig, mode: Mode, connected: bool, seed: u64) -> Zone
     let config = ZoneConfig {
         noise,
         mode,
-        connected,
+        connected: if connected {
+            Connected::Regions
+        } else {
+            Connected::Off
+        },
         ..ZoneConfig::default()
     };
     ZoneGenerator::new(config, seed).unwrap()

@@ -48,7 +48,7 @@ proptest! {
         persistence in -0.5f64..1.5,
         stride in 0u32..30,
         seamless: bool,
-        connected: bool,
+        connected in 0u8..3,
         x in -3_000_000_000i64..3_000_000_000,
         y in any::<i64>(),
         seed: u64,
@@ -59,7 +59,7 @@ proptest! {
             sampling: Sampling::Stride(stride),
             threshold: if fill { Threshold::Fill(threshold) } else { Threshold::Fixed(threshold) },
             mode: if seamless { Mode::Seamless } else { Mode::Reference },
-            connected,
+            connected: [Connected::Off, Connected::Regions, Connected::Windows][connected as usize],
         };
         if let Ok(generator) = ZoneGenerator::new(config, seed) {
             prop_assert!(zone % 3 == 0 && (0.0..=1.0).contains(&threshold));

@@ -7,7 +7,7 @@ use zone_tiles::*;
 fn settings() -> ZoneConfig {
     ZoneConfig {
         mode: Mode::Seamless,
-        connected: true,
+        connected: Connected::Regions,
         zone_size: 12,
         ..ZoneConfig::default()
     }

@@ -277,7 +277,7 @@ fn the_default_fill_gives_every_noise_kind_the_same_share_of_wall() {
 #[test]
 fn settings_serialise_with_the_documented_field_names() {
     let config = ZoneConfig {
-        connected: true,
+        connected: Connected::Regions,
         mode: Mode::Seamless,
         ..ZoneConfig::default()
     };

@@ -1,8 +1,10 @@
 //! Connected mode: all floor (off cells) of the world is one 4-connected area, decided
 //! locally, so chunks agree at their borders.
 
-use grid_core::TileMap;
-use grid_core::connectivity::{Components, Connectivity, components};
+use grid_core::connectivity::Components;
+mod common;
+
+use common::floor_components;
 use zone_tiles::connect::REGION_ZONES;
 use zone_tiles::*;
 
@@ -18,13 +20,6 @@ fn generator(noise: NoiseConfig, mode: Mode, connected: bool, seed: u64) -> Zone
         ..ZoneConfig::default()
     };
     ZoneGenerator::new(config, seed).unwrap()
-}
-
-fn floor_components(world: &ZoneWorld) -> Components {
-    let w = world.width();
-    components(w, world.height(), Connectivity::Four, |i| {
-        world.tile(i % w, i / w) == 0
-    })
 }
 
 /// The labels (in the grown window's components) of every floor cell of the inner window.

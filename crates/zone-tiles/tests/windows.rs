@@ -2,8 +2,10 @@
 //! 4-connected floor area on its own, chunks generated alone agree with larger windows, and
 //! the zone rules of `zone_tiles::blocks` hold.
 
-use grid_core::TileMap;
-use grid_core::connectivity::{Components, Connectivity, components};
+use grid_core::connectivity::{Connectivity, components};
+mod common;
+
+use common::floor_components;
 use zone_tiles::blocks::MAX_BLOCK;
 use zone_tiles::*;
 
@@ -16,13 +18,6 @@ fn generator(noise: NoiseConfig, mode: Mode, fill: f64, seed: u64) -> ZoneGenera
         ..ZoneConfig::default()
     };
     ZoneGenerator::new(config, seed).unwrap()
-}
-
-fn floor_components(world: &ZoneWorld) -> Components {
-    let w = world.width();
-    components(w, world.height(), Connectivity::Four, |i| {
-        world.tile(i % w, i / w) == 0
-    })
 }
 
 /// 44 window origins: near, far (±2^31), on multiples of 171, 256 and 256k zones, and on

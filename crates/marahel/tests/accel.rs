@@ -389,3 +389,33 @@ proptest! {
         same_as_core_with(configs, "random live dist", &text, seed..seed + 1, &[Some((w, h))]);
     }
 }
+
+/// The limit of the quadratic walk forms is decided alike under every strategy: a 100x100
+/// region (exactly the limit) runs and gives the core's map; 101x100 is the core's error.
+#[test]
+fn quadratic_walks_at_the_limit_equal_the_core() {
+    for (estimator, replace) in [
+        ("maxDist(plus, solid, empty)", "buffer"),
+        ("avgDist(plus, solid)", "same"),
+        ("minDist(plus, solid, empty)", "same"),
+    ] {
+        let text = format!(
+            r#"{{"metadata": {{"min": "100x100", "max": "101x100"}},
+                "entities": ["solid", "empty", "gold"],
+                "explorers": [
+                  {{"type": "narrow_horz", "rules": ["random < 0.3 -> self(solid)", "-> self(empty)"]}},
+                  {{"type": "narrow_horz", "parameters": {{"replace": "{replace}"}},
+                    "rules": ["random < 0.002, self(empty), {estimator} > 3 -> self(gold)"]}}]}}"#
+        );
+        let script = Script::parse(&text).unwrap();
+        assert!(script.generate_sized(1, 100, 100).is_ok(), "{estimator}");
+        let e = script.generate_sized(1, 101, 100).unwrap_err();
+        assert!(e.to_string().contains("over a limit"), "{e}");
+        same_as_core(
+            estimator,
+            &text,
+            0..2,
+            &[Some((100, 100)), Some((101, 100))],
+        );
+    }
+}

@@ -11,7 +11,8 @@
 //!   (the 2017 engine found these with A*). `minDist` reads a plane built by one breadth-first
 //!   search from every target at once ([`walk_plane`]); `maxDist` and `avgDist` need the
 //!   distance to every target, so each reading searches from the visited cell
-//!   ([`walk_from`]: O(area) per reading).
+//!   ([`walk_from`]: O(area) per reading). These, and a walking `minDist` in a pass that
+//!   writes the map it reads, are limited per map ([`super::quadratic`]).
 //!
 //! Every form is `-1` when no target can be reached.
 

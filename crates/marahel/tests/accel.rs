@@ -232,6 +232,60 @@ fn the_planner_choices_are_pinned() {
     );
 }
 
+/// A walking `minDist` in a live pass: rules that write only its targets (the plane is
+/// lowered in place), that open cells to walks, and that close them (computed again).
+const LIVE_WALK_RULES: [&str; 6] = [
+    "self(empty), minDist(plus, water, empty) > 4, random < 0.5 -> self(water)",
+    "minDist(ring, water|solid, empty) > 2 -> plus(water)",
+    "self(empty), minDist(plus, water, empty) == -1 -> self(water)",
+    "self(solid), minDist(ring, water) < 3, random < 0.3 -> self(empty)",
+    "self(empty), minDist(plus, water, empty) > 1, random < 0.2 -> self(solid)",
+    "self(water), minDist(plus, water, empty) == 0, random < 0.1 -> self(empty)",
+];
+
+#[test]
+fn live_walks_equal_the_core_in_every_visiting_order() {
+    let sizes = [Some((23, 17)), Some((41, 9))];
+    for kind in [
+        "narrow_horz",
+        "narrow_vert",
+        "narrow_rand",
+        "turtle_drunk",
+        "wide_rand",
+    ] {
+        // Only targets written; then cells opened too; then closed too.
+        for rules in [
+            &LIVE_WALK_RULES[..3],
+            &LIVE_WALK_RULES[..4],
+            &LIVE_WALK_RULES[..],
+        ] {
+            for divider in [false, true] {
+                let text = live_script(kind, rules, divider, 35);
+                let name = format!("live walk {kind} {} rules", rules.len());
+                same_as_core_with(live_dist_configurations(), &name, &text, 0..2, &sizes);
+            }
+        }
+    }
+}
+
+/// A live pass whose rules write only targets of its walking `minDist` is not charged to the
+/// quadratic limit: on a 200x200 map it runs (with the live walk plane) and is refused as soon
+/// as a rule writes something else.
+#[test]
+fn live_walks_writing_only_targets_are_not_limited() {
+    let only_targets = live_script("narrow_horz", &LIVE_WALK_RULES[..3], false, 35);
+    let script = Script::parse(&only_targets).unwrap();
+    let map = script.generate_sized(3, 200, 200).unwrap();
+    assert!(map.cells.contains(&2), "water was placed");
+    let opening = live_script("narrow_horz", &LIVE_WALK_RULES[..4], false, 35);
+    let e = Script::parse(&opening)
+        .unwrap()
+        .generate_sized(3, 200, 200)
+        .unwrap_err();
+    assert!(e.to_string().contains("over a limit"), "{e}");
+    assert_eq!(e.path(), "explorers[1].rules[0]");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(24), ..ProptestConfig::default() })]
 
@@ -268,6 +322,11 @@ fn live_dist_script(kind: &str, rules: &[usize], divider: bool, density: u32) ->
         .iter()
         .map(|&i| LIVE_DIST_RULES[i % LIVE_DIST_RULES.len()])
         .collect();
+    live_script(kind, &rules, divider, density)
+}
+
+/// [`live_dist_script`] with the rules written out.
+fn live_script(kind: &str, rules: &[&str], divider: bool, density: u32) -> String {
     let heuristics = match kind {
         "greedy" | "wide_heur" => r#", "heuristics": "dist(solid),random""#,
         _ => "",

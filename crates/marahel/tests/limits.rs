@@ -195,13 +195,7 @@ fn quadratic_walks_on_a_large_region_stop_with_a_limit_error() {
         ("minDist(plus, solid, empty)", true),
     ] {
         let script = Script::parse(&walk_script(estimator, live, "", (300, 300))).unwrap();
-        let start = std::time::Instant::now();
         let e = script.generate(1).unwrap_err();
-        assert!(
-            start.elapsed().as_secs() < 5,
-            "{estimator}: took {:?}",
-            start.elapsed()
-        );
         assert!(matches!(e, MarahelError::Limit { .. }), "{e:?}");
         assert_eq!(e.path(), "explorers[1].rules[0]");
         let m = e.to_string();

@@ -274,14 +274,22 @@ impl Ctx<'_> {
                 let (_, _, s) = self.caches.paths.spreads[slot].as_ref().expect("filled");
                 s.get(stat, at)
             }
-            Some((nbh, allowed)) => {
-                let allowed = |i: usize| allowed[front[i] as usize];
+            Some((nbh, allowed_codes)) => {
+                let allowed = |i: usize| allowed_codes[front[i] as usize];
                 let walk = Walk {
                     offsets: &self.nbhs[*nbh].offsets,
                     target: &is_target,
                     allowed: &allowed,
                 };
                 match stat {
+                    Stat::Min if self.caches.log.on => {
+                        let (walk, now) = (
+                            (targets, &allowed_codes[..], walk.offsets),
+                            (r, self.version),
+                        );
+                        let v = self.caches.log.walk(slot, walk, now, (front, w), (x, y));
+                        (v != u32::MAX).then_some(v as f64)
+                    }
                     Stat::Min => {
                         let fresh = matches!(&self.caches.dist_cache[slot],
                             Some((v, rr, _)) if *v == self.version && *rr == r);

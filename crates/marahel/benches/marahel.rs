@@ -2,8 +2,8 @@
 //! 500x500, a wide explorer at growing sizes, and the cases that once fell off a cliff: `dist`
 //! read by a pass that writes the map it reads (`live dist 200x200`, and `scaling live dist`
 //! from 200x200 to 1600x1600 in row order and at random cells), a walking `minDist` read by
-//! such a pass (`live walk 200x200`; at 60x60 with the plain core's `live walk 60x60 core`
-//! beside it, as the core takes seconds at 200x200), and an
+//! such a pass (`live walk 100x100`, the largest region its limit allows; at 60x60 with the
+//! plain core's `live walk 60x60 core` beside it), and an
 //! example at 2000x2000
 //! and 4000x4000 (`nonuniform`, whose BSP split was quadratic in its rooms).
 //!
@@ -53,7 +53,7 @@ const LIVE_DIST_RAND: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["s
 /// Gold scattered through a 45% solid cave at walk distance 6 (`minDist` along `plus` through
 /// empty cells) by a pass that writes only gold: its walk plane is lowered in place
 /// (`accel::live_walk`) where the core computes it again after every write.
-const LIVE_WALK: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["solid", "empty", "gold"],
+const LIVE_WALK: &str = r#"{"metadata": {"min": "100x100"}, "entities": ["solid", "empty", "gold"],
   "explorers": [
     {"type": "narrow_horz", "rules": ["random < 0.45 -> self(solid)", "-> self(empty)"]},
     {"type": "narrow_horz", "rules": [
@@ -110,7 +110,7 @@ fn bench(c: &mut Criterion) {
     let walk = Script::parse(LIVE_WALK).expect("live walk");
     let core = walk.clone().with_accel(marahel::Accel::none());
     for (name, script, n) in [
-        ("live walk 200x200", &walk, 200),
+        ("live walk 100x100", &walk, 100),
         ("live walk 60x60", &walk, 60),
         ("live walk 60x60 core", &core, 60),
     ] {

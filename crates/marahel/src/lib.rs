@@ -50,7 +50,7 @@
 //! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
 //! | heuristics of a `wide_heur` explorer | [`explorer::wide::MAX_HEURISTICS`] (its sort key is a fixed array); `turtle_heur` takes any number |
 //! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
-//! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads, unless its rules write only its targets) | [`distance::quadratic::QUADRATIC_STEPS`] steps (visits times region cells) per map: an error |
+//! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads) | [`distance::quadratic::QUADRATIC_STEPS`] steps (visits times region cells) per map: an error |
 //!
 //! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
 //! cell for every scan, wide or connect pass, over all repeats and regions. A script that asks
@@ -160,7 +160,8 @@
 //! `minDist(nbh, list)` in a pass that writes the map it reads (`replace: same`), whose
 //! walk plane is computed again after each write that closes a cell to walks or removes a
 //! target (the 2017 default, `buffer`, computes it once per pass; other writes lower it in
-//! place, [`accel::live_walk`]). Both are limited ([`distance::quadratic`]). The measured figures, with the command and the machine, are in the crate's
+//! place, [`accel::live_walk`], which is quadratic only at worst). Both are limited
+//! ([`distance::quadratic`]). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
 pub mod accel;

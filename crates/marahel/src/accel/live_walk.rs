@@ -10,8 +10,10 @@
 //! lengthen walks anywhere: the plane is computed again at the next read, as in the core.
 //! A pass whose rules write only targets of the estimator thus costs, over the whole pass,
 //! O(area) plus the moves of the cells each write lowers: a cell is lowered at most as many
-//! times as its first distance, so at worst the area times the longest walk, and a few cells
-//! per write where targets are spread out.
+//! times as its first distance, so at worst the area times the longest walk (a serpentine
+//! corridor filled in the direction it is walked), and a few cells per write where targets
+//! are spread out. The pass is charged to the limit of
+//! [`crate::distance::quadratic`] all the same.
 
 use crate::distance::paths::{Walk, walk_plane};
 use std::collections::VecDeque;

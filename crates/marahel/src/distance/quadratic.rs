@@ -9,10 +9,11 @@
 //! known (a largest or mean walk is over all shortest walks; a write that blocks a walk can
 //! lengthen the walks of the whole region), so the work is bounded instead.
 //!
-//! A live pass whose rules write only targets of its walking `minDist` is not charged: its
-//! writes can only shorten walks, and the acceleration layer lowers the plane in place
-//! ([`crate::accel::live_walk`]; the plain core, [`crate::Accel::none`], still computes it
-//! again after every write).
+//! The acceleration layer keeps a live `minDist`'s plane through the writes that only
+//! shorten walks ([`crate::accel::live_walk`]), which is far cheaper on most maps, but not
+//! bounded: one write can lower the walks of most of the region (filling a serpentine
+//! corridor in the direction it is walked lowers everything beyond each written cell), so
+//! such a pass is quadratic at worst and is charged all the same.
 //!
 //! Every region pass reading such a form is charged its visits times the region's area, in
 //! steps; a map may spend [`QUADRATIC_STEPS`] of them. A pass that would go past the limit is
@@ -55,8 +56,7 @@ pub struct Quadratic {
 
 /// The first walk estimator of `ex`'s rules whose cost is quadratic in the region's area:
 /// a walking `maxDist`/`avgDist` in any pass, a walking `minDist` when the pass writes the
-/// map it reads, unless its rules write only targets of that `minDist` (its plane is then
-/// only lowered by the writes, which [`crate::accel::live_walk`] repairs in place).
+/// map it reads.
 pub fn find(ex: &Explorer) -> Option<Quadratic> {
     let mut rules = ex.rules.iter().enumerate();
     rules.find_map(|(j, rule): (usize, &Rule)| {
@@ -66,12 +66,10 @@ pub fn find(ex: &Explorer) -> Option<Quadratic> {
                 stat,
                 walk: Some(_),
                 text,
-                targets,
                 ..
             } => {
                 let min = *stat == super::paths::Stat::Min;
-                let charged = !min || (!ex.buffer && !writes_only(ex, targets));
-                charged.then(|| Quadratic {
+                (!min || !ex.buffer).then(|| Quadratic {
                     path: format!("{}.rules[{j}]", ex.path),
                     text: text.clone(),
                     min,
@@ -80,13 +78,6 @@ pub fn find(ex: &Explorer) -> Option<Quadratic> {
             _ => None,
         })
     })
-}
-
-/// Whether every code the rules of `ex` write is one of `codes` (then its writes can only
-/// add targets, and a walking `minDist` only shortens: [`crate::accel::live_walk`]).
-fn writes_only(ex: &Explorer, codes: &[bool]) -> bool {
-    let mut written = ex.rules.iter().flat_map(|r| &r.executers);
-    written.all(|e| e.choices.iter().all(|&c| codes[c as usize]))
 }
 
 impl Quadratic {

@@ -5,7 +5,7 @@
 //! ([`super::paths::walk_from`]); `minDist(nbh, list[, allowed])` reads a plane of the whole
 //! region ([`super::paths::walk_plane`]) that a pass writing the map it reads (`replace:
 //! same`) computes again after each write. Either costs up to the region's area per visit: a
-//! pass over a 300x300 region takes minutes. No near-linear way to keep them exactly is
+//! pass over a 300x300 region takes 86-102 s. No near-linear way to keep them exactly is
 //! known (a largest or mean walk is over all shortest walks; a write that blocks a walk can
 //! lengthen the walks of the whole region), so the work is bounded instead.
 //!
@@ -36,10 +36,10 @@ use crate::program::Explorer;
 use crate::rule::Rule;
 use grid_core::Rect;
 
-/// The steps (visits times region cells) of the walk estimators in [`self`] one map may take:
-/// one pass over a 100x100 region, each of its 10,000 cells reading once. That pass takes
-/// about 1.3 s (release build, 2 vCPU Xeon, shared load; `maxDist(plus, solid, empty)` on a
-/// 30% solid map).
+/// The steps (visits times region cells) of the walk estimators of this module one map may
+/// take: one pass over a 100x100 region, each of its 10,000 cells reading once. That pass
+/// takes about 1.2-1.4 s (`per_size SCRIPT 100 100 1` with `maxDist(plus, solid, empty)` in
+/// a buffered pass over a 30% solid map; release build, 2 vCPU Xeon, shared load).
 pub const QUADRATIC_STEPS: u64 = 100_000_000;
 
 /// A walk estimator whose cost grows with the square of the region's area, found in an

@@ -143,3 +143,26 @@ fn ignored_parameters_warn_and_strict_refuses_them() {
     let err = String::from_utf8_lossy(&strict.stderr);
     assert!(err.contains("dirprob"), "{err}");
 }
+
+/// A walking `maxDist` over a 300x300 map would search the map from each of its cells: the
+/// run stops at once with exit code 2, naming the rule, the estimator and the limit.
+#[test]
+fn a_quadratic_walk_on_a_large_map_exits_2_naming_the_limit() {
+    let script = tmp("max_dist.json");
+    std::fs::write(
+        &script,
+        r#"{"metadata": {"min": "300x300", "max": "300x300"}, "entities": ["solid", "empty", "gold"],
+            "explorers": [
+              {"type": "narrow_horz", "rules": ["random < 0.3 -> self(solid)", "-> self(empty)"]},
+              {"type": "narrow_horz", "parameters": {"replace": "buffer"},
+               "rules": ["self(empty), maxDist(plus, solid, empty) > 5 -> self(gold)"]}]}"#,
+    )
+    .unwrap();
+    let out = bin().arg("marahel").arg(&script).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("explorers[1].rules[0]"), "{err}");
+    assert!(err.contains("maxDist(plus, solid, empty)"), "{err}");
+    assert!(err.contains("limit of 100000000 steps"), "{err}");
+}

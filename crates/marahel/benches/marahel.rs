@@ -1,7 +1,10 @@
 //! Criterion benchmarks: every example and fixture script at its native size, the cave at 50x50 and
 //! 500x500, a wide explorer at growing sizes, and the cases that once fell off a cliff: `dist`
 //! read by a pass that writes the map it reads (`live dist 200x200`, and `scaling live dist`
-//! from 200x200 to 1600x1600 in row order and at random cells), and an example at 2000x2000
+//! from 200x200 to 1600x1600 in row order and at random cells), a walking `minDist` read by
+//! such a pass (`live walk 100x100`, the largest region its limit allows; at 60x60 with the
+//! plain core's `live walk 60x60 core` beside it), and an
+//! example at 2000x2000
 //! and 4000x4000 (`nonuniform`, whose BSP split was quadratic in its rooms).
 //!
 //! Run: `cargo bench -p marahel -- --warm-up-time 1 --measurement-time 3`
@@ -45,6 +48,17 @@ const LIVE_DIST_RAND: &str = r#"{"metadata": {"min": "200x200"}, "entities": ["s
     {"type": "narrow_horz", "rules": ["random < 0.01 -> self(solid)", "-> self(empty)"]},
     {"type": "narrow_rand",
      "rules": ["dist(solid) > 6 -> self(solid)", "dist(solid) == 0, random < 0.5 -> plus(empty)"]}
+  ]}"#;
+
+/// Gold scattered through a 45% solid cave at walk distance 6 (`minDist` along `plus` through
+/// empty cells) by a pass that writes only gold: its walk plane is lowered in place
+/// (`accel::live_walk`) where the core computes it again after every write.
+const LIVE_WALK: &str = r#"{"metadata": {"min": "100x100"}, "entities": ["solid", "empty", "gold"],
+  "explorers": [
+    {"type": "narrow_horz", "rules": ["random < 0.45 -> self(solid)", "-> self(empty)"]},
+    {"type": "narrow_horz", "rules": [
+      "self(empty), minDist(plus, gold, empty) == -1 -> self(gold)",
+      "self(empty), minDist(plus, gold, empty) > 6 -> self(gold)"]}
   ]}"#;
 
 /// Items placed at random cells, each more than 12 cells from the others, after a few at
@@ -93,6 +107,20 @@ fn bench(c: &mut Criterion) {
             black_box(live.generate_sized(seed, 200, 200).expect("map"))
         })
     });
+    let walk = Script::parse(LIVE_WALK).expect("live walk");
+    let core = walk.clone().with_accel(marahel::Accel::none());
+    for (name, script, n) in [
+        ("live walk 100x100", &walk, 100),
+        ("live walk 60x60", &walk, 60),
+        ("live walk 60x60 core", &core, 60),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(script.generate_sized(seed, n, n).expect("map"))
+            })
+        });
+    }
     let nonuniform = Script::parse(&example("nonuniform.json")).expect("nonuniform");
     for n in [2000usize, 4000] {
         c.bench_function(&format!("example nonuniform {n}x{n}"), |b| {

@@ -9,7 +9,9 @@ use crate::accel::live::LivePlanes;
 use crate::accel::live_dist::{self, LiveDist};
 use crate::accel::{PassReport, Planning};
 use crate::distance;
+use crate::distance::quadratic::QUADRATIC_STEPS;
 use crate::divider;
+use crate::error::MarahelError;
 use crate::explorer;
 use crate::map::MarahelMap;
 use crate::noise::NoiseField;
@@ -363,7 +365,7 @@ pub fn generate(
     seed: u64,
     size: Option<(usize, usize)>,
     mut trace: Option<&mut Vec<PassReport>>,
-) -> MarahelMap {
+) -> Result<MarahelMap, MarahelError> {
     let root = Seed(seed);
     let needs_retry = p.entities.iter().any(|e| e.count.is_some());
     let mut last = None;
@@ -377,7 +379,7 @@ pub fn generate(
         if let Some(t) = trace.as_deref_mut() {
             t.clear();
         }
-        let map = generate_once(p, s, size, trace.as_deref_mut());
+        let map = generate_once(p, s, size, trace.as_deref_mut())?;
         let ok = p.entities.iter().enumerate().all(|(i, e)| {
             e.count.is_none_or(|r| {
                 let n = map.cells.iter().filter(|&&c| c as usize == i).count() as u64;
@@ -385,14 +387,14 @@ pub fn generate(
             })
         });
         if ok {
-            return map;
+            return Ok(map);
         }
         last = Some(map);
     }
     let mut map = last.expect("at least one trial");
     map.warnings
         .push("entity count bounds not met after 10 trials".into());
-    map
+    Ok(map)
 }
 
 fn generate_once(
@@ -400,7 +402,7 @@ fn generate_once(
     seed: Seed,
     size: Option<(usize, usize)>,
     trace: Option<&mut Vec<PassReport>>,
-) -> MarahelMap {
+) -> Result<MarahelMap, MarahelError> {
     let mut srng = seed.stream("size").rng();
     let mut side = |min: usize, max: usize| {
         let range = Range {
@@ -467,6 +469,7 @@ fn generate_once(
                 trace,
             },
         };
+        let mut quadratic_left = QUADRATIC_STEPS;
         for (i, ex) in p.explorers.iter().enumerate() {
             if i > 0 {
                 *ctx.rng = explorers.child(i as u64).rng();
@@ -482,7 +485,7 @@ fn generate_once(
             ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.caches.paths.clear();
             ctx.caches.log.start(live_dist::wanted(ex, p.accel));
-            explorer::run(ex, &regions, &mut ctx, &mut warnings);
+            explorer::run(ex, &regions, &mut ctx, &mut warnings, &mut quadratic_left)?;
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next
                 // explorer may need other buffers as large).
@@ -496,7 +499,13 @@ fn generate_once(
         }
         ws.counts = std::mem::take(&mut ctx.counts);
         ws.back = std::mem::take(&mut canvas.back);
-        MarahelMap::new(p, (canvas.w, canvas.h), canvas.front, warnings, regions)
+        Ok(MarahelMap::new(
+            p,
+            (canvas.w, canvas.h),
+            canvas.front,
+            warnings,
+            regions,
+        ))
     })
 }
 

@@ -109,6 +109,15 @@ pub enum MarahelError {
         /// The warning.
         message: String,
     },
+    /// A map on which the script would run past one of the crate's limits of work (see the
+    /// crate's limits table): refused rather than run for minutes.
+    #[error("{}: over a limit: {message}", short(path))]
+    Limit {
+        /// Where (the rule or parameter that asks for the work).
+        path: String,
+        /// What, how much, and the limit.
+        message: String,
+    },
     /// A 2017-dialect feature that has no translation.
     #[error("{}: unsupported 2017 feature: {message}", short(path))]
     Unsupported {
@@ -151,6 +160,7 @@ impl MarahelError {
             | MarahelError::BadRule { path, .. }
             | MarahelError::Impossible { path, .. }
             | MarahelError::Strict { path, .. }
+            | MarahelError::Limit { path, .. }
             | MarahelError::Unsupported { path, .. } => path.clone(),
         }
     }

@@ -44,6 +44,8 @@ pub enum Estimator {
         targets: Vec<bool>,
         /// Cache slot.
         slot: usize,
+        /// The estimator as written (for messages).
+        text: String,
     },
     /// `name` or `a|b`: weighted count of those entities in the current region.
     Count {
@@ -121,6 +123,7 @@ impl Estimator {
                 walk,
                 targets,
                 slot,
+                ..
             } => ctx.path_distance(*slot, *stat, walk.as_ref(), targets, x, y),
             Estimator::Count { weights } => ctx
                 .counts

@@ -50,6 +50,7 @@
 //! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
 //! | heuristics of a `wide_heur` explorer | [`explorer::wide::MAX_HEURISTICS`] (its sort key is a fixed array); `turtle_heur` takes any number |
 //! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
+//! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads) | [`distance::quadratic::QUADRATIC_STEPS`] steps (visits times region cells) per map: an error |
 //!
 //! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
 //! cell for every scan, wide or connect pass, over all repeats and regions. A script that asks
@@ -58,6 +59,14 @@
 //! carries a warning naming the budget (in strict mode, an error). Such a run ends in
 //! milliseconds on small maps and grows linearly with the map. Scripts within the budget are
 //! not affected.
+//!
+//! The walk forms of the 2017 distance estimators cost up to the region's area per visit (see
+//! Speed below), with no near-linear exact method known: each region pass that reads one is
+//! charged its visits times the region's area before it starts, and a map that would take
+//! more than [`distance::quadratic::QUADRATIC_STEPS`] is refused with
+//! [`MarahelError::Limit`] naming the rule, the estimator, the region and the limit (about
+//! one pass over a 100x100 region, 1.4 s; [`distance::quadratic`] says why an error and not
+//! a cut).
 //!
 //! Error messages quote the script only through [`grid_core::text::excerpt`] (at most 60
 //! characters, escaped) and cut long JSON paths and lists of known names, so an error line
@@ -149,8 +158,10 @@
 //! write in such a pass ([`accel::spread`]). Known exceptions: the three-argument
 //! `maxDist`/`avgDist`, which search the region from every cell they are read at; and
 //! `minDist(nbh, list)` in a pass that writes the map it reads (`replace: same`), whose
-//! walk plane is computed again after each write (the 2017 default, `buffer`, computes it
-//! once per pass). The measured figures, with the command and the machine, are in the crate's
+//! walk plane is computed again after each write that closes a cell to walks or removes a
+//! target (the 2017 default, `buffer`, computes it once per pass; other writes lower it in
+//! place, [`accel::live_walk`], which is quadratic only at worst). Both are limited
+//! ([`distance::quadratic`]). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
 pub mod accel;
@@ -294,13 +305,13 @@ impl Script {
             self.check_size(w, h)?;
         }
         let mut trace = Vec::new();
-        let map = engine::generate(&self.program, seed, size, Some(&mut trace));
+        let map = engine::generate(&self.program, seed, size, Some(&mut trace))?;
         Ok((self.checked(map, seed)?, trace))
     }
 
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
-        self.checked(engine::generate(&self.program, seed, None, None), seed)
+        self.checked(engine::generate(&self.program, seed, None, None)?, seed)
     }
 
     /// In strict mode, a map with a warning is an error.
@@ -322,7 +333,7 @@ impl Script {
         height: usize,
     ) -> Result<MarahelMap, MarahelError> {
         self.check_size(width, height)?;
-        let map = engine::generate(&self.program, seed, Some((width, height)), None);
+        let map = engine::generate(&self.program, seed, Some((width, height)), None)?;
         self.checked(map, seed)
     }
 

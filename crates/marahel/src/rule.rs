@@ -303,7 +303,7 @@ impl Names<'_> {
     fn path_distance(
         &self,
         stat: Stat,
-        inner: &str,
+        (text, inner): (&str, &str),
         dist_slots: &mut usize,
     ) -> Result<Estimator, String> {
         let codes = |text: &str| -> Result<Vec<bool>, String> {
@@ -335,6 +335,7 @@ impl Names<'_> {
             walk,
             targets,
             slot,
+            text: text.to_string(),
         })
     }
 
@@ -351,7 +352,7 @@ impl Names<'_> {
                 "avgDist" => Some(Stat::Avg),
                 _ => None,
             } {
-                return self.path_distance(stat, inner, dist_slots);
+                return self.path_distance(stat, (text, inner), dist_slots);
             }
             if name == "dist" {
                 let to_out = inner == "out";

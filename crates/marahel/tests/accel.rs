@@ -232,6 +232,61 @@ fn the_planner_choices_are_pinned() {
     );
 }
 
+/// A walking `minDist` in a live pass: rules that write only its targets (the plane is
+/// lowered in place), that open cells to walks, and that close them (computed again).
+const LIVE_WALK_RULES: [&str; 6] = [
+    "self(empty), minDist(plus, water, empty) > 4, random < 0.5 -> self(water)",
+    "minDist(ring, water|solid, empty) > 2 -> plus(water)",
+    "self(empty), minDist(plus, water, empty) == -1 -> self(water)",
+    "self(solid), minDist(ring, water) < 3, random < 0.3 -> self(empty)",
+    "self(empty), minDist(plus, water, empty) > 1, random < 0.2 -> self(solid)",
+    "self(water), minDist(plus, water, empty) == 0, random < 0.1 -> self(empty)",
+];
+
+#[test]
+fn live_walks_equal_the_core_in_every_visiting_order() {
+    let sizes = [Some((23, 17)), Some((41, 9))];
+    for kind in [
+        "narrow_horz",
+        "narrow_vert",
+        "narrow_rand",
+        "turtle_drunk",
+        "wide_rand",
+    ] {
+        // Only targets written; then cells opened too; then closed too.
+        for rules in [
+            &LIVE_WALK_RULES[..3],
+            &LIVE_WALK_RULES[..4],
+            &LIVE_WALK_RULES[..],
+        ] {
+            for divider in [false, true] {
+                let text = live_script(kind, rules, divider, 35);
+                let name = format!("live walk {kind} {} rules", rules.len());
+                same_as_core_with(live_dist_configurations(), &name, &text, 0..2, &sizes);
+            }
+        }
+    }
+}
+
+/// A live pass whose rules write only targets of its walking `minDist` runs in place
+/// (`accel::live_walk`) but is charged to the quadratic limit all the same (one write can
+/// lower most of the region): refused on a 200x200 map, like a pass that also opens cells.
+#[test]
+fn live_walks_are_limited_whatever_they_write() {
+    for rules in [&LIVE_WALK_RULES[..3], &LIVE_WALK_RULES[..4]] {
+        let text = live_script("narrow_horz", rules, false, 35);
+        let e = Script::parse(&text)
+            .unwrap()
+            .generate_sized(3, 200, 200)
+            .unwrap_err();
+        assert!(e.to_string().contains("over a limit"), "{e}");
+        assert_eq!(e.path(), "explorers[1].rules[0]");
+        // Two repeats of 70x70: 2 * 4900 * 4900 steps, within the limit.
+        let small = Script::parse(&text).unwrap().generate_sized(3, 70, 70);
+        assert!(small.is_ok(), "{small:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(24), ..ProptestConfig::default() })]
 
@@ -268,6 +323,11 @@ fn live_dist_script(kind: &str, rules: &[usize], divider: bool, density: u32) ->
         .iter()
         .map(|&i| LIVE_DIST_RULES[i % LIVE_DIST_RULES.len()])
         .collect();
+    live_script(kind, &rules, divider, density)
+}
+
+/// [`live_dist_script`] with the rules written out.
+fn live_script(kind: &str, rules: &[&str], divider: bool, density: u32) -> String {
     let heuristics = match kind {
         "greedy" | "wide_heur" => r#", "heuristics": "dist(solid),random""#,
         _ => "",
@@ -387,5 +447,35 @@ proptest! {
         let text = live_dist_script(kinds[kind], &rules, divider, density);
         let configs = live_dist_configurations();
         same_as_core_with(configs, "random live dist", &text, seed..seed + 1, &[Some((w, h))]);
+    }
+}
+
+/// The limit of the quadratic walk forms is decided alike under every strategy: a 100x100
+/// region (exactly the limit) runs and gives the core's map; 101x100 is the core's error.
+#[test]
+fn quadratic_walks_at_the_limit_equal_the_core() {
+    for (estimator, replace) in [
+        ("maxDist(plus, solid, empty)", "buffer"),
+        ("avgDist(plus, solid)", "same"),
+        ("minDist(plus, solid, empty)", "same"),
+    ] {
+        let text = format!(
+            r#"{{"metadata": {{"min": "100x100", "max": "101x100"}},
+                "entities": ["solid", "empty", "gold"],
+                "explorers": [
+                  {{"type": "narrow_horz", "rules": ["random < 0.3 -> self(solid)", "-> self(empty)"]}},
+                  {{"type": "narrow_horz", "parameters": {{"replace": "{replace}"}},
+                    "rules": ["random < 0.002, self(empty), {estimator} > 3 -> self(gold)"]}}]}}"#
+        );
+        let script = Script::parse(&text).unwrap();
+        assert!(script.generate_sized(1, 100, 100).is_ok(), "{estimator}");
+        let e = script.generate_sized(1, 101, 100).unwrap_err();
+        assert!(e.to_string().contains("over a limit"), "{e}");
+        same_as_core(
+            estimator,
+            &text,
+            0..2,
+            &[Some((100, 100)), Some((101, 100))],
+        );
     }
 }

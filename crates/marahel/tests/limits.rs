@@ -167,3 +167,74 @@ fn live_distances_are_the_same_patched_and_computed_afresh() {
     }
     assert_eq!(checked, 60);
 }
+
+/// A script whose second explorer reads `estimator` at every empty cell of a `w x h` map
+/// (30% solid), rewriting the map it reads when `live`; `guard` is a condition put first.
+fn walk_script(estimator: &str, live: bool, guard: &str, (w, h): (usize, usize)) -> String {
+    let replace = if live { "same" } else { "buffer" };
+    format!(
+        r#"{{"metadata": {{"min": "{w}x{h}", "max": "{w}x{h}"}},
+            "entities": ["solid", "empty", "gold"],
+            "explorers": [
+              {{"type": "narrow_horz", "rules": ["random < 0.3 -> self(solid)", "-> self(empty)"]}},
+              {{"type": "narrow_horz", "parameters": {{"replace": "{replace}"}},
+                "rules": ["{guard}self(empty), {estimator} > -2 -> self(gold)"]}}]}}"#
+    )
+}
+
+/// The quadratic walk forms on a 300x300 map end at once with [`MarahelError::Limit`], naming
+/// the rule, the estimator as written, the region and the limit.
+#[test]
+fn quadratic_walks_on_a_large_region_stop_with_a_limit_error() {
+    use marahel::MarahelError;
+    use marahel::distance::quadratic::QUADRATIC_STEPS;
+    for (estimator, live) in [
+        ("maxDist(plus, solid, empty)", false),
+        ("avgDist(plus, solid, empty)", false),
+        ("maxDist(plus, solid)", true),
+        ("minDist(plus, solid, empty)", true),
+    ] {
+        let script = Script::parse(&walk_script(estimator, live, "", (300, 300))).unwrap();
+        let e = script.generate(1).unwrap_err();
+        assert!(matches!(e, MarahelError::Limit { .. }), "{e:?}");
+        assert_eq!(e.path(), "explorers[1].rules[0]");
+        let m = e.to_string();
+        assert!(m.contains(&format!("\"{estimator}\"")), "{m}");
+        assert!(
+            m.contains(&format!("limit of {QUADRATIC_STEPS} steps")),
+            "{m}"
+        );
+        assert!(m.contains("300x300 region (90000 cells)"), "{m}");
+    }
+}
+
+/// The charge is decided per pass: a `minDist` walk in a buffered pass (one plane per pass)
+/// and Manhattan forms are not charged; passes add up over repeats.
+#[test]
+fn only_quadratic_passes_are_charged_and_they_add_up() {
+    for estimator in [
+        "minDist(plus, solid, empty)",
+        "maxDist(solid)",
+        "avgDist(solid)",
+    ] {
+        let script = Script::parse(&walk_script(estimator, false, "", (300, 300))).unwrap();
+        let map = script
+            .generate(1)
+            .unwrap_or_else(|e| panic!("{estimator}: {e}"));
+        assert!(map.warnings.is_empty(), "{:?}", map.warnings);
+    }
+    // 80x80 = 6400 cells: 6400 * 6400 steps per pass, 2 passes fit in 10^8, 3 do not.
+    let repeated = |repeats: u32| {
+        let text = walk_script("maxDist(plus, solid)", false, "random < 0.01, ", (80, 80)).replace(
+            r#""replace": "buffer""#,
+            &format!(r#""replace": "buffer", "repeats": "{repeats}""#),
+        );
+        Script::parse(&text).unwrap().generate(2)
+    };
+    assert!(repeated(2).is_ok());
+    let m = repeated(3).unwrap_err().to_string();
+    assert!(
+        m.contains("81920000 of them taken by earlier passes"),
+        "{m}"
+    );
+}

@@ -12,6 +12,9 @@
 //!   first removal or too many additions on, reads go to a [`Nearest`] built from the map as
 //!   it then is (O(A), once);
 //! - `maxDist`, `avgDist`: a [`LiveSpread`] is built at the first read (O(A));
+//! - a walking `minDist(nbh, list[, allowed])`: its walk plane, lowered through the writes
+//!   that only open cells or add targets, computed again after any other
+//!   ([`crate::accel::live_walk`]; this one is not O(log² A));
 //!
 //! and every later write that changes a cell of the region into or out of a target updates
 //! them ([`LiveDist::record`], called by [`crate::engine::Ctx`] on every write of the front
@@ -23,6 +26,7 @@
 //! core does after every write). A region pass of `A` reads and `O(A)` writes thus costs
 //! O(A log² A) at worst.
 
+use crate::accel::live_walk::LiveWalk;
 use crate::accel::nearest::Nearest;
 use crate::accel::spread::LiveSpread;
 use crate::distance::{self, paths::Stat};
@@ -33,16 +37,16 @@ use grid_core::Rect;
 /// Whether the passes of `ex` keep their distance estimators here (the planner's choice for
 /// the whole explorer, reported as [`crate::accel::PassReport::distance_log`]): allowed by
 /// `accel`, the explorer writes the map it reads (not `replace: buffer`) and reads
-/// `dist(list)` or a Manhattan `maxDist`/`avgDist`.
+/// `dist(list)`, a Manhattan `maxDist`/`avgDist` or a walking `minDist`.
 pub fn wanted(ex: &Explorer, accel: crate::Accel) -> bool {
     accel.distance_patching && !ex.buffer && reads_distances(ex)
 }
 
-/// Whether `ex` reads `dist(list)` or a Manhattan `maxDist`/`avgDist`.
+/// Whether `ex` reads `dist(list)`, a Manhattan `maxDist`/`avgDist` or a walking `minDist`.
 fn reads_distances(ex: &Explorer) -> bool {
     crate::explorer::reads_estimator(ex, |e| match e {
         Estimator::Distance { to_out, .. } => !to_out,
-        Estimator::PathDistance { walk, .. } => walk.is_none(),
+        Estimator::PathDistance { walk, stat, .. } => walk.is_none() || *stat == Stat::Min,
         _ => false,
     })
 }
@@ -87,6 +91,8 @@ enum Kept {
     Nearest(Nearest),
     /// `maxDist`, `avgDist`.
     Spread(LiveSpread),
+    /// `minDist(nbh, list[, allowed])`.
+    Walk(LiveWalk),
 }
 
 impl LiveDist {
@@ -106,16 +112,20 @@ impl LiveDist {
                 continue;
             }
             t.version = version;
-            let now = t.targets[new as usize];
-            if t.targets[old as usize] == now {
-                continue;
-            }
             let r = t.region;
             let (lx, ly) = (x as i64 - r.x, y as i64 - r.y);
             if lx < 0 || ly < 0 || lx >= r.w || ly >= r.h {
                 continue;
             }
             let (lx, ly) = (lx as usize, ly as usize);
+            if let Kept::Walk(walk) = &mut t.kept {
+                walk.record(ly * r.w as usize + lx, old, new, &t.targets);
+                continue;
+            }
+            let now = t.targets[new as usize];
+            if t.targets[old as usize] == now {
+                continue;
+            }
             match &mut t.kept {
                 Kept::Plane { added, .. } if now && added.xs.len() < ADDED => {
                     added.xs.push(lx as i32);
@@ -125,6 +135,7 @@ impl LiveDist {
                 Kept::Changed => {}
                 Kept::Nearest(n) => n.set(lx, ly, now),
                 Kept::Spread(s) => s.set(lx, ly, now),
+                Kept::Walk(_) => unreachable!("recorded above"),
             }
         }
     }
@@ -211,6 +222,32 @@ impl LiveDist {
         match &t.kept {
             Kept::Spread(s) => s.get(stat, (x - rx, y - ry)),
             _ => unreachable!("a maxDist or avgDist estimator keeps its statistics"),
+        }
+    }
+}
+
+impl LiveDist {
+    /// `minDist(nbh, list[, allowed])` (walks along `offsets` through `allowed` codes) at map
+    /// cell `(x, y)` of `region`, `u32::MAX` with no target reached, for estimator `slot`.
+    pub fn walk(
+        &mut self,
+        slot: usize,
+        (targets, allowed, offsets): (&[bool], &[bool], &[(i64, i64)]),
+        now: (Rect, u64),
+        map: (&[u8], usize),
+        (x, y): (usize, usize),
+    ) -> u32 {
+        let r = rect(now.0);
+        let t = self.entry(slot, targets, now, |old| {
+            let plane = match old {
+                Some(Kept::Walk(w)) => w.into_plane(),
+                _ => Vec::new(),
+            };
+            Kept::Walk(LiveWalk::new((r, map, targets), allowed, offsets, plane))
+        });
+        match &mut t.kept {
+            Kept::Walk(walk) => walk.get((r, map, targets), (x - r.0, y - r.1)),
+            _ => unreachable!("a walking minDist keeps its walk plane"),
         }
     }
 }

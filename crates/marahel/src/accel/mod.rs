@@ -15,6 +15,7 @@ pub mod connect_walk;
 pub mod count_planes;
 pub mod live;
 pub mod live_dist;
+pub mod live_walk;
 pub mod nearest;
 pub mod spread;
 pub mod steps;

@@ -6,9 +6,11 @@
 //! [`crate::engine::Ctx::version`]). A pass that writes the map it reads would thus compute the
 //! plane after every write; the acceleration layer keeps such passes at O(log² area) per read
 //! and write instead ([`crate::accel::live_dist`], over [`crate::accel::nearest`]).
-//! The 2017 forms (`maxDist`, `avgDist`, walks along a neighbourhood) are in [`paths`].
+//! The 2017 forms (`maxDist`, `avgDist`, walks along a neighbourhood) are in [`paths`]; the
+//! limit of the walk forms whose cost is quadratic in the region's area, in [`quadratic`].
 
 pub mod paths;
+pub mod quadratic;
 
 /// Manhattan distance from every cell of the region at `(rx, ry)`, `rw x rh`, to its nearest
 /// target cell (`u32::MAX`: none), into `d` (two sweeps). `front` is the map, `w` wide.

@@ -11,7 +11,8 @@
 //!   (the 2017 engine found these with A*). `minDist` reads a plane built by one breadth-first
 //!   search from every target at once ([`walk_plane`]); `maxDist` and `avgDist` need the
 //!   distance to every target, so each reading searches from the visited cell
-//!   ([`walk_from`]: O(area) per reading).
+//!   ([`walk_from`]: O(area) per reading). These, and a walking `minDist` in a pass that
+//!   writes the map it reads, are limited per map ([`super::quadratic`]).
 //!
 //! Every form is `-1` when no target can be reached.
 
@@ -273,14 +274,22 @@ impl Ctx<'_> {
                 let (_, _, s) = self.caches.paths.spreads[slot].as_ref().expect("filled");
                 s.get(stat, at)
             }
-            Some((nbh, allowed)) => {
-                let allowed = |i: usize| allowed[front[i] as usize];
+            Some((nbh, allowed_codes)) => {
+                let allowed = |i: usize| allowed_codes[front[i] as usize];
                 let walk = Walk {
                     offsets: &self.nbhs[*nbh].offsets,
                     target: &is_target,
                     allowed: &allowed,
                 };
                 match stat {
+                    Stat::Min if self.caches.log.on => {
+                        let (walk, now) = (
+                            (targets, &allowed_codes[..], walk.offsets),
+                            (r, self.version),
+                        );
+                        let v = self.caches.log.walk(slot, walk, now, (front, w), (x, y));
+                        (v != u32::MAX).then_some(v as f64)
+                    }
                     Stat::Min => {
                         let fresh = matches!(&self.caches.dist_cache[slot],
                             Some((v, rr, _)) if *v == self.version && *rr == r);

@@ -13,7 +13,9 @@ pub mod turtle;
 pub mod wide;
 
 use crate::accel::{Strategy, batch};
+use crate::distance::quadratic;
 use crate::engine::{Ctx, draw};
+use crate::error::MarahelError;
 use crate::estimator::Estimator;
 use crate::program::{ConnectStyle, Explorer, ExplorerKind, RegionRef};
 use crate::rule::Rule;
@@ -83,17 +85,8 @@ impl Budget {
     /// Walkers and random cells visit `tiles` cells at most; other passes cost the region's
     /// area.
     fn take(&mut self, kind: &ExplorerKind, area: u64, lim: Limits) -> Option<Limits> {
-        let by_tiles = matches!(
-            kind,
-            ExplorerKind::RandomNarrow
-                | ExplorerKind::Drunk { .. }
-                | ExplorerKind::Greedy { .. }
-                | ExplorerKind::Agents(_)
-        );
-        let cost = match by_tiles {
-            true => lim.tiles,
-            false => area.max(1),
-        };
+        let by_tiles = by_tiles(kind);
+        let cost = visits(kind, area, lim);
         if cost <= self.left {
             self.left -= cost;
             return Some(lim);
@@ -110,6 +103,26 @@ impl Budget {
              least {MIN_VISITS}); lower `tiles` or `repeats`",
             ex.path, self.total
         )
+    }
+}
+
+/// Whether passes of `kind` visit `tiles` cells at most (walkers and random cells).
+fn by_tiles(kind: &ExplorerKind) -> bool {
+    matches!(
+        kind,
+        ExplorerKind::RandomNarrow
+            | ExplorerKind::Drunk { .. }
+            | ExplorerKind::Greedy { .. }
+            | ExplorerKind::Agents(_)
+    )
+}
+
+/// The visits a region pass of `area` cells is counted for: `tiles` for walkers and random
+/// cells, the region's area for other passes.
+fn visits(kind: &ExplorerKind, area: u64, lim: Limits) -> u64 {
+    match by_tiles(kind) {
+        true => lim.tiles,
+        false => area.max(1),
     }
 }
 
@@ -143,8 +156,16 @@ pub fn reads_estimator(ex: &Explorer, est: impl Fn(&Estimator) -> bool) -> bool 
     in_rules || in_heur
 }
 
-/// Runs one explorer over its regions, `repeats` times.
-pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<String>) {
+/// Runs one explorer over its regions, `repeats` times. `quadratic_left` is what the map may
+/// still spend on the walk estimators whose cost is quadratic in the region's area
+/// ([`crate::distance::quadratic`]); the error when a pass would go past it.
+pub fn run(
+    ex: &Explorer,
+    regions: &[Rect],
+    ctx: &mut Ctx,
+    warnings: &mut Vec<String>,
+    quadratic_left: &mut u64,
+) -> Result<(), MarahelError> {
     let map = Rect::new(0, 0, ctx.canvas.w as i64, ctx.canvas.h as i64);
     // The usual lists (`map`, `all`) borrow; others are built.
     let list: std::borrow::Cow<[Rect]> = match ex.regions[..] {
@@ -160,6 +181,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
         .enumerate()
         .all(|(i, a)| list[..i].iter().all(|b| a == b || !a.intersects(b)));
     let keep_planes = disjoint && ex.border.is_none();
+    let quadratic = quadratic::find(ex);
     let repeats = draw(ex.repeats, ctx.rng);
     let total = visit_budget(map.area());
     let mut budget = Budget {
@@ -197,6 +219,9 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
             let Some(limits) = budget.take(&ex.kind, area, asked) else {
                 break 'repeats;
             };
+            if let Some(q) = &quadratic {
+                q.charge(quadratic_left, visits(&ex.kind, area, limits), r)?;
+            }
             let strategy = crate::accel::plan(ex, ctx, limits, keep_planes);
             match &ex.kind {
                 _ if strategy == Strategy::RowOrder => row_order::pass(ex, ctx),
@@ -235,6 +260,7 @@ pub fn run(ex: &Explorer, regions: &[Rect], ctx: &mut Ctx, warnings: &mut Vec<St
     if budget.cut {
         warnings.push(budget.warning(ex));
     }
+    Ok(())
 }
 
 /// The regions `ex` runs over, in order (a missing index is skipped with a warning).

@@ -246,13 +246,7 @@ const LIVE_WALK_RULES: [&str; 6] = [
 #[test]
 fn live_walks_equal_the_core_in_every_visiting_order() {
     let sizes = [Some((23, 17)), Some((41, 9))];
-    for kind in [
-        "narrow_horz",
-        "narrow_vert",
-        "narrow_rand",
-        "turtle_drunk",
-        "wide_rand",
-    ] {
+    for kind in common::LIVE_KINDS {
         // Only targets written; then cells opened too; then closed too.
         for rules in [
             &LIVE_WALK_RULES[..3],
@@ -371,15 +365,7 @@ fn live_dist_equals_the_core_in_every_visiting_order() {
     // `dist` too) and the whole region in random order; the visited cell and neighbourhoods
     // written; odd sizes, one and several blocks of the nearest-target structure across.
     let sizes = [Some((23, 17)), Some((41, 9)), Some((45, 33)), Some((9, 41))];
-    for kind in [
-        "narrow_horz",
-        "narrow_vert",
-        "narrow_rand",
-        "turtle_drunk",
-        "greedy",
-        "wide_heur",
-        "wide_rand",
-    ] {
+    for kind in common::VISITING_KINDS {
         for divider in [false, true] {
             let text = live_dist_script(kind, &[0, 1, 2, 3, 4, 5, 6], divider, 3);
             let name = format!("live dist {kind}");
@@ -443,8 +429,7 @@ proptest! {
         (w, h) in (3usize..60, 3usize..40),
         seed in 0u64..1000,
     ) {
-        let kinds = ["narrow_horz", "narrow_vert", "narrow_rand", "turtle_drunk", "greedy", "wide_heur", "wide_rand"];
-        let text = live_dist_script(kinds[kind], &rules, divider, density);
+        let text = live_dist_script(common::VISITING_KINDS[kind], &rules, divider, density);
         let configs = live_dist_configurations();
         same_as_core_with(configs, "random live dist", &text, seed..seed + 1, &[Some((w, h))]);
     }

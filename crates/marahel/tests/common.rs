@@ -140,6 +140,25 @@ pub const EXECUTERS: [&str; 8] = [
     "all(empty)",
     "ring(solid:2|empty)",
 ];
+/// Explorer types that read the map they write, one of each visiting order: row and column
+/// scans, random cells, a walker and the whole region in random order.
+pub const LIVE_KINDS: [&str; 5] = [
+    "narrow_horz",
+    "narrow_vert",
+    "narrow_rand",
+    "turtle_drunk",
+    "wide_rand",
+];
+/// Explorer types that visit cells in an order of their own (every kind but `connect`).
+pub const VISITING_KINDS: [&str; 7] = [
+    "narrow_horz",
+    "narrow_vert",
+    "narrow_rand",
+    "turtle_drunk",
+    "greedy",
+    "wide_heur",
+    "wide_rand",
+];
 /// Explorer types a random explorer may have.
 pub const KINDS: [&str; 8] = [
     "narrow_horz",

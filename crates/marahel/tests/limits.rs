@@ -1,6 +1,8 @@
 //! Work budgets and message sizes: a script asking for 10^12 visits ends within the budget
 //! with a warning naming it, and no error line quotes more than an excerpt of the input.
 
+mod common;
+
 use marahel::Script;
 use marahel::explorer::{MIN_VISITS, VISITS_PER_CELL, visit_budget};
 
@@ -136,13 +138,7 @@ fn live_distances_are_the_same_patched_and_computed_afresh() {
     let rules = r#"["dist(solid) > 3 -> self(solid)", "dist(solid) == 0, random < 0.3 -> self(empty)",
                    "dist(empty|solid) >= 1, dist(solid) < 2 -> plus(empty)"]"#;
     let mut checked = 0;
-    for kind in [
-        "narrow_horz",
-        "narrow_vert",
-        "narrow_rand",
-        "turtle_drunk",
-        "wide_rand",
-    ] {
+    for kind in common::LIVE_KINDS {
         for region in ["map", "all"] {
             let text = format!(
                 r#"{{"metadata": {{"min": "23x17", "max": "41x29"}},

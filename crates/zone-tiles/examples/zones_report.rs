@@ -295,17 +295,7 @@ fn more_pictures(out: &std::path::Path) -> Result<()> {
         .generator()
         .generate_par(ZoneRect::new(0, 0, 20, 12))?;
     save_png(&default.paint(&w)?, &out.join("zones-procedural.png"))?;
-    let cfg = ZoneConfig {
-        mode: Mode::Seamless,
-        connected: Connected::Regions,
-        zone_size: 24,
-        ..ZoneConfig::default()
-    };
-    let world = World::new(cfg, Some(BiomeConfig::default()), 4)?;
-    let w = world
-        .generator()
-        .generate_par(ZoneRect::new(0, 0, 80, 45))?;
-    save_png(&world.paint(&w)?, &out.join("zones-big-world.png"))?;
+    let cfg = big_world(out, Connected::Regions, "zones-big-world.png")?;
     // Eight chunks, 142,857 zones apart, spanning 1,000,000 zones; 4 px gaps between them.
     let cfg = ZoneConfig {
         zone_size: 12,
@@ -324,12 +314,12 @@ fn more_pictures(out: &std::path::Path) -> Result<()> {
     windows_pictures(out)
 }
 
-/// The pictures of `--connected windows`: the big world of `zones-big-world.png` in that
-/// mode, and the three modes side by side on the same seamless world.
-fn windows_pictures(out: &std::path::Path) -> Result<()> {
+/// A large seamless, biome-painted world (80x45 zones of 24 px, seed 4) in the `connected`
+/// mode, saved as `name`; its settings.
+fn big_world(out: &std::path::Path, connected: Connected, name: &str) -> Result<ZoneConfig> {
     let cfg = ZoneConfig {
         mode: Mode::Seamless,
-        connected: Connected::Windows,
+        connected,
         zone_size: 24,
         ..ZoneConfig::default()
     };
@@ -337,7 +327,14 @@ fn windows_pictures(out: &std::path::Path) -> Result<()> {
     let w = world
         .generator()
         .generate_par(ZoneRect::new(0, 0, 80, 45))?;
-    save_png(&world.paint(&w)?, &out.join("zones-windows-world.png"))?;
+    save_png(&world.paint(&w)?, &out.join(name))?;
+    Ok(cfg)
+}
+
+/// The pictures of `--connected windows`: the big world of `zones-big-world.png` in that
+/// mode, and the three modes side by side on the same seamless world.
+fn windows_pictures(out: &std::path::Path) -> Result<()> {
+    let cfg = big_world(out, Connected::Windows, "zones-windows-world.png")?;
     // Off, regions, windows: 30x24 zones of 18 px each, 8 px apart.
     let (zw, zh, z, gap) = (30u32, 24u32, 18u32, 8u32);
     let mut strip =

@@ -101,8 +101,8 @@ pub struct Caches {
     /// Distance planes per estimator slot: `(version, region, distances)`.
     pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
     /// The `dist` estimators of a live pass, kept up to date with every write
-    /// ([`crate::accel::live_dist`]); `log.on`: writes are recorded.
-    pub log: LiveDist,
+    /// ([`crate::accel::live_dist`]); `live_dist.on`: writes are recorded.
+    pub live_dist: LiveDist,
     /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
     pub paths: distance::paths::Caches,
     /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
@@ -212,7 +212,8 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if self.track_counts || self.caches.live.tracking() || self.caches.log.on || self.wrap {
+        if self.track_counts || self.caches.live.tracking() || self.caches.live_dist.on || self.wrap
+        {
             for &(dx, dy) in &n.offsets {
                 if let Some((nx, ny)) = self.wrapped(xi + dx, yi + dy) {
                     self.set_at(nx as usize, ny as usize, value);
@@ -275,8 +276,8 @@ impl Ctx<'_> {
         if old != value {
             self.canvas.front[i] = value;
             self.version += 1;
-            if self.caches.log.on {
-                self.caches.log.record(self.version, at(), old, value);
+            if self.caches.live_dist.on {
+                self.caches.live_dist.record(self.version, at(), old, value);
             }
             if self.track_counts {
                 self.counts[old as usize] -= 1;
@@ -303,10 +304,10 @@ impl Ctx<'_> {
         if to_out {
             return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
         }
-        let v = if self.caches.log.on {
+        let v = if self.caches.live_dist.on {
             let map = (&self.canvas.front[..], self.canvas.w);
             self.caches
-                .log
+                .live_dist
                 .distance(slot, targets, (r, self.version), map, (x, y))
         } else {
             self.plane_distance(slot, targets, (lx as usize, ly as usize))
@@ -455,7 +456,7 @@ fn generate_once(
                 count_planes: vec![None; p.dist_slots],
                 scratch: std::mem::take(&mut ws.scratch),
                 dist_cache: vec![None; p.dist_slots],
-                log: LiveDist::default(),
+                live_dist: LiveDist::default(),
                 paths: distance::paths::Caches::new(p.dist_slots),
                 live: std::mem::take(&mut ws.live),
             },
@@ -484,7 +485,7 @@ fn generate_once(
             ctx.caches.dist_cache.iter_mut().for_each(|c| *c = None);
             ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
             ctx.caches.paths.clear();
-            ctx.caches.log.start(live_dist::wanted(ex, p.accel));
+            ctx.caches.live_dist.start(live_dist::wanted(ex, p.accel));
             explorer::run(ex, &regions, &mut ctx, &mut warnings, &mut quadratic_left)?;
             if w * h > KEEP_CELLS {
                 // A large map's scratch does not outlive its explorer (peak memory: the next

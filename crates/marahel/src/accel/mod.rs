@@ -264,7 +264,7 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
                 && crate::explorer::reads_estimator(ex, |e| {
                     matches!(e, crate::estimator::Estimator::Neighborhood { .. })
                 }),
-            distance_log: ctx.caches.log.on,
+            distance_log: ctx.caches.live_dist.on,
         });
     }
     strategy

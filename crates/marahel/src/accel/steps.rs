@@ -152,11 +152,11 @@ pub(super) struct Step<'a> {
 
 /// Whether the drunk walker `ex` can run its own step loop in this pass: rules of the
 /// step shape, compiled, a pass that writes the front buffer and keeps no counts, live planes
-/// nor write log, `dirprob < 1` (every step turning is not a test the loop can say) and at
+/// nor live `dist` tracking, `dirprob < 1` (every step turning is not a test the loop can say) and at
 /// most `MAX_DIRS` directions.
 pub fn fits(ex: &Explorer, dirprob: f64, ctx: &Ctx) -> bool {
     let plain =
-        !ctx.buffer && !ctx.track_counts && !ctx.caches.live.tracking() && !ctx.caches.log.on;
+        !ctx.buffer && !ctx.track_counts && !ctx.caches.live.tracking() && !ctx.caches.live_dist.on;
     let dirs = ctx.nbhs[ex.directions].offsets.len();
     plain
         && dirprob < 1.0

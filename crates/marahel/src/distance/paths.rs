@@ -257,11 +257,11 @@ impl Ctx<'_> {
         let (front, w) = (&self.canvas.front, self.canvas.w);
         let is_target = |i: usize| targets[front[i] as usize];
         let value = match walk {
-            None if self.caches.log.on => {
+            None if self.caches.live_dist.on => {
                 let map = (&front[..], w);
                 let now = (r, self.version);
                 self.caches
-                    .log
+                    .live_dist
                     .spread((slot, stat), targets, now, map, (x, y))
             }
             None => {
@@ -282,12 +282,15 @@ impl Ctx<'_> {
                     allowed: &allowed,
                 };
                 match stat {
-                    Stat::Min if self.caches.log.on => {
+                    Stat::Min if self.caches.live_dist.on => {
                         let (walk, now) = (
                             (targets, &allowed_codes[..], walk.offsets),
                             (r, self.version),
                         );
-                        let v = self.caches.log.walk(slot, walk, now, (front, w), (x, y));
+                        let v = self
+                            .caches
+                            .live_dist
+                            .walk(slot, walk, now, (front, w), (x, y));
                         (v != u32::MAX).then_some(v as f64)
                     }
                     Stat::Min => {

@@ -251,13 +251,13 @@ pub fn pass(
 
 /// Whether the table walk ([`walk::walk`]) can dig for `ex` in this pass: rules of the
 /// cell alone, compiled, in a plain pass (the front buffer, no counts, no live planes, no
-/// write log).
+/// live `dist` tracking).
 pub fn walk_fits(ex: &Explorer, ctx: &Ctx) -> bool {
     ex.kernel.is_some()
         && !ctx.buffer
         && !ctx.track_counts
         && !ctx.caches.live.tracking()
-        && !ctx.caches.log.on
+        && !ctx.caches.live_dist.on
         && CellRules::new(ex, ctx.nbhs).is_some()
 }
 

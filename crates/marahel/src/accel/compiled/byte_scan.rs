@@ -264,7 +264,7 @@ fn run<const L: usize>(
     // Firings that only write their cell write the map, the code plane and the pairs
     // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
     let direct = !kernel.direct.is_empty() && ctx.caches.live.tracking() && !ctx.buffer;
-    if direct && !ctx.track_counts && !ctx.caches.log.on {
+    if direct && !ctx.track_counts && !ctx.caches.live_dist.on {
         return run_direct::<L>(kernel, lanes, ctx, stretch, changed, changes);
     }
     let Stretch {

@@ -92,6 +92,9 @@ pub struct Ctx<'a> {
     pub rpercent: f64,
     /// What the planner needs ([`crate::accel::plan`]).
     pub planning: Planning<'a>,
+    /// In a live pass reading a walking `minDist`: its charge, counted as the pass changes
+    /// cells ([`crate::distance::quadratic::LiveCharge`]).
+    pub live_charge: Option<crate::distance::quadratic::LiveCharge>,
 }
 
 /// What a [`Ctx`] keeps computed from the map between visits: all of it can be thrown away
@@ -469,6 +472,7 @@ fn generate_once(
                 explorer: 0,
                 trace,
             },
+            live_charge: None,
         };
         let mut quadratic_left = QUADRATIC_STEPS;
         for (i, ex) in p.explorers.iter().enumerate() {

@@ -50,7 +50,7 @@
 //! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
 //! | heuristics of a `wide_heur` explorer | [`explorer::wide::MAX_HEURISTICS`] (its sort key is a fixed array); `turtle_heur` takes any number |
 //! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
-//! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads) | [`distance::quadratic::QUADRATIC_STEPS`] steps (visits times region cells) per map: an error |
+//! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads) | [`distance::quadratic::QUADRATIC_STEPS`] steps per map (`maxDist`/`avgDist`: visits times region cells; a live `minDist`: region cells for its first plane and per changed cell): an error |
 //!
 //! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
 //! cell for every scan, wide or connect pass, over all repeats and regions. A script that asks
@@ -61,9 +61,11 @@
 //! not affected.
 //!
 //! The walk forms of the 2017 distance estimators cost up to the region's area per visit (see
-//! Speed below), with no near-linear exact method known: each region pass that reads one is
-//! charged its visits times the region's area before it starts, and a map that would take
-//! more than [`distance::quadratic::QUADRATIC_STEPS`] is refused with
+//! Speed below), with no near-linear exact method known: each region pass that reads a
+//! walking `maxDist`/`avgDist` is charged its visits times the region's area before it
+//! starts, a live pass reading a walking `minDist` the region's area for its first plane and
+//! again for every cell it changes, and a map that would take more than
+//! [`distance::quadratic::QUADRATIC_STEPS`] is refused with
 //! [`MarahelError::Limit`] naming the rule, the estimator, the region and the limit (about
 //! one pass over a 100x100 region, 1.4 s; [`distance::quadratic`] says why an error and not
 //! a cut).

@@ -204,6 +204,31 @@ fn quadratic_walks_on_a_large_region_stop_with_a_limit_error() {
     }
 }
 
+/// A live walking `minDist` is charged per cell it changes: a pass that changes few runs on
+/// a 300x300 map, one that changes every empty cell stops once the changes reach the limit.
+#[test]
+fn live_walks_are_charged_per_changed_cell() {
+    let rare = walk_script(
+        "minDist(plus, solid, empty)",
+        true,
+        "random < 0.001, ",
+        (300, 300),
+    );
+    let map = Script::parse(&rare).unwrap().generate(1).unwrap();
+    assert!(map.warnings.is_empty(), "{:?}", map.warnings);
+    let every = walk_script("minDist(plus, solid, empty)", true, "", (300, 300));
+    let m = Script::parse(&every)
+        .unwrap()
+        .generate(1)
+        .unwrap_err()
+        .to_string();
+    // (1 + 1111) planes of 90,000 cells are the first past 10^8.
+    assert!(
+        m.contains("1111 changed cells over a 300x300 region"),
+        "{m}"
+    );
+}
+
 /// The charge is decided per pass: a `minDist` walk in a buffered pass (one plane per pass)
 /// and Manhattan forms are not charged; passes add up over repeats.
 #[test]

@@ -251,6 +251,15 @@ impl Ctx<'_> {
         x: usize,
         y: usize,
     ) -> f64 {
+        if walk.is_some() && stat == Stat::Min {
+            let version = self.version;
+            if let Some(charge) = &mut self.live_charge
+                && charge.past(version)
+            {
+                // Past the limit: the pass ends with the error, the value is not used.
+                return -1.0;
+            }
+        }
         let r = self.region;
         let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
         let at = (x - rect.0, y - rect.1);

@@ -13,14 +13,22 @@
 //! shorten walks ([`crate::accel::live_walk`]), which is far cheaper on most maps, but not
 //! bounded: one write can lower the walks of most of the region (filling a serpentine
 //! corridor in the direction it is walked lowers everything beyond each written cell), so
-//! such a pass is quadratic at worst and is charged all the same.
+//! such a pass is charged like the core's: each repair searches at most the region once.
 //!
-//! Every region pass reading such a form is charged its visits times the region's area, in
-//! steps; a map may spend [`QUADRATIC_STEPS`] of them. A pass that would go past the limit is
-//! not run: generation stops with [`MarahelError::Limit`] naming the estimator, its rule, the
-//! region and the limit. The charge is decided when the pass starts, from its explorer, its
-//! region and its visits, which every acceleration strategy sees alike, so a map is refused
-//! under every strategy or none.
+//! A map may spend [`QUADRATIC_STEPS`] steps (cells searched) on these forms:
+//! - a pass reading a walking `maxDist`/`avgDist` is charged its visits times the region's
+//!   area when it starts; a pass that would go past the limit is not run;
+//! - a live pass reading a walking `minDist` is charged the region's area for its first plane
+//!   and again for every cell the pass changes ([`LiveCharge`]), since the core computes the
+//!   plane again after each change: a pass that rarely writes costs little whatever the
+//!   region. The first reading past the limit marks the pass; its readings are then not
+//!   computed, and the pass ends with the error.
+//!
+//! Either way generation stops with [`MarahelError::Limit`] naming the estimator, its rule,
+//! the region and the limit. The charge depends only on the explorer, its region, its visits
+//! and the cells it changes, which every acceleration strategy sees alike (explorers reading
+//! a walk are interpreted, and every changed cell bumps the map's version once), so a map is
+//! refused under every strategy or none.
 //!
 //! Why an error and not the work budget's warning and cut ([`crate::explorer::VISITS_PER_CELL`]):
 //! that budget stops scripts that ask for more visits than the map has cells many times over
@@ -80,7 +88,85 @@ pub fn find(ex: &Explorer) -> Option<Quadratic> {
     })
 }
 
+/// The charge of a live pass reading a walking `minDist`, counted while it runs.
+#[derive(Clone, Copy, Debug)]
+pub struct LiveCharge {
+    /// The map's version when the pass started (every changed cell bumps it).
+    since: u64,
+    /// The region's area: the steps of one plane.
+    area: u64,
+    /// The steps the map may still spend after the pass's first plane.
+    left: u64,
+    /// The cells changed at the first reading past the limit.
+    over: Option<u64>,
+}
+
+impl LiveCharge {
+    /// The charge of a pass starting at map version `since` over `area` cells, with `left`
+    /// steps left after its first plane.
+    pub fn start(since: u64, area: u64, left: u64) -> LiveCharge {
+        LiveCharge {
+            since,
+            area,
+            left,
+            over: None,
+        }
+    }
+
+    /// Whether a reading at map version `now` is past the limit (one plane per cell changed
+    /// since the pass started); from the first such reading on, always.
+    pub fn past(&mut self, now: u64) -> bool {
+        if self.over.is_none() {
+            let changed = now - self.since;
+            if changed.saturating_mul(self.area) > self.left {
+                self.over = Some(changed);
+            }
+        }
+        self.over.is_some()
+    }
+
+    /// The steps the pass took after its first plane, ending at map version `now`.
+    pub fn steps(&self, now: u64) -> u64 {
+        (now - self.since).saturating_mul(self.area)
+    }
+}
+
 impl Quadratic {
+    /// Whether this is a walking `minDist` in a live pass, charged per changed cell
+    /// ([`LiveCharge`]) rather than per visit.
+    pub fn per_change(&self) -> bool {
+        self.min
+    }
+
+    /// The error when `charge` went past the limit, else what the pass took off `left`.
+    pub fn settle(
+        &self,
+        charge: LiveCharge,
+        now: u64,
+        left: &mut u64,
+        r: Rect,
+    ) -> Result<(), MarahelError> {
+        let Some(changed) = charge.over else {
+            *left = left.saturating_sub(charge.steps(now));
+            return Ok(());
+        };
+        Err(MarahelError::Limit {
+            path: self.path.clone(),
+            message: format!(
+                "{} computes its walks again after each cell that a pass writing the map it \
+                 reads changes: {changed} changed cells over a {}x{} region ({} cells) would \
+                 take {} steps, past the limit of {QUADRATIC_STEPS} steps per map (about one \
+                 pass over a 100x100 region); use `replace: buffer`, smaller regions, or the \
+                 Manhattan form",
+                grid_core::text::excerpt(&self.text),
+                r.w,
+                r.h,
+                r.area(),
+                (changed + 1).saturating_mul(r.area()),
+            ),
+        })
+    }
+
     /// Charges a pass of `visits` visits over region `r` to the map's `left` steps; the error
     /// when it would go past [`QUADRATIC_STEPS`].
     pub fn charge(&self, left: &mut u64, visits: u64, r: Rect) -> Result<(), MarahelError> {

@@ -13,7 +13,7 @@ pub mod turtle;
 pub mod wide;
 
 use crate::accel::{Strategy, batch};
-use crate::distance::quadratic;
+use crate::distance::quadratic::{self, LiveCharge};
 use crate::engine::{Ctx, draw};
 use crate::error::MarahelError;
 use crate::estimator::Estimator;
@@ -220,7 +220,13 @@ pub fn run(
                 break 'repeats;
             };
             if let Some(q) = &quadratic {
-                q.charge(quadratic_left, visits(&ex.kind, area, limits), r)?;
+                if q.per_change() {
+                    // The first plane now, one more per changed cell as the pass runs.
+                    q.charge(quadratic_left, 1, r)?;
+                    ctx.live_charge = Some(LiveCharge::start(ctx.version, area, *quadratic_left));
+                } else {
+                    q.charge(quadratic_left, visits(&ex.kind, area, limits), r)?;
+                }
             }
             let strategy = crate::accel::plan(ex, ctx, limits, keep_planes);
             match &ex.kind {
@@ -249,6 +255,9 @@ pub fn run(
                 ExplorerKind::WideRand => wide::random(ex, ctx, limits),
             }
             ctx.caches.live.end();
+            if let (Some(q), Some(charge)) = (&quadratic, ctx.live_charge.take()) {
+                q.settle(charge, ctx.version, quadratic_left, r)?;
+            }
             if ex.buffer {
                 let w = ctx.canvas.w;
                 let canvas = &mut *ctx.canvas;

@@ -150,15 +150,7 @@ pub const LIVE_KINDS: [&str; 5] = [
     "wide_rand",
 ];
 /// Explorer types that visit cells in an order of their own (every kind but `connect`).
-pub const VISITING_KINDS: [&str; 7] = [
-    "narrow_horz",
-    "narrow_vert",
-    "narrow_rand",
-    "turtle_drunk",
-    "greedy",
-    "wide_heur",
-    "wide_rand",
-];
+pub const VISITING_KINDS: &[&str] = KINDS.split_at(7).0;
 /// Explorer types a random explorer may have.
 pub const KINDS: [&str; 8] = [
     "narrow_horz",

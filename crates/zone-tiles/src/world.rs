@@ -22,6 +22,21 @@ use serde::{Deserialize, Serialize};
 
 mod windows;
 
+/// Calls `fill((j, row))` for each row `j` of `width` items of `out`, on rayon's pool when
+/// `parallel` (the rows are independent, so the result is the same).
+fn fill_rows<T: Send>(
+    out: &mut [T],
+    width: usize,
+    parallel: bool,
+    fill: impl Fn((usize, &mut [T])) + Send + Sync,
+) {
+    if parallel {
+        out.par_chunks_mut(width).enumerate().for_each(fill);
+    } else {
+        out.chunks_mut(width).enumerate().for_each(fill);
+    }
+}
+
 /// How zones decide their border cells.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -429,11 +444,7 @@ impl ZoneGenerator {
                 *s = state_of(&self.averages(zx, zy), self.threshold);
             }
         };
-        if parallel {
-            states.par_chunks_mut(w).enumerate().for_each(fill);
-        } else {
-            states.chunks_mut(w).enumerate().for_each(fill);
-        }
+        fill_rows(&mut states, w, parallel, fill);
         states
     }
 
@@ -445,11 +456,7 @@ impl ZoneGenerator {
                 *n = self.node_on(a0 + i as i64, b0 + j as i64);
             }
         };
-        if parallel {
-            nodes.par_chunks_mut(nw).enumerate().for_each(fill);
-        } else {
-            nodes.chunks_mut(nw).enumerate().for_each(fill);
-        }
+        fill_rows(&mut nodes, nw, parallel, fill);
         nodes
     }
 }

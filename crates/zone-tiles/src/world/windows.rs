@@ -1,12 +1,11 @@
 //! Every window connected ([`Connected::Windows`](crate::Connected::Windows)): the noise
 //! around a window, its blocks and its floor rules ([`crate::blocks`]).
 
-use super::{Mode, ZoneGenerator, ZoneRect};
+use super::{Mode, ZoneGenerator, ZoneRect, fill_rows};
 use crate::blocks::{self, MacroGrid, Values};
 use crate::matcher::cell_averages;
 use crate::seamless::node_value;
 use crate::state::ZoneState;
-use rayon::prelude::*;
 
 impl ZoneGenerator {
     /// Every window connected: the noise values of the macro cells around `rect` (grown by
@@ -103,11 +102,7 @@ impl ZoneGenerator {
                 *x = node_value(&self.noise, a0 + i as i64, b0 + j as i64, z, stride);
             }
         };
-        if parallel {
-            out.par_chunks_mut(nw).enumerate().for_each(fill);
-        } else {
-            out.chunks_mut(nw).enumerate().for_each(fill);
-        }
+        fill_rows(&mut out, nw, parallel, fill);
         out
     }
 
@@ -127,11 +122,7 @@ impl ZoneGenerator {
                 }
             }
         };
-        if parallel {
-            out.par_chunks_mut(9 * w).enumerate().for_each(fill);
-        } else {
-            out.chunks_mut(9 * w).enumerate().for_each(fill);
-        }
+        fill_rows(&mut out, 9 * w, parallel, fill);
         out
     }
 }

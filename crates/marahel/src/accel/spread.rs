@@ -149,13 +149,8 @@ mod tests {
 
     #[test]
     fn kept_statistics_equal_those_computed_afresh() {
-        let mut x = 0x1234_5678_9abc_def1u64;
-        let mut rand = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rng = grid_core::Seed(0x1234_5678_9abc_def1).rng();
+        let mut rand = move |n: usize| grid_core::below(&mut rng, n);
         for (w, h) in [(1, 1), (1, 9), (11, 1), (7, 5), (19, 13)] {
             let mut cells: Vec<bool> = (0..w * h).map(|_| rand(4) == 0).collect();
             let mut live = LiveSpread::new(w, h, |x, y| cells[y * w + x]);

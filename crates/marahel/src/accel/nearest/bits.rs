@@ -141,13 +141,8 @@ mod tests {
 
     #[test]
     fn next_and_prev_match_a_plain_scan() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rng = grid_core::Seed(0x2545_f491_4f6c_dd1d).rng();
+        let mut rand = move |n: usize| grid_core::below(&mut rng, n);
         for n in [1, 5, 63, 64, 65, 4095, 4097, 300_000] {
             let mut bits = Bits::new(n);
             let mut plain = vec![false; n];

@@ -153,13 +153,8 @@ mod tests {
 
     #[test]
     fn corners_give_the_least_of_their_leaves() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rng = grid_core::Seed(0x9e37_79b9_7f4a_7c15).rng();
+        let mut rand = move |n: usize| grid_core::below(&mut rng, n);
         for (cols, rows) in [(1, 1), (1, 7), (5, 1), (3, 6), (13, 9), (16, 16), (17, 33)] {
             let mut plain = vec![NONE; cols * rows];
             let mut t = Corners::new(cols, rows, |_, _| NONE);

@@ -112,9 +112,11 @@ fn golden_seeds_equal_the_core() {
 }
 
 /// A script with a pass of every strategy, so that switching any one off changes which code
-/// runs (`every_option_changes_a_strategy`).
+/// runs (`every_option_changes_a_strategy`), and a connect along knight's moves (planned by
+/// the core whatever the options).
 const EVERY_STRATEGY: &str = r#"{"metadata": {"min": "45x31", "max": "45x31"},
   "entities": ["solid", "empty", "water"],
+  "neighborhoods": {"knight": "01010,10001,00200,10001,01010"},
   "explorers": [
     {"type": "narrow_horz", "rules": ["random < 0.45 -> self(solid)", "-> self(empty)"]},
     {"type": "narrow_horz", "parameters": {"replace": "buffer"},
@@ -130,6 +132,8 @@ const EVERY_STRATEGY: &str = r#"{"metadata": {"min": "45x31", "max": "45x31"},
     {"type": "narrow_horz", "parameters": {"changes": "200"},
      "rules": ["dist(water) > 2, self(empty) -> self(water)"]},
     {"type": "wide_rand", "rules": ["self(water), all(water) < 2 -> self(empty)"]},
+    {"type": "turtle_connect", "parameters": {"entities": "water", "directions": "knight"},
+     "rules": ["self(solid) -> self(water)"]},
     {"type": "turtle_connect", "parameters": {"entities": "empty"},
      "rules": ["self(solid) -> self(empty)", "self(water) -> self(empty)"]}
   ]}"#;
@@ -146,6 +150,7 @@ fn plan_lines(script: &Script, seed: u64) -> String {
         for (on, what) in [
             (pass.count_planes, "+count-planes"),
             (pass.distance_log, "+distance-log"),
+            (pass.connect_raster, "+connect-raster"),
         ] {
             if on {
                 name.push_str(what);
@@ -185,7 +190,8 @@ fn every_option_changes_a_strategy_and_none_leaves_only_the_core() {
             pass.strategy.is_core()
                 && pass.live_planes.is_none()
                 && !pass.count_planes
-                && !pass.distance_log,
+                && !pass.distance_log
+                && !pass.connect_raster,
             "{pass:?}"
         );
     }

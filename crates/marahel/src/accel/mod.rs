@@ -11,6 +11,7 @@
 
 pub mod batch;
 pub mod compiled;
+pub mod connect_tree;
 pub mod connect_walk;
 pub mod count_planes;
 pub mod live;
@@ -68,6 +69,10 @@ pub struct Accel {
     /// Connect digs with a table of its rules when they read and write the visited cell
     /// only ([`connect_walk`]); off: the compiled rules run at every cell of a corridor.
     pub connect_walk: bool,
+    /// Connect plans its corridors for the 4 unit steps and the 8 steps of the 3x3 square
+    /// with raster passes over the region ([`connect_tree`]); off: a breadth-first search
+    /// from every area and a sort of every border pair.
+    pub connect_raster: bool,
 }
 
 impl Default for Accel {
@@ -93,6 +98,7 @@ impl Accel {
             count_planes: true,
             distance_patching: true,
             connect_walk: true,
+            connect_raster: true,
         }
     }
 
@@ -112,11 +118,12 @@ impl Accel {
             count_planes: false,
             distance_patching: false,
             connect_walk: false,
+            connect_raster: false,
         }
     }
 
     /// Every option with its name, for listing and for switching one at a time.
-    pub fn options(&mut self) -> [(&'static str, &mut bool); 13] {
+    pub fn options(&mut self) -> [(&'static str, &mut bool); 14] {
         [
             ("compiled_rules", &mut self.compiled_rules),
             ("live_planes", &mut self.live_planes),
@@ -131,6 +138,7 @@ impl Accel {
             ("count_planes", &mut self.count_planes),
             ("distance_patching", &mut self.distance_patching),
             ("connect_walk", &mut self.connect_walk),
+            ("connect_raster", &mut self.connect_raster),
         ]
     }
 
@@ -219,6 +227,9 @@ pub struct PassReport {
     /// Whether the pass's `dist` estimators are kept up to date with its writes
     /// ([`live_dist`], [`Accel::distance_patching`]).
     pub distance_log: bool,
+    /// Whether the pass's connect planned its corridors with raster passes
+    /// ([`connect_tree`], [`Accel::connect_raster`]).
+    pub connect_raster: bool,
 }
 
 /// The name of an explorer type, as the v0.3.0 language spells it (2017 types by their
@@ -248,7 +259,9 @@ pub fn kind_name(kind: &ExplorerKind) -> &'static str {
 /// (no other region of the explorer overlaps this one). Records the choice in the trace.
 pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
     let strategy = choose(ex, ctx, lim, keep_planes);
-    if let Some(trace) = ctx.planning.trace.as_deref_mut() {
+    if ctx.planning.trace.is_some() {
+        let connect_raster = connect_raster(ex, ctx);
+        let trace = ctx.planning.trace.as_deref_mut().expect("tracing");
         trace.push(PassReport {
             explorer: ctx.planning.explorer,
             kind: kind_name(&ex.kind),
@@ -265,9 +278,26 @@ pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Str
                     matches!(e, crate::estimator::Estimator::Neighborhood { .. })
                 }),
             distance_log: ctx.caches.live_dist.on,
+            connect_raster,
         });
     }
     strategy
+}
+
+/// Whether `ex` is a `turtle_connect` whose plan runs in raster passes
+/// ([`connect_tree::diagonal`], which its pass asks with the same offsets).
+fn connect_raster(ex: &Explorer, ctx: &Ctx) -> bool {
+    let tour = matches!(
+        ex.kind,
+        ExplorerKind::Connect {
+            style: ConnectStyle::Tour,
+            ..
+        }
+    );
+    tour && {
+        let adj = crate::explorer::connect::symmetric(&ctx.nbhs[ex.directions].offsets);
+        connect_tree::diagonal(&ctx.planning.accel, &adj).is_some()
+    }
 }
 
 fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {

@@ -26,10 +26,11 @@
 //! total length has a budget (`tree::BUDGET`, 4 steps per region cell); a corridor end the
 //! directions cannot approach is left with a warning.
 
-mod tree;
+pub(crate) mod tree;
 
 use super::{Limits, reads_progress, visit};
 use crate::accel::Strategy;
+use crate::accel::connect_tree;
 use crate::accel::connect_walk::{self as walk, CellRules};
 use crate::engine::Ctx;
 use crate::program::Explorer;
@@ -195,7 +196,21 @@ thread_local! {
     static STEERS: Cell<Option<Steer>> = const { Cell::new(None) };
 }
 
-/// One region pass; `strategy` [`Strategy::ConnectWalk`] digs with the table walk.
+/// The offsets `dirs` made symmetric: each and its opposite, once, in order (no `(0, 0)`).
+pub fn symmetric(dirs: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut adj: Vec<(i64, i64)> = Vec::with_capacity(2 * dirs.len());
+    for &(dx, dy) in dirs {
+        for o in [(dx, dy), (-dx, -dy)] {
+            if o != (0, 0) && !adj.contains(&o) {
+                adj.push(o);
+            }
+        }
+    }
+    adj
+}
+
+/// One region pass (stages 1 to 3 by the raster passes of [`connect_tree`] when the planner's
+/// [`connect_tree::choose`] allows); `strategy` [`Strategy::ConnectWalk`] digs with the table walk.
 pub fn pass(
     ex: &Explorer,
     entities: &[bool],
@@ -207,20 +222,14 @@ pub fn pass(
     let r = ctx.region;
     let nbhs = ctx.nbhs;
     let dirs = &nbhs[ex.directions].offsets;
-    let mut adj: Vec<(i64, i64)> = Vec::with_capacity(2 * dirs.len());
-    for &(dx, dy) in dirs {
-        for o in [(dx, dy), (-dx, -dy)] {
-            if o != (0, 0) && !adj.contains(&o) {
-                adj.push(o);
-            }
-        }
-    }
+    let adj = symmetric(dirs);
+    let raster = connect_tree::choose(&ctx.planning.accel, &adj);
     let view = tree::View {
         cells: &ctx.canvas.front,
         w: ctx.canvas.w,
         r,
     };
-    let plan = tree::plan(&adj, entities, view, ctx.rng);
+    let plan = tree::plan(&adj, entities, view, ctx.rng, raster);
     if plan.dropped > 0 {
         warnings.push(format!(
             "{}: connect dug {} of {} corridors ({} steps per region cell)",

@@ -1,3 +1,4 @@
+use super::grid::Grid;
 use super::*;
 use grid_core::{Connectivity, Seed, components};
 
@@ -23,15 +24,11 @@ fn whole_view(cells: &[u8], w: usize, h: usize) -> View<'_> {
     }
 }
 
-/// A `w x h` map of 0/1 cells from a xorshift stream, about `1/per` of them 1.
-fn random_map(w: usize, h: usize, per: u64, mut x: u64) -> Vec<u8> {
+/// A `w x h` map of 0/1 cells drawn from `seed`, about `1/per` of them 1.
+fn random_map(w: usize, h: usize, per: u64, seed: u64) -> Vec<u8> {
+    let mut rng = Seed(seed).rng();
     (0..w * h)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            u8::from(x.is_multiple_of(per))
-        })
+        .map(|_| u8::from(grid_core::below(&mut rng, per as usize) == 0))
         .collect()
 }
 
@@ -41,6 +38,7 @@ fn plan_of(cells: &[u8], w: usize, h: usize, adj: &[(i64, i64)], seed: u64) -> P
         &[false, true],
         whole_view(cells, w, h),
         &mut Seed(seed).rng(),
+        None,
     )
 }
 
@@ -129,8 +127,7 @@ fn areas_in_a_row_are_joined_to_their_neighbours() {
 #[test]
 fn areas_are_the_components() {
     // The 4- and 8-neighbourhoods in another order, plus a long step no cell can take: the
-    // same labels as grid-core's components; the search starts from exactly the area cells
-    // next to a cell of no area.
+    // same labels as grid-core's components, and the first cell of each.
     for conn in [Connectivity::Four, Connectivity::Eight] {
         let mut adj: Vec<(i64, i64)> = conn
             .offsets()
@@ -140,41 +137,20 @@ fn areas_are_the_components() {
             .collect();
         adj.extend([(40, 0), (-40, 0)]);
         for seed in 0..30u64 {
-            let (w, h) = (6 + seed as usize % 11, 5 + seed as usize % 7);
+            let (w, h) = (1 + seed as usize % 11, 1 + seed as usize % 7);
             let cells = random_map(w, h, 3, seed + 11);
             let view = whole_view(&cells, w, h);
             let mut grid = Grid::new(&adj, &view);
-            let Areas { firsts, start } = grid.areas(&view, &[false, true]);
-            let k = firsts.len();
+            let firsts = grid.areas(&view, &[false, true]);
             let c = components(w, h, conn, |i| cells[i] == 1);
-            assert_eq!(k, c.count());
-            // The raster's cells hold provisional areas until its forward pass maps them.
-            let area = |i: usize| match &start {
-                Start::Table(t) => t.get(grid.owner(i) as usize).map_or(NONE, |&k| k as u32),
-                Start::Layer(_) => grid.owner(i),
-            };
-            let labels: Vec<u32> = grid.rows().flatten().map(area).collect();
+            let labels: Vec<u32> = grid.rows().flatten().map(|i| grid.owner(i)).collect();
             assert_eq!(labels, c.labels.into_vec(), "{conn:?} seed {seed}");
-            let mut want: Vec<u32> = grid
-                .rows()
-                .flatten()
-                .filter(|&i| {
-                    grid.raster.is_none()
-                        && (area(i) as usize) < k
-                        && grid
-                            .steps
-                            .iter()
-                            .any(|&s| area(i.wrapping_add_signed(s)) == NONE)
-                })
-                .map(|i| i as u32)
+            let want: Vec<usize> = (0..firsts.len() as u32)
+                .map(|a| labels.iter().position(|&l| l == a).unwrap())
                 .collect();
-            let mut edge = match start {
-                Start::Layer(edge) => edge,
-                Start::Table(_) => Vec::new(),
-            };
-            edge.sort_unstable();
-            want.sort_unstable();
-            assert_eq!(edge, want);
+            let local = |i: usize| grid.local(i).1 * w + grid.local(i).0;
+            let firsts: Vec<usize> = firsts.into_iter().map(local).collect();
+            assert_eq!(firsts, want, "{conn:?} seed {seed}");
         }
     }
 }
@@ -198,62 +174,76 @@ fn unreachable_areas_are_chained() {
 }
 
 #[test]
-fn the_raster_transform_finds_the_nearest_area() {
-    // The 4 and 8 unit steps: each cell's steps to its owner are those of the breadth-first
-    // search, the owner is an area at that distance (city-block or chessboard), no nearer
-    // area has a smaller number, and the borders are the pairs of neighbours of two owners.
-    for (adj, diagonal) in [
-        (offsets(Connectivity::Four), false),
-        (offsets(Connectivity::Eight), true),
+fn each_cell_is_owned_by_its_nearest_area_of_lowest_number() {
+    // The 4 and 8 unit steps and knight's moves: each cell's steps are those to its nearest
+    // area (a breadth-first search from that area alone), its owner is the lowest-numbered
+    // area at that distance, and the borders are the pairs of neighbours of two owners.
+    let knight: Vec<(i64, i64)> = [(1, 2), (2, 1), (2, -1), (1, -2)]
+        .into_iter()
+        .flat_map(|(x, y)| [(x, y), (-x, -y)])
+        .collect();
+    for adj in [
+        offsets(Connectivity::Four),
+        offsets(Connectivity::Eight),
+        knight,
     ] {
         for seed in 0..30u64 {
             let (w, h) = (3 + seed as usize % 13, 2 + seed as usize % 11);
             let cells = random_map(w, h, 3 + seed % 7, seed * 31 + 5);
             let view = whole_view(&cells, w, h);
-            let mut raster = Grid::new(&adj, &view);
-            assert_eq!(raster.raster, Some(diagonal));
-            let Areas { firsts, start } = raster.areas(&view, &[false, true]);
-            if firsts.is_empty() {
-                continue;
+            let mut grid = Grid::new(&adj, &view);
+            let k = grid.areas(&view, &[false, true]).len();
+            grid.nearest();
+            let steps = |a: u32| steps_from(&grid, a);
+            let from: Vec<Vec<u32>> = (0..k as u32).map(steps).collect();
+            for (n, i) in grid.rows().flatten().enumerate() {
+                let near = (0..k).map(|a| from[a][n]).min().unwrap_or(u32::MAX);
+                if near == u32::MAX {
+                    assert_eq!(grid.owner(i), grid::NONE, "seed {seed} cell {n}");
+                    continue;
+                }
+                let lowest = (0..k).find(|&a| from[a][n] == near).unwrap();
+                assert_eq!(grid.dist(i), near, "{adj:?} seed {seed} cell {n}");
+                assert_eq!(grid.owner(i), lowest as u32, "{adj:?} seed {seed} cell {n}");
             }
-            raster.nearest(start);
-            let mut pairs = raster.scratch.pairs.clone();
-            let mut bfs = Grid::new(&adj, &view);
-            bfs.raster = None;
-            let start = bfs.areas(&view, &[false, true]).start;
-            bfs.nearest(start);
-            let metric = |i: usize, j: usize| {
-                let (dx, dy) = ((i % w).abs_diff(j % w), (i / w).abs_diff(j / w));
-                if diagonal { dx.max(dy) } else { dx + dy }
-            };
-            let local: Vec<usize> = raster.rows().flatten().collect();
-            for (n, &i) in local.iter().enumerate() {
-                assert_eq!(raster.dist(i), bfs.dist(i), "seed {seed} cell {n}");
-                let owner = raster.owner(i);
-                let nearest = |a: u32| {
-                    local
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &j)| raster.dist(j) == 0 && raster.owner(j) == a)
-                        .map(|(m, _)| metric(n, m))
-                        .min()
-                        .unwrap()
-                };
-                assert_eq!(
-                    nearest(owner) as u32,
-                    raster.dist(i),
-                    "seed {seed} cell {n}"
-                );
-                for a in 0..owner {
-                    assert!(nearest(a) as u32 > raster.dist(i), "seed {seed} cell {n}");
+            let mut want = Vec::new();
+            for i in grid.rows().flatten() {
+                for &s in &grid.steps {
+                    let j = i.wrapping_add_signed(s);
+                    let (a, b) = (grid.owner(i), grid.owner(j));
+                    if j > i && a != b && a < grid::OPEN && b < grid::OPEN {
+                        want.push((i as u32, j as u32));
+                    }
                 }
             }
-            // The borders, recomputed from the raster's owners by the general scan.
-            let mut all = Vec::new();
-            raster.borders(&mut all);
-            all.sort_unstable();
+            let mut pairs = grid.scratch.pairs.clone();
             pairs.sort_unstable();
-            assert_eq!(pairs, all, "seed {seed}");
+            want.sort_unstable();
+            assert_eq!(pairs, want, "{adj:?} seed {seed}");
         }
     }
+}
+
+/// The steps from area `a` to each cell of the region, in scan order (`u32::MAX`: none),
+/// by a breadth-first search from its cells alone.
+fn steps_from(grid: &Grid, a: u32) -> Vec<u32> {
+    let mut d = vec![u32::MAX; grid.keys.len()];
+    let mut queue: std::collections::VecDeque<usize> = grid
+        .rows()
+        .flatten()
+        .filter(|&i| grid.dist(i) == 0 && grid.owner(i) == a)
+        .collect();
+    for &i in &queue {
+        d[i] = 0;
+    }
+    while let Some(i) = queue.pop_front() {
+        for &s in &grid.steps {
+            let j = i.wrapping_add_signed(s);
+            if grid.owner(j) != grid::PAD && d[j] == u32::MAX {
+                d[j] = d[i] + 1;
+                queue.push_back(j);
+            }
+        }
+    }
+    grid.rows().flatten().map(|i| d[i]).collect()
 }

@@ -3,7 +3,7 @@
 //! so keeping one per pair gives the same tree as sorting them all, and only these few are
 //! sorted.
 
-use super::Candidate;
+use crate::explorer::connect::tree::Candidate;
 
 /// An empty slot (no candidate is this long).
 const EMPTY: Candidate = (u32::MAX, 0, 0, 0, 0);

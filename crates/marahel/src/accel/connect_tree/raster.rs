@@ -3,7 +3,7 @@
 //! before it (above in a forward pass, below in a backward one), through iterators (no
 //! bounds tests per cell).
 
-use super::{Key, NONE, OPEN, STEP, join, key_of};
+use crate::explorer::connect::tree::grid::{Key, NONE, OPEN, STEP, join, key_of};
 use std::hint::select_unpredictable;
 
 /// The lesser of two keys, without a branch (which is less is data: a branch on it would

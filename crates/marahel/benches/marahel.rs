@@ -121,6 +121,23 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // Connect's plan with the raster passes, with the core's stages, and everything plain.
+    for (name, accel) in [
+        ("raster", marahel::Accel::all()),
+        (
+            "core stages",
+            marahel::Accel::all_but("connect_raster").expect("option"),
+        ),
+        ("plain core", marahel::Accel::none()),
+    ] {
+        let script = cave.clone().with_accel(accel);
+        c.bench_function(&format!("connect cave 400x240 {name}"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(script.generate_sized(seed, 400, 240).expect("map"))
+            })
+        });
+    }
     let nonuniform = Script::parse(&example("nonuniform.json")).expect("nonuniform");
     for n in [2000usize, 4000] {
         c.bench_function(&format!("example nonuniform {n}x{n}"), |b| {

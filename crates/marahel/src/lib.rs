@@ -146,7 +146,8 @@
 //!
 //! The crate is a reference core (everything above) and an acceleration layer ([`accel`]):
 //! compiled rules, live neighbourhood counts, row-batched and whole-region scans, the drunk
-//! walker's step loops, count planes and live `dist` structures. One planner
+//! walker's step loops, count planes, live `dist` structures and connect's raster plan and
+//! table walk. One planner
 //! ([`accel::plan`]) chooses the strategy of every region pass; every strategy gives the
 //! core's maps exactly and can be switched off ([`Accel`], [`Script::with_accel`];
 //! [`Accel::none`] is the plain core), and [`Script::generate_traced`] says which ran.

@@ -1,9 +1,11 @@
 //! `turtle_connect`: join every area of the chosen entities with corridors.
 //!
 //! 1. to 3. (module `tree`) Areas are the connected components of cells holding `entities`,
-//!    adjacency by the `directions` offsets (made symmetric). A distance transform from every
-//!    area at once (two raster passes for the 4 and 8 unit steps, else one breadth-first
-//!    search) finds each cell's nearest area; neighbouring cells of two areas are
+//!    adjacency by the `directions` offsets (made symmetric), numbered in scan order. One
+//!    breadth-first search from every area at once finds each cell's nearest area (of equal
+//!    distances the lowest-numbered; for the 4 and 8 unit steps the planner may run these
+//!    stages as raster passes instead, [`crate::accel::connect_tree`], the same plan);
+//!    neighbouring cells of two areas are
 //!    candidate corridors, and a minimum spanning tree of the areas by corridor length (equal
 //!    lengths in a random order) says which corridors to dig: each joins the area cells
 //!    nearest to the two ends of its candidate. Half of the time one more candidate adds a

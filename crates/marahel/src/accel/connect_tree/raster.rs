@@ -101,6 +101,7 @@ pub struct Labels<'a> {
 /// `at`) for the 4 unit steps, or the 8 with `DIAGONAL`: a cell of no area gets the key of
 /// none; an area cell joins the provisional areas of its left neighbour and its neighbours
 /// above (in `near`, the row above with one more cell on each side), or opens one.
+#[inline(always)]
 pub fn label_row<const DIAGONAL: bool>(
     cur: &mut [Key],
     cells: &[u8],

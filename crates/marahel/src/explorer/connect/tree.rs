@@ -138,14 +138,22 @@ pub fn plan(
     rng: &mut LevelRng,
     raster: Option<Raster>,
 ) -> Plan {
+    match raster {
+        Some(mut raster) => plan_with(&mut raster, adj, entities, g, rng),
+        None => plan_with(&mut Plain, adj, entities, g, rng),
+    }
+}
+
+/// [`plan`] with the `stages`.
+fn plan_with(
+    stages: &mut impl Stages,
+    adj: &[(i64, i64)],
+    entities: &[bool],
+    g: View,
+    rng: &mut LevelRng,
+) -> Plan {
     let (rw, rh) = (g.r.w as usize, g.r.h as usize);
     let mut grid = Grid::new(adj, &g);
-    let mut plain = Plain;
-    let mut raster = raster;
-    let stages: &mut dyn Stages = match &mut raster {
-        Some(r) => r,
-        None => &mut plain,
-    };
     let firsts = stages.areas(&mut grid, &g, entities);
     let k = firsts.len();
     let mut plan = Plan {

@@ -30,7 +30,7 @@ mod raster;
 mod tests;
 
 use super::Accel;
-use crate::explorer::connect::tree::grid::{Grid, Key, key_of, numbering};
+use crate::explorer::connect::tree::grid::{Grid, numbering};
 use crate::explorer::connect::tree::{Stages, View, candidate};
 use best::Best;
 use raster::{Labels, Row, backward, forward, label_row};
@@ -46,8 +46,8 @@ thread_local! {
 #[derive(Debug)]
 pub struct Raster {
     diagonal: bool,
-    /// Stage 1's key of each provisional area, which the forward pass maps it to.
-    table: Vec<Key>,
+    /// Stage 1's area number of each provisional area, which the forward pass maps it to.
+    number: Vec<u32>,
     best: Best,
 }
 
@@ -61,7 +61,7 @@ impl Drop for Raster {
 pub fn choose(accel: &Accel, adj: &[(i64, i64)]) -> Option<Raster> {
     diagonal(accel, adj).map(|diagonal| Raster {
         diagonal,
-        table: Vec::new(),
+        number: Vec::new(),
         best: BEST.take().unwrap_or_default(),
     })
 }
@@ -113,8 +113,7 @@ impl Stages for Raster {
         }
         let (firsts, number) = numbering(&mut up, &starts);
         (grid.scratch.up, grid.scratch.starts) = (up, starts);
-        self.table.clear();
-        self.table.extend(number.iter().map(|&n| key_of(n, 0)));
+        self.number = number;
         firsts
     }
 
@@ -128,9 +127,9 @@ impl Stages for Raster {
             let (above, cur) = keys.split_at_mut(s);
             let near = &above[s - pw - 1..][..rw + 2];
             if self.diagonal {
-                forward::<true>(&mut cur[..rw], near, above[s - 1], &self.table);
+                forward::<true>(&mut cur[..rw], near, above[s - 1], &self.number);
             } else {
-                forward::<false>(&mut cur[..rw], near, above[s - 1], &self.table);
+                forward::<false>(&mut cur[..rw], near, above[s - 1], &self.number);
             }
         }
         for &s in starts.iter().rev() {

@@ -14,16 +14,17 @@ fn least(a: Key, b: Key) -> Key {
 }
 
 /// The forward pass on one row `cur` of provisional areas. An area cell takes its area's
-/// key (`table` of its provisional area: no step, nothing is nearer). Any other cell takes the least, plus a [`STEP`], of its left neighbour's (the
-/// first cell's is `left`) and its neighbours' above (in `near`, the row above with one more
-/// cell on each side: the one straight above, and with `DIAGONAL` the two diagonal ones).
-pub fn forward<const DIAGONAL: bool>(cur: &mut [Key], near: &[Key], mut left: Key, table: &[Key]) {
+/// key (its provisional area's `number`, no step: nothing is nearer). Any other cell takes
+/// the least, plus a [`STEP`], of its left neighbour's (the first cell's is `left`) and its
+/// neighbours' above (in `near`, the row above with one more cell on each side: the one
+/// straight above, and with `DIAGONAL` the two diagonal ones).
+pub fn forward<const DIAGONAL: bool>(cur: &mut [Key], near: &[Key], mut left: Key, number: &[u32]) {
     let n = cur.len();
     let above = near[..n].iter().zip(&near[1..=n]).zip(&near[2..n + 2]);
     for (c, ((&a, &b), &d)) in cur.iter_mut().zip(above) {
         let lab = *c as u32 as usize;
-        let k = if let Some(&own) = table.get(lab) {
-            own
+        let k = if let Some(&own) = number.get(lab) {
+            Key::from(own)
         } else {
             let mut k = least(left, b);
             if DIAGONAL {

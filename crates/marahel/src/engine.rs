@@ -50,10 +50,11 @@ pub struct Canvas {
 ///
 /// The map's state, which is the meaning: `canvas`, `rng`, `noise`/`noise_seed`, `nbhs`,
 /// `region`, `out`/`out_code`, `buffer`, `wrap`, `counts` (with `track_counts`), `version`,
-/// the progress estimators (`percent`, `cpercent`, `rpercent`) and the `dist` planes
-/// (`dist_cache`, `paths`), which are values of the estimators kept until the map changes.
-/// What only speeds a pass up: `caches` (count planes), `live` (live counts), `log` (the
-/// writes the `dist` planes are corrected from), and what the planner needs (`planning`).
+/// the progress estimators (`percent`, `cpercent`, `rpercent`) and the charge of the walk
+/// estimators (`live_charge`). What can be thrown away and computed again: `caches` (the
+/// `dist` planes, which are values of the estimators kept until the map changes, and what
+/// only speeds a pass up: count and live planes, live `dist`, scratch). What the planner
+/// reads and records: `planning`.
 #[derive(Debug)]
 pub struct Ctx<'a> {
     /// The map.

@@ -247,56 +247,6 @@ impl Script {
         (self.program.min, self.program.max)
     }
 
-    /// The same script with only the acceleration strategies `accel` allows ([`accel`]).
-    /// Maps are identical whatever the options; for tests and comparison.
-    pub fn with_accel(mut self, accel: Accel) -> Self {
-        if accel.compiled_rules != self.program.accel.compiled_rules {
-            let nbhs = &self.program.nbhs;
-            for ex in &mut self.program.explorers {
-                ex.kernel = match accel.compiled_rules {
-                    true => compile::compiled_rules(ex, nbhs),
-                    false => None,
-                };
-            }
-        }
-        self.program.accel = accel;
-        self
-    }
-
-    /// The acceleration strategies this script may use.
-    pub fn accel(&self) -> Accel {
-        self.program.accel
-    }
-
-    /// The same script without row batching ([`Accel::row_batching`]).
-    pub fn without_row_batching(self) -> Self {
-        let a = self.accel();
-        self.with_accel(Accel {
-            row_batching: false,
-            ..a
-        })
-    }
-
-    /// The same script with every explorer's rules interpreted condition by condition
-    /// ([`Accel::compiled_rules`]; everything that runs on compiled rules goes with them).
-    pub fn without_compiled_rules(self) -> Self {
-        let a = self.accel();
-        self.with_accel(Accel {
-            compiled_rules: false,
-            ..a
-        })
-    }
-
-    /// The same script with every `dist` plane of a live pass computed again after each
-    /// write ([`Accel::distance_patching`]).
-    pub fn without_distance_patching(self) -> Self {
-        let a = self.accel();
-        self.with_accel(Accel {
-            distance_patching: false,
-            ..a
-        })
-    }
-
     /// Generates the map of `seed` (at `size`, else in the script's range) and lists the
     /// strategy that ran each region pass, in order ([`accel::plan`]).
     pub fn generate_traced(

@@ -157,9 +157,10 @@ fn count(e: &Estimator) -> Option<(usize, &[u32; 256])> {
 }
 
 impl Kernel {
-    /// Compiles the rules of `ex` (`None` when it has more than [`MAX_RULES`] rules).
+    /// Compiles the rules of `ex`; `None` when its region wraps (the interpreter wraps its
+    /// reads and writes) or it has more than [`MAX_RULES`] rules.
     pub fn new(ex: &Explorer, nbhs: &[Nbh]) -> Option<Kernel> {
-        if ex.rules.len() > MAX_RULES {
+        if ex.wrap || ex.rules.len() > MAX_RULES {
             return None;
         }
         let mut planes: Vec<PlaneSpec> = Vec::new();

@@ -152,6 +152,59 @@ impl Accel {
     }
 }
 
+/// The acceleration switches of a script (the core's [`crate::Script`] knows nothing of them).
+impl crate::Script {
+    /// The same script with only the acceleration strategies `accel` allows ([`crate::accel`]).
+    /// Maps are identical whatever the options; for tests and comparison.
+    pub fn with_accel(mut self, accel: Accel) -> Self {
+        if accel.compiled_rules != self.program.accel.compiled_rules {
+            let nbhs = &self.program.nbhs;
+            for ex in &mut self.program.explorers {
+                ex.kernel = match accel.compiled_rules {
+                    true => compiled::Kernel::new(ex, nbhs),
+                    false => None,
+                };
+            }
+        }
+        self.program.accel = accel;
+        self
+    }
+
+    /// The acceleration strategies this script may use.
+    pub fn accel(&self) -> Accel {
+        self.program.accel
+    }
+
+    /// The same script without row batching ([`Accel::row_batching`]).
+    pub fn without_row_batching(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            row_batching: false,
+            ..a
+        })
+    }
+
+    /// The same script with every explorer's rules interpreted condition by condition
+    /// ([`Accel::compiled_rules`]; everything that runs on compiled rules goes with them).
+    pub fn without_compiled_rules(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            compiled_rules: false,
+            ..a
+        })
+    }
+
+    /// The same script with every `dist` plane of a live pass computed again after each
+    /// write ([`Accel::distance_patching`]).
+    pub fn without_distance_patching(self) -> Self {
+        let a = self.accel();
+        self.with_accel(Accel {
+            distance_patching: false,
+            ..a
+        })
+    }
+}
+
 /// What the planner reads and writes while a map is made ([`crate::engine::Ctx::planning`]).
 #[derive(Debug)]
 pub struct Planning<'a> {

@@ -309,7 +309,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
     for ex in &mut explorers {
         // Wrapping regions run through the interpreter, which wraps its reads and writes.
         ex.order_free = !ex.wrap && crate::explorer::row_order::applies(ex, &nbhs, writes_out);
-        ex.kernel = compiled_rules(ex, &nbhs);
+        ex.kernel = crate::accel::compiled::Kernel::new(ex, &nbhs);
     }
     let mut program = Program {
         min,
@@ -440,15 +440,6 @@ fn check_min_max(path: &str, min: (usize, usize), max: (usize, usize)) -> Result
         ));
     }
     Ok(())
-}
-
-/// The compiled rules of `ex` ([`crate::accel::compiled`]); `None` when its region wraps (the
-/// interpreter wraps its reads and writes) or it has too many rules.
-pub fn compiled_rules(ex: &Explorer, nbhs: &[Nbh]) -> Option<crate::accel::compiled::Kernel> {
-    match ex.wrap {
-        true => None,
-        false => crate::accel::compiled::Kernel::new(ex, nbhs),
-    }
 }
 
 /// A probability parameter: `text` parsed as a number from 0 to 1, 0.1 when left out (the

@@ -4,9 +4,7 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
-pub use crate::accel::count_planes::PlaneScratch;
-use crate::accel::live::LivePlanes;
-use crate::accel::live_dist::{self, LiveDist};
+use crate::accel::caches::{self, Caches};
 use crate::accel::{PassReport, Planning};
 use crate::distance;
 use crate::distance::quadratic::QUADRATIC_STEPS;
@@ -81,7 +79,11 @@ pub struct Ctx<'a> {
     pub counts: Vec<u32>,
     /// Bumped on every front-buffer change (invalidates distance caches).
     pub version: u64,
-    /// What is computed from the map and kept between visits (planes, logs, buffers).
+    /// `dist` planes per estimator slot: `(version, region, distances)`.
+    pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
+    pub paths: distance::paths::Caches,
+    /// What the acceleration layer keeps between visits ([`crate::accel::caches`]).
     pub caches: Caches,
     /// The region's edges wrap around (2017 `borderType: wrap`).
     pub wrap: bool,
@@ -96,28 +98,6 @@ pub struct Ctx<'a> {
     /// In a live pass reading a walking `minDist`: its charge, counted as the pass changes
     /// cells ([`crate::distance::quadratic::LiveCharge`]).
     pub live_charge: Option<crate::distance::quadratic::LiveCharge>,
-}
-
-/// What a [`Ctx`] keeps computed from the map between visits: all of it can be thrown away
-/// and computed again (the map's state is the rest of [`Ctx`]).
-#[derive(Debug, Default)]
-pub struct Caches {
-    /// Distance planes per estimator slot: `(version, region, distances)`.
-    pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
-    /// The `dist` estimators of a live pass, kept up to date with every write
-    /// ([`crate::accel::live_dist`]); `live_dist.on`: writes are recorded.
-    pub live_dist: LiveDist,
-    /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
-    pub paths: distance::paths::Caches,
-    /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
-    /// counts)` ([`crate::accel::count_planes`]).
-    pub count_planes: Vec<Option<(u64, Rect, Vec<u32>)>>,
-    /// Scratch buffers of the count planes and of the whole-region passes (reused across
-    /// passes).
-    pub scratch: PlaneScratch,
-    /// Live count planes of the compiled rules ([`crate::accel::compiled`]), updated on every
-    /// write.
-    pub live: LivePlanes,
 }
 
 impl Ctx<'_> {
@@ -216,8 +196,7 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if self.track_counts || self.caches.live.tracking() || self.caches.live_dist.on || self.wrap
-        {
+        if self.track_counts || self.caches.watching() || self.wrap {
             for &(dx, dy) in &n.offsets {
                 if let Some((nx, ny)) = self.wrapped(xi + dx, yi + dy) {
                     self.set_at(nx as usize, ny as usize, value);
@@ -280,17 +259,11 @@ impl Ctx<'_> {
         if old != value {
             self.canvas.front[i] = value;
             self.version += 1;
-            if self.caches.live_dist.on {
-                self.caches.live_dist.record(self.version, at(), old, value);
-            }
             if self.track_counts {
                 self.counts[old as usize] -= 1;
                 self.counts[value as usize] += 1;
             }
-            if self.caches.live.tracking() {
-                let (x, y) = at();
-                self.caches.live.update(x, y, old, value);
-            }
+            self.caches.on_write(self.version, at, old, value);
         }
     }
 
@@ -324,16 +297,16 @@ impl Ctx<'_> {
     fn plane_distance(&mut self, slot: usize, targets: &[bool], at: (usize, usize)) -> u32 {
         let r = self.region;
         let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
-        match &self.caches.dist_cache[slot] {
+        match &self.dist_cache[slot] {
             Some((v, rr, d)) if *rr == r && *v == self.version => d[at.1 * rect.2 + at.0],
             _ => {
-                let mut d = match self.caches.dist_cache[slot].take() {
+                let mut d = match self.dist_cache[slot].take() {
                     Some((_, _, d)) => d,
                     None => Vec::new(),
                 };
                 distance::transform(&self.canvas.front, self.canvas.w, rect, targets, &mut d);
                 let v = d[at.1 * rect.2 + at.0];
-                self.caches.dist_cache[slot] = Some((self.version, r, d));
+                self.dist_cache[slot] = Some((self.version, r, d));
                 v
             }
         }
@@ -427,7 +400,7 @@ fn generate_once(
         Some(d) => divider::divide(d, w, h, &mut seed.stream("regions").rng(), &mut warnings),
     };
     let noise = OnceLock::new();
-    with_workspace(w * h, |ws| {
+    caches::with_workspace(w * h, |ws| {
         ws.lay_out(p, w);
         let unknown = p.unknown();
         let mut back = std::mem::take(&mut ws.back);
@@ -442,6 +415,7 @@ fn generate_once(
         let (explorers, noise_seed) = (seed.stream("explorers"), seed.stream("noise"));
         let mut rng = explorers.child(0).rng();
         let whole = Rect::new(0, 0, w as i64, h as i64);
+        let caches = Caches::new(p, ws);
         // One context for the whole map; each explorer sets its own fields below.
         let mut ctx = Ctx {
             canvas: &mut canvas,
@@ -456,14 +430,9 @@ fn generate_once(
             track_counts: false,
             counts: std::mem::take(&mut ws.counts),
             version: 0,
-            caches: Caches {
-                count_planes: vec![None; p.dist_slots],
-                scratch: std::mem::take(&mut ws.scratch),
-                dist_cache: vec![None; p.dist_slots],
-                live_dist: LiveDist::default(),
-                paths: distance::paths::Caches::new(p.dist_slots),
-                live: std::mem::take(&mut ws.live),
-            },
+            dist_cache: vec![None; p.dist_slots],
+            paths: distance::paths::Caches::new(p.dist_slots),
+            caches,
             wrap: false,
             percent: 0.0,
             cpercent: 0.0,
@@ -486,24 +455,18 @@ fn generate_once(
             ctx.counts.clear();
             ctx.counts.resize(p.entities.len() + 2, 0);
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
-            ctx.caches.live.release_kept();
-            ctx.caches.dist_cache.iter_mut().for_each(|c| *c = None);
-            ctx.caches.count_planes.iter_mut().for_each(|c| *c = None);
-            ctx.caches.paths.clear();
-            ctx.caches.live_dist.start(live_dist::wanted(ex, p.accel));
+            ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.paths.clear();
+            ctx.caches.start_explorer(ex, p.accel);
             explorer::run(ex, &regions, &mut ctx, &mut warnings, &mut quadratic_left)?;
-            if w * h > KEEP_CELLS {
-                // A large map's scratch does not outlive its explorer (peak memory: the next
-                // explorer may need other buffers as large).
-                ctx.caches.scratch = PlaneScratch::default();
-                ctx.caches.live = LivePlanes::default();
-            }
+            ctx.caches.end_explorer(w * h);
         }
-        if w * h <= KEEP_CELLS {
-            ws.scratch = std::mem::take(&mut ctx.caches.scratch);
-            ws.live = std::mem::take(&mut ctx.caches.live);
-        }
-        ws.counts = std::mem::take(&mut ctx.counts);
+        let (kept, counts) = (
+            std::mem::take(&mut ctx.caches),
+            std::mem::take(&mut ctx.counts),
+        );
+        kept.keep(ws);
+        ws.counts = counts;
         ws.back = std::mem::take(&mut canvas.back);
         Ok(MarahelMap::new(
             p,
@@ -515,81 +478,14 @@ fn generate_once(
     })
 }
 
-/// Buffers one thread reuses from one map to the next (on small maps, allocating them afresh
-/// costs about as much as a pass): the neighbourhoods laid out for the last map's width, the
-/// back buffer, the count planes' scratch and live planes, and the entity counts.
-#[derive(Debug, Default)]
-struct Workspace {
-    /// The program's neighbourhoods for width `nbhs_w`.
-    nbhs: Vec<FlatNbh>,
-    /// The width `nbhs` are laid out for.
-    nbhs_w: usize,
-    /// The back buffer.
-    back: Vec<u8>,
-    /// Count plane scratch.
-    scratch: PlaneScratch,
-    /// Live count planes.
-    live: LivePlanes,
-    /// Entity counts.
-    counts: Vec<u32>,
-}
-
-/// Maps of more cells than this (a 1024x1024 map has this many) keep neither their scratch
-/// from one explorer to the next nor their buffers for the next map (peak memory on huge maps;
-/// below it, a thread keeps at most a few bytes per cell of the largest map it made).
-const KEEP_CELLS: usize = 1 << 20;
-
-thread_local! {
-    /// This thread's buffers, kept from one map to the next.
-    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::default();
-}
-
-/// Runs `f` with this thread's workspace (a fresh one if it is in use), and keeps the buffers
-/// for the next map unless the map has more than [`KEEP_CELLS`] cells.
-fn with_workspace<T>(cells: usize, f: impl FnOnce(&mut Workspace) -> T) -> T {
-    WORKSPACE.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut ws) => {
-            let t = f(&mut ws);
-            if cells > KEEP_CELLS {
-                *ws = Workspace::default();
-            }
-            t
-        }
-        Err(_) => f(&mut Workspace::default()),
-    })
-}
-
-impl Workspace {
-    /// Lays out `p`'s neighbourhoods for width `w`, unless the kept ones are already those.
-    fn lay_out(&mut self, p: &Program, w: usize) {
-        let same_program = self.nbhs.len() == p.nbhs.len()
-            && self.nbhs.iter().zip(&p.nbhs).all(|(f, n)| {
-                f.offsets.len() == n.offsets.len()
-                    && (f.offsets.iter().zip(&n.offsets))
-                        .all(|(&a, &(x, y))| a == (x as i64, y as i64))
-            });
-        if !same_program {
-            self.nbhs = p.nbhs.iter().map(|n| FlatNbh::new(&n.offsets, w)).collect();
-        } else if self.nbhs_w != w {
-            // Only the flat deltas depend on the width.
-            for n in &mut self.nbhs {
-                for (f, &(x, y)) in n.flat.iter_mut().zip(&n.offsets) {
-                    *f = flat(x, y, w);
-                }
-            }
-        }
-        self.nbhs_w = w;
-    }
-}
-
 /// The flat index delta of offset `(x, y)` on a map `w` cells wide.
-fn flat(x: i64, y: i64, w: usize) -> isize {
+pub(crate) fn flat(x: i64, y: i64, w: usize) -> isize {
     (y * w as i64 + x) as isize
 }
 
 impl FlatNbh {
     /// The neighbourhood of `offsets` on a map `w` cells wide.
-    fn new(offsets: &[(i32, i32)], w: usize) -> FlatNbh {
+    pub(crate) fn new(offsets: &[(i32, i32)], w: usize) -> FlatNbh {
         let offsets: Vec<(i64, i64)> = offsets.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
         let flat = offsets.iter().map(|&(x, y)| flat(x, y, w)).collect();
         let bbox = offsets.iter().fold((0, 0, 0, 0), |b, &(x, y)| {

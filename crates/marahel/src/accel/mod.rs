@@ -10,6 +10,7 @@
 //! ([`PassReport`]); `tests/accel.rs` compares every strategy, on and off, with the core.
 
 pub mod batch;
+pub mod caches;
 pub mod compiled;
 pub mod connect_tree;
 pub mod connect_walk;

@@ -274,13 +274,13 @@ impl Ctx<'_> {
                     .spread((slot, stat), targets, now, map, (x, y))
             }
             None => {
-                let fresh = matches!(&self.caches.paths.spreads[slot],
+                let fresh = matches!(&self.paths.spreads[slot],
                     Some((v, rr, _)) if *v == self.version && *rr == r);
                 if !fresh {
                     let s = Spread::new(rect, w, is_target);
-                    self.caches.paths.spreads[slot] = Some((self.version, r, s));
+                    self.paths.spreads[slot] = Some((self.version, r, s));
                 }
-                let (_, _, s) = self.caches.paths.spreads[slot].as_ref().expect("filled");
+                let (_, _, s) = self.paths.spreads[slot].as_ref().expect("filled");
                 s.get(stat, at)
             }
             Some((nbh, allowed_codes)) => {
@@ -303,21 +303,21 @@ impl Ctx<'_> {
                         (v != u32::MAX).then_some(v as f64)
                     }
                     Stat::Min => {
-                        let fresh = matches!(&self.caches.dist_cache[slot],
+                        let fresh = matches!(&self.dist_cache[slot],
                             Some((v, rr, _)) if *v == self.version && *rr == r);
                         if !fresh {
-                            let mut d = match self.caches.dist_cache[slot].take() {
+                            let mut d = match self.dist_cache[slot].take() {
                                 Some((_, _, d)) => d,
                                 None => Vec::new(),
                             };
                             walk_plane(rect, w, &walk, &mut d);
-                            self.caches.dist_cache[slot] = Some((self.version, r, d));
+                            self.dist_cache[slot] = Some((self.version, r, d));
                         }
-                        let d = &self.caches.dist_cache[slot].as_ref().expect("filled").2;
+                        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
                         let v = d[at.1 * rect.2 + at.0];
                         (v != u32::MAX).then_some(v as f64)
                     }
-                    _ => walk_from(rect, w, &walk, at, stat, &mut self.caches.paths.seen),
+                    _ => walk_from(rect, w, &walk, at, stat, &mut self.paths.seen),
                 }
             }
         };

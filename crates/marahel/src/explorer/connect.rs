@@ -267,8 +267,7 @@ pub fn walk_fits(ex: &Explorer, ctx: &Ctx) -> bool {
     ex.kernel.is_some()
         && !ctx.buffer
         && !ctx.track_counts
-        && !ctx.caches.live.tracking()
-        && !ctx.caches.live_dist.on
+        && !ctx.caches.watching()
         && CellRules::new(ex, ctx.nbhs).is_some()
 }
 

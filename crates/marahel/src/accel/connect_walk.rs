@@ -14,13 +14,21 @@
 //! unit steps only (the usual `plus`), each corridor is two straight runs at most,
 //! in closed form (`Unit`). Everything else goes through the compiled rules (`visit`);
 //! `tests/connect_walk.rs` compares both with the interpreter.
+//!
+//! Whatever the rules, the walker is steered by [`Steer`]: the core's choice of step
+//! ([`crate::explorer::connect`]) tabulated by the offset to the corridor's end, clamped just
+//! beyond the longest step (past it only the offset's signs matter; the table is kept per
+//! thread for the next pass with the same directions), and taken as a straight run for as
+//! long as the clamped offset and the region allow.
 
+use super::Strategy;
 use crate::engine::{Ctx, FlatNbh};
 use crate::estimator::Estimator;
 use crate::explorer::Limits;
-use crate::explorer::connect::{Corridor, Steer, manhattan};
+use crate::explorer::connect::{self, Corridor, best_step, manhattan};
 use crate::program::Explorer;
 use grid_core::Rect;
+use std::cell::Cell;
 
 /// The rules as a table: for each code, whether a rule fires and the value the cell then
 /// holds (filled on first use: a walk meets few codes).
@@ -188,6 +196,172 @@ fn straight(rules: &mut CellRules, front: &mut [u8], i: i64, stride: i64, k: u64
             .for_each(cell);
     }
     (sum & ((1 << 23) - 1), sum >> 23)
+}
+
+/// Stage 4 of a pass whose planner allows the connect walk: with the table of the rules
+/// ([`walk`]) when the planner chose [`Strategy::ConnectWalk`], else the core's walk, each
+/// steered by the step table ([`Steer`]).
+pub fn dig(
+    ex: &Explorer,
+    corridors: &[Corridor],
+    strategy: Strategy,
+    ctx: &mut Ctx,
+    lim: Limits,
+) -> u64 {
+    let (nbhs, r) = (ctx.nbhs, ctx.region);
+    let dirs = &nbhs[ex.directions].offsets;
+    // The step table of the last pass on this thread, if it has the same directions.
+    let mut steer = match STEERS.take() {
+        Some(steer) if steer.dirs == *dirs => steer,
+        _ => Steer::new(dirs),
+    };
+    let rules = (strategy == Strategy::ConnectWalk)
+        .then(|| CellRules::new(ex, nbhs))
+        .flatten();
+    let stuck = match rules {
+        Some(mut rules) => walk(&mut rules, corridors, &mut steer, dirs, r, ctx, lim),
+        None => connect::dig(ex, corridors, ctx, lim, |p, to| steer.step(dirs, r, p, to)),
+    };
+    STEERS.set(Some(steer));
+    stuck
+}
+
+/// Whether the table walk ([`walk`]) can dig for `ex` in this pass: rules of the
+/// cell alone, compiled, in a plain pass (the front buffer, no counts, no live planes, no
+/// live `dist` tracking).
+pub fn walk_fits(ex: &Explorer, ctx: &Ctx) -> bool {
+    ex.kernel.is_some()
+        && !ctx.buffer
+        && !ctx.track_counts
+        && !ctx.caches.watching()
+        && CellRules::new(ex, ctx.nbhs).is_some()
+}
+
+/// [`best_step`] tabulated by the offset to the target, ignoring the region.
+///
+/// Once `|t.0 - x|` exceeds every step's `|dx|`, each step's distance is the walker's minus
+/// `sign(t.0 - x) * dx` on that axis: the choice depends only on the sign, so the offset is
+/// clamped to `±(mx + 1)` (likewise for y) and the table is small. The choice of all
+/// directions, when it stays in the region, is also the choice among the directions that
+/// stay in the region (it is the first closest of a superset); otherwise `best_step` runs.
+#[derive(Debug)]
+pub struct Steer {
+    /// The directions (the table depends on nothing else).
+    dirs: Vec<(i64, i64)>,
+    /// Clamp bounds `mx + 1`, `my + 1`.
+    cx: i64,
+    cy: i64,
+    /// Direction index per clamped offset, [`Steer::STUCK`] when none gets closer,
+    /// [`Steer::UNKNOWN`] until first needed; empty for direction sets with very long steps
+    /// (then every step runs `best_step`).
+    table: Vec<u8>,
+}
+
+impl Steer {
+    const STUCK: u8 = u8::MAX;
+    /// A table entry not computed yet (a walk meets few offsets).
+    const UNKNOWN: u8 = u8::MAX - 1;
+
+    /// The table entry for the clamped offset `(tx, ty)`.
+    fn entry(dirs: &[(i64, i64)], tx: i64, ty: i64) -> u8 {
+        let mut best = (Steer::STUCK, tx.abs() + ty.abs());
+        for (i, &(dx, dy)) in dirs.iter().enumerate() {
+            let d = (tx - dx).abs() + (ty - dy).abs();
+            if d < best.1 {
+                best = (i as u8, d);
+            }
+        }
+        best.0
+    }
+
+    fn new(dirs: &[(i64, i64)]) -> Steer {
+        let reach = |f: fn(&(i64, i64)) -> i64| {
+            dirs.iter()
+                .map(|d| f(d).unsigned_abs().min(64))
+                .max()
+                .unwrap_or(0) as i64
+                + 1
+        };
+        let (cx, cy) = (reach(|d| d.0), reach(|d| d.1));
+        let table = if dirs.len() < Steer::UNKNOWN as usize && cx <= 32 && cy <= 32 {
+            vec![Steer::UNKNOWN; ((2 * cx + 1) * (2 * cy + 1)) as usize]
+        } else {
+            Vec::new()
+        };
+        Steer {
+            dirs: dirs.to_vec(),
+            cx,
+            cy,
+            table,
+        }
+    }
+
+    /// `best_step` from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
+    /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
+    /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
+    /// offset is not zero).
+    #[inline(always)]
+    pub fn step(
+        &mut self,
+        dirs: &[(i64, i64)],
+        r: Rect,
+        p: (i64, i64),
+        t: (i64, i64),
+    ) -> Option<((i64, i64), u64)> {
+        let single = |q: Option<(i64, i64)>| q.map(|(nx, ny)| ((nx - p.0, ny - p.1), 1));
+        if self.table.is_empty() {
+            return single(best_step(dirs, r, p, t));
+        }
+        let (ox, oy) = (t.0 - p.0, t.1 - p.1);
+        let (tx, ty) = (ox.clamp(-self.cx, self.cx), oy.clamp(-self.cy, self.cy));
+        let slot = ((ty + self.cy) * (2 * self.cx + 1) + tx + self.cx) as usize;
+        let mut i = self.table[slot];
+        if i == Steer::UNKNOWN {
+            i = Steer::entry(dirs, tx, ty);
+            self.table[slot] = i;
+        }
+        if i == Steer::STUCK {
+            return None;
+        }
+        let (dx, dy) = dirs[i as usize];
+        let (nx, ny) = (p.0 + dx, p.1 + dy);
+        if nx < r.x || ny < r.y || nx >= r.x + r.w || ny >= r.y + r.h {
+            return single(best_step(dirs, r, p, t));
+        }
+        // Steps along one axis: offset `o` (clamped at `c`), step `d`, position `at` within
+        // `lo..=hi`.
+        // `a / b` for `a >= 0`, `b >= 1`, without a division for the usual unit step.
+        let div = |a: i64, b: i64| if b == 1 { a } else { a / b };
+        let run = |o: i64, c: i64, d: i64, at: i64, lo: i64, hi: i64| {
+            let keep = match d {
+                0 => i64::MAX,
+                _ if o.abs() < c => 1,
+                // Moving away from the target (or along) keeps the offset clamped.
+                _ if (o > 0) != (d > 0) => i64::MAX,
+                _ => div(o.abs() - c, d.abs()) + 1,
+            };
+            let room = match d {
+                0 => i64::MAX,
+                _ if d > 0 => div(hi - at, d),
+                _ => div(at - lo, -d),
+            };
+            keep.min(room)
+        };
+        let k = run(ox, self.cx, dx, p.0, r.x, r.x + r.w - 1).min(run(
+            oy,
+            self.cy,
+            dy,
+            p.1,
+            r.y,
+            r.y + r.h - 1,
+        ));
+        Some(((dx, dy), k as u64))
+    }
+}
+
+thread_local! {
+    /// The step table of the last walk on this thread.
+    static STEERS: Cell<Option<Steer>> = const { Cell::new(None) };
 }
 
 /// Stage 4 with [`CellRules`] in a plain pass (front buffer, no counts, no live planes):

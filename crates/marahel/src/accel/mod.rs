@@ -67,8 +67,9 @@ pub struct Accel {
     /// the whole region's distance plane or statistics are computed again after every
     /// write.
     pub distance_patching: bool,
-    /// Connect digs with a table of its rules when they read and write the visited cell
-    /// only ([`connect_walk`]); off: the compiled rules run at every cell of a corridor.
+    /// Connect's walker steers by a table of its step choices, taken as straight runs, and
+    /// digs with a table of its rules when they read and write the visited cell only
+    /// ([`connect_walk`]); off: a step at a time, the rules run at every cell of a corridor.
     pub connect_walk: bool,
     /// Connect plans its corridors for the 4 unit steps and the 8 steps of the 3x3 square
     /// with raster passes over the region ([`connect_tree`]); off: a breadth-first search
@@ -408,9 +409,7 @@ fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strat
         ExplorerKind::Connect {
             style: ConnectStyle::Tour,
             ..
-        } if a.connect_walk && crate::explorer::connect::walk_fits(ex, ctx) => {
-            Strategy::ConnectWalk
-        }
+        } if a.connect_walk && connect_walk::walk_fits(ex, ctx) => Strategy::ConnectWalk,
         _ => Strategy::Compiled,
     }
 }

@@ -13,16 +13,10 @@
 //! 4. A walker digs each corridor: from its first cell it steps to the neighbour closest to
 //!    the corridor's end (the first such direction), and applies the rules at every cell it
 //!    stands on (the idiom is `self(solid) -> self(empty)`); `percent` is the share of
-//!    corridors done. The choice is tabulated by the offset to the end, clamped just beyond
-//!    the longest step (past it only the offset's signs matter; the table is kept per thread
-//!    for the next pass with the same directions), and is then taken as a straight run for as
-//!    long as the clamped offset and the region allow; `percent`/`cpercent` are only kept
-//!    when a rule reads them. Rules that only read and write the visited cell (the idiom) are
-//!    a table from the cell's code to the value written, and in a plain pass the walk visits a
-//!    cell with a table read and a store (without branches on whether a rule fires), and with
-//!    unit steps only (the usual `plus`) takes each corridor as at most two straight runs in
-//!    closed form ([`crate::accel::connect_walk`], chosen by the planner as
-//!    [`Strategy::ConnectWalk`]).
+//!    corridors done; `percent`/`cpercent` are only kept when a rule reads them. The
+//!    acceleration layer steers the walker by a table of its choices and straight runs, and
+//!    digs with a table of the rules when they only read and write the visited cell
+//!    ([`crate::accel::connect_walk`]; the table walk is [`Strategy::ConnectWalk`]).
 //!
 //! Everything is bounded: each corridor is walked in at most its Manhattan length, and their
 //! total length has a budget (`tree::BUDGET`, 4 steps per region cell); a corridor end the
@@ -33,11 +27,10 @@ pub(crate) mod tree;
 use super::{Limits, reads_progress, visit};
 use crate::accel::Strategy;
 use crate::accel::connect_tree;
-use crate::accel::connect_walk::{self as walk, CellRules};
+use crate::accel::connect_walk as walk;
 use crate::engine::Ctx;
 use crate::program::Explorer;
 use grid_core::Rect;
-use std::cell::Cell;
 pub use tree::Corridor;
 
 /// The Manhattan distance between two cells.
@@ -48,7 +41,7 @@ pub fn manhattan(a: (i64, i64), b: (i64, i64)) -> u64 {
 /// The walker's step rule: among the directions whose step stays in the region, the first
 /// that gets closest (Manhattan) to the target; `None` (stuck) unless it gets strictly closer
 /// than the walker is.
-fn best_step(
+pub(crate) fn best_step(
     dirs: &[(i64, i64)],
     r: Rect,
     (x, y): (i64, i64),
@@ -69,133 +62,6 @@ fn best_step(
         }
     }
     (bd < here).then_some(best)
-}
-
-/// `best_step` tabulated by the offset to the target, ignoring the region.
-///
-/// Once `|t.0 - x|` exceeds every step's `|dx|`, each step's distance is the walker's minus
-/// `sign(t.0 - x) * dx` on that axis: the choice depends only on the sign, so the offset is
-/// clamped to `±(mx + 1)` (likewise for y) and the table is small. The choice of all
-/// directions, when it stays in the region, is also the choice among the directions that
-/// stay in the region (it is the first closest of a superset); otherwise `best_step` runs.
-#[derive(Debug)]
-pub struct Steer {
-    /// The directions (the table depends on nothing else).
-    dirs: Vec<(i64, i64)>,
-    /// Clamp bounds `mx + 1`, `my + 1`.
-    cx: i64,
-    cy: i64,
-    /// Direction index per clamped offset, [`Steer::STUCK`] when none gets closer,
-    /// [`Steer::UNKNOWN`] until first needed; empty for direction sets with very long steps
-    /// (then every step runs `best_step`).
-    table: Vec<u8>,
-}
-
-impl Steer {
-    const STUCK: u8 = u8::MAX;
-    /// A table entry not computed yet (a walk meets few offsets).
-    const UNKNOWN: u8 = u8::MAX - 1;
-
-    /// The table entry for the clamped offset `(tx, ty)`.
-    fn entry(dirs: &[(i64, i64)], tx: i64, ty: i64) -> u8 {
-        let mut best = (Steer::STUCK, tx.abs() + ty.abs());
-        for (i, &(dx, dy)) in dirs.iter().enumerate() {
-            let d = (tx - dx).abs() + (ty - dy).abs();
-            if d < best.1 {
-                best = (i as u8, d);
-            }
-        }
-        best.0
-    }
-
-    fn new(dirs: &[(i64, i64)]) -> Steer {
-        let reach = |f: fn(&(i64, i64)) -> i64| {
-            dirs.iter()
-                .map(|d| f(d).unsigned_abs().min(64))
-                .max()
-                .unwrap_or(0) as i64
-                + 1
-        };
-        let (cx, cy) = (reach(|d| d.0), reach(|d| d.1));
-        let table = if dirs.len() < Steer::UNKNOWN as usize && cx <= 32 && cy <= 32 {
-            vec![Steer::UNKNOWN; ((2 * cx + 1) * (2 * cy + 1)) as usize]
-        } else {
-            Vec::new()
-        };
-        Steer {
-            dirs: dirs.to_vec(),
-            cx,
-            cy,
-            table,
-        }
-    }
-
-    /// `best_step` from `p` towards `t`, as the step `(dx, dy)` and how many times in a row
-    /// the walker takes it (at least 1): while the clamped offset to `t` stays the same and
-    /// the walker stays in the region, the choice cannot change (and `t` is not reached: the
-    /// offset is not zero).
-    #[inline(always)]
-    pub fn step(
-        &mut self,
-        dirs: &[(i64, i64)],
-        r: Rect,
-        p: (i64, i64),
-        t: (i64, i64),
-    ) -> Option<((i64, i64), u64)> {
-        let single = |q: Option<(i64, i64)>| q.map(|(nx, ny)| ((nx - p.0, ny - p.1), 1));
-        if self.table.is_empty() {
-            return single(best_step(dirs, r, p, t));
-        }
-        let (ox, oy) = (t.0 - p.0, t.1 - p.1);
-        let (tx, ty) = (ox.clamp(-self.cx, self.cx), oy.clamp(-self.cy, self.cy));
-        let slot = ((ty + self.cy) * (2 * self.cx + 1) + tx + self.cx) as usize;
-        let mut i = self.table[slot];
-        if i == Steer::UNKNOWN {
-            i = Steer::entry(dirs, tx, ty);
-            self.table[slot] = i;
-        }
-        if i == Steer::STUCK {
-            return None;
-        }
-        let (dx, dy) = dirs[i as usize];
-        let (nx, ny) = (p.0 + dx, p.1 + dy);
-        if nx < r.x || ny < r.y || nx >= r.x + r.w || ny >= r.y + r.h {
-            return single(best_step(dirs, r, p, t));
-        }
-        // Steps along one axis: offset `o` (clamped at `c`), step `d`, position `at` within
-        // `lo..=hi`.
-        // `a / b` for `a >= 0`, `b >= 1`, without a division for the usual unit step.
-        let div = |a: i64, b: i64| if b == 1 { a } else { a / b };
-        let run = |o: i64, c: i64, d: i64, at: i64, lo: i64, hi: i64| {
-            let keep = match d {
-                0 => i64::MAX,
-                _ if o.abs() < c => 1,
-                // Moving away from the target (or along) keeps the offset clamped.
-                _ if (o > 0) != (d > 0) => i64::MAX,
-                _ => div(o.abs() - c, d.abs()) + 1,
-            };
-            let room = match d {
-                0 => i64::MAX,
-                _ if d > 0 => div(hi - at, d),
-                _ => div(at - lo, -d),
-            };
-            keep.min(room)
-        };
-        let k = run(ox, self.cx, dx, p.0, r.x, r.x + r.w - 1).min(run(
-            oy,
-            self.cy,
-            dy,
-            p.1,
-            r.y,
-            r.y + r.h - 1,
-        ));
-        Some(((dx, dy), k as u64))
-    }
-}
-
-thread_local! {
-    /// The step table of the last walk on this thread.
-    static STEERS: Cell<Option<Steer>> = const { Cell::new(None) };
 }
 
 /// The offsets `dirs` made symmetric: each and its opposite, once, in order (no `(0, 0)`).
@@ -244,46 +110,27 @@ pub fn pass(
     if plan.corridors.is_empty() {
         return;
     }
-    // The step table of the last pass on this thread, if it has the same directions.
-    let mut steer = match STEERS.take() {
-        Some(steer) if steer.dirs == *dirs => steer,
-        _ => Steer::new(dirs),
+    let stuck = match ctx.planning.accel.connect_walk {
+        true => walk::dig(ex, &plan.corridors, strategy, ctx, lim),
+        false => dig(ex, &plan.corridors, ctx, lim, |p, to| {
+            let next = best_step(dirs, r, p, to);
+            next.map(|(x, y)| ((x - p.0, y - p.1), 1))
+        }),
     };
-    let rules = (strategy == Strategy::ConnectWalk)
-        .then(|| CellRules::new(ex, nbhs))
-        .flatten();
-    let stuck = match rules {
-        Some(mut rules) => walk::walk(&mut rules, &plan.corridors, &mut steer, dirs, r, ctx, lim),
-        None => dig(ex, &plan.corridors, &mut steer, ctx, lim),
-    };
-    STEERS.set(Some(steer));
     warn_stuck(ex, stuck, warnings);
-}
-
-/// Whether the table walk ([`walk::walk`]) can dig for `ex` in this pass: rules of the
-/// cell alone, compiled, in a plain pass (the front buffer, no counts, no live planes, no
-/// live `dist` tracking).
-pub fn walk_fits(ex: &Explorer, ctx: &Ctx) -> bool {
-    ex.kernel.is_some()
-        && !ctx.buffer
-        && !ctx.track_counts
-        && !ctx.caches.watching()
-        && CellRules::new(ex, ctx.nbhs).is_some()
 }
 
 /// Stage 4, the general walk: digs the `corridors` in order, running the rules at every cell
 /// the walker stands on, until `changes` firings; returns how many corridors stopped short of
-/// their end.
-fn dig(
+/// their end. `next(p, to)` is [`best_step`] from `p` towards `to`, as the step and how many
+/// cells in a row it holds (at least 1; `None`: stuck).
+pub(crate) fn dig(
     ex: &Explorer,
     corridors: &[Corridor],
-    steer: &mut Steer,
     ctx: &mut Ctx,
     lim: Limits,
+    mut next: impl FnMut((i64, i64), (i64, i64)) -> Option<((i64, i64), u64)>,
 ) -> u64 {
-    let r = ctx.region;
-    let nbhs = ctx.nbhs;
-    let dirs = &nbhs[ex.directions].offsets;
     let progress = reads_progress(ex);
     let total = corridors.len() as f64;
     let (mut changed, mut stuck) = (0, 0);
@@ -311,7 +158,7 @@ fn dig(
             if (x, y) == to {
                 break;
             }
-            let Some((d, k)) = steer.step(dirs, r, (x, y), to) else {
+            let Some((d, k)) = next((x, y), to) else {
                 stuck += 1;
                 break;
             };

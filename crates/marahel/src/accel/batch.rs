@@ -17,10 +17,11 @@
 mod draws;
 pub mod whole;
 
+use super::pred::Pred;
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::Explorer;
-use crate::rule::{Condition, Op, Pred};
+use crate::rule::{Condition, Op};
 use grid_core::below;
 use grid_core::rand::RngExt;
 

@@ -22,12 +22,13 @@
 //! a count load and a compare, and a horizontal pass over byte counts ([`Kernel::scan_rows`],
 //! `byte_scan`) tests sixteen cells at a time.
 
+use super::pred::Pred;
 use crate::accel::live::{Bytes, CountLayout, Pairs, PlaneSpec, Words};
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::executer::Executer;
 use crate::program::{Explorer, ExplorerKind, Nbh};
-use crate::rule::{Condition, Op, Pred};
+use crate::rule::{Condition, Op};
 use grid_core::below;
 use grid_core::rand::RngExt;
 

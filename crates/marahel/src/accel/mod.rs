@@ -19,6 +19,7 @@ pub mod live;
 pub mod live_dist;
 pub mod live_walk;
 pub mod nearest;
+pub mod pred;
 pub mod spread;
 pub mod steps;
 

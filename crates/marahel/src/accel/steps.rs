@@ -28,11 +28,12 @@
 
 mod dig;
 
+use super::pred::{Pred, integer_range};
 use crate::engine::{Ctx, FlatNbh};
 use crate::estimator::Estimator;
 use crate::explorer::Limits;
 use crate::program::Explorer;
-use crate::rule::{Op, Pred, integer_range};
+use crate::rule::Op;
 use grid_core::rand::{Rng, RngExt};
 use grid_core::{LevelRng, below};
 

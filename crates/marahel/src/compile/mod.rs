@@ -389,7 +389,6 @@ fn compile_divider(r: &RawRegions, map_max: (usize, usize)) -> Result<Divider, M
     };
     let max = match (&r.max, kind) {
         (Some(t), _) => parse_size(t, "regions.parameters.max")?,
-        (None, DividerKind::Bsp) if r.min.is_none() => (usize::MAX, usize::MAX),
         (None, DividerKind::Bsp) => (usize::MAX, usize::MAX),
         (None, _) => min,
     };

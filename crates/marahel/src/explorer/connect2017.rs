@@ -29,12 +29,14 @@
 //! most [`MAX_REPLANS`] times); directions other than the 4- or 8-neighbourhood use the
 //! connect walker (step to the neighbour closest to the target). Every loop is bounded.
 
+use super::connect::tree::grid::root;
+use super::connect::{best_step, symmetric};
 use super::{Limits, visit};
 use crate::divider::shuffle;
 use crate::engine::Ctx;
 use crate::program::{ConnectStyle, Explorer};
 use grid_core::rand::RngExt;
-use grid_core::{Connectivity, astar};
+use grid_core::{Connectivity, Rect, astar};
 use std::collections::BTreeMap;
 
 /// Steps of `full`'s extra corridors allowed per region cell.
@@ -58,14 +60,7 @@ impl Areas {
     fn find(ex: &Explorer, entities: &[bool], ctx: &Ctx) -> Areas {
         let r = ctx.region;
         let (rw, rh) = (r.w as usize, r.h as usize);
-        let mut adj: Vec<(i64, i64)> = Vec::new();
-        for &(dx, dy) in &ctx.nbhs[ex.directions].offsets {
-            for o in [(dx, dy), (-dx, -dy)] {
-                if o != (0, 0) && !adj.contains(&o) {
-                    adj.push(o);
-                }
-            }
-        }
+        let adj = symmetric(&ctx.nbhs[ex.directions].offsets);
         let mut label = vec![NONE; rw * rh];
         let w = ctx.canvas.w;
         let open = |i: usize| {
@@ -154,15 +149,6 @@ fn trace(parent: &[u32], mut i: u32, out: &mut Vec<u32>) {
     }
 }
 
-/// Union-find root with path halving (iterative).
-fn root(up: &mut [usize], mut a: usize) -> usize {
-    while up[a] != a {
-        up[a] = up[up[a]];
-        a = up[a];
-    }
-    a
-}
-
 /// One region pass of a 2017 connector.
 pub fn pass(
     ex: &Explorer,
@@ -222,15 +208,15 @@ pub fn pass(
                 .map(|((a, b), (len, i, j))| (len, a, b, i, j))
                 .collect();
             edges.sort_unstable();
-            let mut up: Vec<usize> = (0..k).collect();
+            let mut up: Vec<u32> = (0..k as u32).collect();
             let mut joined = 1;
             let mut path = Vec::new();
             for (_, a, b, i, j) in edges {
-                let (ra, rb) = (root(&mut up, a as usize), root(&mut up, b as usize));
+                let (ra, rb) = (root(&mut up, a), root(&mut up, b));
                 if ra == rb {
                     continue;
                 }
-                up[ra] = rb;
+                up[ra as usize] = rb;
                 let progress = joined as f64 / k as f64;
                 joined += 1;
                 path.clear();
@@ -348,32 +334,21 @@ pub fn pass(
     }
 }
 
-/// The connect walker from `from` towards `to`: each step goes to the in-region `directions`
-/// neighbour closest (Manhattan) to `to`; it stops when no neighbour is closer.
+/// The connect walker from `from` towards `to` ([`best_step`] in the region, region-local
+/// cells); it stops when no neighbour is closer.
 fn walk(ex: &Explorer, ctx: &Ctx, areas: &Areas, from: u32, to: u32) -> Vec<u32> {
     let rw = areas.rw;
-    let (tx, ty) = ((to as usize % rw) as i64, (to as usize / rw) as i64);
-    let (mut x, mut y) = ((from as usize % rw) as i64, (from as usize / rw) as i64);
+    let region = Rect::new(0, 0, rw as i64, areas.rh as i64);
+    let local = |i: u32| ((i as usize % rw) as i64, (i as usize / rw) as i64);
+    let (mut at, t) = (local(from), local(to));
     let mut path = vec![from];
     // Bounded: every step lowers the Manhattan distance.
-    while (x, y) != (tx, ty) {
-        let here = (tx - x).abs() + (ty - y).abs();
-        let mut best: Option<((i64, i64), i64)> = None;
-        for &(dx, dy) in &ctx.nbhs[ex.directions].offsets {
-            let (nx, ny) = (x + dx, y + dy);
-            if nx < 0 || ny < 0 || nx as usize >= rw || ny as usize >= areas.rh {
-                continue;
-            }
-            let d = (tx - nx).abs() + (ty - ny).abs();
-            if best.is_none_or(|(_, bd)| d < bd) {
-                best = Some(((nx, ny), d));
-            }
-        }
-        match best {
-            Some((p, d)) if d < here => (x, y) = p,
-            _ => break,
-        }
-        path.push((y as usize * rw + x as usize) as u32);
+    while at != t {
+        let Some(next) = best_step(&ctx.nbhs[ex.directions].offsets, region, at, t) else {
+            break;
+        };
+        at = next;
+        path.push((at.1 as usize * rw + at.0 as usize) as u32);
     }
     path
 }

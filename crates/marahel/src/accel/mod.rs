@@ -309,6 +309,39 @@ pub fn kind_name(kind: &ExplorerKind) -> &'static str {
     }
 }
 
+/// Runs one region pass of `ex` (the region is `ctx.region`, its limits `lim`): plans it,
+/// runs the strategies that replace the core's pass whole (row batches, whole regions,
+/// walker step loops) or else `core` with the strategy chosen, and ends the pass's live
+/// planes. `keep_planes`: as in [`plan`].
+pub fn pass(
+    ex: &Explorer,
+    ctx: &mut Ctx,
+    lim: Limits,
+    keep_planes: bool,
+    core: impl FnOnce(&mut Ctx, Strategy),
+) {
+    match (plan(ex, ctx, lim, keep_planes), &ex.kind) {
+        (Strategy::Rows, _) => batch::rows(ex, ctx),
+        (Strategy::Whole, _) => batch::whole::pass(ex, ctx),
+        (Strategy::WalkerSteps, ExplorerKind::Drunk { dirprob }) => {
+            steps::pass(ex, *dirprob, ctx, lim)
+        }
+        (strategy, _) => core(ctx, strategy),
+    }
+    ctx.caches.live.end();
+}
+
+/// Whether the live planes of a pass over one of `regions` may be kept for the explorer's
+/// next repeat: no other region of the list overlaps it (then only that region's own passes
+/// write its cells), and no border inset moves it.
+pub fn keeps_planes(ex: &Explorer, regions: &[grid_core::Rect]) -> bool {
+    let disjoint = regions
+        .iter()
+        .enumerate()
+        .all(|(i, a)| regions[..i].iter().all(|b| a == b || !a.intersects(b)));
+    disjoint && ex.border.is_none()
+}
+
 /// Plans one region pass of `ex` (the region is `ctx.region`, its limits `lim`): begins the
 /// live planes when they pay off and are allowed, and returns the strategy that runs the
 /// pass. `keep_planes`: the pass's live planes may be kept for the explorer's next repeat

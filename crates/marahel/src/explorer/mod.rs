@@ -1,7 +1,9 @@
 //! Explorers: how each explorer family walks its regions and applies its rules.
 //!
-//! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); the
-//! families live in [`narrow`], [`turtle`], [`connect`] and [`wide`].
+//! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); it hands
+//! each region pass to the planner once ([`crate::accel::pass`]), which runs it or gives it
+//! back to the family's own pass: [`narrow`], [`turtle`], [`agents`], [`flood`], [`connect`],
+//! [`connect2017`], [`wide`], or [`row_order`] for an order-free full scan.
 
 pub mod agents;
 pub mod connect;
@@ -12,7 +14,7 @@ pub mod row_order;
 pub mod turtle;
 pub mod wide;
 
-use crate::accel::{Strategy, batch};
+use crate::accel::Strategy;
 use crate::distance::quadratic::{self, LiveCharge};
 use crate::engine::{Ctx, draw};
 use crate::error::MarahelError;
@@ -174,13 +176,7 @@ pub fn run(
         [RegionRef::All] => regions.into(),
         _ => region_list(ex, regions, map, warnings).into(),
     };
-    // Live planes may be kept from one repeat to the next when no other region of the list
-    // overlaps a region (then only that region's own passes write its cells).
-    let disjoint = list
-        .iter()
-        .enumerate()
-        .all(|(i, a)| list[..i].iter().all(|b| a == b || !a.intersects(b)));
-    let keep_planes = disjoint && ex.border.is_none();
+    let keep_planes = crate::accel::keeps_planes(ex, &list);
     let quadratic = quadratic::find(ex);
     let repeats = draw(ex.repeats, ctx.rng);
     let total = visit_budget(map.area());
@@ -228,33 +224,9 @@ pub fn run(
                     q.charge(quadratic_left, visits(&ex.kind, area, limits), r)?;
                 }
             }
-            let strategy = crate::accel::plan(ex, ctx, limits, keep_planes);
-            match &ex.kind {
-                _ if strategy == Strategy::RowOrder => row_order::pass(ex, ctx),
-                _ if strategy == Strategy::Rows => batch::rows(ex, ctx),
-                _ if strategy == Strategy::Whole => batch::whole::pass(ex, ctx),
-                ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
-                    narrow::pass(ex, ctx, limits, strategy)
-                }
-                ExplorerKind::Drunk { dirprob } => {
-                    turtle::drunk(ex, *dirprob, ctx, limits, strategy)
-                }
-                ExplorerKind::Agents(spec) => agents::run(ex, spec, ctx, limits),
-                ExplorerKind::Flood { start, explore } => {
-                    flood::pass(ex, *start, *explore, ctx, limits)
-                }
-                ExplorerKind::Greedy { heuristics } => turtle::greedy(ex, heuristics, ctx, limits),
-                ExplorerKind::Connect {
-                    entities,
-                    style: ConnectStyle::Tour,
-                } => connect::pass(ex, entities, ctx, limits, strategy, warnings),
-                ExplorerKind::Connect { entities, style } => {
-                    connect2017::pass(ex, *style, entities, ctx, limits, warnings)
-                }
-                ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, limits),
-                ExplorerKind::WideRand => wide::random(ex, ctx, limits),
-            }
-            ctx.caches.live.end();
+            crate::accel::pass(ex, ctx, limits, keep_planes, |ctx, strategy| {
+                pass(ex, ctx, limits, strategy, warnings)
+            });
             if let (Some(q), Some(charge)) = (&quadratic, ctx.live_charge.take()) {
                 q.settle(charge, ctx.version, quadratic_left, r)?;
             }
@@ -270,6 +242,30 @@ pub fn run(
         warnings.push(budget.warning(ex));
     }
     Ok(())
+}
+
+/// One region pass of `ex` in the core, by its explorer family; `strategy`, the planner's
+/// choice ([`crate::accel::plan`]), says what of it the acceleration layer runs.
+fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy, warnings: &mut Vec<String>) {
+    match &ex.kind {
+        _ if strategy == Strategy::RowOrder => row_order::pass(ex, ctx),
+        ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
+            narrow::pass(ex, ctx, lim, strategy)
+        }
+        ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, lim),
+        ExplorerKind::Agents(spec) => agents::run(ex, spec, ctx, lim),
+        ExplorerKind::Flood { start, explore } => flood::pass(ex, *start, *explore, ctx, lim),
+        ExplorerKind::Greedy { heuristics } => turtle::greedy(ex, heuristics, ctx, lim),
+        ExplorerKind::Connect {
+            entities,
+            style: ConnectStyle::Tour,
+        } => connect::pass(ex, entities, ctx, lim, strategy, warnings),
+        ExplorerKind::Connect { entities, style } => {
+            connect2017::pass(ex, *style, entities, ctx, lim, warnings)
+        }
+        ExplorerKind::WideHeur { heuristics } => wide::heur(ex, heuristics, ctx, lim),
+        ExplorerKind::WideRand => wide::random(ex, ctx, lim),
+    }
 }
 
 /// The regions `ex` runs over, in order (a missing index is skipped with a warning).

@@ -10,7 +10,6 @@
 //! for the pass.
 
 use super::{Limits, set_progress, visit};
-use crate::accel::Strategy;
 use crate::engine::Ctx;
 use crate::estimator::Estimator;
 use crate::program::Explorer;
@@ -27,11 +26,8 @@ fn start(ctx: &mut Ctx) -> (i64, i64) {
 
 /// `turtle_drunk`: from a random direction and a random cell, visit, then turn with
 /// probability `dirprob` (or when the next cell is outside the region) and step.
-pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
+pub fn drunk(ex: &Explorer, dirprob: f64, ctx: &mut Ctx, lim: Limits) {
     let nbhs = ctx.nbhs;
-    if strategy == Strategy::WalkerSteps {
-        return crate::accel::steps::pass(ex, dirprob, ctx, lim);
-    }
     let dirs = &nbhs[ex.directions].offsets;
     let mut dir = dirs[below(ctx.rng, dirs.len())];
     let from = start(ctx);

@@ -102,7 +102,7 @@ pub struct Workspace {
 /// Maps of more cells than this (a 1024x1024 map has this many) keep neither their scratch
 /// from one explorer to the next nor their buffers for the next map (peak memory on huge maps;
 /// below it, a thread keeps at most a few bytes per cell of the largest map it made).
-const KEEP_CELLS: usize = 1 << 20;
+pub const KEEP_CELLS: usize = 1 << 20;
 
 thread_local! {
     /// This thread's buffers, kept from one map to the next.

@@ -41,7 +41,7 @@ pub fn manhattan(a: (i64, i64), b: (i64, i64)) -> u64 {
 /// The walker's step rule: among the directions whose step stays in the region, the first
 /// that gets closest (Manhattan) to the target; `None` (stuck) unless it gets strictly closer
 /// than the walker is.
-pub(crate) fn best_step(
+pub fn best_step(
     dirs: &[(i64, i64)],
     r: Rect,
     (x, y): (i64, i64),
@@ -124,7 +124,7 @@ pub fn pass(
 /// the walker stands on, until `changes` firings; returns how many corridors stopped short of
 /// their end. `next(p, to)` is [`best_step`] from `p` towards `to`, as the step and how many
 /// cells in a row it holds (at least 1; `None`: stuck).
-pub(crate) fn dig(
+pub fn dig(
     ex: &Explorer,
     corridors: &[Corridor],
     ctx: &mut Ctx,

@@ -125,8 +125,10 @@ impl Ctx<'_> {
         }
     }
 
+    /// Whether the box `b` (min dx, max dx, min dy, max dy) around `(x, y)` lies in the
+    /// region.
     #[inline]
-    fn interior(&self, b: (i64, i64, i64, i64), x: i64, y: i64) -> bool {
+    pub fn interior(&self, b: (i64, i64, i64, i64), x: i64, y: i64) -> bool {
         self.inside(x + b.0, y + b.2) && self.inside(x + b.1, y + b.3)
     }
 
@@ -134,40 +136,19 @@ impl Ctx<'_> {
     #[inline(always)]
     pub fn count_nbh(&self, nbh: usize, weights: &[u32; 256], x: usize, y: usize) -> u32 {
         let n = &self.nbhs[nbh];
-        let front = &self.canvas.front;
-        if n.is_self {
-            // The visited cell is always inside the region.
-            return weights[front[y * self.canvas.w + x] as usize];
-        }
         let (xi, yi) = (x as i64, y as i64);
-        if self.interior(n.bbox, xi, yi) {
-            let base = (y * self.canvas.w + x) as isize;
-            let at = |d: isize| weights[front[(base + d) as usize] as usize];
-            // Fixed-size arms unroll the usual 3x3 and plus shapes.
-            match n.flat.len() {
-                9 => {
-                    let f: &[isize; 9] = n.flat[..9].try_into().expect("nine offsets");
-                    f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
-                }
-                8 => {
-                    let f: &[isize; 8] = n.flat[..8].try_into().expect("eight offsets");
-                    f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
-                }
-                4 => {
-                    let f: &[isize; 4] = n.flat[..4].try_into().expect("four offsets");
-                    f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
-                }
-                _ => n.flat.iter().fold(0u32, |s, &d| s.wrapping_add(at(d))),
-            }
-        } else {
-            self.count_nbh_edge(n, weights, xi, yi)
+        if !self.interior(n.bbox, xi, yi) {
+            return self.count_nbh_edge(n, weights, xi, yi);
         }
+        let (front, base) = (&self.canvas.front, (y * self.canvas.w + x) as isize);
+        let at = |d: isize| weights[front[(base + d) as usize] as usize];
+        n.flat.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
     }
 
     /// [`Ctx::count_nbh`] near the region's edge: cells outside read `out` (or, when the
     /// region wraps, the cell they wrap to).
     #[inline(never)]
-    fn count_nbh_edge(&self, n: &FlatNbh, weights: &[u32; 256], xi: i64, yi: i64) -> u32 {
+    pub fn count_nbh_edge(&self, n: &FlatNbh, weights: &[u32; 256], xi: i64, yi: i64) -> u32 {
         let front = &self.canvas.front;
         let out_w = weights[self.out_code as usize]
             + if self.out != self.out_code {

@@ -515,11 +515,39 @@ impl Kernel {
         }
     }
 
-    /// Count `plane` at `(x, y)`, counted from the map.
+    /// Count `plane` at `(x, y)`, counted from the map ([`Ctx::count_nbh`], with the visited
+    /// cell alone read directly and the usual 3x3 and plus shapes unrolled).
     #[inline(never)]
     fn count_afresh(&self, ctx: &Ctx, plane: usize, x: usize, y: usize) -> u32 {
         let spec = &self.planes[plane];
-        ctx.count_nbh(spec.nbh, &spec.weights, x, y)
+        let (n, weights) = (&ctx.nbhs[spec.nbh], &spec.weights);
+        let front = &ctx.canvas.front;
+        if n.is_self {
+            // The visited cell is always inside the region.
+            return weights[front[y * ctx.canvas.w + x] as usize];
+        }
+        let (xi, yi) = (x as i64, y as i64);
+        if !ctx.interior(n.bbox, xi, yi) {
+            return ctx.count_nbh_edge(n, weights, xi, yi);
+        }
+        let base = (y * ctx.canvas.w + x) as isize;
+        let at = |d: isize| weights[front[(base + d) as usize] as usize];
+        // Fixed-size arms unroll the usual 3x3 and plus shapes.
+        match n.flat.len() {
+            9 => {
+                let f: &[isize; 9] = n.flat[..9].try_into().expect("nine offsets");
+                f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
+            }
+            8 => {
+                let f: &[isize; 8] = n.flat[..8].try_into().expect("eight offsets");
+                f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
+            }
+            4 => {
+                let f: &[isize; 4] = n.flat[..4].try_into().expect("four offsets");
+                f.iter().fold(0u32, |s, &d| s.wrapping_add(at(d)))
+            }
+            _ => n.flat.iter().fold(0u32, |s, &d| s.wrapping_add(at(d))),
+        }
     }
 
     /// Runs the executers of rule `i` at `(x, y)`.

@@ -79,8 +79,8 @@ pub struct Ctx<'a> {
     pub counts: Vec<u32>,
     /// Bumped on every front-buffer change (invalidates distance caches).
     pub version: u64,
-    /// `dist` planes per estimator slot: `(version, region, distances)`.
-    pub dist_cache: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// `dist` planes per estimator slot (the walking `minDist` too).
+    pub dist_cache: Memo<Vec<u32>>,
     /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
     pub paths: distance::paths::Caches,
     /// What the acceleration layer keeps between visits ([`crate::accel::caches`]).
@@ -278,19 +278,11 @@ impl Ctx<'_> {
     fn plane_distance(&mut self, slot: usize, targets: &[bool], at: (usize, usize)) -> u32 {
         let r = self.region;
         let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
-        match &self.dist_cache[slot] {
-            Some((v, rr, d)) if *rr == r && *v == self.version => d[at.1 * rect.2 + at.0],
-            _ => {
-                let mut d = match self.dist_cache[slot].take() {
-                    Some((_, _, d)) => d,
-                    None => Vec::new(),
-                };
-                distance::transform(&self.canvas.front, self.canvas.w, rect, targets, &mut d);
-                let v = d[at.1 * rect.2 + at.0];
-                self.dist_cache[slot] = Some((self.version, r, d));
-                v
-            }
-        }
+        let (front, w) = (&self.canvas.front[..], self.canvas.w);
+        let plane = self.dist_cache.get(slot, (r, self.version), |d| {
+            distance::transform(front, w, rect, targets, d)
+        });
+        plane[at.1 * rect.2 + at.0]
     }
 
     /// Sets the region and recounts it when counts are tracked.
@@ -305,6 +297,36 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+}
+
+/// Values computed over a region, one per estimator slot, each kept for the region and map
+/// version it was computed at: until the map changes, they are the estimators' values.
+#[derive(Debug, Default)]
+pub struct Memo<T>(Vec<Option<(u64, Rect, T)>>);
+
+impl<T: Default> Memo<T> {
+    /// `slots` empty slots.
+    pub fn new(slots: usize) -> Self {
+        Memo((0..slots).map(|_| None).collect())
+    }
+
+    /// Forgets every value.
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|k| *k = None);
+    }
+
+    /// The value of `slot` for region `r` at map version `version`: the kept one when it was
+    /// computed for them, else computed again by `fill` (over the old value, to reuse its
+    /// buffers).
+    pub fn get(&mut self, slot: usize, (r, version): (Rect, u64), fill: impl FnOnce(&mut T)) -> &T {
+        let kept = &mut self.0[slot];
+        if !matches!(kept, Some((v, rr, _)) if *v == version && *rr == r) {
+            let mut value = kept.take().map(|(_, _, t)| t).unwrap_or_default();
+            fill(&mut value);
+            *kept = Some((version, r, value));
+        }
+        &kept.as_ref().expect("just computed").2
     }
 }
 
@@ -411,7 +433,7 @@ fn generate_once(
             track_counts: false,
             counts: std::mem::take(&mut ws.counts),
             version: 0,
-            dist_cache: vec![None; p.dist_slots],
+            dist_cache: Memo::new(p.dist_slots),
             paths: distance::paths::Caches::new(p.dist_slots),
             caches,
             wrap: false,
@@ -436,7 +458,7 @@ fn generate_once(
             ctx.counts.clear();
             ctx.counts.resize(p.entities.len() + 2, 0);
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
-            ctx.dist_cache.iter_mut().for_each(|c| *c = None);
+            ctx.dist_cache.clear();
             ctx.paths.clear();
             ctx.caches.start_explorer(ex, p.accel);
             explorer::run(ex, &regions, &mut ctx, &mut warnings, &mut quadratic_left)?;

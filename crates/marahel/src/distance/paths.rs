@@ -16,8 +16,7 @@
 //!
 //! Every form is `-1` when no target can be reached.
 
-use crate::engine::Ctx;
-use grid_core::Rect;
+use crate::engine::{Ctx, Memo};
 use std::collections::VecDeque;
 
 /// Which statistic of the distances.
@@ -219,8 +218,8 @@ pub fn walk_from(
 /// What the 2017 distance estimators keep between readings.
 #[derive(Debug, Default)]
 pub struct Caches {
-    /// Per estimator slot: the targets' statistics, at a map version, for a region.
-    spreads: Vec<Option<(u64, Rect, Spread)>>,
+    /// Per estimator slot: the targets' statistics.
+    spreads: Memo<Spread>,
     /// Scratch of [`walk_from`].
     seen: Vec<u32>,
 }
@@ -229,14 +228,14 @@ impl Caches {
     /// Caches for `slots` estimators.
     pub fn new(slots: usize) -> Caches {
         Caches {
-            spreads: vec![None; slots],
+            spreads: Memo::new(slots),
             seen: Vec::new(),
         }
     }
 
     /// Forgets every statistic (a new explorer).
     pub fn clear(&mut self) {
-        self.spreads.iter_mut().for_each(|s| *s = None);
+        self.spreads.clear();
     }
 }
 
@@ -274,14 +273,11 @@ impl Ctx<'_> {
                     .spread((slot, stat), targets, now, map, (x, y))
             }
             None => {
-                let fresh = matches!(&self.paths.spreads[slot],
-                    Some((v, rr, _)) if *v == self.version && *rr == r);
-                if !fresh {
-                    let s = Spread::new(rect, w, is_target);
-                    self.paths.spreads[slot] = Some((self.version, r, s));
-                }
-                let (_, _, s) = self.paths.spreads[slot].as_ref().expect("filled");
-                s.get(stat, at)
+                let now = (r, self.version);
+                let spread = (self.paths.spreads).get(slot, now, |s| {
+                    *s = Spread::new(rect, w, is_target);
+                });
+                spread.get(stat, at)
             }
             Some((nbh, allowed_codes)) => {
                 let allowed = |i: usize| allowed_codes[front[i] as usize];
@@ -303,17 +299,8 @@ impl Ctx<'_> {
                         (v != u32::MAX).then_some(v as f64)
                     }
                     Stat::Min => {
-                        let fresh = matches!(&self.dist_cache[slot],
-                            Some((v, rr, _)) if *v == self.version && *rr == r);
-                        if !fresh {
-                            let mut d = match self.dist_cache[slot].take() {
-                                Some((_, _, d)) => d,
-                                None => Vec::new(),
-                            };
-                            walk_plane(rect, w, &walk, &mut d);
-                            self.dist_cache[slot] = Some((self.version, r, d));
-                        }
-                        let d = &self.dist_cache[slot].as_ref().expect("filled").2;
+                        let now = (r, self.version);
+                        let d = (self.dist_cache).get(slot, now, |d| walk_plane(rect, w, &walk, d));
                         let v = d[at.1 * rect.2 + at.0];
                         (v != u32::MAX).then_some(v as f64)
                     }

@@ -1,6 +1,7 @@
 //! Compiling one explorer: its type and aliases, region, parameters, limits and rules.
 
 use super::*;
+use crate::script::RawParams;
 use grid_core::text::excerpt;
 
 pub(super) fn compile_explorer(
@@ -29,35 +30,7 @@ pub(super) fn compile_explorer(
                 EXPLORER_TYPES.iter().map(|(n, _)| *n),
             )
         })?;
-    // Regions.
-    let mut regions = Vec::new();
-    for part in e.region.split(',') {
-        let part = part.trim();
-        regions.push(match part {
-            "map" => RegionRef::Map,
-            "all" => RegionRef::All,
-            _ => {
-                let i: usize = part.parse().map_err(|_| {
-                    MarahelError::unknown(at("region"), "region", part, ["map", "all", "0", "1", "..."])
-                })?;
-                match divider {
-                    None => {
-                        return Err(MarahelError::value(
-                            at("region"),
-                            format!("region {i} asked for, but the script has no `regions` divider (use \"map\")"),
-                        ));
-                    }
-                    Some(d) if i >= d.number => {
-                        return Err(MarahelError::value(
-                            at("region"),
-                            format!("region {i} asked for, but the divider makes at most {} (0..{})", d.number, d.number - 1),
-                        ));
-                    }
-                    Some(_) => RegionRef::Index(i),
-                }
-            }
-        });
-    }
+    let regions = region_refs(&e.region, at("region"), divider)?;
     let pr = &e.params;
     let buffer = match pr.replace.as_deref().map(str::trim) {
         None | Some("same") => false,
@@ -187,24 +160,7 @@ pub(super) fn compile_explorer(
             let (start, exploration) = pr.flood.as_ref().expect("floods have their parameters");
             let start = match start {
                 None => (0.0, 0.0),
-                Some(t) => {
-                    let bad = || {
-                        MarahelError::value(
-                            param("start"),
-                            format!("{} is not \"fx,fy\" (fractions from 0 to 1)", excerpt(t)),
-                        )
-                    };
-                    let v: Vec<f64> = t
-                        .split(',')
-                        .map(|p| p.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
-                        .collect::<Option<_>>()
-                        .ok_or_else(bad)?;
-                    match v[..] {
-                        [f] => (f.clamp(0.0, 1.0), f.clamp(0.0, 1.0)),
-                        [fx, fy] => (fx.clamp(0.0, 1.0), fy.clamp(0.0, 1.0)),
-                        _ => return Err(bad()),
-                    }
-                }
+                Some(t) => flood_start(t, param("start"))?,
             };
             let name = exploration.as_deref().unwrap_or("sequential").trim();
             ExplorerKind::Flood {
@@ -232,42 +188,7 @@ pub(super) fn compile_explorer(
                 allowed: allowed.iter().map(|&w| w > 0).collect(),
             })
         }
-        _ => {
-            let text = pr.entities.as_deref().unwrap_or("entity");
-            let weights = names
-                .list(text)
-                .map_err(|m| MarahelError::value(param("entities"), m))?;
-            let offs = &nbhs[directions].offsets;
-            let can = |f: &dyn Fn(&(i32, i32)) -> bool| offs.iter().any(f);
-            if !(can(&|o| o.0 > 0) && can(&|o| o.0 < 0) && can(&|o| o.1 > 0) && can(&|o| o.1 < 0)) {
-                return Err(MarahelError::value(
-                    param("directions"),
-                    format!(
-                        "connect must be able to move left, right, up and down; {:?} cannot",
-                        nbhs[directions].name
-                    ),
-                ));
-            }
-            let style = match pr.connector.as_deref().map(str::trim) {
-                None => ConnectStyle::Tour,
-                Some("short") => ConnectStyle::Short,
-                Some("random") => ConnectStyle::Random,
-                Some("hub") => ConnectStyle::Hub,
-                Some("full") => ConnectStyle::Full,
-                Some(t) => {
-                    return Err(MarahelError::unknown(
-                        param("type"),
-                        "connector type",
-                        t,
-                        ["short", "random", "hub", "full"],
-                    ));
-                }
-            };
-            ExplorerKind::Connect {
-                entities: weights.iter().map(|&w| w > 0).collect(),
-                style,
-            }
-        }
+        _ => connect_kind(pr, names, &nbhs[directions], &param)?,
     };
     if e.rules.is_empty() {
         return Err(MarahelError::shape(
@@ -301,4 +222,106 @@ pub(super) fn compile_explorer(
         kernel: None,
     };
     Ok(ex)
+}
+
+/// The regions of an explorer's `region` text (`map`, `all` or indices, comma-separated);
+/// `path` names it in errors.
+fn region_refs(
+    text: &str,
+    path: String,
+    divider: Option<&Divider>,
+) -> Result<Vec<RegionRef>, MarahelError> {
+    let mut regions = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        regions.push(match part {
+            "map" => RegionRef::Map,
+            "all" => RegionRef::All,
+            _ => {
+                let i: usize = part.parse().map_err(|_| {
+                    MarahelError::unknown(&path, "region", part, ["map", "all", "0", "1", "..."])
+                })?;
+                match divider {
+                    None => {
+                        return Err(MarahelError::value(
+                            path,
+                            format!("region {i} asked for, but the script has no `regions` divider (use \"map\")"),
+                        ));
+                    }
+                    Some(d) if i >= d.number => {
+                        return Err(MarahelError::value(
+                            path,
+                            format!("region {i} asked for, but the divider makes at most {} (0..{})", d.number, d.number - 1),
+                        ));
+                    }
+                    Some(_) => RegionRef::Index(i),
+                }
+            }
+        });
+    }
+    Ok(regions)
+}
+
+/// A flood's `start`, `"fx,fy"` or `"f"` (fractions, clamped to 0..=1); `path` names it in
+/// errors.
+fn flood_start(t: &str, path: String) -> Result<(f64, f64), MarahelError> {
+    let bad = || {
+        MarahelError::value(
+            path.clone(),
+            format!("{} is not \"fx,fy\" (fractions from 0 to 1)", excerpt(t)),
+        )
+    };
+    let v: Vec<f64> = t
+        .split(',')
+        .map(|p| p.trim().parse::<f64>().ok().filter(|v| v.is_finite()))
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    match v[..] {
+        [f] => Ok((f.clamp(0.0, 1.0), f.clamp(0.0, 1.0))),
+        [fx, fy] => Ok((fx.clamp(0.0, 1.0), fy.clamp(0.0, 1.0))),
+        _ => Err(bad()),
+    }
+}
+
+/// A `turtle_connect` (or 2017 `connector`) explorer's kind: the `entities` its areas are
+/// made of and how they are joined; `dirs` must move in all four ways.
+fn connect_kind(
+    pr: &RawParams,
+    names: &Names,
+    dirs: &Nbh,
+    param: &dyn Fn(&str) -> String,
+) -> Result<ExplorerKind, MarahelError> {
+    let text = pr.entities.as_deref().unwrap_or("entity");
+    let weights = names
+        .list(text)
+        .map_err(|m| MarahelError::value(param("entities"), m))?;
+    let can = |f: &dyn Fn(&(i32, i32)) -> bool| dirs.offsets.iter().any(f);
+    if !(can(&|o| o.0 > 0) && can(&|o| o.0 < 0) && can(&|o| o.1 > 0) && can(&|o| o.1 < 0)) {
+        return Err(MarahelError::value(
+            param("directions"),
+            format!(
+                "connect must be able to move left, right, up and down; {:?} cannot",
+                dirs.name
+            ),
+        ));
+    }
+    let style = match pr.connector.as_deref().map(str::trim) {
+        None => ConnectStyle::Tour,
+        Some("short") => ConnectStyle::Short,
+        Some("random") => ConnectStyle::Random,
+        Some("hub") => ConnectStyle::Hub,
+        Some("full") => ConnectStyle::Full,
+        Some(t) => {
+            return Err(MarahelError::unknown(
+                param("type"),
+                "connector type",
+                t,
+                ["short", "random", "hub", "full"],
+            ));
+        }
+    };
+    Ok(ExplorerKind::Connect {
+        entities: weights.iter().map(|&w| w > 0).collect(),
+        style,
+    })
 }

@@ -49,10 +49,10 @@ pub struct Canvas {
 /// The map's state, which is the meaning: `canvas`, `rng`, `noise`/`noise_seed`, `nbhs`,
 /// `region`, `out`/`out_code`, `buffer`, `wrap`, `counts` (with `track_counts`), `version`,
 /// the progress estimators (`percent`, `cpercent`, `rpercent`) and the charge of the walk
-/// estimators (`live_charge`). What can be thrown away and computed again: `caches` (the
-/// `dist` planes, which are values of the estimators kept until the map changes, and what
-/// only speeds a pass up: count and live planes, live `dist`, scratch). What the planner
-/// reads and records: `planning`.
+/// estimators (`live_charge`). What can be thrown away and computed again: the values of
+/// the distance estimators kept until the map changes (`dist_cache`, `paths`), and what only
+/// speeds a pass up (`caches`: count and live planes, live `dist`, scratch). What the
+/// planner reads and records: `planning`.
 #[derive(Debug)]
 pub struct Ctx<'a> {
     /// The map.

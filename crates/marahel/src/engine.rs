@@ -248,43 +248,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// `dist(list)` / `dist(out)` at `(x, y)`.
-    pub fn distance(
-        &mut self,
-        slot: usize,
-        targets: &[bool],
-        to_out: bool,
-        x: usize,
-        y: usize,
-    ) -> f64 {
-        let r = self.region;
-        let (lx, ly) = (x as i64 - r.x, y as i64 - r.y);
-        if to_out {
-            return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
-        }
-        let v = if self.caches.live_dist.on {
-            let map = (&self.canvas.front[..], self.canvas.w);
-            self.caches
-                .live_dist
-                .distance(slot, targets, (r, self.version), map, (x, y))
-        } else {
-            self.plane_distance(slot, targets, (lx as usize, ly as usize))
-        };
-        if v == u32::MAX { -1.0 } else { v as f64 }
-    }
-
-    /// `dist(list)` at local cell `at` from the region's distance plane, computed again when
-    /// the map changed since (the core's way).
-    fn plane_distance(&mut self, slot: usize, targets: &[bool], at: (usize, usize)) -> u32 {
-        let r = self.region;
-        let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
-        let (front, w) = (&self.canvas.front[..], self.canvas.w);
-        let plane = self.dist_cache.get(slot, (r, self.version), |d| {
-            distance::transform(front, w, rect, targets, d)
-        });
-        plane[at.1 * rect.2 + at.0]
-    }
-
     /// Sets the region and recounts it when counts are tracked.
     pub fn enter(&mut self, region: Rect) {
         self.region = region;

@@ -77,8 +77,9 @@ pub fn symmetric(dirs: &[(i64, i64)]) -> Vec<(i64, i64)> {
     adj
 }
 
-/// One region pass (stages 1 to 3 by the raster passes of [`connect_tree`] when the planner's
-/// [`connect_tree::choose`] allows); `strategy` [`Strategy::ConnectWalk`] digs with the table walk.
+/// One region pass: stages 1 to 3 by the raster passes of [`connect_tree`] when its
+/// [`connect_tree::choose`] allows, stage 4 by [`walk::dig`] when [`crate::Accel::connect_walk`]
+/// does (with the table of the rules when `strategy` is [`Strategy::ConnectWalk`]).
 pub fn pass(
     ex: &Explorer,
     entities: &[bool],

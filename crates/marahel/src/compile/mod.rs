@@ -9,14 +9,15 @@ use crate::program::{
     ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program, Range,
     RegionRef,
 };
-use crate::rule::Names;
 use crate::script::{RawExplorer, RawRegions, RawScript};
 use grid_core::Neighborhood;
 use grid_core::neighborhood::PREDEFINED;
 use grid_core::text::excerpt;
 
 mod explorer;
+mod rules;
 use explorer::compile_explorer;
+use rules::Names;
 
 /// Most entities a script may define (cells are bytes: entities, unknown, out).
 pub const MAX_ENTITIES: usize = 250;

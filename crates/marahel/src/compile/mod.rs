@@ -166,7 +166,65 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         }
     }
     check_min_max("metadata", min, max)?;
-    // Entities.
+    let entities = compile_entities(raw)?;
+    let nbhs = compile_neighborhoods(raw)?;
+    let divider = match &raw.regions {
+        None => None,
+        Some(r) => Some(compile_divider(r, max)?),
+    };
+    let entity_names: Vec<String> = entities.iter().map(|e| e.name.clone()).collect();
+    let nbh_names: Vec<String> = nbhs.iter().map(|n| n.name.clone()).collect();
+    let nbh_len: Vec<usize> = nbhs.iter().map(|n| n.offsets.len()).collect();
+    let names = Names {
+        entities: &entity_names,
+        nbhs: &nbh_names,
+        nbh_len: &nbh_len,
+        legacy: raw.legacy,
+    };
+    let mut dist_slots = 0;
+    let mut explorers = Vec::new();
+    let mut warnings = Vec::new();
+    for e in &raw.explorers {
+        explorers.push(compile_explorer(
+            e,
+            &names,
+            &nbhs,
+            divider.as_ref(),
+            &mut dist_slots,
+            &mut warnings,
+        )?);
+    }
+    // Order-free scans need to know whether anything writes `out` into the map.
+    let out_code = names.out() as u8;
+    let writes_out = explorers
+        .iter()
+        .flat_map(|e: &Explorer| &e.rules)
+        .flat_map(|r| &r.executers)
+        .any(|e| e.choices.contains(&out_code));
+    for ex in &mut explorers {
+        // Wrapping regions run through the interpreter, which wraps its reads and writes.
+        ex.order_free = !ex.wrap && crate::explorer::row_order::applies(ex, &nbhs, writes_out);
+        ex.kernel = crate::accel::compiled::Kernel::new(ex, &nbhs);
+    }
+    let mut program = Program {
+        min,
+        max,
+        divider,
+        entities,
+        nbhs,
+        explorers,
+        dist_slots,
+        legend: Default::default(),
+        warnings,
+        accel: crate::accel::Accel::all(),
+    };
+    program.legend = std::sync::Arc::new(crate::map::legend(&program));
+    Ok(program)
+}
+
+/// The script's entities: names checked (a word, not reserved, not repeated), 2017 colours
+/// and count bounds parsed.
+fn compile_entities(raw: &RawScript) -> Result<Vec<Entity>, MarahelError> {
     if raw.entities.len() > MAX_ENTITIES {
         return Err(MarahelError::value(
             "entities",
@@ -249,7 +307,11 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             count,
         });
     }
-    // Neighbourhoods: the script's, then the predefined ones it does not redefine.
+    Ok(entities)
+}
+
+/// The neighbourhoods: the script's, then the predefined ones it does not redefine.
+fn compile_neighborhoods(raw: &RawScript) -> Result<Vec<Nbh>, MarahelError> {
     let mut nbhs: Vec<Nbh> = Vec::new();
     for (name, matrix) in &raw.neighborhoods {
         let path = format!("neighborhoods.{name}");
@@ -274,58 +336,7 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
             nbhs.push(Nbh::new(name, &n));
         }
     }
-    let divider = match &raw.regions {
-        None => None,
-        Some(r) => Some(compile_divider(r, max)?),
-    };
-    let entity_names: Vec<String> = entities.iter().map(|e| e.name.clone()).collect();
-    let nbh_names: Vec<String> = nbhs.iter().map(|n| n.name.clone()).collect();
-    let nbh_len: Vec<usize> = nbhs.iter().map(|n| n.offsets.len()).collect();
-    let names = Names {
-        entities: &entity_names,
-        nbhs: &nbh_names,
-        nbh_len: &nbh_len,
-        legacy: raw.legacy,
-    };
-    let mut dist_slots = 0;
-    let mut explorers = Vec::new();
-    let mut warnings = Vec::new();
-    for e in &raw.explorers {
-        explorers.push(compile_explorer(
-            e,
-            &names,
-            &nbhs,
-            divider.as_ref(),
-            &mut dist_slots,
-            &mut warnings,
-        )?);
-    }
-    // Order-free scans need to know whether anything writes `out` into the map.
-    let out_code = names.out() as u8;
-    let writes_out = explorers
-        .iter()
-        .flat_map(|e: &Explorer| &e.rules)
-        .flat_map(|r| &r.executers)
-        .any(|e| e.choices.contains(&out_code));
-    for ex in &mut explorers {
-        // Wrapping regions run through the interpreter, which wraps its reads and writes.
-        ex.order_free = !ex.wrap && crate::explorer::row_order::applies(ex, &nbhs, writes_out);
-        ex.kernel = crate::accel::compiled::Kernel::new(ex, &nbhs);
-    }
-    let mut program = Program {
-        min,
-        max,
-        divider,
-        entities,
-        nbhs,
-        explorers,
-        dist_slots,
-        legend: Default::default(),
-        warnings,
-        accel: crate::accel::Accel::all(),
-    };
-    program.legend = std::sync::Arc::new(crate::map::legend(&program));
-    Ok(program)
+    Ok(nbhs)
 }
 
 fn compile_divider(r: &RawRegions, map_max: (usize, usize)) -> Result<Divider, MarahelError> {

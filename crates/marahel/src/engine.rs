@@ -132,6 +132,14 @@ impl Ctx<'_> {
         self.inside(x + b.0, y + b.2) && self.inside(x + b.1, y + b.3)
     }
 
+    /// The weight of a cell outside the region: that of `out`, plus that of the explorer's
+    /// `out` entity when it is another.
+    #[inline]
+    pub fn out_weight(&self, weights: &[u32; 256]) -> u32 {
+        let other = self.out != self.out_code;
+        weights[self.out_code as usize] + if other { weights[self.out as usize] } else { 0 }
+    }
+
     /// Weighted count of the neighbourhood's cells around `(x, y)`.
     #[inline(always)]
     pub fn count_nbh(&self, nbh: usize, weights: &[u32; 256], x: usize, y: usize) -> u32 {
@@ -149,13 +157,7 @@ impl Ctx<'_> {
     /// region wraps, the cell they wrap to).
     #[inline(never)]
     pub fn count_nbh_edge(&self, n: &FlatNbh, weights: &[u32; 256], xi: i64, yi: i64) -> u32 {
-        let front = &self.canvas.front;
-        let out_w = weights[self.out_code as usize]
-            + if self.out != self.out_code {
-                weights[self.out as usize]
-            } else {
-                0
-            };
+        let (front, out_w) = (&self.canvas.front, self.out_weight(weights));
         n.offsets
             .iter()
             .map(|&(dx, dy)| match self.wrapped(xi + dx, yi + dy) {

@@ -485,12 +485,7 @@ impl Ctx<'_> {
         let fresh = matches!(&self.caches.count_planes[slot],
             Some((v, rr, _)) if (invariant || *v == self.version) && *rr == r);
         if !fresh {
-            let out_w = weights[self.out_code as usize]
-                + if self.out != self.out_code {
-                    weights[self.out as usize]
-                } else {
-                    0
-                };
+            let out_w = self.out_weight(weights);
             // Reuse the slot's buffer: no allocation per pass.
             let mut plane = match self.caches.count_planes[slot].take() {
                 Some((_, _, v)) => v,

@@ -36,16 +36,6 @@ use crate::rule::Rule;
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
 
-/// The weight of a cell outside the region (`out`, and the explorer's `out` entity).
-fn out_weight(weights: &[u32; 256], ctx: &Ctx) -> u32 {
-    weights[ctx.out_code as usize]
-        + if ctx.out != ctx.out_code {
-            weights[ctx.out as usize]
-        } else {
-            0
-        }
-}
-
 /// Whether a buffered pass can test this count on the byte code plane: the padding code is
 /// free and (unless it is `self`) every count fits a byte.
 fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> bool {
@@ -54,7 +44,7 @@ fn bytes_fit(n: &crate::engine::FlatNbh, weights: &[u32; 256], ctx: &Ctx) -> boo
     }
     let max = weights[..=ctx.out_code as usize]
         .iter()
-        .fold(out_weight(weights, ctx), |a, &b| a.max(b)) as u64;
+        .fold(ctx.out_weight(weights), |a, &b| a.max(b)) as u64;
     n.is_self || max * n.offsets.len() as u64 <= u8::MAX as u64
 }
 
@@ -312,7 +302,7 @@ fn keep_holding(
     };
     let keep = |v: u32| (v.wrapping_sub(lo) <= hi - lo) ^ negate;
     let n = &ctx.nbhs[*nbh];
-    let out_w = out_weight(weights, ctx);
+    let out_w = ctx.out_weight(weights);
     if !ctx.buffer {
         // A same-mode pass reads only counts that depend on the region's shape: every code a
         // region cell can hold weighs the same (`weights[0]`), and no cell holds `out`.

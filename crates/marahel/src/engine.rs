@@ -188,7 +188,7 @@ impl Ctx<'_> {
             return;
         }
         // Nothing is counted: plain stores (all write the same value, so their order does not
-        // matter), one version bump if anything changed.
+        // matter), the version bumped once per changed cell, as `store` does.
         let (w, interior) = (self.canvas.w, self.interior(n.bbox, xi, yi));
         let r = self.region;
         let target = if self.buffer {
@@ -196,9 +196,9 @@ impl Ctx<'_> {
         } else {
             &mut self.canvas.front
         };
-        let mut changed = false;
+        let mut changed = 0;
         let mut store = |i: usize| {
-            changed |= target[i] != value;
+            changed += u64::from(target[i] != value);
             target[i] = value;
         };
         if interior {
@@ -212,8 +212,8 @@ impl Ctx<'_> {
                 }
             }
         }
-        if changed && !self.buffer {
-            self.version += 1;
+        if !self.buffer {
+            self.version += changed;
         }
     }
 

@@ -477,3 +477,29 @@ fn quadratic_walks_at_the_limit_equal_the_core() {
         );
     }
 }
+
+/// A live walking `minDist` is charged per changed cell under every strategy, also when one
+/// executer changes several cells at once (`box(empty)`, nine cells): the plain core's
+/// stores count each changed cell, as the strategies' writes do, so the same map is refused
+/// at the same change with every strategy on and off.
+#[test]
+fn live_walk_charge_counts_every_cell_of_a_neighbourhood_write() {
+    let text = r#"{
+      "metadata": { "min": "120x120", "max": "120x120" },
+      "entities": ["solid", "empty"],
+      "neighborhoods": { "box": "111,121,111" },
+      "explorers": [
+        { "type": "narrow_horz", "rules": ["self(any) -> self(solid)"] },
+        { "type": "narrow_rand", "parameters": { "tiles": "3000", "changes": "3000" },
+          "rules": ["minDist(plus, empty) < 1000 -> box(empty)"] }
+      ]
+    }"#;
+    let script = Script::parse(text).unwrap();
+    for accel in [Accel::all(), Accel::none()] {
+        match script.clone().with_accel(accel).generate(1) {
+            Ok(_) => panic!("{accel:?}: the map was made past the limit"),
+            Err(e) => assert!(e.to_string().contains("over a limit"), "{e}"),
+        }
+    }
+    same_as_core("box writes under a live walk", text, 1..2, &[None]);
+}

@@ -1,7 +1,7 @@
 use super::*;
 use crate::explorer::connect::symmetric;
 use crate::explorer::connect::tree::{Plan, plan};
-use grid_core::{LevelRng, Rect, Seed, below};
+use grid_core::{Connectivity, LevelRng, Rect, Seed, below};
 
 /// A `w x h` map of codes 0 to 2 drawn from `rng`, about `percent` of them 1.
 fn random_map(w: usize, h: usize, percent: usize, rng: &mut LevelRng) -> Vec<u8> {
@@ -30,23 +30,19 @@ fn plan_with(
     (plan, below(&mut rng, usize::MAX) as u64)
 }
 
-/// The 4 unit steps and the 8 of the 3x3 square, in the orders the neighbourhoods give.
+/// The 4 unit steps and the 8 of the 3x3 square (grid-core's orders), and halves of them made
+/// symmetric.
 fn raster_offsets() -> Vec<Vec<(i64, i64)>> {
-    let plus = [(0, -1), (-1, 0), (1, 0), (0, 1)];
-    let all = [
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-        (-1, 0),
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-    ];
+    let steps = |c: Connectivity| -> Vec<(i64, i64)> {
+        c.offsets()
+            .iter()
+            .map(|&(dx, dy)| (dx as i64, dy as i64))
+            .collect()
+    };
     vec![
-        symmetric(&plus),
+        symmetric(&steps(Connectivity::Four)),
         symmetric(&[(1, 0), (0, 1)]),
-        symmetric(&all),
+        symmetric(&steps(Connectivity::Eight)),
         symmetric(&[(1, 1), (1, 0), (0, 1), (-1, 1)]),
     ]
 }

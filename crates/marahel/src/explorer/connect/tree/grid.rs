@@ -88,18 +88,15 @@ impl Grid {
             .copied()
             .filter(|&(dx, dy)| dx.unsigned_abs() < rw as u64 && dy.unsigned_abs() < rh as u64)
             .collect();
-        let px = adj
-            .iter()
-            .map(|a| a.0.unsigned_abs())
-            .max()
-            .unwrap_or(0)
-            .max(1) as usize;
-        let py = adj
-            .iter()
-            .map(|a| a.1.unsigned_abs())
-            .max()
-            .unwrap_or(0)
-            .max(1) as usize;
+        // The padding: the longest step along each axis, at least one.
+        let pad = |side: fn(&(i64, i64)) -> i64| {
+            adj.iter()
+                .map(|a| side(a).unsigned_abs())
+                .max()
+                .unwrap_or(0)
+                .max(1) as usize
+        };
+        let (px, py) = (pad(|a| a.0), pad(|a| a.1));
         let pw = rw + 2 * px;
         let mut scratch = SCRATCH.take().unwrap_or_default();
         let mut keys = std::mem::take(&mut scratch.keys);

@@ -21,11 +21,11 @@
 
 use crate::error::MarahelError;
 use crate::script::{
-    Obj, RawAgent, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, read_neighborhoods,
-    read_regions, read_rules, string_value, text_value,
+    Obj, RawAgent, RawEntity, RawExplorer, RawMetadata, RawParams, RawScript, entity_names,
+    read_neighborhoods, read_regions, read_rules, text_value,
 };
 use grid_core::text::excerpt;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Whether `v` looks like a 2017 script.
 pub fn is_legacy(v: &Value) -> bool {
@@ -80,21 +80,11 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
         Some(t) => t,
         None => m.text("max")?.unwrap_or_else(|| min.clone()),
     };
-    let regions = match (root.get("region"), root.get("regions")) {
-        (Some(r), _) => Some(("region", r)),
-        (None, Some(r)) => Some(("regions", r)),
-        _ => None,
-    };
-    let regions = match regions {
-        None => None,
-        Some((key, r)) => {
+    let regions = match either(&root, "region", "regions") {
+        (_, None) => None,
+        (key, Some(r)) => {
             let o = Obj::new(r, key)?;
-            let number_key = if o.get("numberOfRegions").is_some() {
-                "numberOfRegions"
-            } else {
-                "number"
-            };
-            let mut raw = read_regions(&o, number_key)?;
+            let mut raw = read_regions(&o, either(&o, "numberOfRegions", "number").0)?;
             if let (Some(a), Some(b)) = (&raw.min, &raw.max) {
                 let pa = crate::compile::parse_size(a, &format!("{key}.parameters.min"))?;
                 let pb = crate::compile::parse_size(b, &format!("{key}.parameters.max"))?;
@@ -104,23 +94,13 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
             Some(raw)
         }
     };
-    let (ekey, ents) = match (root.get("entity"), root.get("entities")) {
-        (Some(e), _) => ("entity", e),
-        (None, Some(e)) => ("entities", e),
-        _ => return Err(MarahelError::shape("entities", "missing")),
+    let (ekey, ents) = match either(&root, "entity", "entities") {
+        (ekey, Some(e)) => (ekey, e),
+        (_, None) => return Err(MarahelError::shape("entities", "missing")),
     };
     let mut entities = Vec::new();
     match ents {
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                entities.push(RawEntity {
-                    name: string_value(v, &format!("{ekey}[{i}]"))?,
-                    color: None,
-                    min: None,
-                    max: None,
-                });
-            }
-        }
+        Value::Array(items) => entities = entity_names(items, ekey)?,
         v => {
             let o = Obj::new(v, ekey)?;
             for (name, spec) in o.map {
@@ -135,12 +115,8 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
             }
         }
     }
-    let nkey = if root.get("neighborhood").is_some() {
-        "neighborhood"
-    } else {
-        "neighborhoods"
-    };
-    let mut neighborhoods = read_neighborhoods(root.get(nkey), nkey)?;
+    let (nkey, nbhs) = either(&root, "neighborhood", "neighborhoods");
+    let mut neighborhoods = read_neighborhoods(nbhs, nkey)?;
     for (name, m) in [
         ("plus", "010,121,010"),
         ("all", "111,121,111"),
@@ -150,12 +126,8 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
             neighborhoods.push((name.into(), m.into()));
         }
     }
-    let xkey = if root.get("rule").is_some() {
-        "rule"
-    } else {
-        "explorers"
-    };
-    let list = match root.get(xkey) {
+    let (xkey, list) = either(&root, "rule", "explorers");
+    let list = match list {
         Some(Value::Array(a)) => a,
         _ => {
             return Err(MarahelError::shape(
@@ -176,6 +148,18 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
         explorers,
         legacy: true,
     })
+}
+
+/// The 2017 key `old` if the script has it, else the v0.3.0 `new`, with its value.
+fn either<'a>(
+    root: &Obj<'a>,
+    old: &'static str,
+    new: &'static str,
+) -> (&'static str, Option<&'a Value>) {
+    match root.get(old) {
+        Some(v) => (old, Some(v)),
+        None => (new, root.get(new)),
+    }
 }
 
 /// `"0-2,4"` -> `"0,1,2,4"`.
@@ -237,37 +221,28 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             region = expand_names(&text_value(other, &e.at("region"))?, &e.at("region"))?
         }
     }
+    let no_parameters = Map::new();
     let p = match e.get("parameters") {
-        None => None,
-        Some(p) => Some(Obj::new(p, e.at("parameters"))?),
-    };
-    let get = |k: &str| -> Result<Option<String>, MarahelError> {
-        match &p {
-            None => Ok(None),
-            Some(p) => p.text(k),
-        }
+        None => Obj {
+            map: &no_parameters,
+            path: e.at("parameters"),
+        },
+        Some(p) => Obj::new(p, e.at("parameters"))?,
     };
     let check = |allowed: &[&str]| -> Result<(), MarahelError> {
-        match &p {
+        match p.map.keys().find(|k| !allowed.contains(&k.as_str())) {
             None => Ok(()),
-            Some(p) => {
-                for k in p.map.keys() {
-                    if !allowed.contains(&k.as_str()) {
-                        return Err(unsupported(
-                            p.at(k),
-                            format!("parameter `{k}` of a 2017 `{old}` explorer"),
-                        ));
-                    }
-                }
-                Ok(())
-            }
+            Some(k) => Err(unsupported(
+                p.at(k),
+                format!("parameter `{k}` of a 2017 `{old}` explorer"),
+            )),
         }
     };
     let kind = match old.trim() {
         "automata" | "sequential" => {
             check(&["iterations", "start", "exploration"])?;
-            params.repeats = get("iterations")?;
-            let (start, exploration) = (get("start")?, get("exploration")?);
+            params.repeats = p.text("iterations")?;
+            let (start, exploration) = (p.text("start")?, p.text("exploration")?);
             match start.is_some() || exploration.is_some() {
                 true => {
                     params.flood = Some((start, exploration));
@@ -278,8 +253,8 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
         }
         "random" => {
             check(&["iterations", "numberOfTiles"])?;
-            params.repeats = get("iterations")?;
-            params.tiles = get("numberOfTiles")?;
+            params.repeats = p.text("iterations")?;
+            params.tiles = p.text("numberOfTiles")?;
             "narrow_rand"
         }
         "agent" => {
@@ -292,20 +267,20 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
                 "allowed",
             ];
             check(&keys)?;
-            params.directions = get("directions")?;
+            params.directions = p.text("directions")?;
             params.agent = Some(RawAgent {
-                number: get("number")?,
-                speed: get("speed")?,
-                change: get("change")?,
-                lifespan: get("lifespan")?,
-                allowed: get("allowed")?,
+                number: p.text("number")?,
+                speed: p.text("speed")?,
+                change: p.text("change")?,
+                lifespan: p.text("lifespan")?,
+                allowed: p.text("allowed")?,
             });
             replace = None;
             "agent2017"
         }
         "connector" => {
             check(&["type", "neighborhood", "entities"])?;
-            let t = get("type")?.unwrap_or_else(|| "short".into());
+            let t = p.text("type")?.unwrap_or_else(|| "short".into());
             if !["short", "random", "hub", "full"].contains(&t.trim()) {
                 return Err(MarahelError::unknown(
                     format!("{path}.parameters.type"),
@@ -315,8 +290,8 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
                 ));
             }
             params.connector = Some(t.trim().to_string());
-            params.directions = get("neighborhood")?;
-            params.entities = get("entities")?;
+            params.directions = p.text("neighborhood")?;
+            params.entities = p.text("entities")?;
             replace = None;
             "turtle_connect"
         }

@@ -196,6 +196,17 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// An array field; `what` names its items in messages, `example` follows them when
+    /// the field is missing.
+    pub fn array(&self, key: &str, what: &str, example: &str) -> Result<&'a [Value], MarahelError> {
+        let message = match self.map.get(key) {
+            Some(Value::Array(items)) => return Ok(items),
+            Some(other) => format!("expected an array of {what}, found {}", json_kind(other)),
+            None => format!("missing (expected an array of {what}{example})"),
+        };
+        Err(MarahelError::shape(self.at(key), message))
+    }
+
     pub fn req_text(&self, key: &str) -> Result<String, MarahelError> {
         self.text(key)?
             .ok_or_else(|| MarahelError::shape(self.at(key), "missing (expected a string)"))
@@ -249,55 +260,14 @@ pub fn from_value(value: &Value) -> Result<RawScript, MarahelError> {
         None | Some(Value::Null) => None,
         Some(v) => Some(read_regions(&Obj::new(v, "regions")?, "number")?),
     };
-    let entities = match root.get("entities") {
-        None => {
-            return Err(MarahelError::shape(
-                "entities",
-                "missing (expected an array of entity names)",
-            ));
-        }
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                Ok(RawEntity {
-                    name: string_value(v, &format!("entities[{i}]"))?,
-                    color: None,
-                    min: None,
-                    max: None,
-                })
-            })
-            .collect::<Result<Vec<_>, MarahelError>>()?,
-        Some(other) => {
-            return Err(MarahelError::shape(
-                "entities",
-                format!(
-                    "expected an array of entity names, found {}",
-                    json_kind(other)
-                ),
-            ));
-        }
-    };
+    let entities = entity_names(root.array("entities", "entity names", "")?, "entities")?;
     let neighborhoods = read_neighborhoods(root.get("neighborhoods"), "neighborhoods")?;
-    let explorers = match root.get("explorers") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| read_explorer(v, &format!("explorers[{i}]")))
-            .collect::<Result<Vec<_>, _>>()?,
-        Some(other) => {
-            return Err(MarahelError::shape(
-                "explorers",
-                format!("expected an array of explorers, found {}", json_kind(other)),
-            ));
-        }
-        None => {
-            return Err(MarahelError::shape(
-                "explorers",
-                "missing (expected an array of explorers)",
-            ));
-        }
-    };
+    let explorers = root
+        .array("explorers", "explorers", "")?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| read_explorer(v, &format!("explorers[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(RawScript {
         metadata,
         regions,
@@ -306,6 +276,19 @@ pub fn from_value(value: &Value) -> Result<RawScript, MarahelError> {
         explorers,
         legacy: false,
     })
+}
+
+/// The entities of a list of names; `key` names the list in errors.
+pub(crate) fn entity_names(items: &[Value], key: &str) -> Result<Vec<RawEntity>, MarahelError> {
+    let entity = |(i, v)| {
+        Ok(RawEntity {
+            name: string_value(v, &format!("{key}[{i}]"))?,
+            color: None,
+            min: None,
+            max: None,
+        })
+    };
+    items.iter().enumerate().map(entity).collect()
 }
 
 pub(crate) fn string_value(v: &Value, path: &str) -> Result<String, MarahelError> {
@@ -406,24 +389,10 @@ fn read_explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
 }
 
 pub(crate) fn read_rules(e: &Obj) -> Result<Vec<String>, MarahelError> {
-    match e.get("rules") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| string_value(v, &format!("{}[{i}]", e.at("rules"))))
-            .collect(),
-        Some(other) => Err(MarahelError::shape(
-            e.at("rules"),
-            format!(
-                "expected an array of rule strings, found {}",
-                json_kind(other)
-            ),
-        )),
-        None => Err(MarahelError::shape(
-            e.at("rules"),
-            "missing (expected an array of rule strings like \"self(solid) -> self(empty)\")",
-        )),
-    }
+    let example = " like \"self(solid) -> self(empty)\"";
+    let items = e.array("rules", "rule strings", example)?;
+    let rule = |(i, v)| string_value(v, &format!("{}[{i}]", e.at("rules")));
+    items.iter().enumerate().map(rule).collect()
 }
 
 fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
@@ -458,14 +427,9 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
         repeats: p.text("repeats")?,
         tiles: p.text("tiles")?,
         changes: p.text("changes")?,
-        directions: match p.text("directions")? {
-            Some(d) => Some(d),
-            None => p.text("neighborhood")?,
-        },
-        dirprob: match p.text("dirprob")? {
-            Some(d) => Some(d),
-            None => p.text("change")?,
-        },
+        // At most one of each pair is given (checked above).
+        directions: p.text("directions")?.or(p.text("neighborhood")?),
+        dirprob: p.text("dirprob")?.or(p.text("change")?),
         dirprob_key: match p.get("change") {
             Some(_) => "change",
             None => "dirprob",

@@ -45,13 +45,6 @@ pub fn is_legacy(v: &Value) -> bool {
             })
 }
 
-fn unsupported(path: String, message: impl Into<String>) -> MarahelError {
-    MarahelError::Unsupported {
-        path,
-        message: message.into(),
-    }
-}
-
 /// Translates a 2017 script.
 pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
     let root = Obj::new(v, "")?;
@@ -194,8 +187,8 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     let mut replace = Some("buffer".to_string());
     match e.get("region") {
         None => {}
-        Some(Value::Object(_)) => {
-            let r = Obj::new(e.get("region").expect("present"), e.at("region"))?;
+        Some(v @ Value::Object(_)) => {
+            let r = Obj::new(v, e.at("region"))?;
             r.only(&[
                 "name",
                 "border",
@@ -232,10 +225,10 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     let check = |allowed: &[&str]| -> Result<(), MarahelError> {
         match p.map.keys().find(|k| !allowed.contains(&k.as_str())) {
             None => Ok(()),
-            Some(k) => Err(unsupported(
-                p.at(k),
-                format!("parameter `{k}` of a 2017 `{old}` explorer"),
-            )),
+            Some(k) => Err(MarahelError::Unsupported {
+                path: p.at(k),
+                message: format!("parameter `{k}` of a 2017 `{old}` explorer"),
+            }),
         }
     };
     let kind = match old.trim() {

@@ -199,11 +199,7 @@ impl Script {
     /// Parses and validates a script (v0.3.0 or a 2017 dialect). What the script says that
     /// has no effect (a parameter the explorer ignores) is kept in [`Script::warnings`].
     pub fn parse(text: &str) -> Result<Self, MarahelError> {
-        let raw = script::read(text)?;
-        Ok(Self {
-            program: compile::compile(&raw)?,
-            strict: false,
-        })
+        Self::compiled(&script::read(text)?)
     }
 
     /// [`Script::parse`] in strict mode: every warning is an error
@@ -215,11 +211,14 @@ impl Script {
 
     /// Parses and validates an already-decoded JSON value.
     pub fn from_value(value: &serde_json::Value) -> Result<Self, MarahelError> {
-        let raw = script::from_value(value)?;
-        Ok(Self {
-            program: compile::compile(&raw)?,
-            strict: false,
-        })
+        Self::compiled(&script::from_value(value)?)
+    }
+
+    /// The script a raw script compiles to (not strict).
+    fn compiled(raw: &script::RawScript) -> Result<Self, MarahelError> {
+        let program = compile::compile(raw)?;
+        let strict = false;
+        Ok(Self { program, strict })
     }
 
     /// The same script in strict mode (see [`Script::parse_strict`]); an error when the script

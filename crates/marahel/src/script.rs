@@ -216,12 +216,8 @@ impl<'a> Obj<'a> {
 /// A string, or a number written as text.
 pub(crate) fn text_value(v: &Value, path: &str) -> Result<String, MarahelError> {
     match v {
-        Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
-        other => Err(MarahelError::shape(
-            path,
-            format!("expected a string, found {}", json_kind(other)),
-        )),
+        _ => string_value(v, path),
     }
 }
 
@@ -291,6 +287,7 @@ pub(crate) fn entity_names(items: &[Value], key: &str) -> Result<Vec<RawEntity>,
     items.iter().enumerate().map(entity).collect()
 }
 
+/// A string (and only a string).
 pub(crate) fn string_value(v: &Value, path: &str) -> Result<String, MarahelError> {
     match v {
         Value::String(s) => Ok(s.clone()),
@@ -435,9 +432,7 @@ fn read_params(p: &Obj) -> Result<RawParams, MarahelError> {
             None => "dirprob",
         },
         heuristics: p.text("heuristics")?,
-        agent: None,
-        flood: None,
-        connector: None,
         entities: p.text("entities")?,
+        ..RawParams::default()
     })
 }

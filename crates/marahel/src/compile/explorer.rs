@@ -56,17 +56,12 @@ pub(super) fn compile_explorer(
         None => Range { min: 1, max: 1 },
         Some(t) => parse_range(t, &param("repeats"), 1, MAX_REPEATS)?,
     };
-    let limit = 1u64 << 40;
-    let tiles = pr
-        .tiles
-        .as_ref()
-        .map(|t| parse_range(t, &param("tiles"), 1, limit))
-        .transpose()?;
-    let changes = pr
-        .changes
-        .as_ref()
-        .map(|t| parse_range(t, &param("changes"), 1, limit))
-        .transpose()?;
+    let budget = |text: &Option<String>, key: &str| {
+        let range = |t: &String| parse_range(t, &param(key), 1, 1 << 40);
+        text.as_ref().map(range).transpose()
+    };
+    let tiles = budget(&pr.tiles, "tiles")?;
+    let changes = budget(&pr.changes, "changes")?;
     let nbh_index = |name: &str, path: String| {
         nbhs.iter().position(|n| n.name == name).ok_or_else(|| {
             MarahelError::unknown(

@@ -139,8 +139,7 @@ impl Names<'_> {
             Ok(self.list(text.trim())?.iter().map(|&w| w > 0).collect())
         };
         let args: Vec<&str> = inner.split(',').map(str::trim).collect();
-        let slot = *dist_slots;
-        *dist_slots += 1;
+        let slot = next_slot(dist_slots);
         let (walk, targets) = match args[..] {
             [list] if stat == Stat::Min => {
                 return Ok(Estimator::Distance {
@@ -190,12 +189,10 @@ impl Names<'_> {
                 } else {
                     self.list(inner)?
                 };
-                let slot = *dist_slots;
-                *dist_slots += 1;
                 return Ok(Estimator::Distance {
                     targets: weights.iter().map(|&w| w > 0).collect(),
                     to_out,
-                    slot,
+                    slot: next_slot(dist_slots),
                 });
             }
             let nbh = self.nbh(name)?;
@@ -203,14 +200,12 @@ impl Names<'_> {
             for (slot, w) in table.iter_mut().zip(self.list(inner)?) {
                 *slot = w;
             }
-            let slot = *dist_slots;
-            *dist_slots += 1;
             let uniform = table[..=self.unknown()].iter().all(|&w| w == table[0]);
             return Ok(Estimator::Neighborhood {
                 nbh,
                 weights: table,
                 uniform,
-                slot,
+                slot: next_slot(dist_slots),
             });
         }
         if text.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
@@ -401,6 +396,12 @@ impl Names<'_> {
             executers,
         })
     }
+}
+
+/// The next free cache slot (each distance and neighbourhood estimator has its own).
+fn next_slot(slots: &mut usize) -> usize {
+    *slots += 1;
+    *slots - 1
 }
 
 /// The parts of `text` between commas that are not inside parentheses

@@ -251,15 +251,14 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             "narrow_rand"
         }
         "agent" => {
-            let keys = [
+            check(&[
                 "number",
                 "speed",
                 "change",
                 "lifespan",
                 "directions",
                 "allowed",
-            ];
-            check(&keys)?;
+            ])?;
             params.directions = p.text("directions")?;
             params.agent = Some(RawAgent {
                 number: p.text("number")?,

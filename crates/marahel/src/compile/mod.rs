@@ -28,36 +28,19 @@ pub const MAX_AREA: usize = 64 << 20;
 /// Most repeats of one explorer.
 pub const MAX_REPEATS: u64 = 1_000_000;
 
-/// Explorer type names and aliases, with their kind tag.
+/// Explorer type names and aliases, with their kind tag (in the order error messages list
+/// them).
+#[rustfmt::skip]
 pub const EXPLORER_TYPES: [(&str, &str); 28] = [
-    ("narrow_horz", "horz"),
-    ("narrow", "horz"),
-    ("horz", "horz"),
-    ("horizontal", "horz"),
-    ("narrow_vert", "vert"),
-    ("vert", "vert"),
-    ("vertical", "vert"),
-    ("narrow_rand", "rand"),
-    ("random", "rand"),
-    ("rand", "rand"),
-    ("turtle_drunk", "drunk"),
-    ("turtle", "drunk"),
-    ("drunk", "drunk"),
-    ("digger", "drunk"),
-    ("turtle_heur", "greedy"),
-    ("agent", "greedy"),
-    ("greedy", "greedy"),
-    ("turtle_connect", "connect"),
-    ("connect", "connect"),
-    ("wide_heur", "wide"),
-    ("wide", "wide"),
-    ("heuristic", "wide"),
-    ("order", "wide"),
-    ("wide_rand", "wrand"),
-    ("rorder", "wrand"),
-    ("rand_order", "wrand"),
-    ("narrow_rnd", "rand"),
-    ("narrow_drunk", "drunk"),
+    ("narrow_horz", "horz"), ("narrow", "horz"), ("horz", "horz"), ("horizontal", "horz"),
+    ("narrow_vert", "vert"), ("vert", "vert"), ("vertical", "vert"),
+    ("narrow_rand", "rand"), ("random", "rand"), ("rand", "rand"),
+    ("turtle_drunk", "drunk"), ("turtle", "drunk"), ("drunk", "drunk"), ("digger", "drunk"),
+    ("turtle_heur", "greedy"), ("agent", "greedy"), ("greedy", "greedy"),
+    ("turtle_connect", "connect"), ("connect", "connect"),
+    ("wide_heur", "wide"), ("wide", "wide"), ("heuristic", "wide"), ("order", "wide"),
+    ("wide_rand", "wrand"), ("rorder", "wrand"), ("rand_order", "wrand"),
+    ("narrow_rnd", "rand"), ("narrow_drunk", "drunk"),
 ];
 
 /// A script's neighbourhood matrix, which must mark its centre (`2`, or `3` when the centre

@@ -65,14 +65,9 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
         "metadata",
     )?;
     m.only(&["min", "max", "minDimension", "maxDimension"])?;
-    let min = match m.text("minDimension")? {
-        Some(t) => t,
-        None => m.req_text("min")?,
-    };
-    let max = match m.text("maxDimension")? {
-        Some(t) => t,
-        None => m.text("max")?.unwrap_or_else(|| min.clone()),
-    };
+    let min = m.req_text(either(&m, "minDimension", "min").0)?;
+    let max = m.text(either(&m, "maxDimension", "max").0)?;
+    let max = max.unwrap_or_else(|| min.clone());
     let regions = match either(&root, "region", "regions") {
         (_, None) => None,
         (key, Some(r)) => {

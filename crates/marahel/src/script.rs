@@ -141,14 +141,6 @@ pub(crate) struct Obj<'a> {
     pub path: String,
 }
 
-pub(crate) fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
 impl<'a> Obj<'a> {
     pub fn new(v: &'a Value, path: impl Into<String>) -> Result<Self, MarahelError> {
         let path = path.into();
@@ -165,8 +157,13 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// The JSON path of `key` in this object.
     pub fn at(&self, key: &str) -> String {
-        join(&self.path, key)
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
     }
 
     /// Rejects keys outside `allowed`.

@@ -230,13 +230,10 @@ fn compile_entities(raw: &RawScript) -> Result<Vec<Entity>, MarahelError> {
                 ),
             ));
         }
-        if [
-            "any", "entity", "unknown", "out", "random", "percent", "cpercent", "rpercent",
-        ]
-        .contains(&name)
-            || name.starts_with("noise")
-            || name == "dist"
-        {
+        let reserved = [
+            "any", "entity", "unknown", "out", "random", "percent", "cpercent", "rpercent", "dist",
+        ];
+        if reserved.contains(&name) || name.starts_with("noise") {
             return Err(MarahelError::value(
                 path,
                 format!("{} is a reserved word of the language", excerpt(name)),
@@ -264,17 +261,14 @@ fn compile_entities(raw: &RawScript) -> Result<Vec<Entity>, MarahelError> {
                 Some([(v >> 16) as u8, (v >> 8) as u8, v as u8])
             }
         };
+        let bound = |text: &Option<String>, key: &str, default: u64| match text {
+            Some(t) => Ok(parse_range(t, &format!("{path}.{key}"), 0, u32::MAX as u64)?.min),
+            None => Ok::<_, MarahelError>(default),
+        };
         let count = match (&e.min, &e.max) {
             (None, None) => None,
             (lo, hi) => {
-                let lo = match lo {
-                    Some(t) => parse_range(t, &format!("{path}.min"), 0, u32::MAX as u64)?.min,
-                    None => 0,
-                };
-                let hi = match hi {
-                    Some(t) => parse_range(t, &format!("{path}.max"), 0, u32::MAX as u64)?.min,
-                    None => u64::MAX,
-                };
+                let (lo, hi) = (bound(lo, "min", 0)?, bound(hi, "max", u64::MAX)?);
                 if hi < lo {
                     return Err(MarahelError::Impossible {
                         path: format!("{path}.max"),

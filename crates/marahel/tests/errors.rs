@@ -333,3 +333,16 @@ fn size_override_is_checked() {
     assert!(s.generate_sized(1, 2, 2).is_ok());
     assert_eq!(s.generate_sized(1, 30, 12).unwrap().count("solid"), 360);
 }
+
+/// A condition with characters of more than one byte is an error, not a panic.
+#[test]
+fn non_ascii_rule_text_is_an_error() {
+    for rule in [
+        "é > 1 -> self(solid)",
+        "solid > é -> self(solid)",
+        "ü -> self(solid)",
+    ] {
+        let e = expect(&explorer(rule), "explorers[0].rules[0]", &["in rule"]);
+        assert!(matches!(e, MarahelError::BadRule { .. }), "{e}");
+    }
+}

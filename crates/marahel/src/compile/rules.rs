@@ -270,7 +270,9 @@ impl Names<'_> {
         let bytes = text.as_bytes();
         'scan: for i in 0..bytes.len() {
             for (s, op) in OPS {
-                if text[i..].starts_with(s) {
+                // Bytes, not `text[i..]`: `i` may fall inside a character of more than one
+                // byte; an operator is ASCII, so where one is found is a character boundary.
+                if bytes[i..].starts_with(s.as_bytes()) {
                     found = Some((i, s, op));
                     break 'scan;
                 }

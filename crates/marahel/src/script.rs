@@ -362,10 +362,7 @@ fn read_explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
     let e = Obj::new(v, path)?;
     e.only(&["type", "region", "parameters", "rules"])?;
     let kind = e.text("type")?.unwrap_or_else(|| "horizontal".into());
-    let region = match e.get("region") {
-        None => "map".to_string(),
-        Some(v) => text_value(v, &e.at("region"))?,
-    };
+    let region = e.text("region")?.unwrap_or_else(|| "map".into());
     let params = match e.get("parameters") {
         None => RawParams::default(),
         Some(p) => read_params(&Obj::new(p, e.at("parameters"))?)?,

@@ -63,7 +63,7 @@ const KEYS: [&str; 36] = [
 ];
 
 /// Pieces of the language that mutations splice in.
-const WORDS: [&str; 40] = [
+const WORDS: [&str; 43] = [
     "self(any)",
     "all(solid)",
     "plus(out)",
@@ -104,6 +104,10 @@ const WORDS: [&str; 40] = [
     "all",
     "map",
     "5",
+    // Characters of more than one byte, where text is cut by bytes.
+    "é",
+    "≥ ∞",
+    "🌋",
 ];
 
 fn run(text: &str) {

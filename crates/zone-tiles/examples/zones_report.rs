@@ -201,12 +201,7 @@ fn more_tables() -> Result<()> {
                     };
                     let w = ZoneGenerator::new(cfg, seed)?
                         .generate_par(ZoneRect::new(1000, -3000, 40, 40))?;
-                    on += w
-                        .states
-                        .as_slice()
-                        .iter()
-                        .map(|s| u64::from(s.on_count()))
-                        .sum::<u64>();
+                    on += w.on_cells();
                     n += 40 * 40 * 9;
                 }
                 shares.push(format!("{:.1}%", 100.0 * on as f64 / n as f64));

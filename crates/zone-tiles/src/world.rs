@@ -513,6 +513,20 @@ impl ZoneWorld {
         self.states.height()
     }
 
+    /// Cells on (wall) over every zone's 3x3 pattern.
+    pub fn on_cells(&self) -> u64 {
+        self.states
+            .as_slice()
+            .iter()
+            .map(|s| u64::from(s.on_count()))
+            .sum()
+    }
+
+    /// The share of the world's cells that are on (wall), in `[0, 1]`.
+    pub fn on_share(&self) -> f64 {
+        self.on_cells() as f64 / (9 * self.states.as_slice().len()).max(1) as f64
+    }
+
     /// The sub-window `rect` (in this world's zone coordinates), if it lies inside.
     pub fn sub_window(&self, rect: ZoneRect) -> Option<Grid<ZoneState>> {
         let dx = usize::try_from(rect.x - self.origin.0).ok()?;

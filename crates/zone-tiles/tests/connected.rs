@@ -130,8 +130,7 @@ fn connected_mode_keeps_most_of_the_caves() {
         let share = |connected| {
             let g = generator(NoiseConfig::worley(), mode, connected, 3);
             let w = g.generate(rect).unwrap();
-            let on: u32 = w.states.as_slice().iter().map(|s| s.on_count()).sum();
-            f64::from(on) / (30.0 * 30.0 * 9.0)
+            w.on_share()
         };
         let (plain, connected) = (share(false), share(true));
         assert!(

@@ -172,12 +172,7 @@ fn wall_share(mode: Mode, fill: f64) -> f64 {
     for seed in 0..4 {
         let g = generator(NoiseConfig::worley(), mode, fill, seed);
         let world = g.generate(ZoneRect::new(500, -300, 40, 30)).unwrap();
-        on += world
-            .states
-            .as_slice()
-            .iter()
-            .map(|s| u64::from(s.on_count()))
-            .sum::<u64>();
+        on += world.on_cells();
         cells += 40 * 30 * 9;
     }
     on as f64 / cells as f64

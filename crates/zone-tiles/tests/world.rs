@@ -122,8 +122,7 @@ fn fill_threshold_turns_on_about_the_requested_fraction() {
         let generator = ZoneGenerator::new(cfg, 3).unwrap();
         // The calibration window itself: exact up to rounding.
         let world = generator.generate(ZoneRect::new(0, 0, 16, 16)).unwrap();
-        let on: u32 = world.states.as_slice().iter().map(|s| s.on_count()).sum();
-        let got = f64::from(on) / (16.0 * 16.0 * 9.0);
+        let got = world.on_share();
         assert!((got - fill).abs() < 0.01, "fill {fill}: got {got}");
     }
 }
@@ -254,22 +253,17 @@ fn the_default_fill_gives_every_noise_kind_the_same_share_of_wall() {
         },
     ];
     for noise in kinds {
-        let (mut on, mut cells) = (0u32, 0u32);
+        let (mut on, mut cells) = (0u64, 0u64);
         for seed in 0..3 {
             let generator = ZoneGenerator::new(config(noise, Mode::Reference), seed).unwrap();
             // Far from the calibration window at the origin.
             let world = generator
                 .generate(ZoneRect::new(500, -700, 24, 24))
                 .unwrap();
-            on += world
-                .states
-                .as_slice()
-                .iter()
-                .map(|s| s.on_count())
-                .sum::<u32>();
+            on += world.on_cells();
             cells += 24 * 24 * 9;
         }
-        let share = f64::from(on) / f64::from(cells);
+        let share = on as f64 / cells as f64;
         assert!((share - 0.45).abs() < 0.05, "{noise:?}: {share:.3}");
     }
 }

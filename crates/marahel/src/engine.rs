@@ -284,14 +284,31 @@ impl<T: Default> Memo<T> {
     /// The value of `slot` for region `r` at map version `version`: the kept one when it was
     /// computed for them, else computed again by `fill` (over the old value, to reuse its
     /// buffers).
-    pub fn get(&mut self, slot: usize, (r, version): (Rect, u64), fill: impl FnOnce(&mut T)) -> &T {
+    pub fn get(&mut self, slot: usize, key: (Rect, u64), fill: impl FnOnce(&mut T)) -> &T {
+        self.get_with(slot, key, false, fill)
+    }
+
+    /// [`Memo::get`]; with `any_version`, a value kept for region `r` at any map version
+    /// serves (one that depends only on the region's shape).
+    pub fn get_with(
+        &mut self,
+        slot: usize,
+        (r, version): (Rect, u64),
+        any_version: bool,
+        fill: impl FnOnce(&mut T),
+    ) -> &T {
         let kept = &mut self.0[slot];
-        if !matches!(kept, Some((v, rr, _)) if *v == version && *rr == r) {
+        if !matches!(kept, Some((v, rr, _)) if (any_version || *v == version) && *rr == r) {
             let mut value = kept.take().map(|(_, _, t)| t).unwrap_or_default();
             fill(&mut value);
             *kept = Some((version, r, value));
         }
-        &kept.as_ref().expect("just computed").2
+        self.kept(slot)
+    }
+
+    /// The value last computed for `slot` (by [`Memo::get`], which must have run).
+    pub fn kept(&self, slot: usize) -> &T {
+        &self.0[slot].as_ref().expect("computed by get").2
     }
 }
 

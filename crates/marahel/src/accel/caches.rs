@@ -5,9 +5,8 @@
 use super::count_planes::PlaneScratch;
 use super::live::LivePlanes;
 use super::live_dist::{self, LiveDist};
-use crate::engine::FlatNbh;
+use crate::engine::{FlatNbh, Memo};
 use crate::program::{Explorer, Program};
-use grid_core::Rect;
 
 /// What a [`crate::engine::Ctx`] keeps for the acceleration strategies between visits.
 #[derive(Debug, Default)]
@@ -15,9 +14,9 @@ pub struct Caches {
     /// The `dist` estimators of a live pass, kept up to date with every write
     /// ([`crate::accel::live_dist`]); `live_dist.on`: writes are recorded.
     pub live_dist: LiveDist,
-    /// Count planes of neighbourhood estimators, per estimator slot: `(version, region,
-    /// counts)` ([`crate::accel::count_planes`]).
-    pub count_planes: Vec<Option<(u64, Rect, Vec<u32>)>>,
+    /// Count planes of neighbourhood estimators, per estimator slot
+    /// ([`crate::accel::count_planes`]).
+    pub count_planes: Memo<Vec<u32>>,
     /// Scratch buffers of the count planes and of the whole-region passes (reused across
     /// passes).
     pub scratch: PlaneScratch,
@@ -30,7 +29,7 @@ impl Caches {
     /// The caches of a map of `p`, with the buffers `ws` kept from the last map.
     pub fn new(p: &Program, ws: &mut Workspace) -> Caches {
         Caches {
-            count_planes: vec![None; p.dist_slots],
+            count_planes: Memo::new(p.dist_slots),
             scratch: std::mem::take(&mut ws.scratch),
             live_dist: LiveDist::default(),
             live: std::mem::take(&mut ws.live),
@@ -60,7 +59,7 @@ impl Caches {
     /// distance estimators live when [`live_dist::wanted`].
     pub fn start_explorer(&mut self, ex: &Explorer, accel: super::Accel) {
         self.live.release_kept();
-        self.count_planes.iter_mut().for_each(|c| *c = None);
+        self.count_planes.clear();
         self.live_dist.start(live_dist::wanted(ex, accel));
     }
 

@@ -482,27 +482,15 @@ impl Ctx<'_> {
         invariant: bool,
     ) -> u32 {
         let r = self.region;
-        let fresh = matches!(&self.caches.count_planes[slot],
-            Some((v, rr, _)) if (invariant || *v == self.version) && *rr == r);
-        if !fresh {
-            let out_w = self.out_weight(weights);
-            // Reuse the slot's buffer: no allocation per pass.
-            let mut plane = match self.caches.count_planes[slot].take() {
-                Some((_, _, v)) => v,
-                None => Vec::new(),
-            };
-            count_plane(
-                self.canvas,
-                r,
-                &self.nbhs[nbh],
-                weights,
-                out_w,
-                &mut self.caches.scratch,
-                &mut plane,
-            );
-            self.caches.count_planes[slot] = Some((self.version, r, plane));
-        }
-        let d = &self.caches.count_planes[slot].as_ref().expect("filled").2;
+        let out_w = self.out_weight(weights);
+        let (canvas, scratch) = (&*self.canvas, &mut self.caches.scratch);
+        // A slot's buffer is computed over again: no allocation per pass.
+        let d = self
+            .caches
+            .count_planes
+            .get_with(slot, (r, self.version), invariant, |plane| {
+                count_plane(canvas, r, &self.nbhs[nbh], weights, out_w, scratch, plane)
+            });
         d[(y - r.y as usize) * r.w as usize + (x - r.x as usize)]
     }
 }

@@ -329,7 +329,7 @@ fn keep_holding(
         materialize(s, lay, src);
         let r = ctx.region;
         ctx.count_plane(*slot, *nbh, weights, r.x as usize, r.y as usize, false);
-        let counts = &ctx.caches.count_planes[*slot].as_ref().expect("filled").2;
+        let counts = ctx.caches.count_planes.kept(*slot);
         for (ly, row) in counts.chunks_exact(lay.rw).enumerate() {
             let mask = &mut s.cand[ly * lay.pitch..ly * lay.pitch + lay.rw];
             for (m, &v) in mask.iter_mut().zip(row) {

@@ -2,7 +2,7 @@
 //! binary, and the [`Examples`] it offers, given by the caller.
 
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 
 /// The page.
@@ -54,7 +54,7 @@ pub async fn index() -> Html<&'static str> {
     Html(INDEX)
 }
 
-/// `GET /js/{name}`: one of [`SCRIPTS`], else 404.
+/// `GET /js/{name}`: one of [`SCRIPTS`], else a JSON 404.
 pub async fn script(Path(name): Path<String>) -> Response {
     match SCRIPTS.iter().find(|(n, _)| *n == name) {
         Some((_, text)) => (
@@ -62,7 +62,8 @@ pub async fn script(Path(name): Path<String>) -> Response {
             *text,
         )
             .into_response(),
-        None => StatusCode::NOT_FOUND.into_response(),
+        None => crate::StudioError::NotFound(grid_core::text::excerpt(&format!("/js/{name}")))
+            .into_response(),
     }
 }
 

@@ -1,7 +1,8 @@
 //! The one error type of the studio: every bad request names where it is and what was wrong.
 
+use crate::work::RETRY_AFTER;
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
@@ -34,6 +35,46 @@ pub enum StudioError {
     /// The body was not sent as `application/json` (HTTP 415).
     #[error("send the body as application/json")]
     NotJson,
+    /// The body is larger than the studio reads (HTTP 413).
+    #[error("the body is over the studio's limit of {limit} bytes")]
+    BodyTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The body did not arrive in time, or the connection broke while it was sent (HTTP 408).
+    #[error("the body did not arrive within {seconds} s")]
+    BodyTimeout {
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// No such page or endpoint (HTTP 404).
+    #[error("no such page or endpoint: {0}")]
+    NotFound(String),
+    /// The endpoint exists but not for this method (HTTP 405).
+    #[error("{method} is not allowed here: {allowed}")]
+    MethodNotAllowed {
+        /// The method asked for.
+        method: String,
+        /// What the endpoint takes.
+        allowed: &'static str,
+    },
+    /// The request names another host or comes from another site's page (HTTP 403): what a
+    /// DNS-rebinding or cross-site page sends.
+    #[error("{0}")]
+    Forbidden(String),
+    /// Every turn is taken and the queue is full, or the wait was too long (HTTP 503, with
+    /// `Retry-After`).
+    #[error("the studio is busy: try again shortly")]
+    Busy,
+    /// The work ran past the studio's time limit and was stopped (HTTP 422).
+    #[error("the work took longer than the studio's limit of {seconds} s and was stopped")]
+    TimeLimit {
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// The client went away and the work was stopped (no one reads this answer; HTTP 503).
+    #[error("the request was cancelled")]
+    Cancelled,
     /// The generator ran but gave up (its own budget, an unplayable level): HTTP 422.
     #[error("{0}")]
     Generation(String),
@@ -68,7 +109,15 @@ impl StudioError {
         match self {
             StudioError::BadInput { .. } | StudioError::TooMuch { .. } => StatusCode::BAD_REQUEST,
             StudioError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            StudioError::Generation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            StudioError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            StudioError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
+            StudioError::NotFound(_) => StatusCode::NOT_FOUND,
+            StudioError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            StudioError::Forbidden(_) => StatusCode::FORBIDDEN,
+            StudioError::Busy | StudioError::Cancelled => StatusCode::SERVICE_UNAVAILABLE,
+            StudioError::Generation(_) | StudioError::TimeLimit { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             StudioError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -89,7 +138,25 @@ impl StudioError {
 
 impl IntoResponse for StudioError {
     fn into_response(self) -> Response {
-        (self.status(), Json(self.body())).into_response()
+        let mut response = (self.status(), Json(self.body())).into_response();
+        let headers = response.headers_mut();
+        match &self {
+            StudioError::Busy => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER));
+            }
+            StudioError::MethodNotAllowed { allowed, .. } => {
+                headers.insert(header::ALLOW, HeaderValue::from_static(allowed));
+            }
+            _ => {}
+        }
+        // An answer whose request body was not read closes the connection.
+        if matches!(
+            self,
+            StudioError::BodyTooLarge { .. } | StudioError::BodyTimeout { .. }
+        ) {
+            headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 }
 

@@ -35,19 +35,22 @@
 pub mod api;
 pub mod assets;
 pub mod error;
+pub mod guard;
 pub mod locate;
+pub mod server;
+pub mod work;
 
 pub use assets::Examples;
 pub use error::StudioError;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderMap, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use serde::de::DeserializeOwned;
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::{HeaderMap, Method, header};
+use axum::response::IntoResponse;
+use axum::routing::{MethodRouter, get, post};
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 /// The studio's limits on one request.
 pub mod limits {
@@ -83,62 +86,129 @@ pub mod limits {
     pub const MAX_SEARCH_OTHER_MAPS: usize = 1_000;
 }
 
-/// Reads the body as `T` and runs `work` on the blocking pool.
+/// Reads a request body of at most [`limits::BODY_LIMIT`] bytes within
+/// [`server::BODY_TIMEOUT`]: 413 above the limit (told by `Content-Length` before reading, or
+/// found while reading), 408 when it does not arrive in time.
+pub async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, StudioError> {
+    let too_large = StudioError::BodyTooLarge {
+        limit: limits::BODY_LIMIT,
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limits::BODY_LIMIT as u64) {
+        return Err(too_large);
+    }
+    let timeout = StudioError::BodyTimeout {
+        seconds: server::BODY_TIMEOUT.as_secs(),
+    };
+    let read = axum::body::to_bytes(body, limits::BODY_LIMIT);
+    match tokio::time::timeout(server::BODY_TIMEOUT, read).await {
+        Err(_) => Err(timeout),
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(e)) => {
+            let inner = e.into_inner();
+            let over =
+                std::iter::successors(Some(&*inner as &(dyn std::error::Error + 'static)), |e| {
+                    e.source()
+                })
+                .any(|e| e.is::<http_body_util::LengthLimitError>());
+            Err(if over { too_large } else { timeout })
+        }
+    }
+}
+
+/// Answers a `POST` of a `T`: the media type, the body, the request's cost, then its work on
+/// the [`work::Pool`].
+///
 /// Only `application/json` bodies are read: a page on another site can send a "simple"
 /// cross-origin request (`text/plain`) to this machine's ports without asking first, but not
-/// a JSON one, so no other site can make the studio work.
-async fn handle<T, F>(headers: HeaderMap, body: Bytes, work: F) -> Response
-where
-    T: DeserializeOwned + Send + 'static,
-    F: FnOnce(T) -> Result<api::Output, StudioError> + Send + 'static,
-{
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim_start().starts_with("application/json"));
-    if !json {
-        return StudioError::NotJson.into_response();
-    }
-    let result = match error::parse_body::<T>(&body) {
-        Ok(req) => api::blocking(move || work(req)).await,
-        Err(e) => Err(e),
-    };
-    match result {
-        Ok(out) => out.into_response(),
-        Err(e) => e.into_response(),
-    }
+/// a JSON one (and [`guard`] refuses it by its `Origin` anyway).
+async fn answer<T: api::Endpoint>(
+    pool: &work::Pool,
+    request: Request,
+) -> Result<api::Output, StudioError> {
+    let (parts, body) = request.into_parts();
+    guard::require_json(&parts.headers)?;
+    let bytes = read_body(&parts.headers, body).await?;
+    let req: T = error::parse_body(&bytes)?;
+    let cost = req.cost()?;
+    pool.run(cost, move |job| req.run(job)).await
 }
 
-/// A `POST` route that reads a JSON body and answers with `work`'s result (see [`handle`]).
-fn endpoint<T, F>(work: F) -> axum::routing::MethodRouter
-where
-    T: DeserializeOwned + Send + 'static,
-    F: FnOnce(T) -> Result<api::Output, StudioError> + Clone + Send + Sync + 'static,
-{
-    post(move |h: HeaderMap, b: Bytes| handle(h, b, work))
+/// The `POST` route of endpoint `T` (see [`answer`]).
+fn endpoint<T: api::Endpoint>(pool: &Arc<work::Pool>) -> MethodRouter {
+    let pool = pool.clone();
+    post(move |request: Request| async move {
+        match answer::<T>(&pool, request).await {
+            Ok(out) => out.into_response(),
+            Err(e) => e.into_response(),
+        }
+    })
+    .fallback(|method: Method| async move {
+        StudioError::MethodNotAllowed {
+            method: method.to_string(),
+            allowed: "POST",
+        }
+    })
 }
 
-/// The studio's routes: the page, its assets, the `examples` it offers and the API.
-pub fn router(examples: &Examples) -> Router {
-    let listing = std::sync::Arc::new(examples.to_json());
+/// A `GET` route; other methods get a JSON 405.
+fn page<H, T>(handler: H) -> MethodRouter
+where
+    H: axum::handler::Handler<T, ()>,
+    T: 'static,
+{
+    get(handler).fallback(|method: Method| async move {
+        StudioError::MethodNotAllowed {
+            method: method.to_string(),
+            allowed: "GET, HEAD",
+        }
+    })
+}
+
+/// The studio's routes, for a server bound at `bound`: the page, its assets, the `examples`
+/// it offers and the API, behind the [`guard`] (requests must name `bound` or `localhost`)
+/// and sharing one [`work::Pool`] sized to the machine's cores.
+pub fn router(examples: &Examples, bound: SocketAddr) -> Router {
+    router_with(examples, bound, work::Pool::for_this_machine())
+}
+
+/// [`router`] with a given pool (its lanes, its time limit).
+pub fn router_with(examples: &Examples, bound: SocketAddr, pool: work::Pool) -> Router {
+    let listing = Arc::new(examples.to_json());
+    let pool = Arc::new(pool);
     Router::new()
-        .route("/", get(assets::index))
-        .route("/js/{name}", get(assets::script))
-        .route("/app.css", get(assets::style))
+        .route("/", page(assets::index))
+        .route("/js/{name}", page(assets::script))
+        .route("/app.css", page(assets::style))
         .route(
             "/api/examples",
-            get(move || {
+            page(move || {
                 let listing = listing.clone();
                 async move { axum::Json((*listing).clone()) }
             }),
         )
-        .route("/api/marahel", endpoint(api::marahel::run))
-        .route("/api/marahel/range", endpoint(api::range::run))
-        .route("/api/heroes", endpoint(api::heroes::run))
-        .route("/api/zones", endpoint(api::zones::run))
-        .route("/api/mario", endpoint(api::mario::run))
-        .route("/api/search", endpoint(api::search::run))
-        .layer(DefaultBodyLimit::max(limits::BODY_LIMIT))
+        .route(
+            "/api/marahel",
+            endpoint::<api::marahel::MarahelRequest>(&pool),
+        )
+        .route(
+            "/api/marahel/range",
+            endpoint::<api::range::RangeRequest>(&pool),
+        )
+        .route("/api/heroes", endpoint::<api::heroes::HeroesRequest>(&pool))
+        .route("/api/zones", endpoint::<api::zones::ZonesRequest>(&pool))
+        .route("/api/mario", endpoint::<api::mario::MarioRequest>(&pool))
+        .route("/api/search", endpoint::<api::search::SearchRequest>(&pool))
+        .fallback(|uri: axum::http::Uri| async move {
+            StudioError::NotFound(grid_core::text::excerpt(uri.path()))
+        })
+        .layer(axum::middleware::from_fn_with_state(
+            guard::Access::new(bound),
+            guard::guard,
+        ))
 }
 
 /// Binds `addr` and serves the studio with `examples` until the process ends; `ready` is called
@@ -149,16 +219,47 @@ pub async fn serve(
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    ready(listener.local_addr()?);
-    axum::serve(listener, router(examples)).await
+    let bound = listener.local_addr()?;
+    ready(bound);
+    server::serve(listener, router(examples, bound)).await
+}
+
+/// Whether the studio may bind `addr`: a loopback address always; any other address (which
+/// serves every machine that can reach it) only when `allow_remote` says so. The error says
+/// what binding it would expose.
+pub fn check_bind(addr: SocketAddr, allow_remote: bool) -> Result<(), String> {
+    if addr.ip().is_loopback() || allow_remote {
+        Ok(())
+    } else {
+        Err(remote_warning(addr))
+    }
+}
+
+/// What serving on a non-loopback `addr` exposes.
+pub fn remote_warning(addr: SocketAddr) -> String {
+    let who = if addr.ip().is_unspecified() {
+        "every network this machine is on".to_string()
+    } else {
+        format!("every machine that can reach {}", addr.ip())
+    };
+    format!(
+        "--bind {}: serves the studio to {who}: anyone there can run the generators \
+         (their CPU and memory are this machine's) and read what they make; there is no \
+         password and no encryption",
+        addr.ip()
+    )
 }
 
 /// Starts a multi-threaded runtime and serves the studio on `addr` until the process ends,
 /// printing the address; the page offers `examples`; with `open`, asks the desktop to open it
 /// in a browser.
 pub fn run(addr: SocketAddr, examples: &Examples, open: bool) -> std::io::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_io()
+        .enable_time()
+        // Both lanes' turns, and a few for the runtime's own blocking calls.
+        .max_blocking_threads(2 * cores + 2)
         .build()?;
     rt.block_on(serve(addr, examples, |bound| {
         let url = format!("http://{bound}/");

@@ -8,6 +8,7 @@ mod common;
 
 use levelgen_studio::{Examples, router};
 use serde_json::{Value, json};
+use std::net::SocketAddr;
 use std::sync::LazyLock;
 use tower::ServiceExt;
 
@@ -15,16 +16,24 @@ static EXAMPLES: LazyLock<Examples> = LazyLock::new(common::repo_examples);
 static CAVE: LazyLock<String> = LazyLock::new(|| common::example("marahel/cave.json"));
 static DUEL: LazyLock<String> = LazyLock::new(|| common::example("heroes/duel.json"));
 
+/// The address the routers under test believe they are bound to.
+const HOST: &str = "127.0.0.1:8450";
+
+fn app() -> axum::Router {
+    router(&EXAMPLES, HOST.parse::<SocketAddr>().unwrap())
+}
+
 async fn post(path: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
     post_as(path, "application/json", body).await
 }
 
 async fn post_as(path: &str, kind: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
     let req = Request::post(path)
+        .header("host", HOST)
         .header("content-type", kind)
         .body(Body::from(body))
         .unwrap();
-    let res = router(&EXAMPLES).oneshot(req).await.unwrap();
+    let res = app().oneshot(req).await.unwrap();
     let status = res.status();
     let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
     (status, bytes)
@@ -38,8 +47,13 @@ async fn post_json(path: &str, body: Value) -> (StatusCode, Value) {
 }
 
 async fn get(path: &str) -> (StatusCode, String) {
-    let res = router(&EXAMPLES)
-        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+    let res = app()
+        .oneshot(
+            Request::get(path)
+                .header("host", HOST)
+                .body(Body::empty())
+                .unwrap(),
+        )
         .await
         .unwrap();
     let s = res.status();
@@ -217,12 +231,22 @@ async fn limits_are_named_and_oversize_bodies_get_413() {
     let huge = json!({"script": "x".repeat(5 << 20)})
         .to_string()
         .into_bytes();
-    let (s, _) = post("/api/marahel", huge).await;
+    let (s, b) = post("/api/marahel", huge).await;
     assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    let v: Value = serde_json::from_slice(&b).expect("a JSON 413");
+    assert!(
+        v["error"].as_str().unwrap().contains("4194304 bytes"),
+        "{v}"
+    );
 
     let body = json!({"script": &*CAVE}).to_string().into_bytes();
-    let (s, _) = post_as("/api/marahel", "text/plain", body).await;
+    let (s, b) = post_as("/api/marahel", "text/plain", body).await;
     assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let v: Value = serde_json::from_slice(&b).expect("a JSON 415");
+    assert!(
+        v["error"].as_str().unwrap().contains("application/json"),
+        "{v}"
+    );
 
     let (s, v) = post_json("/api/marahel", json!({"script": &*CAVE, "colour": 1})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);

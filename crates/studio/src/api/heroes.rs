@@ -1,9 +1,10 @@
 //! `POST /api/heroes`: a Heroes template (the page's graph editor state) to a map preview, the
 //! `.hmm` or the template itself.
 
-use super::{Output, apply_overrides, base64};
+use super::{BYTES_PER_PIXEL, Endpoint, Output, apply_overrides, base64};
 use crate::error::StudioError;
 use crate::locate::line_of;
+use crate::work::{Cost, Job};
 use heroes_zones::{Config, HeroesError, HeroesMap, Template, generate, hmm, preview};
 use serde::{Deserialize, Serialize};
 
@@ -127,19 +128,47 @@ pub fn generate_map(req: &HeroesRequest) -> Result<(Template, HeroesMap), Studio
             .map_err(|e| StudioError::input("config", e.to_string()))?,
         None => Config::default(),
     };
-    if ![32, 64, 128, 256].contains(&req.size) {
-        return Err(StudioError::input(
-            "body.size",
-            format!("{}: expected 32, 64, 128 or 256", req.size),
-        ));
-    }
+    check_size(req.size)?;
     let map = generate(&t, &config, req.size, req.seed).map_err(|e| located(text.as_deref(), e))?;
     Ok((t, map))
 }
 
+fn check_size(size: u32) -> Result<(), StudioError> {
+    if [32, 64, 128, 256].contains(&size) {
+        Ok(())
+    } else {
+        Err(StudioError::input(
+            "body.size",
+            format!("{size}: expected 32, 64, 128 or 256"),
+        ))
+    }
+}
+
+/// Bytes a Heroes map holds per cell while it is generated (zones, distances, objects).
+const HEROES_BYTES_PER_CELL: u64 = 1024;
+
+impl Endpoint for HeroesRequest {
+    /// The map's cells and its preview (at most 512 x 512 pixels).
+    fn cost(&self) -> Result<Cost, StudioError> {
+        check_size(self.size)?;
+        let cells = u64::from(self.size) * u64::from(self.size);
+        Ok(Cost {
+            memory: cells * HEROES_BYTES_PER_CELL + 512 * 512 * BYTES_PER_PIXEL,
+            // Placing zones and objects costs more per cell than a cellular automaton.
+            cells: cells * 16,
+        })
+    }
+
+    fn run(self, job: &Job) -> Result<Output, StudioError> {
+        run(self, job)
+    }
+}
+
 /// Runs a request (on the blocking pool).
-pub fn run(req: HeroesRequest) -> Result<Output, StudioError> {
+pub fn run(req: HeroesRequest, job: &Job) -> Result<Output, StudioError> {
+    job.check()?;
     let (t, map) = generate_map(&req)?;
+    job.check()?;
     let png = || preview::png(&map).map_err(StudioError::Internal);
     Ok(match req.format {
         HeroesFormat::Png => Output::png(png()?),

@@ -1,9 +1,12 @@
 //! `POST /api/marahel`: a Marahel script (with overrides) to a map preview or a download.
 
-use super::{Output, apply_overrides, base64, encode};
+use super::{
+    BYTES_PER_PIXEL, Endpoint, MAP_BYTES_PER_CELL, Output, apply_overrides, base64, encode,
+};
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_CELLS, MAX_PNG_SIDE, MAX_SIDE};
 use crate::locate::line_of;
+use crate::work::{Cost, Job};
 use grid_core::TileMap;
 use grid_core::export::{self, JsonTiles};
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
@@ -148,22 +151,13 @@ pub fn size_of(
     width: Option<usize>,
     height: Option<usize>,
 ) -> Result<Option<(usize, usize)>, StudioError> {
-    let (w, h, given) = match (width, height) {
-        (Some(w), Some(h)) => (w, h, true),
-        (None, None) => {
-            let (_, max) = script.size_range();
-            (max.0, max.1, false)
-        }
-        _ => {
-            return Err(StudioError::input(
-                "body",
-                "give both width and height, or neither",
-            ));
-        }
-    };
-    within("map side", w.max(h), MAX_SIDE)?;
-    within("map cells", w * h, MAX_CELLS)?;
-    Ok(given.then_some((w, h)))
+    let asked = asked_size(width, height)?;
+    if asked.is_none() {
+        let (_, (w, h)) = script.size_range();
+        within("map side", w.max(h), MAX_SIDE)?;
+        within("map cells", w * h, MAX_CELLS)?;
+    }
+    Ok(asked)
 }
 
 /// Generates one map.
@@ -195,8 +189,67 @@ pub fn metrics(map: &MarahelMap, scratch: &mut MetricsScratch) -> Metrics {
     }
 }
 
+/// The map size a request asks for, checked against the limits: `Some` when it gives
+/// `width` and `height`.
+pub fn asked_size(
+    width: Option<usize>,
+    height: Option<usize>,
+) -> Result<Option<(usize, usize)>, StudioError> {
+    match (width, height) {
+        (Some(w), Some(h)) => {
+            within("map side", w.max(h), MAX_SIDE)?;
+            within("map cells", w * h, MAX_CELLS)?;
+            Ok(Some((w, h)))
+        }
+        (None, None) => Ok(None),
+        _ => Err(StudioError::input(
+            "body",
+            "give both width and height, or neither",
+        )),
+    }
+}
+
+impl MarahelRequest {
+    fn wants_png(&self) -> bool {
+        matches!(self.format, MapFormat::Json | MapFormat::Png)
+    }
+}
+
+impl Endpoint for MarahelRequest {
+    /// The map's cells (the script's largest allowed when no size is given) and its PNG.
+    fn cost(&self) -> Result<Cost, StudioError> {
+        if !(1..=16).contains(&self.scale) {
+            return Err(StudioError::input(
+                "body.scale",
+                "expected 1..=16 pixels per tile",
+            ));
+        }
+        let size = asked_size(self.width, self.height)?;
+        let scale = self.scale as usize;
+        if let Some((w, h)) = size
+            && self.wants_png()
+        {
+            within("PNG side in pixels", w.max(h) * scale, MAX_PNG_SIDE)?;
+        }
+        let cells = size.map_or(MAX_CELLS, |(w, h)| w * h) as u64;
+        let pixels = if self.wants_png() {
+            (cells * (scale * scale) as u64).min((MAX_PNG_SIDE * MAX_PNG_SIDE) as u64)
+        } else {
+            0
+        };
+        Ok(Cost {
+            memory: cells * MAP_BYTES_PER_CELL + pixels * BYTES_PER_PIXEL,
+            cells,
+        })
+    }
+
+    fn run(self, job: &Job) -> Result<Output, StudioError> {
+        run(self, job)
+    }
+}
+
 /// Runs a request (on the blocking pool).
-pub fn run(req: MarahelRequest) -> Result<Output, StudioError> {
+pub fn run(req: MarahelRequest, job: &Job) -> Result<Output, StudioError> {
     let script = compile(&req.script, &req.set)?;
     let size = size_of(&script, req.width, req.height)?;
     if !(1..=16).contains(&req.scale) {
@@ -205,7 +258,9 @@ pub fn run(req: MarahelRequest) -> Result<Output, StudioError> {
             "expected 1..=16 pixels per tile",
         ));
     }
+    job.check()?;
     let map = generate(&script, req.seed, size, &req.script)?;
+    job.check()?;
     let scale = req.scale;
     within(
         "PNG side in pixels",

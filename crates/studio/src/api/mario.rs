@@ -1,9 +1,10 @@
 //! `POST /api/mario`: a Mario level from the embedded room library, with the playability
 //! checker's reach overlaid, or its level text.
 
-use super::{Output, base64, encode};
+use super::{BYTES_PER_PIXEL, Endpoint, Output, base64, encode};
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_MARIO_HEIGHT, MAX_MARIO_LENGTH, MAX_MARIO_STEPS};
+use crate::work::{Cost, Job};
 use mario_rooms::{GeneratedLevel, LevelConfig, Library, MarioError, Step, Strictness, preview};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -135,9 +136,34 @@ pub fn generate(req: &MarioRequest) -> Result<GeneratedLevel, StudioError> {
     })
 }
 
+/// Columns a level may have beyond its minimum length (the sections' own widths).
+const MARIO_SLACK: usize = 400;
+
+impl Endpoint for MarioRequest {
+    /// The level's tiles (its minimum length plus the sections' slack) and its preview.
+    fn cost(&self) -> Result<Cost, StudioError> {
+        config(self)?;
+        let cells = ((self.length + MARIO_SLACK) * self.height.max(16)) as u64;
+        let pixels = match self.format {
+            MarioFormat::Text => 0,
+            _ => cells * u64::from(SCALE * SCALE),
+        };
+        Ok(Cost {
+            memory: cells * 256 + pixels * BYTES_PER_PIXEL,
+            cells: cells * 16,
+        })
+    }
+
+    fn run(self, job: &Job) -> Result<Output, StudioError> {
+        run(self, job)
+    }
+}
+
 /// Runs a request (on the blocking pool).
-pub fn run(req: MarioRequest) -> Result<Output, StudioError> {
+pub fn run(req: MarioRequest, job: &Job) -> Result<Output, StudioError> {
+    job.check()?;
     let g = generate(&req)?;
+    job.check()?;
     let png = || {
         let (w, h, px) = if req.reach {
             preview::render_with_reach(&g.level, SCALE)

@@ -1,7 +1,8 @@
 //! The JSON/PNG API: one module per generator, each a thin adapter from a request to the
-//! generator's public API and back. Every handler reads the body as bytes (so a malformed
-//! body gets a located error), checks the limits, and runs the generator on tokio's blocking
-//! pool.
+//! generator's public API and back. Every request is an [`Endpoint`]: read from the body as
+//! bytes (so a malformed body gets a located error), costed and checked against the limits
+//! before any work ([`Endpoint::cost`]), then run on tokio's blocking pool
+//! ([`Endpoint::run`]) under the studio's [`crate::work::Pool`].
 
 pub mod heroes;
 pub mod marahel;
@@ -11,6 +12,7 @@ pub mod search;
 pub mod zones;
 
 use crate::error::StudioError;
+use crate::work::{Cost, Job};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -53,14 +55,23 @@ impl Output {
     }
 }
 
-/// Runs `work` on tokio's blocking pool, so a long generation never holds an async thread.
-pub async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, StudioError> + Send + 'static,
-) -> Result<T, StudioError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| StudioError::Internal(e.to_string()))?
+/// One API request: its body type, its cost, its work.
+pub trait Endpoint: serde::de::DeserializeOwned + Send + 'static {
+    /// What the request will cost, from its fields alone (no generation): a request over a
+    /// limit that its fields already show is refused here, before it waits for a turn.
+    fn cost(&self) -> Result<Cost, StudioError>;
+
+    /// Does the work, checking `job` between stages so a cancelled or late request stops.
+    fn run(self, job: &Job) -> Result<Output, StudioError>;
 }
+
+/// Bytes a map may hold per cell while it is generated and measured (the generators' grids,
+/// region labels and scratch), for the memory estimates.
+pub const MAP_BYTES_PER_CELL: u64 = 64;
+
+/// Bytes an answer holds per PNG pixel: the RGB buffer, the PNG (at most about as large), and
+/// its base64 copy in a JSON answer.
+pub const BYTES_PER_PIXEL: u64 = 3 + 3 + 4;
 
 /// Base64 (standard alphabet, padded) of `bytes`, for PNGs inside JSON.
 pub fn base64(bytes: &[u8]) -> String {

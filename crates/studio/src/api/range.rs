@@ -2,10 +2,11 @@
 //! it: a heat map of empty fraction x regions and a histogram of block entropy, as data the
 //! page draws.
 
-use super::Output;
-use super::marahel::{Metrics, compile, generate, metrics, size_of};
+use super::marahel::{Metrics, asked_size, compile, generate, metrics, size_of};
+use super::{Endpoint, MAP_BYTES_PER_CELL, Output};
 use crate::error::{StudioError, within};
-use crate::limits::{MAX_RANGE_CELLS, MAX_RANGE_MAPS};
+use crate::limits::{MAX_CELLS, MAX_RANGE_CELLS, MAX_RANGE_MAPS};
+use crate::work::{Cost, Job};
 use grid_core::metrics::MetricsScratch;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,7 @@ pub const BINS: usize = 20;
 pub struct RangeRequest {
     /// The script text.
     pub script: String,
-    /// Maps use seeds `seed .. seed + count`.
+    /// Maps use seeds `seed .. seed + count`, which must not pass `u64::MAX`.
     #[serde(default)]
     pub seed: u64,
     /// Map width (with `height`), else the script's size range.
@@ -98,21 +99,63 @@ pub fn summarise(all: &[Metrics], warned: usize) -> RangeResponse {
     }
 }
 
-/// Runs a request (on the blocking pool): maps in parallel, results in seed order.
-pub fn run(req: RangeRequest) -> Result<Output, StudioError> {
-    if req.count == 0 {
+/// The seeds of a range: `seed ..= seed + count - 1`, or bad input when that passes
+/// `u64::MAX` (seeds never wrap around).
+pub fn seeds(seed: u64, count: usize) -> Result<std::ops::RangeInclusive<u64>, StudioError> {
+    if count == 0 {
         return Err(StudioError::input("body.count", "expected 1 or more maps"));
     }
-    within("maps", req.count, MAX_RANGE_MAPS)?;
+    within("maps", count, MAX_RANGE_MAPS)?;
+    let last = seed.checked_add(count as u64 - 1).ok_or_else(|| {
+        StudioError::input(
+            "body.seed",
+            format!(
+                "{count} maps from seed {seed} would pass the last seed, {}",
+                u64::MAX
+            ),
+        )
+    })?;
+    Ok(seed..=last)
+}
+
+impl Endpoint for RangeRequest {
+    /// Every map's cells; in memory, the maps generated at once (one per thread).
+    fn cost(&self) -> Result<Cost, StudioError> {
+        seeds(self.seed, self.count)?;
+        let size = asked_size(self.width, self.height)?;
+        let per_map = size.map_or(MAX_CELLS, |(w, h)| w * h);
+        if size.is_some() {
+            within("maps x cells", self.count * per_map, MAX_RANGE_CELLS)?;
+        }
+        let at_once = self.count.min(rayon::current_num_threads()) as u64;
+        Ok(Cost {
+            memory: at_once * per_map as u64 * MAP_BYTES_PER_CELL + self.count as u64 * 256,
+            cells: (self.count * per_map) as u64,
+        })
+    }
+
+    fn run(self, job: &Job) -> Result<Output, StudioError> {
+        run(self, job)
+    }
+}
+
+/// Runs a request (on the blocking pool): maps in parallel, results in seed order. Checks
+/// `job` before every map.
+pub fn run(req: RangeRequest, job: &Job) -> Result<Output, StudioError> {
+    let seeds = seeds(req.seed, req.count)?;
     let script = compile(&req.script, &req.set)?;
     let size = size_of(&script, req.width, req.height)?;
     let ((_, _), (mw, mh)) = script.size_range();
     let cells = size.map_or(mw * mh, |(w, h)| w * h);
     within("maps x cells", req.count * cells, MAX_RANGE_CELLS)?;
+    let first = *seeds.start();
     let results: Vec<Result<(Metrics, bool), StudioError>> = (0..req.count as u64)
         .into_par_iter()
         .map_init(MetricsScratch::new, |scratch, i| {
-            let map = generate(&script, req.seed.wrapping_add(i), size, &req.script)?;
+            job.check()?;
+            // Checked above: `first + i` is at most the range's last seed.
+            let seed = first + i;
+            let map = generate(&script, seed, size, &req.script)?;
             Ok((metrics(&map, scratch), !map.warnings.is_empty()))
         })
         .collect();
@@ -136,6 +179,15 @@ mod tests {
             regions: r,
             block_entropy: h,
         }
+    }
+
+    #[test]
+    fn seeds_run_to_the_last_u64_and_never_wrap() {
+        assert_eq!(seeds(u64::MAX, 1), Ok(u64::MAX..=u64::MAX));
+        assert_eq!(seeds(u64::MAX - 2, 3), Ok(u64::MAX - 2..=u64::MAX));
+        let e = seeds(u64::MAX - 1, 3).unwrap_err();
+        assert!(e.to_string().starts_with("body.seed: 3 maps"), "{e}");
+        assert!(seeds(0, 0).is_err() && seeds(0, 501).is_err());
     }
 
     #[test]

@@ -7,9 +7,10 @@
 //! [`crate::limits::MAX_SEARCH_MAPS`] maps (Marahel) or
 //! [`crate::limits::MAX_SEARCH_OTHER_MAPS`] (Heroes, Mario, zones).
 
-use super::Output;
+use super::{Endpoint, Output};
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_SEARCH_EVALUATIONS, MAX_SEARCH_MAPS, MAX_SEARCH_OTHER_MAPS};
+use crate::work::{Cost, Job};
 use levelgen_search::{Search, spec};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -83,19 +84,43 @@ pub struct SearchResponse {
     pub best: Option<Best>,
 }
 
+fn check_evaluations(evaluations: u64) -> Result<(), StudioError> {
+    if (1..=MAX_SEARCH_EVALUATIONS).contains(&evaluations) {
+        Ok(())
+    } else {
+        Err(StudioError::input(
+            "body.evaluations",
+            format!("{evaluations} is outside 1..={MAX_SEARCH_EVALUATIONS}"),
+        ))
+    }
+}
+
+/// Memory a search may hold: its archive, its batch of candidates' maps.
+const SEARCH_MEMORY: u64 = 64 << 20;
+
+impl Endpoint for SearchRequest {
+    /// Always the heavy lane: every evaluation generates maps.
+    fn cost(&self) -> Result<Cost, StudioError> {
+        check_evaluations(self.evaluations)?;
+        Ok(Cost {
+            memory: SEARCH_MEMORY,
+            cells: self.evaluations * 10_000,
+        })
+    }
+
+    /// A search is not stopped part-way (its evaluation budget bounds it); `job` is checked
+    /// before it starts.
+    fn run(self, job: &Job) -> Result<Output, StudioError> {
+        job.check()?;
+        run(self)
+    }
+}
+
 /// Runs the request.
 pub fn run(req: SearchRequest) -> Result<Output, StudioError> {
     let bad = |e: levelgen_search::SearchError| StudioError::input("spec", e.to_string());
     let mut spec = spec::parse(&req.spec).map_err(bad)?;
-    if !(1..=MAX_SEARCH_EVALUATIONS).contains(&req.evaluations) {
-        return Err(StudioError::input(
-            "body.evaluations",
-            format!(
-                "{} is outside 1..={MAX_SEARCH_EVALUATIONS}",
-                req.evaluations
-            ),
-        ));
-    }
+    check_evaluations(req.evaluations)?;
     let maps = (req.evaluations as usize).saturating_mul(spec.maps);
     let limit = match spec.skeleton().map_err(bad)?.0 {
         levelgen_search::Kind::Marahel => MAX_SEARCH_MAPS,

@@ -7,9 +7,10 @@
 //! [`zone_from_nodes`] in seamless mode). The painted field has [`FIELD`] samples per zone
 //! side: a cell covers 2x2 of them, a seamless node the 2x2 around its centre.
 
-use super::{Output, base64, encode, unbase64};
+use super::{BYTES_PER_PIXEL, Endpoint, Output, base64, encode, unbase64};
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_ATLAS_SIDE, MAX_ZONE_SAMPLES, MAX_ZONES_SIDE};
+use crate::work::{Cost, Job};
 use grid_core::Grid;
 use grid_core::export::render_rgb;
 use serde::{Deserialize, Serialize};
@@ -175,7 +176,8 @@ impl Painted<'_> {
     }
 }
 
-fn check(req: &ZonesRequest) -> Result<(), StudioError> {
+/// The request checked against the limits; the noise samples it takes.
+fn check(req: &ZonesRequest) -> Result<u64, StudioError> {
     let (w, h) = req.zones;
     if w == 0 || h == 0 {
         return Err(StudioError::input(
@@ -191,11 +193,8 @@ fn check(req: &ZonesRequest) -> Result<(), StudioError> {
         ));
     }
     let k = (req.zone_size / 3).div_ceil(req.stride.max(1)) as usize;
-    within(
-        "noise samples",
-        (w * h) as usize * 9 * k * k,
-        MAX_ZONE_SAMPLES,
-    )?;
+    let samples = (w * h) as usize * 9 * k * k;
+    within("noise samples", samples, MAX_ZONE_SAMPLES)?;
     if let Some(o) = &req.offsets {
         let want = (w as usize * FIELD) * (h as usize * FIELD);
         if o.len() != want {
@@ -211,7 +210,7 @@ fn check(req: &ZonesRequest) -> Result<(), StudioError> {
             ));
         }
     }
-    Ok(())
+    Ok(samples as u64)
 }
 
 /// The window's zone states with the painted offsets added to the noise.
@@ -306,9 +305,30 @@ fn png(world: &ZoneWorld, atlas: Option<&Atlas>) -> Result<Vec<u8>, StudioError>
     }
 }
 
+/// Bytes of a decoded atlas at its largest (4,096 px per side, RGBA) and the painted picture.
+const ATLAS_BYTES: u64 = 2 * (MAX_ATLAS_SIDE as u64 * MAX_ATLAS_SIDE as u64) * 4;
+
+impl Endpoint for ZonesRequest {
+    /// The noise samples; in memory, the picture (480 px per side without an atlas) and the
+    /// atlas.
+    fn cost(&self) -> Result<Cost, StudioError> {
+        let samples = check(self)?;
+        let picture = 480 * 480 * BYTES_PER_PIXEL;
+        Ok(Cost {
+            memory: picture + self.atlas.as_ref().map_or(0, |_| ATLAS_BYTES),
+            cells: samples,
+        })
+    }
+
+    fn run(self, job: &Job) -> Result<Output, StudioError> {
+        run(self, job)
+    }
+}
+
 /// Runs a request (on the blocking pool).
-pub fn run(req: ZonesRequest) -> Result<Output, StudioError> {
+pub fn run(req: ZonesRequest, job: &Job) -> Result<Output, StudioError> {
     check(&req)?;
+    job.check()?;
     let g = ZoneGenerator::new(zone_config(&req), req.seed)
         .map_err(|e| StudioError::input("body", e.to_string()))?;
     let mode = if req.seamless {
@@ -317,6 +337,7 @@ pub fn run(req: ZonesRequest) -> Result<Output, StudioError> {
         Mode::Reference
     };
     let world = ZoneWorld::from_states((0, 0), req.zone_size, mode, states(&g, &req));
+    job.check()?;
     let atlas = req.atlas.as_deref().map(atlas).transpose()?;
     Ok(match req.format {
         ZonesFormat::Png => Output::png(png(&world, atlas.as_ref())?),

@@ -36,66 +36,100 @@ pub struct SeedRangeError {
     pub text: String,
 }
 
-/// A half-open range of seeds `start..end`.
+/// A range of seeds: `len` seeds from `start` on. Every `u64` is a seed, `u64::MAX` too; a
+/// range never wraps around past it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SeedRange {
     /// First seed.
     pub start: u64,
-    /// One past the last seed.
-    pub end: u64,
+    /// Number of seeds; `start + len - 1` is at most `u64::MAX`.
+    len: u64,
 }
 
 impl SeedRange {
-    /// The seeds `start..end` (empty if `end <= start`).
+    /// The seeds `start..end`, `end` excluded (empty if `end <= start`).
     pub fn new(start: u64, end: u64) -> Self {
         Self {
             start,
-            end: end.max(start),
+            len: end.saturating_sub(start),
         }
     }
 
-    /// The `count` seeds from `seed` on (capped at `u64::MAX`).
+    /// The seeds `first..=last`, both included (empty if `last < first`); `None` for
+    /// `0..=u64::MAX`, whose 2^64 seeds no count can hold.
+    pub fn inclusive(first: u64, last: u64) -> Option<Self> {
+        if last < first {
+            return Some(Self::new(first, first));
+        }
+        (last - first)
+            .checked_add(1)
+            .map(|len| Self { start: first, len })
+    }
+
+    /// The `count` seeds from `seed` on, or fewer when they would pass `u64::MAX` (the
+    /// range stops at `u64::MAX`; compare [`SeedRange::len`] with `count` to refuse that).
     pub fn from_count(seed: u64, count: u64) -> Self {
-        Self::new(seed, seed.saturating_add(count))
+        let room = (u64::MAX - seed).checked_add(1);
+        Self {
+            start: seed,
+            len: room.map_or(count, |room| count.min(room)),
+        }
     }
 
     /// Number of seeds.
     pub fn len(self) -> u64 {
-        self.end - self.start
+        self.len
     }
 
     /// Whether the range holds no seed.
     pub fn is_empty(self) -> bool {
-        self.end == self.start
+        self.len == 0
+    }
+
+    /// The last seed, if any.
+    pub fn last(self) -> Option<u64> {
+        (self.len > 0).then(|| self.start + (self.len - 1))
     }
 
     /// The seeds in order.
-    pub fn iter(self) -> std::ops::Range<u64> {
-        self.start..self.end
+    pub fn iter(self) -> impl Iterator<Item = u64> {
+        (0..self.len).map(move |i| self.start + i)
     }
 }
 
 impl fmt::Display for SeedRange {
+    /// `A..B` (B excluded); a range ending at `u64::MAX` is written `A..=18446744073709551615`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}..{}", self.start, self.end)
+        match self.start.checked_add(self.len) {
+            Some(end) => write!(f, "{}..{end}", self.start),
+            None => write!(f, "{}..={}", self.start, u64::MAX),
+        }
     }
 }
 
 impl FromStr for SeedRange {
     type Err = SeedRangeError;
 
-    /// `A..B`, B excluded.
+    /// `A..B` (B excluded) or `A..=B` (B included, so `u64::MAX` can be the last seed).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || SeedRangeError {
             text: grid_core::text::excerpt(s),
         };
         let (a, b) = s.split_once("..").ok_or_else(bad)?;
+        let (b, inclusive) = match b.strip_prefix('=') {
+            Some(b) => (b, true),
+            None => (b, false),
+        };
         let a: u64 = a.trim().parse().map_err(|_| bad())?;
         let b: u64 = b.trim().parse().map_err(|_| bad())?;
         if a > b {
             return Err(bad());
         }
-        Ok(Self::new(a, b))
+        if inclusive {
+            Self::inclusive(a, b).ok_or_else(bad)
+        } else {
+            Ok(Self::new(a, b))
+        }
     }
 }
 
@@ -193,10 +227,14 @@ impl Batch {
         T: Send,
     {
         let bar = self.progress();
-        let mut start = self.seeds.start;
+        let (first, total) = (self.seeds.start, self.seeds.len());
+        // Offsets from the first seed: `first + done + i` never passes the range's last seed,
+        // which may be u64::MAX.
+        let mut done = 0u64;
         let mut round: Vec<T> = Vec::new();
-        while start < self.seeds.end {
-            let n = (self.seeds.end - start).min(CHUNK);
+        while done < total {
+            let n = (total - done).min(CHUNK);
+            let start = first + done;
             round.clear();
             (0..n as usize)
                 .into_par_iter()
@@ -212,7 +250,7 @@ impl Batch {
                     return Err(e);
                 }
             }
-            start += n;
+            done += n;
         }
         bar.finish_and_clear();
         Ok(())
@@ -395,7 +433,22 @@ mod tests {
         assert!("7..3".parse::<SeedRange>().is_err());
         assert!("7".parse::<SeedRange>().is_err());
         assert!("a..b".parse::<SeedRange>().is_err());
-        assert_eq!(SeedRange::from_count(u64::MAX - 1, 5).len(), 1);
+        assert_eq!(SeedRange::from_count(u64::MAX - 1, 5).len(), 2);
+        assert_eq!(SeedRange::from_count(u64::MAX, 1).len(), 1);
+        assert_eq!(SeedRange::from_count(0, u64::MAX).len(), u64::MAX);
+        let last = SeedRange::from_count(u64::MAX - 2, 3);
+        assert_eq!(
+            last.to_string(),
+            "18446744073709551613..=18446744073709551615"
+        );
+        assert_eq!(last.to_string().parse(), Ok(last));
+        assert_eq!(last.last(), Some(u64::MAX));
+        assert_eq!(
+            Batch::new(last).quiet(true).map(|s| s),
+            vec![u64::MAX - 2, u64::MAX - 1, u64::MAX]
+        );
+        assert_eq!("5..=5".parse::<SeedRange>().map(|r| r.len()), Ok(1));
+        assert!(format!("0..={}", u64::MAX).parse::<SeedRange>().is_err());
         assert_eq!(SeedRange::new(3, 7).to_string(), "3..7");
         assert!(Batch::new(SeedRange::new(1, 1)).map(|s| s).is_empty());
     }

@@ -270,3 +270,37 @@ fn picture_limits_are_checked_before_generating() {
         );
     }
 }
+
+/// One size rule everywhere: `WxH` (or `N` where the map is square) in digits with no
+/// spaces; the same text is refused (exit 2) or read alike by every subcommand.
+#[test]
+fn every_size_flag_reads_sizes_alike() {
+    let cave = example("marahel/cave.json");
+    let duel = example("heroes/duel.json");
+    let er = fresh("sizes").join("er").display().to_string();
+    for size in [
+        " 64", "64 ", " 64x 64", "64x 64", "64 x64", "+64x64", "64x64 ",
+    ] {
+        for args in [
+            vec!["marahel", &cave, "--size", size, "-q"],
+            vec!["heroes", &duel, "--size", size, "-q"],
+            vec!["zones", "--size", size, "-q"],
+            vec![
+                "analyze", "heroes", &duel, "--size", size, "--count", "1", "--out", &er,
+            ],
+        ] {
+            let out = run(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("no spaces"), "{args:?}: {err}");
+        }
+    }
+    for args in [
+        vec!["marahel", &cave, "--size", "64x64", "-q"],
+        vec!["heroes", &duel, "--size", "64X64", "-q"],
+        vec!["heroes", &duel, "--size", "64", "-q"],
+        vec!["zones", "--size", "4x4", "-q"],
+    ] {
+        assert!(run(&args).status.success(), "{args:?}");
+    }
+}

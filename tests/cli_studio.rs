@@ -97,3 +97,99 @@ fn studio_offers_the_repository_examples() {
         }
     }
 }
+
+/// A non-loopback `--bind` is refused without `--allow-remote`, before anything is bound,
+/// with a message saying what it would expose.
+#[test]
+fn binding_beyond_loopback_needs_allow_remote() {
+    for addr in ["0.0.0.0", "::", "192.0.2.7"] {
+        let out = bin()
+            .args(["studio", "--port", "0", "--bind", addr])
+            .output()
+            .expect("levelgen runs");
+        assert_eq!(out.status.code(), Some(2), "--bind {addr}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--allow-remote"), "{err}");
+        assert!(err.contains("anyone there can run the generators"), "{err}");
+    }
+}
+
+/// `POST path` with a JSON body; the status line and the body.
+fn post(addr: &str, path: &str, body: &str) -> (String, String) {
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    s.read_to_string(&mut response).expect("a response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a body");
+    (
+        head.lines().next().unwrap_or("").to_string(),
+        body.to_string(),
+    )
+}
+
+/// Every u64 is a seed: the CLI, the library and the studio make the same map from seed
+/// u64::MAX, and a run or range that would pass it is refused, never wrapped.
+#[test]
+fn cli_library_and_studio_agree_at_the_last_seed() {
+    let max = u64::MAX.to_string();
+    let cave_path = common::example("marahel/cave.json");
+    let out = bin()
+        .args([
+            "marahel", &cave_path, "--seed", &max, "--size", "30x20", "-q",
+        ])
+        .output()
+        .expect("levelgen runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli = String::from_utf8(out.stdout).unwrap();
+
+    let cave = std::fs::read_to_string(&cave_path).unwrap();
+    let script = marahel::Script::parse(&cave).unwrap();
+    let map = script.generate_sized(u64::MAX, 30, 20).unwrap();
+    let library = grid_core::export::to_text(&map);
+    assert_eq!(cli, library);
+
+    let (_server, addr) = start();
+    let body = serde_json::json!({
+        "script": cave, "seed": u64::MAX, "width": 30, "height": 20, "format": "text"
+    });
+    let (status, studio) = post(&addr, "/api/marahel", &body.to_string());
+    assert!(status.contains("200"), "{status}: {studio}");
+    assert_eq!(studio, library);
+
+    // The last two seeds as a batch, and one past them refused.
+    let out = bin()
+        .args([
+            "marahel",
+            &cave_path,
+            "--seeds",
+            &format!("{}..={max}", u64::MAX - 1),
+        ])
+        .args(["--size", "30x20", "-q"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("seed {max}")), "{text:.300}");
+    let out = bin()
+        .args(["marahel", &cave_path, "--seed", &(u64::MAX - 1).to_string()])
+        .args(["--count", "3", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("at most 2 maps"), "{err}");
+    let range = serde_json::json!({
+        "script": cave, "seed": u64::MAX - 1, "count": 3, "width": 30, "height": 20
+    });
+    let (status, answer) = post(&addr, "/api/marahel/range", &range.to_string());
+    assert!(status.contains("400"), "{status}: {answer}");
+}

@@ -23,8 +23,8 @@ pub struct CommonArgs {
     /// Number of maps to generate (seeds `seed..seed+count`), in parallel.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
-    /// Seeds as a half-open range `A..B`, instead of --seed and --count: split a large run
-    /// across machines or job arrays and concatenate the pieces.
+    /// Seeds as a range `A..B` (B excluded) or `A..=B` (B included), instead of --seed and
+    /// --count: split a large run across machines or job arrays and concatenate the pieces.
     #[arg(long, conflicts_with_all = ["seed", "count"])]
     pub seeds: Option<SeedRange>,
     /// Where the maps go: `-` for stdout (the default); a file, its format from its
@@ -80,8 +80,8 @@ pub struct Plan {
 }
 
 impl CommonArgs {
-    /// The seeds of this run: `--seeds A..B`, or `seed..seed+count` (capped at `u64::MAX`;
-    /// [`CommonArgs::checked_seeds`] rejects what the cap would cut).
+    /// The seeds of this run: `--seeds A..B`, or `count` seeds from `seed` (stopping at
+    /// `u64::MAX`; [`CommonArgs::checked_seeds`] rejects what that would cut).
     pub fn seed_range(&self) -> SeedRange {
         self.seeds
             .unwrap_or_else(|| SeedRange::from_count(self.seed, self.count))
@@ -99,11 +99,12 @@ impl CommonArgs {
             }
         } else if range.len() < self.count {
             return Err(CliError::input_msg(format!(
-                "--seed {} --count {}: seeds end at {} (the last seed a run can use is {})",
+                "--seed {} --count {}: the seeds would pass {}, the last seed (at most {} \
+                 maps from this seed)",
                 self.seed,
                 self.count,
                 u64::MAX,
-                u64::MAX - 1
+                range.len()
             )));
         }
         Ok(range)
@@ -388,22 +389,33 @@ pub fn json_with_overrides(text: &str, sets: &[Override], flag: &str) -> Result<
     serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
 }
 
-/// A map size `WxH`, both whole numbers of at least 1 (the `--size` of every generator).
+/// A map size `WxH` (the `--size` of every generator): two whole numbers of at least 1
+/// written in ASCII digits, joined by `x` or `X`, and nothing else: no spaces, signs or
+/// other characters anywhere (`' 64x64'`, `'64x 64'` and `'+64x64'` are refused alike).
 pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let bad = || {
         format!(
-            "{}: expected WxH with whole numbers >= 1, e.g. 80x50",
+            "{}: expected WxH, two whole numbers >= 1 joined by x with no spaces, e.g. 80x50",
             grid_core::text::excerpt(text)
         )
     };
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    match (w.trim().parse::<usize>(), h.trim().parse::<usize>()) {
-        (Ok(w), Ok(h)) if w > 0 && h > 0 => Ok((w, h)),
+    match (whole(w), whole(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
         _ => Err(bad()),
     }
 }
 
-/// A square map size: `NxN`, or `N` as its shorthand.
+/// A whole number >= 1 in ASCII digits and nothing else (no spaces, no sign); `None` for
+/// anything else, or one past `usize::MAX`.
+fn whole(text: &str) -> Option<usize> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok().filter(|&n| n > 0)
+}
+
+/// A square map size: `NxN`, or `N` as its shorthand, read as [`parse_size`] reads sizes.
 pub fn parse_square(text: &str) -> Result<u32, String> {
     let side = if text.contains(['x', 'X']) {
         match parse_size(text)? {
@@ -416,16 +428,12 @@ pub fn parse_square(text: &str) -> Result<u32, String> {
             }
         }
     } else {
-        text.trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| {
-                format!(
-                    "{}: expected a side N >= 1 or NxN",
-                    grid_core::text::excerpt(text)
-                )
-            })?
+        whole(text).ok_or_else(|| {
+            format!(
+                "{}: expected a side N >= 1 or NxN, with no spaces",
+                grid_core::text::excerpt(text)
+            )
+        })?
     };
     u32::try_from(side).map_err(|_| format!("{side}: too large a side"))
 }
@@ -456,4 +464,35 @@ where
             grid_core::text::excerpt_with(&e.to_string(), 160)
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_size, parse_square};
+
+    #[test]
+    fn one_strict_size_rule() {
+        assert_eq!(parse_size("80x50"), Ok((80, 50)));
+        assert_eq!(parse_size("80X50"), Ok((80, 50)));
+        assert_eq!(parse_square("64"), Ok(64));
+        assert_eq!(parse_square("64x64"), Ok(64));
+        for bad in [
+            " 64x64", "64x64 ", "64x 64", " 64x 64", "64 x64", "+64x64", "0x5", "5x0", "x5", "5x",
+            "5x5x5", "", "64", "1e3x5", "٣x5",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad:?}");
+        }
+        for bad in [
+            " 64",
+            "64 ",
+            " 64x 64",
+            "+64",
+            "0",
+            "64x32",
+            "",
+            "99999999999",
+        ] {
+            assert!(parse_square(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -9,9 +9,13 @@ pub struct Args {
     /// Port (0 picks a free one).
     #[arg(long, default_value_t = 8450)]
     pub port: u16,
-    /// Address to bind; the default serves this machine only.
+    /// Address to bind; the default serves this machine only. Any address that is not
+    /// loopback serves other machines too, and needs --allow-remote.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
+    /// Allow --bind on an address other machines can reach (a warning says what it exposes).
+    #[arg(long)]
+    pub allow_remote: bool,
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
@@ -20,6 +24,11 @@ pub struct Args {
 /// Runs the server until the process is stopped.
 pub fn run(args: Args) -> Result<(), CliError> {
     let addr = SocketAddr::new(args.bind, args.port);
+    levelgen_studio::check_bind(addr, args.allow_remote)
+        .map_err(|e| CliError::input_msg(format!("{e} (add --allow-remote to serve it anyway)")))?;
+    if !addr.ip().is_loopback() {
+        eprintln!("warning: {}", levelgen_studio::remote_warning(addr));
+    }
     levelgen_studio::run(addr, &examples(), args.open).map_err(|e| {
         CliError::output(std::io::Error::new(
             e.kind(),

@@ -10,7 +10,6 @@ use std::path::PathBuf;
 use zone_tiles::export::{black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin};
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
-use zone_tiles::world::parse_size;
 use zone_tiles::{
     Atlas, AtlasKind, BiomeConfig, Connected, Distance, Mode, NoiseConfig, NoiseKind, Sampling,
     Threshold, World, WorleyOutput, ZoneConfig, ZoneRect,
@@ -243,7 +242,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let c = &args.common;
     let plan = c.plan("zones", &FORMATS)?;
-    let (w, h) = parse_size(&args.size).map_err(CliError::input)?;
+    let (w, h) = super::common::parse_size(&args.size)
+        .and_then(|(w, h)| match (u32::try_from(w), u32::try_from(h)) {
+            (Ok(w), Ok(h)) => Ok((w, h)),
+            _ => Err(format!("{w}x{h}: too many zones (at most 65536 per side)")),
+        })
+        .map_err(|e| CliError::input_msg(format!("--size {e}")))?;
     let (ox, oy) = parse_origin(&args.origin)?;
     let atlas = match &args.atlas {
         Some(p) => Some(Atlas::load(p, None, None).map_err(CliError::input)?),

@@ -191,6 +191,18 @@ mod tests {
     }
 
     #[test]
+    fn binding_beyond_loopback_needs_a_yes_and_says_what_it_exposes() {
+        let at = |s: &str| s.parse::<SocketAddr>().unwrap();
+        assert!(crate::check_bind(at("127.0.0.1:8450"), false).is_ok());
+        assert!(crate::check_bind(at("[::1]:8450"), false).is_ok());
+        let e = crate::check_bind(at("0.0.0.0:8450"), false).unwrap_err();
+        assert!(e.contains("every network this machine is on"), "{e}");
+        let e = crate::check_bind(at("192.0.2.7:8450"), false).unwrap_err();
+        assert!(e.contains("every machine that can reach 192.0.2.7"), "{e}");
+        assert!(crate::check_bind(at("0.0.0.0:8450"), true).is_ok());
+    }
+
+    #[test]
     fn origins_are_pages_of_this_host() {
         let a = access("127.0.0.1:8450");
         assert!(a.origin_ok("http://127.0.0.1:8450"));

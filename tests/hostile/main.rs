@@ -12,9 +12,13 @@
 //! the mutation seed. Every run is limited to [`TIMEOUT`] (a run still going is a hang) and
 //! to 4 GiB of address space (`ulimit -v`: an allocation past it aborts, which is counted).
 //! The test fails unless every count is 0.
+//!
+//! The same command runs [`studio_under_load_and_rebinding`]: `levelgen studio` on
+//! 127.0.0.1 under a burst of 200 large PNG requests, and requests from a rebound name.
 
 #[path = "../common/mod.rs"]
 mod common;
+mod studio;
 mod support;
 
 use support::{Mutator, Outcome, Tally, shell_quote};
@@ -493,4 +497,25 @@ fn hostile_inputs_and_environments() {
 
     println!("{}", tally.report(started.elapsed()));
     assert!(tally.clean(), "{}", tally.report(started.elapsed()));
+}
+
+#[test]
+#[ignore = "a burst of 200 large requests: run with --release -- --ignored --nocapture"]
+fn studio_under_load_and_rebinding() {
+    let b = studio::burst();
+    println!("{}", studio::report(&b));
+    let failures = studio::check_burst(&b);
+    let server = studio::Studio::start();
+    let probes = studio::rebinding(server.addr);
+    for (what, code) in &probes {
+        println!("rebinding: {what}: {code}");
+    }
+    let origin = studio::foreign_origin(server.addr);
+    println!("rebinding: GET /api/examples Origin http://evil.example: {origin}");
+    assert!(failures.is_empty(), "{failures:?}");
+    for (what, code) in &probes {
+        let want = if what.contains("own host") { 200 } else { 403 };
+        assert_eq!(*code, want, "{what}");
+    }
+    assert_eq!(origin, 403);
 }

@@ -2,23 +2,28 @@
 //!
 //! `levelgen studio`: a local web server whose page has one pane per generator, so a designer
 //! sees every change at once. The server is axum on tokio; generation runs on tokio's blocking
-//! pool so requests never hold each other up; the page is plain HTML, CSS and JavaScript
+//! pool in two lanes of turns (small requests never wait behind large ones, see [`work`]); the page is plain HTML, CSS and JavaScript
 //! embedded in the binary (no build step, no network, no third-party scripts). The example
 //! scripts and templates the page offers come from the caller as an [`Examples`] value.
 //!
 //! | stage | module |
 //! |---|---|
-//! | routes, body limit, serving | this module ([`router`], [`serve`]) |
-//! | one adapter per generator: request -> generator -> PNG/JSON | [`api`] |
+//! | connections: header and body timeouts, a cap on open connections | [`server`] |
+//! | who may ask: `Host`, `Origin`; the body's media type | [`guard`] |
+//! | routes, body limit, JSON errors for every status | this module ([`router`], [`serve`]) |
+//! | costs, turns, memory budget, time limit, cancellation | [`work`] |
+//! | one adapter per generator: request -> cost -> generator -> PNG/JSON | [`api`] |
 //! | located errors (JSON path and line) | [`error`], [`locate`] |
 //! | the embedded page; the examples, given by the caller | [`assets`] |
+//! | every request parser from one byte string, for the fuzz target | [`probe`] |
 //!
 //! Every response is a pure function of the request: the same request gives the same bytes.
 //!
 //! ## Limits
 //!
 //! Checked before any work is done; a request over one gets HTTP 400 naming it (a body over
-//! [`limits::BODY_LIMIT`] gets 413, a body not sent as `application/json` 415).
+//! [`limits::BODY_LIMIT`] gets 413, a body not sent as `application/json` 415). Every error
+//! answer is JSON ([`StudioError`]). How much runs at once is [`work`]'s business.
 //!
 //! | what | limit |
 //! |---|---|
@@ -37,6 +42,7 @@ pub mod assets;
 pub mod error;
 pub mod guard;
 pub mod locate;
+pub mod probe;
 pub mod server;
 pub mod work;
 
@@ -258,8 +264,10 @@ pub fn run(addr: SocketAddr, examples: &Examples, open: bool) -> std::io::Result
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_io()
         .enable_time()
-        // Both lanes' turns, and a few for the runtime's own blocking calls.
+        // Both lanes' turns, and a few for the runtime's own blocking calls; an idle worker
+        // thread ends after a second, giving its stack back after a burst.
         .max_blocking_threads(2 * cores + 2)
+        .thread_keep_alive(std::time::Duration::from_secs(1))
         .build()?;
     rt.block_on(serve(addr, examples, |bound| {
         let url = format!("http://{bound}/");

@@ -18,7 +18,7 @@ use error::Failure;
 use jobs::{HeroesOptions, Input, Job, MarioOptions};
 use made::Made;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyList};
 use rayon::prelude::*;
 use zone_tiles::ZoneRect;
 
@@ -136,8 +136,9 @@ impl Map {
 
     /// The generator's own format: `.hmm` bytes (heroes), Mario AI level text as bytes
     /// (mario); None for marahel and zones (whose own formats are text and TMX: `save`).
-    fn native<'py>(&self, py: Python<'py>) -> Option<Vec<u8>> {
+    fn native<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
         py.detach(|| self.made.native())
+            .map(|bytes| PyBytes::new(py, &bytes))
     }
 
     /// Writes the map to `path` as `levelgen KIND --out PATH` does (`format`: an extension,

@@ -63,9 +63,23 @@ Document = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
 KINDS = ("marahel", "heroes", "mario", "zones")
 
 
+class _Loaded:
+    """A document read from ``path`` already (by :mod:`levelgen.ray`'s driver): its text is
+    used, its path names it in messages."""
+
+    def __init__(self, text: str, path: str):
+        self.text = text
+        self.path = path
+
+    def __reduce__(self):
+        return (_Loaded, (self.text, self.path))
+
+
 def _document(doc: Any, what: str) -> Tuple[Optional[str], Optional[str]]:
     """``(text, path)``: a dict is dumped, a string starting with ``{`` is JSON text,
     anything else is a path the Rust side reads (with the CLI's message on failure)."""
+    if isinstance(doc, _Loaded):
+        return doc.text, doc.path
     if isinstance(doc, Mapping):
         return _json.dumps(doc), None
     if isinstance(doc, bytes):

@@ -89,7 +89,7 @@ impl Failure {
     }
 
     /// Names the input file: the message is prefixed with it, as the CLI does.
-    pub fn from_file(mut self, path: Option<&str>) -> Self {
+    pub fn in_file(mut self, path: Option<&str>) -> Self {
         if let Some(p) = path {
             self.message = format!("{p}: {}", self.message);
             self.source = Some(p.to_string());
@@ -98,7 +98,7 @@ impl Failure {
     }
 
     /// Records the input file without changing the message (which already names it).
-    pub fn from_source(mut self, path: &str) -> Self {
+    pub fn with_source(mut self, path: &str) -> Self {
         self.source = Some(path.to_string());
         self
     }

@@ -30,7 +30,7 @@ impl Input {
         let text = match (&self.text, &self.path) {
             (Some(t), _) => t.clone(),
             (None, Some(p)) => read_text(Path::new(p))
-                .map_err(|e| Failure::new(Class::File, e.message).from_source(p))?,
+                .map_err(|e| Failure::new(Class::File, e.message).with_source(p))?,
             (None, None) => {
                 return Err(Failure::argument(
                     "no input: give a path, JSON text or dict",
@@ -38,7 +38,7 @@ impl Input {
             }
         };
         json_with_overrides(&text, sets, flag)
-            .map_err(|e| Failure::new(class, e).from_file(self.path.as_deref()))
+            .map_err(|e| Failure::new(class, e).in_file(self.path.as_deref()))
     }
 }
 
@@ -105,7 +105,7 @@ pub fn marahel(
         true => Script::parse_strict(&text),
         false => Script::parse(&text),
     }
-    .map_err(|e| error::marahel(&e).from_file(input.path.as_deref()))?;
+    .map_err(|e| error::marahel(&e).in_file(input.path.as_deref()))?;
     if let Some((w, h)) = size
         && (w == 0 || h == 0)
     {
@@ -146,7 +146,7 @@ pub fn heroes(input: &Input, opts: &HeroesOptions) -> Result<(Job, Warnings)> {
     let sets = overrides(&opts.sets, "--set")?;
     let text = input.read(Class::Heroes, &sets, "--set")?;
     let config = heroes_config(opts)?;
-    let at = |e: heroes_zones::HeroesError| error::heroes(&e).from_file(input.path.as_deref());
+    let at = |e: heroes_zones::HeroesError| error::heroes(&e).in_file(input.path.as_deref());
     let mut warnings = Vec::new();
     let (template, side) = if vcmi::is_vcmi(&text) {
         let vopts = vcmi::Options {
@@ -192,7 +192,7 @@ fn heroes_config(opts: &HeroesOptions) -> Result<Config> {
         .config
         .as_ref()
         .map_or(Some("built-in config"), |c| c.path.as_deref());
-    Config::from_json(&text).map_err(|e| error::heroes(&e).from_file(name))
+    Config::from_json(&text).map_err(|e| error::heroes(&e).in_file(name))
 }
 
 /// The Mario options.

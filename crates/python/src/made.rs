@@ -137,11 +137,7 @@ impl Made {
             Made::Zones(w, _) => Some((
                 w.states.width(),
                 w.states.height(),
-                w.states
-                    .as_slice()
-                    .iter()
-                    .map(|s| s.index() as u16)
-                    .collect(),
+                w.states.as_slice().iter().map(|s| s.index()).collect(),
             )),
             _ => None,
         }

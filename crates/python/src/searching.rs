@@ -23,13 +23,12 @@ pub fn search(
         let text = match (&input.text, &input.path) {
             (Some(t), _) => t.clone(),
             (None, Some(p)) => levelgen::cli::output::read_text(std::path::Path::new(p))
-                .map_err(|e| Failure::new(error::Class::File, e.message).from_source(p))?,
+                .map_err(|e| Failure::new(error::Class::File, e.message).with_source(p))?,
             (None, None) => {
                 return Err(Failure::argument("no spec: give a path, JSON text or dict"));
             }
         };
-        let at =
-            |e: levelgen_search::SearchError| error::search(&e).from_file(input.path.as_deref());
+        let at = |e: levelgen_search::SearchError| error::search(&e).in_file(input.path.as_deref());
         let mut spec = spec::parse(&text).map_err(at)?;
         if let Some(seed) = seed {
             spec.seed = seed;

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def _cli() -> Path:
     given = os.environ.get("LEVELGEN_BIN")
     if given:
-        return Path(given)
+        return Path(given).resolve()
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     exe = target / "release" / "levelgen"
     if not exe.exists():

@@ -70,6 +70,8 @@ pub enum Job {
         config: Box<Config>,
         /// The map side.
         side: u32,
+        /// The template's file, named in generation errors as the CLI does.
+        source: Option<String>,
     },
     /// A Mario library and level settings.
     Mario {
@@ -170,6 +172,7 @@ pub fn heroes(input: &Input, opts: &HeroesOptions) -> Result<(Job, Warnings)> {
         template: Box::new(template),
         config: Box::new(config),
         side,
+        source: input.path.clone(),
     };
     Ok((job, warnings))
 }
@@ -309,9 +312,10 @@ impl Job {
                 template,
                 config,
                 side,
+                source,
             } => heroes_zones::generate(template, config, *side, seed)
                 .map(|m| Made::Heroes(Box::new(m)))
-                .map_err(|e| error::heroes(&e)),
+                .map_err(|e| error::heroes(&e).in_file(source.as_deref())),
             Job::Mario { library, config } => mario_rooms::generate(library, config, seed)
                 .map(|g| Made::Mario(Box::new(g)))
                 .map_err(|e| error::mario(&e)),

@@ -65,21 +65,23 @@ def test_batch_checks_its_input_before_iterating(root):
 
 
 def test_batch_releases_the_gil(root):
-    """Python keeps running while a batch generates: a counting thread advances."""
-    ticks = []
-    done = threading.Event()
+    """Python keeps running while a batch generates: the main thread's loop never stalls
+    for long while another thread is inside the batch (holding the GIL, it would stall for
+    the whole batch)."""
+    job = levelgen._prepare("marahel", root / CAVE, size=(300, 300))
+    spans = []
 
-    def count():
-        while not done.is_set():
-            ticks.append(1)
-            time.sleep(0.001)
+    def work():
+        t0 = time.perf_counter()
+        job.run(list(range(32)))
+        spans.append(time.perf_counter() - t0)
 
-    t = threading.Thread(target=count)
+    t = threading.Thread(target=work)
     t.start()
-    job = levelgen._prepare("marahel", root / CAVE, size=(200, 200))
-    before = len(ticks)
-    job.run(list(range(16)))
-    during = len(ticks) - before
-    done.set()
+    stamps = []
+    while t.is_alive():
+        stamps.append(time.perf_counter())
     t.join()
-    assert during > 5
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    assert spans[0] > 0.05, "the batch is long enough to tell"
+    assert max(gaps) < spans[0] / 2

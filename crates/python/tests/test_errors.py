@@ -12,9 +12,9 @@ CAVE = "examples/marahel/cave.json"
 
 def cli_message(proc):
     assert proc.returncode == 2, proc.stderr
-    line = proc.stderr.decode().strip().splitlines()[-1]
-    assert line.startswith("error: ")
-    return line[len("error: "):]
+    text = proc.stderr.decode()
+    assert text.startswith("error: ")
+    return text[len("error: "):].rstrip("\n")
 
 
 def test_marahel_error_carries_the_cli_message_and_path(root, cli, tmp_path):

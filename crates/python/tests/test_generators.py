@@ -124,6 +124,8 @@ def test_save_writes_what_the_cli_writes(root, cli, tmp_path):
 
 def test_help_is_useful():
     assert "Marahel" in levelgen.marahel.__doc__
-    assert "to_json" in levelgen.Map.to_json.__doc__ or levelgen.Map.to_json.__doc__
+    assert "--format json" in levelgen.Map.to_json.__doc__
+    assert "numpy uint16" in levelgen.Map.tiles.__doc__
+    assert "seed order" in levelgen.batch.__doc__
     assert Path(levelgen.__file__).with_name("_levelgen.pyi").exists()
     assert Path(levelgen.__file__).with_name("py.typed").exists()

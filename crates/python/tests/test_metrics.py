@@ -36,12 +36,14 @@ def test_metrics_of_a_map_by_name_equal_by_id(root):
 
 def test_metrics_equal_the_cli_analysis(root, cli, tmp_path):
     cli("analyze", "marahel", "examples/marahel/cave.json", "--count", 3, "--out", tmp_path, "-q")
-    csv = (tmp_path / "metrics.csv").read_text().splitlines()
+    csv = (tmp_path / "maps.csv").read_text().splitlines()
     head = csv[0].split(",")
+    assert len(csv) == 4
     for line in csv[1:]:
         row = dict(zip(head, line.split(",")))
         m = levelgen.marahel(root / "examples/marahel/cave.json", seed=int(row["seed"]))
         got = levelgen.metrics(m, empty="empty")
+        assert got["empty_tiles"] == int(row["empty_tiles"])
         assert got["regions"] == int(row["regions"])
         assert got["empty_fraction"] == pytest.approx(float(row["empty_fraction"]), abs=1e-6)
         assert got["block_entropy"] == pytest.approx(float(row["block_entropy"]), abs=1e-6)

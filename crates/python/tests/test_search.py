@@ -12,9 +12,8 @@ def test_search_equals_the_cli_archive(root, cli, tmp_path):
     cli("search", SPEC, "--budget", 48, "--seed", 3, "--check", 2, "--out", tmp_path, "-q")
     assert result.to_json().encode() == (tmp_path / "archive.json").read_bytes()
     assert result.log_csv.encode() == (tmp_path / "log.csv").read_bytes()
-    assert result.evaluations == 48
+    assert result.evaluations == result.log[-1]["evaluations"] <= 48
     assert result.best_script["entities"] == ["empty", "solid"]
-    assert result.log[-1]["evaluations"] == 48
 
 
 def test_search_is_the_same_on_any_thread_count_and_input_form(root):

@@ -17,10 +17,7 @@ and searches as Ray tasks. Errors are :class:`levelgen.Error` subclasses.
 
 from __future__ import annotations
 
-import json as _json
 import os as _os
-from concurrent.futures import ThreadPoolExecutor as _Executor
-from dataclasses import dataclass as _dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _levelgen
@@ -81,7 +78,9 @@ def _document(doc: Any, what: str) -> Tuple[Optional[str], Optional[str]]:
     if isinstance(doc, _Loaded):
         return doc.text, doc.path
     if isinstance(doc, Mapping):
-        return _json.dumps(doc), None
+        import json
+
+        return json.dumps(doc), None
     if isinstance(doc, bytes):
         doc = doc.decode("utf-8")
     if isinstance(doc, str) and doc.lstrip().startswith("{"):
@@ -97,7 +96,9 @@ def _overrides(overrides: Any, what: str = "overrides") -> List[str]:
     if overrides is None:
         return []
     if isinstance(overrides, Mapping):
-        return [f"{k}={_json.dumps(v)}" for k, v in overrides.items()]
+        import json
+
+        return [f"{k}={json.dumps(v)}" for k, v in overrides.items()]
     if isinstance(overrides, str):
         return [overrides]
     out = list(overrides)
@@ -318,21 +319,42 @@ def batch(kind: str, *args, seeds: Iterable[int] = range(1), threads: Optional[i
     return _run(job, seeds, chunk)
 
 
+class _Ahead:
+    """``job.run(seeds)`` on a thread of its own (the GIL is released inside it), so the
+    next chunk is made while the caller consumes the last."""
+
+    def __init__(self, job, seeds: List[int]):
+        import threading
+
+        self._result: Any = None
+        self._thread = threading.Thread(target=self._work, args=(job, seeds), daemon=True)
+        self._thread.start()
+
+    def _work(self, job, seeds: List[int]) -> None:
+        try:
+            self._result = job.run(seeds)
+        except BaseException as e:  # handed to the consumer
+            self._result = e
+
+    def result(self) -> list:
+        self._thread.join()
+        if isinstance(self._result, BaseException):
+            raise self._result
+        return self._result
+
+
 def _run(job, seeds: Iterable[int], chunk: int) -> Iterator[Map]:
     parts = _chunks(seeds, chunk)
-    with _Executor(max_workers=1) as ahead:
-        pending = None
-        first = next(parts, None)
-        if first is not None:
-            pending = ahead.submit(job.run, first)
-        while pending is not None:
-            done = pending.result()
-            following = next(parts, None)
-            pending = None if following is None else ahead.submit(job.run, following)
-            for item in done:
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
+    first = next(parts, None)
+    pending = None if first is None else _Ahead(job, first)
+    while pending is not None:
+        done = pending.result()
+        following = next(parts, None)
+        pending = None if following is None else _Ahead(job, following)
+        for item in done:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
 
 
 # --- metrics ---------------------------------------------------------------------------
@@ -399,18 +421,34 @@ def metrics(tiles: Any, empty: Any = (0,), passable: Any = None, blocks: Any = 5
 # --- search ----------------------------------------------------------------------------
 
 
-@_dataclass(frozen=True)
 class SearchResult:
     """The result of :func:`search`: the archive ``levelgen search`` writes
-    (``archive.json``) as Python objects, and its log."""
+    (``archive.json``) as Python objects, and its log.
 
-    archive: Dict[str, Any]
-    """``metrics``, ``evaluations``, ``best`` (best first, each with ``script``,
-    ``fitness``, ``feasible``, ``means``, ``genome``), ``grid`` (MAP-Elites) and ``log``."""
-    archive_json: str
-    """The archive exactly as ``levelgen search`` writes ``archive.json``."""
-    log_csv: str
-    """The log as ``levelgen search`` writes ``log.csv``."""
+    ``archive``: ``metrics``, ``evaluations``, ``best`` (best first, each with ``script``,
+    ``fitness``, ``feasible``, ``means``, ``genome``), ``grid`` (MAP-Elites) and ``log``.
+    ``archive_json``: the archive exactly as ``levelgen search`` writes ``archive.json``.
+    ``log_csv``: the log as ``levelgen search`` writes ``log.csv``.
+    """
+
+    __slots__ = ("archive", "archive_json", "log_csv")
+
+    def __init__(self, archive: Dict[str, Any], archive_json: str, log_csv: str):
+        self.archive = archive
+        self.archive_json = archive_json
+        self.log_csv = log_csv
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SearchResult):
+            return NotImplemented
+        return (self.archive_json, self.log_csv) == (other.archive_json, other.log_csv)
+
+    def __repr__(self) -> str:
+        best = self.archive["best"][0]["fitness"] if self.archive["best"] else None
+        return f"<levelgen.SearchResult evaluations={self.evaluations} best fitness={best}>"
+
+    def __reduce__(self):
+        return (SearchResult, (self.archive, self.archive_json, self.log_csv))
 
     @property
     def best(self) -> List[Dict[str, Any]]:
@@ -443,6 +481,8 @@ def search(spec: Document, seed: Optional[int] = None, evaluations: Optional[int
     released. ``seed`` and ``evaluations`` replace the spec's (``--seed``, ``--budget``).
     Under an evaluation budget the result is the same on any thread count."""
     text, path = _document(spec, "spec")
+    import json
+
     archive_json, log_csv = _levelgen.search(
         text, path, None if seed is None else _seed(seed), evaluations, threads)
-    return SearchResult(_json.loads(archive_json), archive_json, log_csv)
+    return SearchResult(json.loads(archive_json), archive_json, log_csv)

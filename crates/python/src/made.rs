@@ -184,7 +184,7 @@ impl Made {
                 self.tile_map(),
                 &target,
                 format,
-                &ExportOptions::default(),
+                &self.export_options(),
             ),
             _ => {
                 return Err(Failure::argument(format!(
@@ -195,6 +195,19 @@ impl Made {
             }
         }
         .map_err(wrap)
+    }
+
+    /// The export options of `levelgen <kind>`: the defaults, and for Marahel fewer PNG
+    /// pixels per tile on big maps (as `levelgen marahel` does: 8, down to 1 at 2048 tiles).
+    fn export_options(&self) -> ExportOptions {
+        let map = self.tile_map();
+        match self {
+            Made::Marahel(_) => ExportOptions {
+                png_scale: (2048 / map.width().max(map.height()).max(1)).clamp(1, 8) as u32,
+                ..ExportOptions::default()
+            },
+            _ => ExportOptions::default(),
+        }
     }
 
     fn class(&self) -> Class {

@@ -1,0 +1,161 @@
+"""levelgen on a Ray cluster: batches sharded by seed range, searches as tasks.
+
+Nothing here distributes work itself: each shard of seeds, or each search, is one Ray task
+running the same code as the local call, so the results equal the local ones byte for
+byte (a map is a pure function of its input and seed; a search under an evaluation budget
+of its spec and seed). Connect first with ``ray.init(...)`` (or let these functions start a
+local Ray)::
+
+    import ray, levelgen, levelgen.ray
+    ray.init(num_cpus=2)
+    maps = list(levelgen.ray.batch("marahel", "examples/marahel/cave.json",
+                                   seeds=range(1000), shard=250))
+    assert maps == [levelgen.ray.record(m) for m in
+                    levelgen.batch("marahel", "examples/marahel/cave.json", seeds=range(1000))]
+
+Inputs given as paths are read here, on the driver, and shipped as text (messages still
+name the path); Mario's ``rooms``/``sections``/``macros`` directories must be readable on
+the workers. Results come back as :class:`MapRecord` (a :class:`levelgen.Map` is a Rust
+object and does not cross processes).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import SearchResult, _Loaded, batch as _local_batch, search as _local_search
+from ._levelgen import Map
+from .errors import ArgumentError
+
+__all__ = ["MapRecord", "record", "batch", "search"]
+
+
+@dataclass(frozen=True)
+class MapRecord:
+    """A map's exports as plain Python values (picklable, comparable with ``==``)."""
+
+    kind: str
+    seed: int
+    width: int
+    height: int
+    tile_bytes: bytes
+    legend: Tuple[str, ...]
+    json: str
+    text: str
+    native_bytes: Optional[bytes]
+    report_json: str
+
+    @property
+    def tiles(self):
+        """The tile ids, numpy uint16 (height, width), as :attr:`levelgen.Map.tiles`."""
+        import numpy as np
+
+        return np.frombuffer(self.tile_bytes, dtype=np.uint16).reshape(self.height, self.width)
+
+    def to_json(self) -> str:
+        """As :meth:`levelgen.Map.to_json`."""
+        return self.json
+
+    def to_text(self) -> str:
+        """As :meth:`levelgen.Map.to_text`."""
+        return self.text
+
+    def native(self) -> Optional[bytes]:
+        """As :meth:`levelgen.Map.native`."""
+        return self.native_bytes
+
+    @property
+    def report(self) -> Dict[str, Any]:
+        """As :attr:`levelgen.Map.report`."""
+        import json
+
+        return json.loads(self.report_json)
+
+
+def record(m: Map) -> MapRecord:
+    """A map's :class:`MapRecord`."""
+    import json
+
+    return MapRecord(m.kind, m.seed, m.width, m.height, m.tiles.tobytes(), tuple(m.legend),
+                     m.to_json(), m.to_text(), m.native(), json.dumps(m.report, sort_keys=True))
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("levelgen.ray needs Ray: pip install 'ray>=2.9'") from None
+    if not ray.is_initialized():
+        ray.init()
+    return ray
+
+
+def _load(doc: Any) -> Any:
+    """A path read on the driver (its name kept for messages); other documents as given."""
+    if isinstance(doc, (str, os.PathLike)) and not str(doc).lstrip().startswith("{"):
+        path = os.fspath(doc)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return _Loaded(f.read(), path)
+        except OSError:
+            return doc  # the worker reports it with the CLI's message
+    return doc
+
+
+def _shard(kind: str, args: tuple, kwargs: dict, seeds: List[int], threads: Optional[int]):
+    return [record(m) for m in _local_batch(kind, *args, seeds=seeds, threads=threads, **kwargs)]
+
+
+def _search_task(spec: Any, seed: Optional[int], evaluations: Optional[int],
+                 threads: Optional[int]) -> SearchResult:
+    return _local_search(spec, seed=seed, evaluations=evaluations, threads=threads)
+
+
+_REMOTE: Dict[str, Any] = {}
+
+
+def _remote(name: str, fn):
+    ray = _ray()
+    if name not in _REMOTE:
+        _REMOTE[name] = ray.remote(fn)
+    return _REMOTE[name]
+
+
+def batch(kind: str, *args, seeds: Iterable[int], shard: int = 1000, threads: Optional[int] = None,
+          num_cpus: Union[int, float] = 1, **kwargs) -> Iterator[MapRecord]:
+    """:func:`levelgen.batch` as Ray tasks: the seeds cut into shards of ``shard`` seeds
+    (consecutive, so a ``range`` shards by seed range), each shard one task (asking
+    ``num_cpus`` CPUs, its maps made on ``threads`` threads), records yielded in seed order.
+    Every record equals ``record(levelgen.KIND(..., seed=s))``."""
+    if shard < 1:
+        raise ArgumentError(f"shard {shard}: expected at least 1")
+    ray = _ray()
+    task = _remote("shard", _shard).options(num_cpus=num_cpus)
+    if kind in ("marahel", "heroes") and args:
+        args = (_load(args[0]),) + tuple(args[1:])
+    for key in ("script", "template", "config"):
+        if key in kwargs:
+            kwargs[key] = _load(kwargs[key])
+    seeds = list(seeds)
+    refs = [task.remote(kind, args, kwargs, seeds[i:i + shard], threads)
+            for i in range(0, len(seeds), shard)]
+    for ref in refs:
+        yield from ray.get(ref)
+
+
+def search(spec: Any, seeds: Optional[Sequence[int]] = None, evaluations: Optional[int] = None,
+           threads: Optional[int] = None, num_cpus: Union[int, float] = 1
+           ) -> Union[SearchResult, List[SearchResult]]:
+    """:func:`levelgen.search` as Ray tasks: with ``seeds``, one independent search (an
+    island) per seed, run in parallel, returned in the order given; without, the spec's own
+    search as one task. Each result equals the local ``levelgen.search(spec, seed=s,
+    evaluations=...)``."""
+    ray = _ray()
+    task = _remote("search", _search_task).options(num_cpus=num_cpus)
+    spec = _load(spec)
+    if seeds is None:
+        return ray.get(task.remote(spec, None, evaluations, threads))
+    refs = [task.remote(spec, s, evaluations, threads) for s in seeds]
+    return ray.get(refs)

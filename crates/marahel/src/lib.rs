@@ -169,6 +169,7 @@
 
 pub mod accel;
 pub mod compile;
+pub mod cost;
 pub mod distance;
 pub mod divider;
 pub mod engine;
@@ -186,7 +187,7 @@ pub mod script;
 pub use accel::{Accel, PassReport, Strategy};
 pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
-pub use program::Program;
+pub use program::{Compat, Program};
 
 /// A parsed and validated script, ready to generate maps.
 #[derive(Clone, Debug, PartialEq)]
@@ -229,6 +230,14 @@ impl Script {
         }
         self.strict = true;
         Ok(self)
+    }
+
+    /// The same script with connect run as this crate's spanning tree
+    /// ([`Compat::Default`]) or as the reference's tour ([`Compat::Reference`]), whatever its
+    /// `metadata.compat` says.
+    pub fn with_compat(mut self, compat: Compat) -> Self {
+        self.program.set_compat(compat);
+        self
     }
 
     /// What the script says that has no effect, in script order.
@@ -287,6 +296,29 @@ impl Script {
         self.check_size(width, height)?;
         let map = engine::generate(&self.program, seed, Some((width, height)), None)?;
         self.checked(map, seed)
+    }
+
+    /// The explorers whose work at `width` x `height` will go past their work budget
+    /// ([`explorer::planned_work`] over [`explorer::visit_budget`]): maps of that size will be
+    /// cut there, with a warning. `levelgen check` reports these at the script's largest size.
+    pub fn budget_warnings(&self, width: usize, height: usize) -> Vec<Warning> {
+        let budget = explorer::visit_budget((width * height) as u64);
+        let regions = self.program.divider.as_ref().map_or(1, |d| d.number);
+        let map = grid_core::Rect::new(0, 0, width as i64, height as i64);
+        let over = |ex: &program::Explorer| {
+            let work = explorer::planned_work(ex, width, height, regions);
+            (work > budget).then(|| Warning {
+                path: ex.path.clone(),
+                message: format!(
+                    "asks for up to {work} visits on a {width}x{height} map (a visit reads up to \
+                     {} cells, counted as {} visit(s)), over its work budget of {budget}: such \
+                     maps are cut at the budget",
+                    ex.cost.reads(map),
+                    ex.cost.weight(map)
+                ),
+            })
+        };
+        self.program.explorers.iter().filter_map(over).collect()
     }
 
     /// Whether maps of `width` x `height` can be made.

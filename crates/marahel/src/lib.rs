@@ -26,6 +26,7 @@
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants; warnings | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
+//! | what a visit costs, for the work budget | [`cost`] |
 //! | per map: size, regions | [`engine`], [`divider`] |
 //! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::row_order`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | `dist` planes | [`distance`] |
@@ -49,7 +50,8 @@
 //! | `repeats` | [`compile::MAX_REPEATS`] |
 //! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
 //! | heuristics of a `wide_heur` explorer | [`explorer::wide::MAX_HEURISTICS`] (its sort key is a fixed array); `turtle_heur` takes any number |
-//! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
+//! | cells of one neighbourhood | [`cost::MAX_NBH_CELLS`] |
+//! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]); a visit reading more than [`cost::READS_PER_VISIT`] cells counts as one visit per [`cost::READS_PER_VISIT`] cells ([`cost`]) |
 //! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads) | [`distance::quadratic::QUADRATIC_STEPS`] steps per map (`maxDist`/`avgDist`: visits times region cells; a live `minDist`: region cells for its first plane and per changed cell): an error |
 //!
 //! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
@@ -92,7 +94,9 @@
 //! * Connect joins the areas along a minimum spanning tree of the shortest corridors between
 //!   neighbouring areas (plus one loop half of the time), instead of a random tour between area
 //!   centres: the tour cut long parallel straight corridors across big maps (a few cells dug
-//!   per joined area instead of 64 on a 400x240 cave; [`explorer::connect`]).
+//!   per joined area instead of 64 on a 400x240 cave; [`explorer::connect`]). The tour, which
+//!   gives the reference's statistics, runs under [`Compat::Reference`] (`metadata.compat:
+//!   "reference"`, [`Script::with_compat`]; [`explorer::connect::tour`]).
 //! * The 2017 connector types keep the paper's meanings ([`explorer::connect2017`]), with the
 //!   2017 engine's typos fixed (a centroid that ignored `y`, a hub that was always area 0);
 //!   `random` and `full` corridors go around cells the rules will not dig, by A*, as 2017's did.

@@ -202,6 +202,7 @@ fn marahel_scripts_over_their_budget_are_flagged() {
         text.contains("warning: explorers[0]: asks for up to"),
         "{text}"
     );
+    assert!(text.contains("counted as 632 visit(s)"), "{text}");
     assert!(text.contains("over its work budget of 1048576"), "{text}");
     let big = dir.join("big.json");
     std::fs::write(&big, script("512x512", 401)).unwrap();

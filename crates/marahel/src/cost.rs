@@ -19,7 +19,7 @@ pub const MAX_NBH_CELLS: usize = 1 << 16;
 
 /// The cell reads one visit may make and still count as one visit of the work budget: a
 /// visit reading more is charged one visit per [`READS_PER_VISIT`] reads (rounded up). The
-/// scripts of the paper, the examples and the 2017 fixtures read at most 37 cells per visit.
+/// shipped examples and the fixture scripts read fewer (`tests/cost.rs`).
 pub const READS_PER_VISIT: u64 = 64;
 
 /// What one reading of an estimator, or one run of an executer, costs.

@@ -66,8 +66,17 @@ fn a_visit_is_charged_the_cells_it_reads() {
         ex.cost.weight(map),
         (255 * 255 + 3u64).div_ceil(READS_PER_VISIT)
     );
-    // The shipped examples read at most READS_PER_VISIT cells per visit: charged as before.
-    for (name, text) in common::examples() {
+    // The shipped examples and the fixtures read at most READS_PER_VISIT cells per visit:
+    // charged as before.
+    let mut scripts: Vec<(String, String)> = common::examples()
+        .into_iter()
+        .map(|(n, t)| (n.to_string(), t))
+        .collect();
+    if let Some(dir) = common::fixtures() {
+        scripts.extend(common::scripts(&dir));
+        scripts.extend(common::scripts(&dir.join("legacy-2017")));
+    }
+    for (name, text) in scripts {
         for ex in &Script::parse(&text).unwrap().program().explorers {
             assert_eq!(ex.cost.weight(map), 1, "{name} {}", ex.path);
         }

@@ -14,7 +14,7 @@
 //!
 //! Bounded: at most [`MAX_TOUR_AREAS`] areas join the tour (its cost grows with the square of
 //! their number; the others are left with a warning), and the legs walk at most
-//! [`super::tree::BUDGET`] steps per region cell, as the spanning tree's corridors do.
+//! 4 steps per region cell, as the spanning tree's corridors do.
 
 use super::tree::{BUDGET, Corridor, View};
 use super::{manhattan, symmetric};

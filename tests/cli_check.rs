@@ -169,3 +169,44 @@ fn scripts_templates_and_room_files_name_the_place() {
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("heroes template: 1 error(s)"), "{text}");
 }
+
+/// A Marahel script whose work at its largest size passes an explorer's budget (a scan over
+/// a 201x201 neighbourhood repeated a million times on 12x9) is flagged with a warning, and
+/// one past the neighbourhood limit (401x401 on 512x512) is an error.
+#[test]
+fn marahel_scripts_over_their_budget_are_flagged() {
+    let dir = fresh("marahel-cost");
+    let matrix = |side: usize| -> String {
+        let c = side / 2;
+        let row = |y: usize| -> String {
+            (0..side)
+                .map(|x| if (x, y) == (c, c) { '3' } else { '1' })
+                .collect()
+        };
+        (0..side).map(row).collect::<Vec<_>>().join(",")
+    };
+    let script = |size: &str, side: usize| {
+        format!(
+            r#"{{"metadata": {{"min": "{size}", "max": "{size}"}}, "entities": ["solid", "empty"],
+                "neighborhoods": {{"big": "{}"}},
+                "explorers": [{{"type": "narrow_horz", "region": "map",
+                    "parameters": {{"repeats": "1000000"}}, "rules": ["big(solid) > 100 -> self(empty)"]}}]}}"#,
+            matrix(side)
+        )
+    };
+    let small = dir.join("small.json");
+    std::fs::write(&small, script("12x9", 201)).unwrap();
+    let (code, text) = check(&[&small], &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("warning: explorers[0]: asks for up to"),
+        "{text}"
+    );
+    assert!(text.contains("counted as 632 visit(s)"), "{text}");
+    assert!(text.contains("over its work budget of 1048576"), "{text}");
+    let big = dir.join("big.json");
+    std::fs::write(&big, script("512x512", 401)).unwrap();
+    let (code, text) = check(&[&big], &[]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("neighborhoods.big: over a limit"), "{text}");
+}

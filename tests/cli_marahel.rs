@@ -166,3 +166,27 @@ fn a_quadratic_walk_on_a_large_map_exits_2_naming_the_limit() {
     assert!(err.contains("maxDist(plus, solid, empty)"), "{err}");
     assert!(err.contains("limit of 100000000 steps"), "{err}");
 }
+
+/// `--compat reference` runs connect as the reference's tour: another map than the default
+/// spanning tree, the same as the script's own `metadata.compat`, which `--compat default`
+/// overrides.
+#[test]
+fn compat_reference_runs_the_references_connect() {
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .arg("marahel")
+            .arg(example("cave"))
+            .args(["--seed", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_success(&out, "compat: ");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let default = run(&[]);
+    let reference = run(&["--compat", "reference"]);
+    assert_ne!(default, reference);
+    assert_eq!(run(&["--set", "metadata.compat=reference"]), reference);
+    let both = ["--set", "metadata.compat=reference", "--compat", "default"];
+    assert_eq!(run(&both), default);
+}

@@ -305,13 +305,20 @@ fn check_level(file: &str, text: &str) -> Findings {
     }
 }
 
+/// A Marahel script: it must compile; its warnings, and the explorers whose work at the
+/// script's largest size goes past their work budget, are warnings.
 fn check_marahel(text: &str) -> Findings {
-    match marahel::Script::parse(text) {
-        Ok(_) => Findings {
-            summary: "parses and compiles".into(),
-            ..Findings::default()
-        },
-        Err(e) => error(e.to_string()),
+    let script = match marahel::Script::parse(text) {
+        Ok(s) => s,
+        Err(e) => return error(e.to_string()),
+    };
+    let (_, (w, h)) = script.size_range();
+    let warnings = script.warnings().iter().cloned();
+    let budget = script.budget_warnings(w, h);
+    Findings {
+        summary: "parses and compiles".into(),
+        warnings: warnings.chain(budget).map(|w| w.to_string()).collect(),
+        ..Findings::default()
     }
 }
 

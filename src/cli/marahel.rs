@@ -29,6 +29,11 @@ pub struct Args {
     /// as errors.
     #[arg(long)]
     pub strict: bool,
+    /// `reference`: run `turtle_connect` as the reference implementation's random tour
+    /// between area centres (its statistics, as in the paper) instead of the default spanning
+    /// tree of short corridors; overrides the script's `metadata.compat`.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["default", "reference"]))]
+    pub compat: Option<String>,
     /// Seed, count, output.
     #[command(flatten)]
     pub common: CommonArgs,
@@ -73,6 +78,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         false => Script::parse(&text),
     }
     .map_err(|e| CliError::input_msg(format!("{}: {e}", args.script.display())))?;
+    let script = match args.compat.as_deref().and_then(::marahel::Compat::parse) {
+        Some(compat) => script.with_compat(compat),
+        None => script,
+    };
     let name = args
         .script
         .file_stem()

@@ -10,7 +10,7 @@
 //! | `automata`/`sequential` (`iterations`, `start`, `exploration`) | `narrow_horz` (`repeats`), `replace: buffer` by default as in 2017; with `start` or `exploration`, a breadth-first walk ([`crate::explorer::flood`]) |
 //! | `random` (`numberOfTiles`, `iterations`) | `narrow_rand` (`tiles`, `repeats`) |
 //! | `agent` (`number`, `speed`, `change`, `lifespan`, `directions`, `allowed`) | the 2017 agents ([`crate::explorer::agents`]), living at once and moving in turn |
-//! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
+//! | `connector` (`type` short/random/hub/full, `neighborhood`, `entities`; `changes`, an extension, bounds its firings per region pass as for every explorer, default the region's area) | `turtle_connect` with the 2017 joining rule of its `type` (default `short`, as in 2017); see [`crate::explorer::connect2017`] |
 //! | region object `{name, border, replacingType, borderType}` | `region` string (`"a-b"` ranges expanded), `border` inset range, `replace`, `out` (`borderType: wrap`: the explorer's regions wrap around, for neighbourhood reads and writes and walker moves) |
 //! | estimator `complete` | `percent` |
 //! | estimators `minDist`/`maxDist`/`avgDist` (one or three arguments) | the same estimators, in both dialects ([`crate::distance::paths`]) |
@@ -129,7 +129,11 @@ pub fn translate(v: &Value) -> Result<RawScript, MarahelError> {
         explorers.push(explorer(v, &format!("{xkey}[{i}]"))?);
     }
     Ok(RawScript {
-        metadata: RawMetadata { min, max },
+        metadata: RawMetadata {
+            min,
+            max,
+            compat: None,
+        },
         regions,
         entities,
         neighborhoods,
@@ -266,7 +270,8 @@ fn explorer(v: &Value, path: &str) -> Result<RawExplorer, MarahelError> {
             "agent2017"
         }
         "connector" => {
-            check(&["type", "neighborhood", "entities"])?;
+            check(&["type", "neighborhood", "entities", "changes"])?;
+            params.changes = p.text("changes")?;
             let t = p.text("type")?.unwrap_or_else(|| "short".into());
             if !["short", "random", "hub", "full"].contains(&t.trim()) {
                 return Err(MarahelError::unknown(

@@ -26,6 +26,7 @@
 //! |---|---|
 //! | JSON -> raw structs with JSON paths | [`script`] (v0.3.0), [`legacy`] (2017 dialects) |
 //! | validate, resolve names to indices, neighbourhoods to offsets, estimators to variants; warnings | [`compile`] -> [`program`], [`rule`], [`estimator`], [`executer`] |
+//! | what a visit costs, for the work budget | [`cost`] |
 //! | per map: size, regions | [`engine`], [`divider`] |
 //! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::row_order`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | `dist` planes | [`distance`] |
@@ -49,7 +50,8 @@
 //! | `repeats` | [`compile::MAX_REPEATS`] |
 //! | `tiles`, `changes` | 2^40 as written; in practice the work budget below |
 //! | heuristics of a `wide_heur` explorer | [`explorer::wide::MAX_HEURISTICS`] (its sort key is a fixed array); `turtle_heur` takes any number |
-//! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]) |
+//! | cells of one neighbourhood | [`cost::MAX_NBH_CELLS`] |
+//! | work of one explorer on one map | [`explorer::VISITS_PER_CELL`] visits per map cell, at least [`explorer::MIN_VISITS`] ([`explorer::visit_budget`]); a visit reading more than [`cost::READS_PER_VISIT`] cells counts as one visit per [`cost::READS_PER_VISIT`] cells ([`cost`]) |
 //! | walks whose cost is quadratic in the region's area (`maxDist(nbh, ..)`/`avgDist(nbh, ..)`; `minDist(nbh, ..)` in a pass that writes the map it reads) | [`distance::quadratic::QUADRATIC_STEPS`] steps per map (`maxDist`/`avgDist`: visits times region cells; a live `minDist`: region cells for its first plane and per changed cell): an error |
 //!
 //! The work budget counts every visit of a walker or `narrow_rand`, and one visit per region
@@ -92,7 +94,9 @@
 //! * Connect joins the areas along a minimum spanning tree of the shortest corridors between
 //!   neighbouring areas (plus one loop half of the time), instead of a random tour between area
 //!   centres: the tour cut long parallel straight corridors across big maps (a few cells dug
-//!   per joined area instead of 64 on a 400x240 cave; [`explorer::connect`]).
+//!   per joined area instead of 64 on a 400x240 cave; [`explorer::connect`]). The tour, which
+//!   gives the reference's statistics, runs under [`Compat::Reference`] (`metadata.compat:
+//!   "reference"`, [`Script::with_compat`]; [`explorer::connect::tour`]).
 //! * The 2017 connector types keep the paper's meanings ([`explorer::connect2017`]), with the
 //!   2017 engine's typos fixed (a centroid that ignored `y`, a hub that was always area 0);
 //!   `random` and `full` corridors go around cells the rules will not dig, by A*, as 2017's did.
@@ -169,6 +173,7 @@
 
 pub mod accel;
 pub mod compile;
+pub mod cost;
 pub mod distance;
 pub mod divider;
 pub mod engine;
@@ -186,7 +191,7 @@ pub mod script;
 pub use accel::{Accel, PassReport, Strategy};
 pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
-pub use program::Program;
+pub use program::{Compat, Program};
 
 /// A parsed and validated script, ready to generate maps.
 #[derive(Clone, Debug, PartialEq)]
@@ -229,6 +234,14 @@ impl Script {
         }
         self.strict = true;
         Ok(self)
+    }
+
+    /// The same script with connect run as this crate's spanning tree
+    /// ([`Compat::Default`]) or as the reference's tour ([`Compat::Reference`]), whatever its
+    /// `metadata.compat` says.
+    pub fn with_compat(mut self, compat: Compat) -> Self {
+        self.program.set_compat(compat);
+        self
     }
 
     /// What the script says that has no effect, in script order.
@@ -287,6 +300,29 @@ impl Script {
         self.check_size(width, height)?;
         let map = engine::generate(&self.program, seed, Some((width, height)), None)?;
         self.checked(map, seed)
+    }
+
+    /// The explorers whose work at `width` x `height` will go past their work budget
+    /// ([`explorer::planned_work`] over [`explorer::visit_budget`]): maps of that size will be
+    /// cut there, with a warning. `levelgen check` reports these at the script's largest size.
+    pub fn budget_warnings(&self, width: usize, height: usize) -> Vec<Warning> {
+        let budget = explorer::visit_budget((width * height) as u64);
+        let regions = self.program.divider.as_ref().map_or(1, |d| d.number);
+        let map = grid_core::Rect::new(0, 0, width as i64, height as i64);
+        let over = |ex: &program::Explorer| {
+            let work = explorer::planned_work(ex, width, height, regions);
+            (work > budget).then(|| Warning {
+                path: ex.path.clone(),
+                message: format!(
+                    "asks for up to {work} visits on a {width}x{height} map (a visit reads up to \
+                     {} cells, counted as {} visit(s)), over its work budget of {budget}: such \
+                     maps are cut at the budget",
+                    ex.cost.reads(map),
+                    ex.cost.weight(map)
+                ),
+            })
+        };
+        self.program.explorers.iter().filter_map(over).collect()
     }
 
     /// Whether maps of `width` x `height` can be made.

@@ -143,8 +143,12 @@ pub enum ExplorerKind {
 /// How a connect explorer chooses which areas to join.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnectStyle {
-    /// v0.3.0 `turtle_connect`: one random tour over area centres.
+    /// v0.3.0 `turtle_connect`: a minimum spanning tree of short corridors between
+    /// neighbouring areas ([`crate::explorer::connect`]).
     Tour,
+    /// v0.3.0 `turtle_connect` as the reference ran it, under [`Compat::Reference`]: a random
+    /// tour between points near the areas' centres ([`crate::explorer::connect::tour`]).
+    ReferenceTour,
     /// 2017 `short`: a minimum spanning tree of the shortest corridors between areas.
     Short,
     /// 2017 `random`: a random spanning tree; random cells of two areas are joined.
@@ -153,6 +157,29 @@ pub enum ConnectStyle {
     Hub,
     /// 2017 `full`: a random spanning tree, then a corridor between every other pair.
     Full,
+}
+
+/// Which behaviour a script asks for where this crate improves on the reference in a way
+/// that changes a map's statistics (and is not a defect fix).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Compat {
+    /// This crate's behaviour: connect digs a spanning tree of short corridors.
+    #[default]
+    Default,
+    /// The reference's (v0.3.0): connect walks a random tour between area centres, so the
+    /// reference's and the paper's expressive range can be reproduced.
+    Reference,
+}
+
+impl Compat {
+    /// The compatibility named `text` (`default` or `reference`).
+    pub fn parse(text: &str) -> Option<Compat> {
+        match text.trim() {
+            "default" => Some(Compat::Default),
+            "reference" => Some(Compat::Reference),
+            _ => None,
+        }
+    }
 }
 
 /// A compiled explorer.
@@ -186,6 +213,8 @@ pub struct Explorer {
     /// An order-free full scan ([`crate::explorer::row_order`]): visited row by row, a
     /// condition at a time, with no start cell drawn.
     pub order_free: bool,
+    /// The most one visit reads ([`crate::cost`]), which the work budget charges.
+    pub cost: crate::cost::VisitCost,
     /// The rules compiled for cell-by-cell visits (`None`: interpret them).
     pub kernel: Option<crate::accel::compiled::Kernel>,
 }
@@ -213,6 +242,26 @@ pub struct Program {
     pub warnings: Vec<crate::error::Warning>,
     /// Which acceleration strategies may run ([`crate::accel`]).
     pub accel: crate::accel::Accel,
+    /// The reference's behaviour or this crate's, where they differ in statistics.
+    pub compat: Compat,
+}
+
+impl Program {
+    /// Sets the compatibility: `turtle_connect` explorers run the spanning tree or the
+    /// reference's tour.
+    pub fn set_compat(&mut self, compat: Compat) {
+        self.compat = compat;
+        for ex in &mut self.explorers {
+            if let ExplorerKind::Connect { style, .. } = &mut ex.kind
+                && matches!(style, ConnectStyle::Tour | ConnectStyle::ReferenceTour)
+            {
+                *style = match compat {
+                    Compat::Default => ConnectStyle::Tour,
+                    Compat::Reference => ConnectStyle::ReferenceTour,
+                };
+            }
+        }
+    }
 }
 
 impl Program {

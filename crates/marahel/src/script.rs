@@ -34,6 +34,9 @@ pub struct RawMetadata {
     pub min: String,
     /// Largest map (inclusive).
     pub max: String,
+    /// `compat`: `default` or `reference` ([`crate::Compat`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compat: Option<String>,
 }
 
 /// `regions`: a divider.
@@ -303,10 +306,11 @@ fn read_metadata(root: &Obj) -> Result<RawMetadata, MarahelError> {
         )
     })?;
     let m = Obj::new(v, "metadata")?;
-    m.only(&["min", "max"])?;
+    m.only(&["min", "max", "compat"])?;
     let min = m.req_text("min")?;
     let max = m.text("max")?.unwrap_or_else(|| min.clone());
-    Ok(RawMetadata { min, max })
+    let compat = m.text("compat")?;
+    Ok(RawMetadata { min, max, compat })
 }
 
 /// Reads a divider object; `number_key` is `number` (v0.3.0) or `numberOfRegions` (2017-10).

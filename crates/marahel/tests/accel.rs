@@ -12,11 +12,18 @@ use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// Every configuration to compare with the core: all on, then each option off.
+/// Every configuration to compare with the core: all on, each option off, each option alone.
 fn configurations() -> Vec<(String, Accel)> {
     let mut list = vec![("all".to_string(), Accel::all())];
     for (name, _) in Accel::all().options() {
         list.push((format!("no {name}"), Accel::all_but(name).unwrap()));
+    }
+    for i in 0..Accel::all().options().len() {
+        let mut only = Accel::none();
+        let (name, on) = &mut only.options()[i];
+        let name = *name;
+        **on = true;
+        list.push((format!("only {name}"), only));
     }
     list
 }
@@ -69,6 +76,69 @@ fn same_as_core_with(
                 );
             }
         }
+    }
+}
+
+/// A `w` x `h` map filled solid, then a scan repeated a million times reading a `side` x
+/// `side` neighbourhood: cut at its work budget, charged by the cells a visit reads.
+fn big_neighbourhood(w: usize, h: usize, side: usize) -> String {
+    let c = side / 2;
+    let row = |y: usize| -> String {
+        (0..side)
+            .map(|x| if (x, y) == (c, c) { '3' } else { '1' })
+            .collect()
+    };
+    let matrix = (0..side).map(row).collect::<Vec<_>>().join(",");
+    format!(
+        r#"{{"metadata": {{"min": "{w}x{h}", "max": "{w}x{h}"}},
+            "entities": ["solid", "empty"], "neighborhoods": {{"big": "{matrix}"}},
+            "explorers": [
+              {{"type": "narrow_horz", "region": "map", "rules": ["self(any) -> self(solid)"]}},
+              {{"type": "narrow_horz", "region": "map", "parameters": {{"repeats": "1000000"}},
+                "rules": ["big(solid) > 100 -> self(empty)"]}},
+              {{"type": "narrow_horz", "region": "map", "parameters": {{"replace": "buffer", "repeats": "1000000"}},
+                "rules": ["big(solid) < 3 -> self(empty)"]}}]}}"#
+    )
+}
+
+#[test]
+fn work_budgets_charged_by_cost_are_the_same_under_every_strategy() {
+    // Scans so costly that the budget skips them at once (a warning), in every configuration.
+    same_as_core(
+        "big 101x101 at 200x150",
+        &big_neighbourhood(200, 150, 101),
+        0..1,
+        &[None],
+    );
+    // Some repeats run, then the budget cuts them: the cut reads about 60 million cells (the
+    // least budget times 64), so only all strategies against the core.
+    let all = vec![("all".to_string(), Accel::all())];
+    same_as_core_with(
+        all,
+        "big 15x15 at 40x30",
+        &big_neighbourhood(40, 30, 15),
+        0..1,
+        &[None],
+    );
+}
+
+#[test]
+fn compat_reference_equals_the_core_with_every_strategy_on_and_off() {
+    let mut scripts = common::examples()
+        .into_iter()
+        .map(|(n, t)| (n.to_string(), t))
+        .collect::<Vec<_>>();
+    if let Some(dir) = common::fixtures() {
+        scripts.extend(common::scripts(&dir));
+    }
+    for (name, text) in scripts {
+        let text = text.replacen(
+            r#""metadata": {"#,
+            r#""metadata": {"compat": "reference", "#,
+            1,
+        );
+        assert!(text.contains("reference"), "{name}");
+        same_as_core(&name, &text, 0..2, &SIZES[..2]);
     }
 }
 

@@ -188,3 +188,26 @@ fn random_corridors_go_around_what_the_rules_will_not_dig() {
         }
     }
 }
+
+/// A connector whose firings run out names its `changes` limit, not unreachable areas; its
+/// `changes` can be raised (or lowered) like any explorer's.
+#[test]
+fn a_spent_firing_limit_is_named_and_can_be_raised() {
+    let with_changes = |t: &str, changes: &str| {
+        script("40x30", "", SCATTER, Some(t)).replace(
+            r#""neighborhood": "plus"}"#,
+            &format!(r#""neighborhood": "plus", "changes": "{changes}"}}"#),
+        )
+    };
+    for t in TYPES {
+        let low = make(&with_changes(t, "3"), 1);
+        assert_eq!(low.warnings.len(), 1, "{t} {:?}", low.warnings);
+        let w = &low.warnings[0];
+        assert!(w.contains("firing limit (`changes`: 3)"), "{t} {w}");
+        assert!(!w.contains("could not reach"), "{t} {w}");
+        assert!(empty_regions(&low) > 1, "{t}");
+        let high = make(&with_changes(t, "100000"), 1);
+        assert!(high.warnings.is_empty(), "{t} {:?}", high.warnings);
+        assert_eq!(empty_regions(&high), 1, "{t}");
+    }
+}

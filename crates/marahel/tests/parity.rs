@@ -5,7 +5,7 @@
 
 mod common;
 
-use marahel::Script;
+use marahel::{Compat, Script};
 
 /// (script, empty set, reference empty fraction, regions, entropy).
 #[allow(clippy::approx_constant)] // 0.318 is a measured figure, not 1/pi
@@ -41,12 +41,25 @@ const CONNECT_MOVES: [(&str, f64, f64); 5] = [
     ("roguelike", 0.226, 0.454),
 ];
 
+/// Mean empty fraction, region count and block entropy of `n` maps (seeds 1 to `n`).
+fn means(script: &Script, empty: &str, n: u64) -> (f64, f64, f64) {
+    let empty: Vec<&str> = empty.split('|').collect();
+    let (mut e, mut r, mut h) = (0.0, 0.0, 0.0);
+    for seed in 1..=n {
+        let map = script.generate(seed).unwrap();
+        let (a, b, c) = common::metrics(&map, &empty);
+        e += a;
+        r += b as f64;
+        h += c;
+    }
+    (e / n as f64, r / n as f64, h / n as f64)
+}
+
 #[test]
 fn metrics_match_the_reference() {
     let Some(dir) = common::fixtures() else {
         return;
     };
-    let n = 200;
     let mut failures = Vec::new();
     for (name, empty, e_ref, r_ref, h_ref) in REFERENCE {
         let (e_ref, h_ref) = CONNECT_MOVES
@@ -54,22 +67,48 @@ fn metrics_match_the_reference() {
             .find(|m| m.0 == name)
             .map_or((e_ref, h_ref), |m| (m.1, m.2));
         let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
-        let script = Script::parse(&text).unwrap();
-        let empty: Vec<&str> = empty.split('|').collect();
-        let (mut e, mut r, mut h) = (0.0, 0.0, 0.0);
-        for seed in 1..=n {
-            let map = script.generate(seed).unwrap();
-            let (a, b, c) = common::metrics(&map, &empty);
-            e += a;
-            r += b as f64;
-            h += c;
-        }
-        let (e, r, h) = (e / n as f64, r / n as f64, h / n as f64);
+        let (e, r, h) = means(&Script::parse(&text).unwrap(), empty, 200);
         println!(
             "{name}: empty {e:.3} (ref {e_ref}), regions {r:.2} (ref {r_ref}), entropy {h:.3} (ref {h_ref})"
         );
         let r_tol = if r_ref > 10.0 { 0.1 * r_ref } else { 0.2 };
         if (e - e_ref).abs() > 0.03 || (r - r_ref).abs() > r_tol || (h - h_ref).abs() > 0.03 {
+            failures.push(name);
+        }
+    }
+    assert!(failures.is_empty(), "outside tolerance: {failures:?}");
+}
+
+/// The seven fixture scripts the reference runs on every map, each ending with connect.
+const SEVEN: [&str; 7] = [
+    "reference_test",
+    "paper_uniform",
+    "paper_nonuniform",
+    "paper_digger",
+    "paper_cave",
+    "paper_mine",
+    "roguelike",
+];
+
+/// Under `Compat::Reference` connect walks the reference's tour, and the figures are the
+/// reference's own, the connect-moved ones included (0.03 / 0.2 / 0.03).
+#[test]
+fn compat_reference_reproduces_the_references_figures() {
+    let Some(dir) = common::fixtures() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (name, empty, e_ref, r_ref, h_ref) in REFERENCE {
+        if !SEVEN.contains(&name) {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let script = Script::parse(&text).unwrap().with_compat(Compat::Reference);
+        let (e, r, h) = means(&script, empty, 200);
+        println!(
+            "compat reference {name}: empty {e:.3} (ref {e_ref}), regions {r:.2} (ref {r_ref}), entropy {h:.3} (ref {h_ref})"
+        );
+        if (e - e_ref).abs() > 0.03 || (r - r_ref).abs() > 0.2 || (h - h_ref).abs() > 0.03 {
             failures.push(name);
         }
     }

@@ -534,3 +534,35 @@ async fn search_examples_are_offered_and_bad_requests_are_located() {
     assert_ne!(s, StatusCode::OK, "over the map limit: {v}");
     assert!(v["error"].as_str().unwrap().contains("maps"), "{v}");
 }
+
+/// A square neighbourhood matrix of `side` cells, its centre counted.
+fn square(side: usize) -> String {
+    let c = side / 2;
+    let row = |y: usize| -> String {
+        (0..side)
+            .map(|x| if (x, y) == (c, c) { '3' } else { '1' })
+            .collect()
+    };
+    (0..side).map(row).collect::<Vec<_>>().join(",")
+}
+
+/// Big neighbourhoods end as the library ends them: a 201x201 scan on 12x9 at its work
+/// budget (a warning in the answer), a 401x401 one past the neighbourhood limit (a 400).
+#[tokio::test]
+async fn big_neighbourhoods_end_at_the_budget_or_the_limit() {
+    let script = |size: &str, side: usize| {
+        json!({"metadata": {"min": size, "max": size}, "entities": ["solid", "empty"],
+            "neighborhoods": {"big": square(side)},
+            "explorers": [{"type": "narrow_horz", "region": "map",
+                "parameters": {"repeats": "1000000"},
+                "rules": ["big(solid) > 100 -> self(empty)"]}]})
+        .to_string()
+    };
+    let (s, v) = post_json("/api/marahel", json!({"script": script("12x9", 201)})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("stopped at its work budget"), "{v}");
+    let (s, v) = post_json("/api/marahel", json!({"script": script("512x512", 401)})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v.to_string().contains("neighborhoods.big"), "{v}");
+}

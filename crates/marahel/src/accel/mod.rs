@@ -300,7 +300,7 @@ pub fn kind_name(kind: &ExplorerKind) -> &'static str {
         ExplorerKind::Agents(_) => "agent",
         ExplorerKind::Greedy { .. } => "turtle_heur",
         ExplorerKind::Connect {
-            style: ConnectStyle::Tour,
+            style: ConnectStyle::Tour | ConnectStyle::ReferenceTour,
             ..
         } => "turtle_connect",
         ExplorerKind::Connect { .. } => "connector",

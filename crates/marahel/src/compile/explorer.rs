@@ -200,7 +200,7 @@ pub(super) fn compile_explorer(
         .as_ref()
         .map(|b| parse_range(b, &format!("{p}.region.border"), 0, MAX_SIDE as u64))
         .transpose()?;
-    let ex = Explorer {
+    let mut ex = Explorer {
         path: p.clone(),
         kind,
         regions,
@@ -214,8 +214,10 @@ pub(super) fn compile_explorer(
         directions,
         rules,
         order_free: false,
+        cost: Default::default(),
         kernel: None,
     };
+    ex.cost = crate::cost::visit_cost(&ex, names.nbh_len);
     Ok(ex)
 }
 

@@ -6,8 +6,8 @@
 
 use crate::error::{MarahelError, Warning};
 use crate::program::{
-    ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program, Range,
-    RegionRef,
+    Compat, ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program,
+    Range, RegionRef,
 };
 use crate::script::{RawExplorer, RawRegions, RawScript};
 use grid_core::Neighborhood;
@@ -200,7 +200,20 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         legend: Default::default(),
         warnings,
         accel: crate::accel::Accel::all(),
+        compat: Compat::Default,
     };
+    let compat = match &raw.metadata.compat {
+        None => Compat::Default,
+        Some(t) => Compat::parse(t).ok_or_else(|| {
+            MarahelError::unknown(
+                "metadata.compat",
+                "compatibility",
+                t,
+                ["default", "reference"],
+            )
+        })?,
+    };
+    program.set_compat(compat);
     program.legend = std::sync::Arc::new(crate::map::legend(&program));
     Ok(program)
 }
@@ -299,6 +312,16 @@ fn compile_neighborhoods(raw: &RawScript) -> Result<Vec<Nbh>, MarahelError> {
             ));
         }
         let n = parse_matrix(matrix, &path)?;
+        if n.len() > crate::cost::MAX_NBH_CELLS {
+            return Err(MarahelError::Limit {
+                path,
+                message: format!(
+                    "the neighbourhood has {} cells; at most {} (every reading touches each of them)",
+                    n.len(),
+                    crate::cost::MAX_NBH_CELLS
+                ),
+            });
+        }
         if n.is_empty() {
             return Err(MarahelError::value(
                 path,

@@ -22,6 +22,7 @@
 //! total length has a budget (`tree::BUDGET`, 4 steps per region cell); a corridor end the
 //! directions cannot approach is left with a warning.
 
+pub mod tour;
 pub(crate) mod tree;
 
 use super::{Limits, reads_progress, visit};
@@ -171,7 +172,7 @@ pub fn dig(
 }
 
 /// The warning for `stuck` skipped waypoints, if any.
-fn warn_stuck(ex: &Explorer, stuck: u64, warnings: &mut Vec<String>) {
+pub(crate) fn warn_stuck(ex: &Explorer, stuck: u64, warnings: &mut Vec<String>) {
     if stuck > 0 {
         warnings.push(format!(
             "{}: connect could not reach the end of {stuck} corridor(s) with its directions",

@@ -167,6 +167,7 @@ pub fn pass(
     let mut digger = Digger {
         changed: 0,
         limit: lim.changes,
+        cut: false,
     };
     let mut unreached = 0;
     match style {
@@ -267,7 +268,10 @@ pub fn pass(
             }
             unreached = done.iter().filter(|d| !**d).count();
         }
-        ConnectStyle::Random | ConnectStyle::Full | ConnectStyle::Tour => {
+        ConnectStyle::Random
+        | ConnectStyle::Full
+        | ConnectStyle::Tour
+        | ConnectStyle::ReferenceTour => {
             // A* over the 4- or 8-neighbourhood when the directions are one of them.
             let orth = [(0, -1), (-1, 0), (1, 0), (0, 1)];
             let conn = match areas.adj.len() {
@@ -326,7 +330,13 @@ pub fn pass(
             }
         }
     }
-    if unreached > 0 {
+    if digger.cut {
+        warnings.push(format!(
+            "{}: connector stopped at its firing limit (`changes`: {}) with corridors left \
+             to dig; raise `changes`",
+            ex.path, digger.limit
+        ));
+    } else if unreached > 0 {
         warnings.push(format!(
             "{}: connector could not reach {unreached} area(s) with its directions",
             ex.path
@@ -360,6 +370,8 @@ pub const MAX_REPLANS: usize = 64;
 struct Digger {
     changed: u64,
     limit: u64,
+    /// Whether a corridor was left unfinished because the firings were spent.
+    cut: bool,
 }
 
 impl Digger {
@@ -389,6 +401,7 @@ impl Digger {
             let mut stuck = None;
             for (k, &i) in path.cells.iter().enumerate().skip(1) {
                 if self.changed >= self.limit {
+                    self.cut = true;
                     return (false, steps);
                 }
                 ctx.cpercent = self.changed as f64 / self.limit as f64;
@@ -419,6 +432,7 @@ impl Digger {
         ctx.percent = percent;
         for &i in path {
             if self.changed >= self.limit {
+                self.cut = true;
                 return;
             }
             ctx.cpercent = self.changed as f64 / self.limit as f64;

@@ -85,24 +85,33 @@ struct Budget {
 impl Budget {
     /// Limits `lim` to what is left; `None` (and the budget spent) when the pass cannot run.
     /// Walkers and random cells visit `tiles` cells at most; other passes cost the region's
-    /// area.
-    fn take(&mut self, kind: &ExplorerKind, area: u64, lim: Limits) -> Option<Limits> {
-        let by_tiles = by_tiles(kind);
-        let cost = visits(kind, area, lim);
+    /// area. Each visit is charged its weight ([`crate::cost::VisitCost::weight`]): one visit
+    /// per [`crate::cost::READS_PER_VISIT`] cells it reads.
+    fn take(&mut self, ex: &Explorer, r: Rect, lim: Limits) -> Option<Limits> {
+        let weight = ex.cost.weight(r);
+        let cost = visits(&ex.kind, r.area(), lim).saturating_mul(weight);
         if cost <= self.left {
             self.left -= cost;
             return Some(lim);
         }
         self.cut = true;
-        let tiles = std::mem::take(&mut self.left);
-        (by_tiles && tiles > 0).then_some(Limits { tiles, ..lim })
+        let tiles = std::mem::take(&mut self.left) / weight;
+        (by_tiles(&ex.kind) && tiles > 0).then_some(Limits { tiles, ..lim })
     }
 
     /// The warning of an explorer that ran out of budget.
-    fn warning(&self, ex: &Explorer) -> String {
+    fn warning(&self, ex: &Explorer, r: Rect) -> String {
+        let reads = ex.cost.reads(r);
+        let costly = match reads > crate::cost::READS_PER_VISIT {
+            true => format!(
+                " (a visit reads up to {reads} cells and counts as {} visits)",
+                ex.cost.weight(r)
+            ),
+            false => String::new(),
+        };
         format!(
             "{}: stopped at its work budget of {} visits ({VISITS_PER_CELL} per map cell, at \
-             least {MIN_VISITS}); lower `tiles` or `repeats`",
+             least {MIN_VISITS}){costly}; lower `tiles` or `repeats`",
             ex.path, self.total
         )
     }
@@ -126,6 +135,32 @@ fn visits(kind: &ExplorerKind, area: u64, lim: Limits) -> u64 {
         true => lim.tiles,
         false => area.max(1),
     }
+}
+
+/// The most visits of its work budget `ex` asks for on a `w` x `h` map of at most `regions`
+/// divider regions, before any cut: its largest `repeats` times its passes, each pass its
+/// visits times their weight. A divider's regions do not overlap, so `all` of them cost one
+/// map's area, or `regions` times `tiles` for walkers given `tiles`. More than
+/// [`visit_budget`] means maps of that size are cut with a warning.
+pub fn planned_work(ex: &Explorer, w: usize, h: usize, regions: usize) -> u64 {
+    let map = Rect::new(0, 0, w as i64, h as i64);
+    let area = map.area();
+    let tiles = match &ex.kind {
+        ExplorerKind::Agents(spec) => Some(spec.most_turns()),
+        _ => ex.tiles.map(|t| t.max),
+    };
+    let pass = |n: u64| match (by_tiles(&ex.kind), tiles) {
+        (true, Some(t)) => t.saturating_mul(n),
+        _ => area.max(1),
+    };
+    let per_repeat = ex.regions.iter().fold(0u64, |sum, r| {
+        sum.saturating_add(match r {
+            RegionRef::All => pass(regions.max(1) as u64),
+            RegionRef::Map | RegionRef::Index(_) => pass(1),
+        })
+    });
+    let work = per_repeat.saturating_mul(ex.cost.weight(map));
+    ex.repeats.max.saturating_mul(work)
 }
 
 /// Limits of one region pass.
@@ -185,6 +220,7 @@ pub fn run(
         total,
         cut: false,
     };
+    let mut last = map;
     'repeats: for rep in 0..repeats {
         ctx.rpercent = rep as f64 / repeats as f64;
         for &r0 in list.iter() {
@@ -212,7 +248,8 @@ pub fn run(
                 },
                 changes: ex.changes.map_or(area, |c| draw(c, ctx.rng)),
             };
-            let Some(limits) = budget.take(&ex.kind, area, asked) else {
+            last = r;
+            let Some(limits) = budget.take(ex, r, asked) else {
                 break 'repeats;
             };
             if let Some(q) = &quadratic {
@@ -239,7 +276,7 @@ pub fn run(
         }
     }
     if budget.cut {
-        warnings.push(budget.warning(ex));
+        warnings.push(budget.warning(ex, last));
     }
     Ok(())
 }
@@ -260,6 +297,10 @@ fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy, warnings:
             entities,
             style: ConnectStyle::Tour,
         } => connect::pass(ex, entities, ctx, lim, strategy, warnings),
+        ExplorerKind::Connect {
+            entities,
+            style: ConnectStyle::ReferenceTour,
+        } => connect::tour::pass(ex, entities, ctx, lim, warnings),
         ExplorerKind::Connect { entities, style } => {
             connect2017::pass(ex, *style, entities, ctx, lim, warnings)
         }

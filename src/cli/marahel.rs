@@ -21,8 +21,8 @@ pub struct Args {
     #[arg(long, value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
     /// Change one value of the script before running it: `PATH=VALUE`, the path a JSON
-    /// pointer (`/explorers/0/parameters/tiles`) or dotted (`metadata.width`), the value JSON
-    /// or else text. Repeatable.
+    /// pointer or dotted (`/explorers/1/parameters/repeats=6`, `metadata.max=80x50` on
+    /// examples/marahel/cave.json), the value JSON or else text. Repeatable.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<Override>,
     /// Treat warnings (parameters an explorer ignores, an explorer cut at its work budget)
@@ -103,7 +103,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
             msg.wrote(&target);
             Ok(())
         },
-    )
+    )?;
+    msg.finish();
+    Ok(())
 }
 
 /// The no-argument run: the cave example with seed 0, printed, and a PNG preview written to

@@ -200,6 +200,7 @@ fn run_shell(dir: &Path, cmd: &str) -> Result<(), String> {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn every_documented_levelgen_command_runs_as_pasted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -235,6 +236,7 @@ fn every_documented_levelgen_command_runs_as_pasted() {
 
 /// The `--set` examples of each generator's `--help` (the backquoted `PATH=VALUE` items of
 /// its `--set`/`--config-set` lines) apply to a shipped input and make a map.
+#[cfg(unix)]
 #[test]
 fn help_set_examples_apply_to_shipped_inputs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

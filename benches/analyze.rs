@@ -47,6 +47,7 @@ fn batch_scaling(c: &mut Criterion) {
         empty: None,
         blocks: BlockGrid::PAPER,
         quiet: true,
+        axes: Default::default(),
     };
     let mut g = c.benchmark_group("analyze_200_caves");
     g.throughput(Throughput::Elements(MAPS));

@@ -433,3 +433,50 @@ fn generator_specific_bad_input_exits_2() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// `--x`/`--y` take every metric of grid-core's registry: each pair draws a heat map that
+/// differs from the default pair's, and an unknown name is bad input naming the known ones.
+#[test]
+fn heat_map_axes_take_every_registered_metric() {
+    use grid_core::metrics::registry::METRICS;
+    let dir = tmp("axes");
+    let input = script(&dir);
+    let run = |x: &str, y: &str, out: &str| {
+        bin()
+            .args(["analyze", "marahel"])
+            .arg(&input)
+            .args(["--count", "12", "-q", "--x", x, "--y", y, "--out"])
+            .arg(dir.join(out))
+            .output()
+            .unwrap()
+    };
+    let o = run("empty_fraction", "regions", "default");
+    assert_success(&o, "");
+    let default = std::fs::read(dir.join("default/heatmap.png")).unwrap();
+    for m in &METRICS {
+        // Every metric across, against one that makes the pair other than the default.
+        let other = if m.name == "longest_path" {
+            "regions"
+        } else {
+            "longest_path"
+        };
+        let out = format!("axes-{}", m.name);
+        let o = run(m.name, other, &out);
+        assert_success(&o, m.name);
+        let png = std::fs::read(dir.join(&out).join("heatmap.png")).unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "{}", m.name);
+        assert!(png != default, "{} vs {other} drew the default map", m.name);
+        // The rest of the analysis does not depend on the axes.
+        assert_eq!(
+            lines(&dir.join(&out).join("maps.csv")),
+            lines(&dir.join("default/maps.csv"))
+        );
+    }
+    let o = run("corridors", "regions", "bad");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("corridors") && err.contains("longest_path"),
+        "{err}"
+    );
+}

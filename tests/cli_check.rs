@@ -27,6 +27,7 @@ fn the_repositorys_inputs_all_pass() {
     for dir in [
         "examples/marahel",
         "examples/heroes",
+        "examples/search",
         "crates/mario-rooms/library/rooms",
         "crates/mario-rooms/library/sections",
         "crates/mario-rooms/library/macros",
@@ -46,9 +47,54 @@ fn the_repositorys_inputs_all_pass() {
         "Mario room file",
         "Mario section file",
         "Mario macro file",
+        "search spec",
     ] {
         assert!(text.contains(&format!("ok: {kind}")), "{kind}: {text}");
     }
+    assert!(
+        text.contains("crossroads-vcmi.json: ok: heroes template, 1 VCMI template(s)"),
+        "{text}"
+    );
+}
+
+/// A file `check` cannot identify (a Markdown text, a Tiled map, an image) is an error that
+/// says so, never checked as a guessed kind; `--kind` still checks it as one. The first
+/// case's lines are the ones docs/cli.md shows.
+#[test]
+fn files_of_no_known_kind_are_refused_with_a_clear_message() {
+    let dir = fresh("unknown");
+    let (code, text) = check(&[Path::new("README.md")], &[]);
+    assert_eq!(code, Some(2), "{text}");
+    assert_eq!(
+        text,
+        "README.md: error: cannot tell what this .md file is: check reads .hmm maps, JSON \
+         (Marahel scripts, heroes templates and configs, search specs) and Mario text files \
+         (.txt or .lvl levels; room, section and macro files); give --kind to check it as one \
+         of those\nREADME.md: unknown kind: 1 error(s), 0 warning(s)\n"
+    );
+    let docs = std::fs::read_to_string(root().join("docs/cli.md")).unwrap();
+    assert!(
+        docs.contains(text.lines().next().unwrap()),
+        "docs/cli.md is stale"
+    );
+    let tmx = dir.join("big.tmx");
+    std::fs::write(
+        &tmx,
+        "<?xml version=\"1.0\"?>\n<map version=\"1.10\"></map>\n",
+    )
+    .unwrap();
+    let bare = dir.join("notes");
+    std::fs::write(&bare, "<html></html>\n").unwrap();
+    for f in [&tmx, &bare] {
+        let (code, text) = check(&[f], &[]);
+        assert_eq!(code, Some(2), "{text}");
+        assert!(text.contains("cannot tell what this"), "{text}");
+        assert!(!text.contains("Mario level"), "{text}");
+    }
+    // Told the kind, it is checked as that kind.
+    let (code, text) = check(&[&tmx], &["--kind", "level"]);
+    assert_eq!(code, Some(2));
+    assert!(text.contains("Mario level: 1 error(s)"), "{text}");
 }
 
 /// The playability checker on the Mario AI Framework's own levels.

@@ -146,19 +146,26 @@ fn quiet_keeps_the_output_and_summaries_go_to_stderr() {
     }
 }
 
-/// A batch into a directory prints no line per file, unless `-v`; `-v` also prints every
-/// map's summary.
+/// A batch into a directory prints one closing `wrote N files to DIR` line, or with `-v` a
+/// line per file (and every map's summary); `-q` prints nothing.
 #[test]
 fn wrote_lines_only_with_verbose() {
     let dir = fresh("verbose");
     let base = ["mario", "--count", "3", "--out"];
     let plain = bin().args(base).arg(dir.join("a/")).output().unwrap();
     assert!(plain.status.success());
-    assert!(
-        plain.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&plain.stderr)
+    assert_eq!(
+        String::from_utf8_lossy(&plain.stderr),
+        format!("wrote 3 files to {}\n", dir.join("a").display())
     );
+    let quiet = bin()
+        .args(base)
+        .arg(dir.join("q/"))
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(quiet.status.success() && quiet.stderr.is_empty());
+    assert_eq!(names(&dir.join("a")), names(&dir.join("q")));
     let verbose = bin()
         .args(base)
         .arg(dir.join("b/"))

@@ -190,3 +190,71 @@ fn compat_reference_runs_the_references_connect() {
     let both = ["--set", "metadata.compat=reference", "--compat", "default"];
     assert_eq!(run(&both), default);
 }
+
+/// `--objects`: roguelike's player, enemies and treasure become a TMX object group that the
+/// `tiled` crate reads with one object per such cell, and a JSON `objects` list; a name the
+/// script lacks, or a format without objects, is bad input.
+#[test]
+fn entities_declared_as_objects_are_exported_as_objects() {
+    let dir = std::env::temp_dir().join(format!("levelgen-objects-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/marahel/roguelike.json"
+    );
+    let names = "player,enemy,treasure";
+    let run = |out: &std::path::Path, extra: &[&str]| {
+        bin()
+            .args([
+                "marahel",
+                script,
+                "--seed",
+                "1",
+                "--objects",
+                names,
+                "--out",
+            ])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let plain = bin()
+        .args(["marahel", script, "--seed", "1", "--format", "json"])
+        .output()
+        .unwrap();
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    let expected = plain["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap())
+        .filter(|t| ["player", "enemy", "treasure"].contains(&t.as_str().unwrap()))
+        .count();
+    assert!(expected >= 3, "{plain}");
+
+    let tmx = dir.join("dungeon.tmx");
+    let o = run(&tmx, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let map = tiled::Loader::new().load_tmx_map(&tmx).unwrap();
+    let group = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    assert_eq!(group.objects().len(), expected);
+    assert!(group.objects().any(|o| o.name == "player"));
+
+    let json = dir.join("dungeon.json");
+    assert!(run(&json, &[]).status.success());
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["objects"].as_array().unwrap().len(), expected);
+
+    let bad = bin()
+        .args(["marahel", script, "--objects", "dragon", "--out"])
+        .arg(dir.join("x.tmx"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("\"dragon\" is not an entity of"));
+    let png = run(&dir.join("x.png"), &[]);
+    assert_eq!(png.status.code(), Some(2));
+}

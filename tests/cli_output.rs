@@ -308,3 +308,115 @@ fn a_fifo_target_is_written_into() {
     assert!(text.contains('#') && text.contains("solid"), "{text}");
     assert_eq!(names(&dir), vec!["map.txt"]);
 }
+
+/// A device as `--out` is written into in the stdout format (every map of a batch), and a
+/// `.tmx` map, which needs a tileset file beside it, is refused there.
+#[cfg(unix)]
+#[test]
+fn a_device_target_takes_maps_in_the_stdout_format() {
+    let cave = example("marahel/cave.json");
+    for args in [
+        vec!["marahel", cave.as_str(), "--out", "/dev/null"],
+        vec![
+            "marahel",
+            cave.as_str(),
+            "--count",
+            "3",
+            "--out",
+            "/dev/null",
+        ],
+        vec![
+            "mario",
+            "--count",
+            "2",
+            "--out",
+            "/dev/null",
+            "--format",
+            "png",
+        ],
+        vec!["zones", "--size", "4x3", "--out", "/dev/null"],
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = bin()
+        .args(["marahel", &cave, "--out", "/dev/null", "--format", "tmx"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tileset"));
+}
+
+/// A batch into one FIFO is refused before any work (its reader would stop at the first
+/// map's end and the second would wait for a reader forever).
+#[cfg(unix)]
+#[test]
+fn a_batch_into_a_fifo_is_refused() {
+    let dir = fresh("fifo-batch");
+    let fifo = dir.join("maps");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: mkfifo not available");
+        return;
+    }
+    let out = bin()
+        .args([
+            "marahel",
+            &example("marahel/cave.json"),
+            "--count",
+            "2",
+            "--out",
+        ])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a batch cannot go into one FIFO"));
+}
+
+/// A name without an extension that is not an existing file is a directory, created if
+/// missing, for one map as for many; the run ends with one line saying what it wrote.
+#[test]
+fn a_new_name_without_extension_is_a_directory() {
+    let dir = fresh("newdir");
+    let cave = example("marahel/cave.json");
+    let one = bin()
+        .args(["marahel", &cave, "--seed", "4", "--out"])
+        .arg(dir.join("single"))
+        .output()
+        .unwrap();
+    assert!(one.status.success());
+    assert_eq!(names(&dir.join("single")), vec!["cave_4.txt"]);
+    assert_eq!(
+        String::from_utf8_lossy(&one.stderr),
+        format!("wrote {}\n", dir.join("single/cave_4.txt").display())
+    );
+    let many = bin()
+        .args(["marahel", &cave, "--count", "3", "--out"])
+        .arg(dir.join("many"))
+        .output()
+        .unwrap();
+    assert!(many.status.success());
+    assert_eq!(
+        names(&dir.join("many")),
+        vec!["cave_0.txt", "cave_1.txt", "cave_2.txt"]
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&many.stderr),
+        format!("wrote 3 files to {}\n", dir.join("many").display())
+    );
+    // An existing file without an extension is not taken for a directory.
+    std::fs::write(dir.join("plain"), "x").unwrap();
+    let clash = bin()
+        .args(["marahel", &cave, "--out"])
+        .arg(dir.join("plain"))
+        .output()
+        .unwrap();
+    assert_eq!(clash.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(dir.join("plain")).unwrap(), "x");
+}

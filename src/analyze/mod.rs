@@ -13,6 +13,7 @@
 //! | `mario` | `builtin`, `builtin@D` (difficulty 1 to 5 or a ramp `A:B`) or a room-library directory (reference layout: reference config) | cells Mario passes through (air, markers, coins, enemies) | gaps, gap columns, enemies per 100 columns, height changes, checker jumps, special enemies, playable, longest jump; several `builtin@D` inputs also draw `difficulty.png` |
 //! | `zones` | a `ZoneConfig` JSON, `default` or `seamless` (`--size` zones per side, default 20) | `off` cells | distinct states and symmetry classes, all-off/all-on zones, border mismatches (pairs, cells) |
 
+pub mod axes;
 pub mod heroes;
 pub mod marahel;
 pub mod mario;
@@ -123,6 +124,8 @@ pub struct Row {
     pub gen_secs: f64,
     /// Seconds spent measuring it (metrics and extras).
     pub measure_secs: f64,
+    /// Its values on the heat map's axes ([`Settings::axes`]).
+    pub axes: [f64; 2],
 }
 
 /// Which tiles count as empty, by name.
@@ -172,6 +175,8 @@ pub struct Settings {
     pub blocks: BlockGrid,
     /// No progress bar.
     pub quiet: bool,
+    /// The heat map's two metrics.
+    pub axes: axes::Axes,
 }
 
 /// A worker's measuring kit: metric buffers and the empty set of the last legend seen.
@@ -186,6 +191,8 @@ pub struct Probe {
     legend: Option<Legend>,
     empty: EmptySet,
     started: Instant,
+    axes: axes::Axes,
+    axis_values: [f64; 2],
 }
 
 impl Probe {
@@ -199,7 +206,15 @@ impl Probe {
             legend: None,
             empty: EmptySet::default(),
             started: Instant::now(),
+            axes: axes::Axes::default(),
+            axis_values: [0.0; 2],
         }
+    }
+
+    /// This probe, measuring `axes` for the heat map too.
+    pub fn with_axes(mut self, axes: axes::Axes) -> Self {
+        self.axes = axes;
+        self
     }
 
     /// Runs `generate`, timing it; starts the measuring clock when it returns.
@@ -216,7 +231,7 @@ impl Probe {
     }
 
     /// The shared metrics of `map` (the empty set is rebuilt only when the legend changes).
-    pub fn measure<M: TileMap + ?Sized>(&mut self, map: &M) -> Result<MapMetrics, MetricsError> {
+    pub fn measure<M: TileMap>(&mut self, map: &M) -> Result<MapMetrics, MetricsError> {
         if self.legend.as_ref() != Some(map.legend()) {
             let names: Vec<&str> = self.names.names.iter().map(String::as_str).collect();
             if self.names.strict {
@@ -226,7 +241,9 @@ impl Probe {
             }
             self.legend = Some(map.legend().clone());
         }
-        Ok(self.scratch.measure(map, &self.empty, self.blocks))
+        let metrics = self.scratch.measure(map, &self.empty, self.blocks);
+        self.axis_values = self.axes.values(map, &self.empty, &metrics);
+        Ok(metrics)
     }
 
     /// Finishes a row: `extras` in [`Subject::extra_names`] order, the measuring time since
@@ -246,6 +263,7 @@ impl Probe {
             extras: e,
             gen_secs,
             measure_secs: self.started.elapsed().as_secs_f64(),
+            axes: self.axis_values,
         }
     }
 }
@@ -350,7 +368,7 @@ pub fn analyze(subject: &dyn Subject, settings: &Settings) -> Result<Run, Analyz
     let spec = subject.histogram();
     let mut totals = vec![0u64; spec.as_ref().map_or(0, |h| h.labels.len())];
     batch.for_each_ordered(
-        || Probe::new(names.clone(), settings.blocks),
+        || Probe::new(names.clone(), settings.blocks).with_axes(settings.axes),
         |probe, seed| {
             let out = subject.sample(seed, probe);
             let counts = (!probe.counts.is_empty()).then(|| std::mem::take(&mut probe.counts));
@@ -443,6 +461,7 @@ mod tests {
             empty,
             blocks: BlockGrid::PAPER,
             quiet: true,
+            axes: axes::Axes::default(),
         }
     }
 

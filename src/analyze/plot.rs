@@ -236,6 +236,7 @@ mod tests {
                     extras: [0.0; crate::analyze::MAX_EXTRAS],
                     gen_secs: 0.0,
                     measure_secs: 0.0,
+                    axes: [e, r as f64],
                 })
                 .collect(),
             failures: vec![],

@@ -341,6 +341,7 @@ mod tests {
             },
             gen_secs: 0.001,
             measure_secs: 0.000_01,
+            axes: [empty, regions as f64],
         }
     }
 

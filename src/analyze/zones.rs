@@ -208,6 +208,7 @@ mod tests {
             empty: None,
             blocks: grid_core::metrics::BlockGrid::PAPER,
             quiet: true,
+            axes: Default::default(),
         };
         let run = crate::analyze::analyze(subject.as_ref(), &settings).unwrap();
         let (spec, counts) = run.histogram.as_ref().unwrap();

@@ -16,10 +16,11 @@
 
 use super::error::CliError;
 use super::output::{Output, Target, create_dir, note};
+use crate::analyze::axes::{self, Axes};
 use crate::analyze::{self, AnalyzeError, Settings, plot, summary};
 use crate::batch::{SeedRange, with_threads};
 use clap::builder::PossibleValuesParser;
-use grid_core::metrics::BlockGrid;
+use grid_core::metrics::{BlockGrid, registry};
 use std::path::PathBuf;
 
 /// Arguments of `levelgen analyze`.
@@ -49,6 +50,13 @@ pub struct Args {
     /// Entropy block grid: `N` (NxN) or `COLSxROWS`.
     #[arg(long, default_value = "5")]
     pub blocks: BlockGrid,
+    /// The heat map's metric across: one of the registry's (`grid_core::metrics::registry`):
+    /// empty_fraction, regions, block_entropy, longest_path, largest_region.
+    #[arg(long, default_value = "empty_fraction", value_parser = PossibleValuesParser::new(registry::METRICS.map(|m| m.name)))]
+    pub x: String,
+    /// The heat map's metric up (as --x).
+    #[arg(long, default_value = "regions", value_parser = PossibleValuesParser::new(registry::METRICS.map(|m| m.name)))]
+    pub y: String,
     /// Output directory (created if missing).
     #[arg(long)]
     pub out: PathBuf,
@@ -143,6 +151,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         empty: empty.clone(),
         blocks: args.blocks,
         quiet: args.quiet,
+        axes: Axes {
+            x: axes::metric(&args.x).map_err(CliError::input_msg)?,
+            y: axes::metric(&args.y).map_err(CliError::input_msg)?,
+        },
     };
     let runs = with_threads(args.threads, || {
         subjects
@@ -177,26 +189,41 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ),
     ];
     let histogram = summary::histogram_csv(&runs);
+    let written = std::cell::Cell::new(0);
     for (name, text) in files.iter().chain(&histogram) {
         let path = args.out.join(name);
         out.write(&Target::File(path.clone()), text.as_bytes())?;
-        wrote(&args, &path);
+        wrote(&args, &written, &path);
     }
     let heat = args.out.join("heatmap.png");
-    out.write_files(&heat, |tmp| plot::heat_map(&runs, tmp).map_err(cli_err))?;
-    wrote(&args, &heat);
+    out.write_files(&heat, |tmp| {
+        if settings.axes.is_default() {
+            plot::heat_map(&runs, tmp)
+        } else {
+            axes::heat_map(&runs, &settings.axes, tmp)
+        }
+        .map_err(cli_err)
+    })?;
+    wrote(&args, &written, &heat);
     let boxes = args.out.join("entropy.png");
     let blocks = settings.blocks.to_string();
     out.write_files(&boxes, |tmp| {
         plot::entropy_box_plot(&runs, &blocks, tmp).map_err(cli_err)
     })?;
-    wrote(&args, &boxes);
+    wrote(&args, &written, &boxes);
     let curves = args.out.join("difficulty.png");
     if crate::analyze::mario::response_curves(&runs, &curves).map_err(cli_err)? {
-        wrote(&args, &curves);
+        wrote(&args, &written, &curves);
     }
     if !args.quiet {
         note(summary::table(&summaries).trim_end());
+    }
+    if !args.quiet && !args.verbose {
+        note(format!(
+            "wrote {} files to {}",
+            written.get(),
+            args.out.display()
+        ));
     }
     Ok(())
 }
@@ -211,7 +238,8 @@ const OUTPUT_FILES: [&str; 5] = [
     "entropy.png",
 ];
 
-fn wrote(args: &Args, path: &std::path::Path) {
+fn wrote(args: &Args, written: &std::cell::Cell<usize>, path: &std::path::Path) {
+    written.set(written.get() + 1);
     if args.verbose {
         note(format!("wrote {}", path.display()));
     }

@@ -32,6 +32,8 @@ pub enum Kind {
     Section,
     /// A Mario macro file.
     Macro,
+    /// A `levelgen search` spec (JSON).
+    Search,
 }
 
 /// Arguments of `levelgen check`.
@@ -139,6 +141,7 @@ fn kind_name(k: Kind) -> String {
         Kind::Room => "Mario room file",
         Kind::Section => "Mario section file",
         Kind::Macro => "Mario macro file",
+        Kind::Search => "search spec",
     }
     .to_string()
 }
@@ -180,6 +183,7 @@ fn check_text(kind: Kind, path: &Path, text: String) -> Findings {
         Kind::Marahel => check_marahel(&text),
         Kind::Template => check_template(&text),
         Kind::Config => check_config(&text),
+        Kind::Search => check_search(&text),
         Kind::Hmm | Kind::Room | Kind::Section | Kind::Macro => {
             check_library_file(kind, path, text)
         }
@@ -193,7 +197,11 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
     super::output::read_input(path)
 }
 
-/// The kind of a file from its extension, folder and content.
+/// Extensions a Mario level may have (the Mario AI Framework's `.txt` and `.lvl`, or none);
+/// a text file of any other extension is a level only with `--kind level`.
+const LEVEL_EXTENSIONS: [&str; 3] = ["txt", "lvl", ""];
+
+/// The kind of a file from its extension, folder and content, or why it cannot be told.
 fn guess_kind(path: &Path, bytes: &[u8]) -> Result<Kind, String> {
     let ext = super::common::extension(path);
     if ext == "hmm" {
@@ -217,10 +225,44 @@ fn guess_kind(path: &Path, bytes: &[u8]) -> Result<Kind, String> {
             _ => {}
         }
     }
+    if !LEVEL_EXTENSIONS.contains(&ext.as_str()) || text.trim_start().starts_with('<') {
+        return Err(unknown_kind(&ext));
+    }
     Ok(guess_text(&text))
 }
 
+/// Why a file's kind cannot be told: it is neither a `.hmm` map, JSON, a Mario text file
+/// (`.txt`, `.lvl` or no extension) nor in a room, section or macro folder.
+fn unknown_kind(ext: &str) -> String {
+    let what = if ext.is_empty() {
+        "markup (it starts with `<`)".to_string()
+    } else {
+        format!(".{}", grid_core::text::excerpt(ext).trim_matches('"'))
+    };
+    format!(
+        "cannot tell what this {what} file is: check reads .hmm maps, JSON (Marahel scripts, \
+         heroes templates and configs, search specs) and Mario text files (.txt or .lvl \
+         levels; room, section and macro files); give --kind to check it as one of those"
+    )
+}
+
 fn guess_json(bytes: &[u8]) -> Result<Kind, String> {
+    let guessed = guess_strict_json(bytes);
+    if guessed.is_err() && is_vcmi_file(bytes) {
+        return Ok(Kind::Template);
+    }
+    guessed
+}
+
+/// Whether `bytes` hold VCMI random-map templates (JSON with comments, templates by name).
+fn is_vcmi_file(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok_and(|t| {
+        heroes_zones::vcmi::is_vcmi(t)
+            && heroes_zones::vcmi::parse_file(t).is_ok_and(|all| !all.is_empty())
+    })
+}
+
+fn guess_strict_json(bytes: &[u8]) -> Result<Kind, String> {
     let doc: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
         format!("not valid JSON ({e}); give --kind to check it as a particular kind")
     })?;
@@ -230,7 +272,9 @@ fn guess_json(bytes: &[u8]) -> Result<Kind, String> {
             grid_core::text::json_kind(&doc)
         ));
     };
-    if obj.contains_key("explorers") || obj.contains_key("entities") {
+    if obj.contains_key("vary") {
+        Ok(Kind::Search)
+    } else if obj.contains_key("explorers") || obj.contains_key("entities") {
         Ok(Kind::Marahel)
     } else if obj.contains_key("zones") || obj.contains_key("connections") {
         Ok(Kind::Template)
@@ -239,7 +283,7 @@ fn guess_json(bytes: &[u8]) -> Result<Kind, String> {
     } else {
         Err(
             "a JSON object that is neither a Marahel script (explorers), a heroes template \
-             (zones) nor a heroes config (mapSize): give --kind"
+             (zones), a heroes config (mapSize) nor a search spec (vary): give --kind"
                 .into(),
         )
     }
@@ -322,8 +366,30 @@ fn check_marahel(text: &str) -> Findings {
     }
 }
 
+fn check_search(text: &str) -> Findings {
+    let spec = match levelgen_search::spec::parse(text) {
+        Ok(s) => s,
+        Err(e) => return error(e.to_string()),
+    };
+    if let Err(e) = levelgen_search::Search::new(&spec) {
+        return error(e.to_string());
+    }
+    let kind = spec.skeleton().map_or("?", |(k, _)| k.name());
+    Findings {
+        summary: format!(
+            "searches {kind}: {} variation(s), {} map(s) per candidate",
+            spec.vary.len(),
+            spec.maps
+        ),
+        ..Findings::default()
+    }
+}
+
 fn check_template(text: &str) -> Findings {
     use heroes_zones::{Config, Template};
+    if heroes_zones::vcmi::is_vcmi(text) {
+        return check_vcmi(text);
+    }
     if let Err(e) = super::common::json_with_overrides(text, &[], "") {
         return error(e);
     }
@@ -344,6 +410,36 @@ fn check_template(text: &str) -> Findings {
         },
         Err(e) => error(e.to_string()),
     }
+}
+
+/// A VCMI template file: every template in it converts and validates at its own map side;
+/// what a `.hmm` map cannot hold is a warning.
+fn check_vcmi(text: &str) -> Findings {
+    use heroes_zones::vcmi;
+    let all = match vcmi::parse_file(text) {
+        Ok(all) => all,
+        Err(e) => return error(e.to_string()),
+    };
+    let mut f = Findings::default();
+    for t in &all {
+        let c = match vcmi::load(text, Some(&t.id), &vcmi::Options::default()) {
+            Ok(c) => c,
+            Err(e) => {
+                f.errors
+                    .push(format!("{}: {e}", grid_core::text::excerpt(&t.id)));
+                continue;
+            }
+        };
+        let config = heroes_zones::Config::default();
+        if let Err(e) = heroes_zones::validate::validate(&c.template, &config, c.side) {
+            f.errors
+                .push(format!("{}: {e}", grid_core::text::excerpt(&t.id)));
+        }
+        f.warnings
+            .extend(c.warnings.iter().map(|w| format!("{}: {w}", t.id)));
+    }
+    f.summary = format!("{} VCMI template(s), each valid at its map size", all.len());
+    f
 }
 
 fn check_config(text: &str) -> Findings {

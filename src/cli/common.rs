@@ -13,6 +13,7 @@ use grid_core::TileMap;
 use grid_core::export::{self, ExportOptions};
 use grid_core::overrides::{Override, apply_all};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// Flags shared by every generator subcommand.
 #[derive(Args, Debug, Clone)]
@@ -68,6 +69,9 @@ enum Dest {
     File(PathBuf),
     Pattern(String),
     Dir(PathBuf),
+    /// An existing FIFO or device (`/dev/null`, a process substitution): every map is
+    /// written into it, in the stdout format unless `--format`.
+    Device(PathBuf),
 }
 
 /// A run's output, decided before generating: the seeds, the format and each map's target.
@@ -129,6 +133,7 @@ impl CommonArgs {
             quiet: self.quiet,
             verbose: self.verbose,
             batch: self.is_batch(),
+            written: Arc::default(),
         }
     }
 
@@ -146,11 +151,21 @@ impl CommonArgs {
         };
         let (dest, format) = match self.out.as_deref().map(Target::from_arg) {
             None | Some(Target::Stdout) => (Dest::Stdout, chosen.unwrap_or(formats.stdout)),
+            Some(Target::File(out)) if is_device(&out) => {
+                if batch && is_fifo(&out) {
+                    return Err(CliError::input_msg(format!(
+                        "--out {}: a batch cannot go into one FIFO (its reader would stop at \
+                         the first map's end); use stdout (`--out -`) and a pipe",
+                        out.display()
+                    )));
+                }
+                (Dest::Device(out), chosen.unwrap_or(formats.stdout))
+            }
             Some(Target::File(out)) => {
                 let text = out.to_string_lossy().into_owned();
                 let dir = out.is_dir()
                     || text.ends_with('/')
-                    || (batch && out.extension().is_none() && !text.contains("{seed}"));
+                    || (!out.exists() && out.extension().is_none() && !text.contains("{seed}"));
                 if dir {
                     (Dest::Dir(out), chosen.unwrap_or(formats.dir))
                 } else {
@@ -172,7 +187,7 @@ impl CommonArgs {
                 }
             }
         };
-        if dest == Dest::Stdout && MULTI_FILE.contains(&format) {
+        if matches!(dest, Dest::Stdout | Dest::Device(_)) && MULTI_FILE.contains(&format) {
             return Err(CliError::input_msg(format!(
                 "a .{format} map comes with a tileset image beside it, so it cannot go to \
                  stdout: give --out a file or directory"
@@ -236,6 +251,7 @@ impl Plan {
             Dest::Stdout => Target::Stdout,
             Dest::Dir(d) => Target::File(d.join(format!("{}_{seed}.{}", self.name, self.format))),
             Dest::Pattern(p) => Target::File(PathBuf::from(p.replace("{seed}", &seed.to_string()))),
+            Dest::Device(d) => Target::File(d.clone()),
             Dest::File(f) if self.is_batch() => Target::File(numbered(f, seed)),
             Dest::File(f) => Target::File(f.clone()),
         }
@@ -274,6 +290,25 @@ impl Plan {
     }
 }
 
+/// Whether `path` exists and is neither a regular file nor a directory (a FIFO, a device).
+fn is_device(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// Whether `path` is a FIFO (a named pipe, a process substitution).
+fn is_fifo(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// `dir/stem.ext` -> `dir/stem_SEED.ext`.
 fn numbered(path: &Path, seed: u64) -> PathBuf {
     let stem = path
@@ -287,11 +322,22 @@ fn numbered(path: &Path, seed: u64) -> PathBuf {
 }
 
 /// A run's messages on stderr: summaries, warnings and files written, by verbosity.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Messages {
     quiet: bool,
     verbose: bool,
     batch: bool,
+    written: Arc<Mutex<Written>>,
+}
+
+/// The files a run has written, for its closing `wrote ...` line.
+#[derive(Debug, Default)]
+struct Written {
+    count: usize,
+    first: Option<PathBuf>,
+    /// The folder every file went into, while they all share one.
+    dir: Option<PathBuf>,
+    mixed: bool,
 }
 
 impl Messages {
@@ -309,12 +355,41 @@ impl Messages {
         }
     }
 
-    /// A file written: shown only with `-v`.
+    /// A file written: counted for [`Messages::finish`], and shown at once with `-v`.
     pub fn wrote(&self, target: &Target) {
-        if self.verbose
-            && let Target::File(p) = target
-        {
+        let Target::File(p) = target else { return };
+        if self.verbose {
             note(format!("wrote {}", p.display()));
+        }
+        let mut w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        w.count += 1;
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        match &w.dir {
+            None if w.first.is_none() => w.dir = Some(dir),
+            Some(d) if *d != dir => w.mixed = true,
+            _ => {}
+        }
+        if w.first.is_none() {
+            w.first = Some(p.clone());
+        }
+    }
+
+    /// The run's closing line, unless quiet or verbose (which named every file): `wrote
+    /// PATH` for one file, `wrote N files to DIR` for more (`wrote N files` when they went
+    /// to several folders); nothing when the output went to stdout.
+    pub fn finish(&self) {
+        if self.quiet || self.verbose {
+            return;
+        }
+        let w = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        match (w.count, &w.first, &w.dir) {
+            (0, _, _) => {}
+            (1, Some(p), _) => note(format!("wrote {}", p.display())),
+            (n, _, Some(d)) if !w.mixed => note(format!("wrote {n} files to {}", d.display())),
+            (n, _, _) => note(format!("wrote {n} files")),
         }
     }
 }

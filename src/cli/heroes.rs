@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Change one value of the template: `PATH=VALUE` (`zones.0.size=30`,
-    /// `/connections/0/guard=5000`; the value JSON or else text). Repeatable.
+    /// `/connections/0/guardValue=5000`; the value JSON or else text). Repeatable.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<Override>,
     /// Change one value of the config (the built-in one without --config): `PATH=VALUE`,
@@ -175,5 +175,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         msg.wrote(&target);
         Ok(())
         },
-    )
+    )?;
+    msg.finish();
+    Ok(())
 }

@@ -21,10 +21,15 @@ pub struct Args {
     #[arg(long, value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
     /// Change one value of the script before running it: `PATH=VALUE`, the path a JSON
-    /// pointer (`/explorers/0/parameters/tiles`) or dotted (`metadata.width`), the value JSON
-    /// or else text. Repeatable.
+    /// pointer or dotted (`/explorers/1/parameters/repeats=6`, `metadata.max=80x50` on
+    /// examples/marahel/cave.json), the value JSON or else text. Repeatable.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<Override>,
+    /// Entities exported as objects in `.tmx` and `.json` output, separated by `,`: a TMX
+    /// object group and a JSON `objects` list with one object per cell holding one (the tile
+    /// layer still shows them). E.g. `player,enemy,treasure` for examples/marahel/roguelike.json.
+    #[arg(long, value_name = "NAMES")]
+    pub objects: Option<String>,
     /// Treat warnings (parameters an explorer ignores, an explorer cut at its work budget)
     /// as errors.
     #[arg(long)]
@@ -93,6 +98,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     for w in script.warnings() {
         msg.warn(format!("warning: {}: {w}", args.script.display()));
     }
+    let objects = object_names(&args, &script, plan.format())?;
     // Maps are generated in parallel and written in seed order.
     c.batch(&name).for_each_ordered(
         || (),
@@ -106,13 +112,82 @@ pub fn run(args: Args) -> Result<(), CliError> {
             if target == Target::Stdout && plan.format() == "txt" && plan.is_batch() {
                 // Text maps of a batch on stdout are headed by their seed.
                 print(&format!("seed {seed}\n{}\n", export::to_text(&map)))
+            } else if let Some(names) = &objects {
+                write_with_objects(&out, &map, &target, plan.format(), names)
             } else {
                 write_generic(&out, &map, &target, plan.format(), &export_options(&map))
             }?;
             msg.wrote(&target);
             Ok(())
         },
-    )
+    )?;
+    msg.finish();
+    Ok(())
+}
+
+/// The `--objects` names, checked against the script's entities and the output format.
+fn object_names(
+    args: &Args,
+    script: &Script,
+    format: &str,
+) -> Result<Option<Vec<String>>, CliError> {
+    let Some(text) = &args.objects else {
+        return Ok(None);
+    };
+    if !matches!(format, "tmx" | "json") {
+        return Err(CliError::input_msg(format!(
+            "--objects: only .tmx and .json maps hold objects, not .{format}"
+        )));
+    }
+    let known: Vec<&str> = script
+        .program()
+        .legend
+        .kinds()
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    let names: Vec<String> = text.split(',').map(|n| n.trim().to_string()).collect();
+    for n in &names {
+        if !known.iter().any(|k| k == n) {
+            return Err(CliError::input_msg(format!(
+                "--objects: {} is not an entity of {} (known: {})",
+                grid_core::text::excerpt(n),
+                args.script.display(),
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(Some(names))
+}
+
+/// Writes a `.tmx` or `.json` map with the cells of the `names` entities as objects too.
+fn write_with_objects(
+    out: &Output,
+    map: &MarahelMap,
+    target: &Target,
+    format: &str,
+    names: &[String],
+) -> Result<(), CliError> {
+    use grid_core::TileMap;
+    let legend = map.legend();
+    let objects =
+        export::objects_from_tiles(map, |id| names.iter().any(|n| legend.id_of(n) == Some(id)));
+    let opts = export_options(map);
+    match (format, target) {
+        ("json", _) => out.write(
+            target,
+            export::to_json_with_objects(map, opts.json_tiles, &objects).as_bytes(),
+        ),
+        (_, Target::File(path)) => out.write_files(path, |tmp| {
+            let image = export::tileset_file_name(tmp);
+            let (w, h, px) = export::tileset_image(legend, opts.tmx_tile_size);
+            export::write_rgb_png(&tmp.with_file_name(&image), w, h, &px)
+                .map_err(CliError::output)?;
+            let doc = export::to_tmx_with_objects(map, opts.tmx_tile_size, &image, &objects);
+            std::fs::write(tmp, doc).map_err(|e| CliError::output_msg(e.to_string()))
+        }),
+        _ => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
+    }
 }
 
 /// The no-argument run: the cave example with seed 0, printed, and a PNG preview written to

@@ -214,7 +214,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         |seed, g| -> Result<(), CliError> {
             let g = g.map_err(CliError::input)?;
             msg.summary(format!(
-                "mario seed {seed}: {}x{}, {} rooms, sections [{}], difficulty {:.2}, {}{}",
+                "mario seed {seed}: {}x{}, {} rooms, sections [{}], mean room rating {:.2}, {}{}",
                 g.level.width(),
                 g.level.height(),
                 g.rooms.len(),
@@ -239,5 +239,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             msg.wrote(&target);
             Ok(())
         },
-    )
+    )?;
+    msg.finish();
+    Ok(())
 }

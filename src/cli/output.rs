@@ -194,6 +194,10 @@ impl Output {
     pub fn write(&self, target: &Target, bytes: &[u8]) -> Result<(), CliError> {
         match target {
             Target::Stdout => print_bytes(bytes),
+            Target::File(path) if is_special(path) => {
+                self.check(path)?;
+                write_into(path, bytes)
+            }
             Target::File(path) => self.write_files(path, |tmp| {
                 std::fs::write(tmp, bytes).map_err(|e| write_error(path, e))
             }),
@@ -231,17 +235,22 @@ impl Output {
                 // A FIFO or device (`/dev/stdout`, a process substitution) is written into,
                 // never replaced.
                 let bytes = std::fs::read(&from).map_err(|e| write_error(&from, e))?;
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(&to)
-                    .and_then(|mut f| f.write_all(&bytes))
-                    .map_err(|e| write_error(&to, e))?;
+                write_into(&to, &bytes)?;
             } else {
                 std::fs::rename(&from, &to).map_err(|e| write_error(&to, e))?;
             }
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` into an existing FIFO or device (never replacing it).
+fn write_into(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| write_error(path, e))
 }
 
 /// Writes `bytes` to stdout and flushes: a closed pipe is [`CliError::closed_pipe`] (the run

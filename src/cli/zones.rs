@@ -154,8 +154,11 @@ pub struct AtlasArgs {
     /// Output PNG (`-` for stdout).
     #[arg(long)]
     pub out: PathBuf,
-    /// Also print the file written.
+    /// Print nothing but errors (no `wrote PATH` line).
     #[arg(long, short)]
+    pub quiet: bool,
+    /// Kept for symmetry with the other subcommands: the file written is printed anyway.
+    #[arg(long, short, conflicts_with = "quiet")]
     pub verbose: bool,
 }
 
@@ -301,7 +304,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         msg.wrote(&target);
         Ok(())
         },
-    )
+    )?;
+    msg.finish();
+    Ok(())
 }
 
 /// How a PNG is painted.
@@ -390,7 +395,7 @@ fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
     let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
         .map_err(CliError::output_msg)?;
     Output::new().write(&target, &png)?;
-    if a.verbose
+    if !a.quiet
         && let Target::File(p) = &target
     {
         super::output::note(format!("wrote {}", p.display()));

@@ -32,6 +32,7 @@
 //! ```
 
 pub mod paths;
+pub mod registry;
 
 use crate::connectivity::{ComponentCounter, Connectivity};
 use crate::tile::{Legend, TileId, TileMap};

@@ -123,3 +123,49 @@ fn formats_follow_the_extension() {
     let msg = err.unwrap_err().to_string();
     assert!(msg.contains("x.bmp") && msg.contains(".tmx"), "{msg}");
 }
+
+/// Entities as objects: the TMX gains an object group that the `tiled` crate reads with one
+/// object per entity at its tile, and the JSON an `objects` list, the rest unchanged.
+#[test]
+fn objects_round_trip_through_tiled_and_json() {
+    let map = sample();
+    let water = map.legend.id_of("water & <deep>").unwrap();
+    let objects = export::objects_from_tiles(&map, |id| id == water);
+    assert_eq!(objects.len(), 3);
+    let dir = temp_dir("tmx-objects");
+    let path = dir.join("level.tmx");
+    let (iw, ih, px) = export::tileset_image(&map.legend, 16);
+    export::write_rgb_png(&dir.join("level_tiles.png"), iw, ih, &px).unwrap();
+    std::fs::write(
+        &path,
+        export::to_tmx_with_objects(&map, 16, "level_tiles.png", &objects),
+    )
+    .unwrap();
+    let loaded = tiled::Loader::new().load_tmx_map(&path).unwrap();
+    assert_eq!(loaded.layers().len(), 2);
+    let group = loaded.get_layer(1).unwrap().as_object_layer().unwrap();
+    let got: Vec<(String, f32, f32)> = group
+        .objects()
+        .map(|o| (o.name.clone(), o.x, o.y))
+        .collect();
+    let want: Vec<(String, f32, f32)> = objects
+        .iter()
+        .map(|o| (o.name.clone(), (o.x * 16) as f32, (o.y * 16) as f32))
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(want[0], ("water & <deep>".to_string(), 48.0, 16.0));
+
+    let plain: serde_json::Value =
+        serde_json::from_str(&export::to_json(&map, JsonTiles::Names)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&export::to_json_with_objects(
+        &map,
+        JsonTiles::Names,
+        &objects,
+    ))
+    .unwrap();
+    assert_eq!(json["rows"], plain["rows"]);
+    assert_eq!(json["objects"].as_array().unwrap().len(), 3);
+    assert_eq!(json["objects"][2]["x"], 5);
+    assert_eq!(json["objects"][2]["y"], 2);
+    assert_eq!(json["objects"][0]["kind"], "water & <deep>");
+}

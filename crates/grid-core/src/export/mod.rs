@@ -5,11 +5,13 @@
 //! crates and fall back to these for the rest.
 
 mod json;
+mod objects;
 mod png;
 mod text;
 mod tmx;
 
 pub use json::{JsonTiles, to_json};
+pub use objects::{MapObject, objects_from_tiles, to_json_with_objects, to_tmx_with_objects};
 pub use png::{encode_png, render_rgb, write_png, write_rgb_png};
 pub use text::{legend_text, to_text};
 pub use tmx::{

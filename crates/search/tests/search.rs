@@ -242,3 +242,35 @@ fn diversity_over_too_many_cells_is_refused_before_generating() {
         "{error}"
     );
 }
+
+/// The skeleton's own values are the first candidate of every search: with a budget of one
+/// evaluation, the one generator found is the skeleton itself (every shipped example's
+/// ranges can write its skeleton's values).
+#[test]
+fn the_skeleton_is_in_the_first_batch() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/search");
+    let mut names: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for path in names {
+        let mut spec = spec::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        spec.budget = serde_json::from_str(r#"{"evaluations": 1}"#).unwrap();
+        spec.maps = 1;
+        let search = Search::new(&spec).unwrap();
+        let space = &search.evaluator().space;
+        let skeleton = spec.skeleton().unwrap().1.clone();
+        assert_eq!(
+            space.decode(&space.skeleton_genome()).unwrap(),
+            skeleton,
+            "{}",
+            path.display()
+        );
+        let outcome = search.run(&mut |_| {});
+        assert_eq!(outcome.evaluations, 1);
+        assert_eq!(outcome.best[0].1, skeleton, "{}", path.display());
+    }
+}

@@ -25,7 +25,7 @@ pub struct EsSettings {
 /// Runs the strategy until the budget is spent; returns the final population, best first.
 pub fn run(space: &Space, s: EsSettings, rng: &mut LevelRng, driver: &mut Driver) -> Vec<Elite> {
     let first = driver.allowance(s.mu.max(s.lambda));
-    let genomes = (0..first).map(|_| space.random(rng)).collect();
+    let genomes = space.first_batch(first, rng);
     let mut population = driver.evaluate(genomes);
     population.sort_by(better_first);
     population.truncate(s.mu);

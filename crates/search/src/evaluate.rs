@@ -17,15 +17,16 @@
 //! always ranks above one that never does, whatever `spread` is (the spread of a partly
 //! feasible generator's scores is large, so a fitness alone would punish partial success).
 
+use crate::diversity::set_value;
 use crate::generator::{Generator, Kind};
-use crate::metric::{MeasureSetup, MetricKind, Resolved, mean_hamming};
+use crate::metric::{MeasureSetup, MetricKind, Resolved};
 use crate::space::Space;
 use grid_core::TileId;
 use grid_core::metrics::MetricsScratch;
 use serde::Serialize;
 use std::collections::HashSet;
 
-/// Most cells one candidate keeps for the `diversity` metric (128 MiB per worker thread: two
+/// Most cells one candidate keeps for the set-level metrics (`diversity`, `nearest`, ...) (128 MiB per worker thread: two
 /// bytes per tile id).
 pub const MAX_KEPT_CELLS: usize = 64 << 20;
 
@@ -169,38 +170,62 @@ impl Evaluator {
     }
 
     /// Scores `generator` on `seeds`; also returns the fraction of distinct maps.
-    ///
-    /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
-    /// kept only when the `diversity` metric is asked for, and then at most
-    /// [`MAX_KEPT_CELLS`] of them (maps x the script's largest map area), checked before
-    /// the first map is made.
     pub fn score(
         &self,
         generator: &dyn Generator,
         seeds: &[u64],
         scratch: &mut Scratch,
     ) -> (Evaluation, f64) {
+        let scored = self.score_maps(generator, seeds, scratch, false);
+        (scored.eval, scored.distinct)
+    }
+
+    /// Scores `generator` on `seeds`, keeping the maps' cells when a set-level metric needs
+    /// them or `keep` asks for them.
+    ///
+    /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
+    /// kept at most [`MAX_KEPT_CELLS`] (maps x the script's largest map area), checked
+    /// before the first map is made: a metric that needs more makes the candidate invalid,
+    /// while `keep` alone then keeps none.
+    pub fn score_maps(
+        &self,
+        generator: &dyn Generator,
+        seeds: &[u64],
+        scratch: &mut Scratch,
+        keep: bool,
+    ) -> Scored {
         let n_metrics = self.metrics.len();
-        let keep_cells = self
-            .metrics
-            .iter()
-            .any(|m| matches!(m, MetricKind::Diversity));
+        let needs = |cells: bool| {
+            self.metrics.iter().any(|m| match m {
+                MetricKind::Diversity => cells,
+                MetricKind::Set(s) => s.needs_cells() == cells,
+                _ => false,
+            })
+        };
+        let (needs_cells, needs_layouts) = (needs(true), needs(false));
         let (w, h) = generator.max_size();
-        if keep_cells && w.saturating_mul(h).saturating_mul(seeds.len()) > MAX_KEPT_CELLS {
-            let message = format!(
+        let fits = w.saturating_mul(h).saturating_mul(seeds.len()) <= MAX_KEPT_CELLS;
+        let invalid = |e: String| Scored {
+            eval: Evaluation::invalid(e, n_metrics),
+            distinct: 0.0,
+            cells: Vec::new(),
+        };
+        if needs_cells && !fits {
+            return invalid(format!(
                 "diversity over {} maps of up to {w}x{h} would keep more than {MAX_KEPT_CELLS} cells; use fewer maps or smaller maps",
                 seeds.len()
-            );
-            return (Evaluation::invalid(message, n_metrics), 0.0);
+            ));
         }
+        let keep_cells = needs_cells || (keep && fits);
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
         let mut cells: Vec<Vec<TileId>> = Vec::new();
+        let mut layouts: Vec<Vec<f64>> = Vec::new();
         let mut hashes: HashSet<u64> = HashSet::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
             let made = match generator.generate(seed) {
                 Ok(made) => made,
-                Err(e) => return (Evaluation::invalid(e, n_metrics), 0.0),
+                Err(e) => return invalid(e),
             };
             let map = made.map.as_ref();
             let r = resolved
@@ -209,6 +234,9 @@ impl Evaluator {
             per_map.push(scratch.values.clone());
             let tiles = made.cells();
             hashes.insert(cells_hash(map.width(), &tiles));
+            if needs_layouts {
+                layouts.push(r.layout(&tiles, map.width()));
+            }
             if keep_cells {
                 cells.push(tiles);
             }
@@ -218,17 +246,28 @@ impl Evaluator {
             for slot in r.distinct_slots() {
                 per_map.iter_mut().for_each(|v| v[slot] = distinct);
             }
-            let mut diversity = None;
-            for slot in r.diversity_slots() {
-                let d = *diversity.get_or_insert_with(|| mean_hamming(&cells));
+            for (slot, metric) in r.set_slots() {
+                let d = set_value(metric, &cells, &layouts);
                 per_map.iter_mut().for_each(|v| v[slot] = d);
             }
         }
-        (
-            fold(&per_map, &self.bounds, &self.terms, self.spread),
+        Scored {
+            eval: fold(&per_map, &self.bounds, &self.terms, self.spread),
             distinct,
-        )
+            cells,
+        }
     }
+}
+
+/// A candidate scored on a set of seeds, with its maps when they were kept.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    /// The score.
+    pub eval: Evaluation,
+    /// Fraction of distinct maps.
+    pub distinct: f64,
+    /// Each seed's map, cells row by row (empty when not kept).
+    pub cells: Vec<Vec<TileId>>,
 }
 
 /// Folds the metric values of each map into an evaluation: the constraints `bounds`, the

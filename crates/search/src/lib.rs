@@ -30,6 +30,7 @@
 //! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
+//! | measures of a set of maps: nearest neighbours, layouts, maps two generators share | [`diversity`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
 //!
@@ -60,6 +61,7 @@
 
 pub mod algorithms;
 pub mod archive;
+pub mod diversity;
 pub mod error;
 pub mod evaluate;
 pub mod generator;

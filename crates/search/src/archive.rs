@@ -130,8 +130,13 @@ impl EliteGrid {
 pub struct Outcome {
     /// The metric names, in the order of every `means` vector.
     pub names: Vec<String>,
-    /// The best candidates, best first, with their scripts.
+    /// The best candidates, best first, with their scripts: after [`crate::Search::run`]
+    /// the first `keep` of the pool, after [`crate::Search::select`] the kept generators in
+    /// the final check's order.
     pub best: Vec<(Elite, Value)>,
+    /// The best distinct candidates of the search, best first by its ranking, up to
+    /// [`crate::POOL_FACTOR`] x `keep`: what [`crate::Search::select`] chooses from.
+    pub pool: Vec<(Elite, Value)>,
     /// The MAP-Elites grid, for that algorithm.
     pub grid: Option<EliteGrid>,
     /// One row per batch.

@@ -112,7 +112,18 @@ pub struct Check {
     pub means: Vec<f64>,
     /// Fitness on these seeds.
     pub fitness: f64,
+    /// Mean over the maps of the Hamming distance to the nearest other map (a fraction of
+    /// the cells; 0 when the maps were too large to keep, see
+    /// [`evaluate::MAX_KEPT_CELLS`]).
+    pub nearest: f64,
 }
+
+/// Two kept generators make different maps on at least this share of the check seeds
+/// ([`Search::select`]).
+pub const MIN_DIFFERING: f64 = 0.95;
+
+/// The search hands this many times `keep` candidates to [`Search::select`].
+pub const POOL_FACTOR: usize = 4;
 
 impl Search {
     /// Compiles a spec: the variations against the skeleton, the metric names against the
@@ -304,21 +315,22 @@ impl Search {
             }
         };
         // The best distinct scripts (clones and genes that change nothing give the same
-        // script).
-        let mut best: Vec<(Elite, Value)> = Vec::new();
+        // script), more than `keep`, for the final selection.
+        let mut pool: Vec<(Elite, Value)> = Vec::new();
         for e in elites.into_iter().filter(|e| e.eval.is_valid()) {
-            if best.len() == spec.keep {
+            if pool.len() == spec.keep * POOL_FACTOR {
                 break;
             }
             if let Ok(script) = ev.space.decode(&e.genome)
-                && best.iter().all(|(_, s)| *s != script)
+                && pool.iter().all(|(_, s)| *s != script)
             {
-                best.push((e, script));
+                pool.push((e, script));
             }
         }
         Outcome {
             names: ev.names.clone(),
-            best,
+            best: pool.iter().take(spec.keep).cloned().collect(),
+            pool,
             grid,
             log: driver.log,
             evaluations: driver.done,
@@ -330,20 +342,80 @@ impl Search {
     /// cells, even when the spec had the search use the double-sweep estimate (a lower
     /// bound, so a map the search counted as long enough is).
     pub fn check(&self, document: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
+        self.check_maps(document, seeds).map(|(check, _)| check)
+    }
+
+    /// [`Search::check`], also returning the maps (cells row by row, one per seed; none
+    /// when they are too large to keep).
+    pub fn check_maps(
+        &self,
+        document: &Value,
+        seeds: std::ops::Range<u64>,
+    ) -> Result<(Check, Vec<Vec<grid_core::TileId>>), String> {
         let generator = self.evaluator.kind.build(document)?;
         let seeds: Vec<u64> = seeds.collect();
-        let (eval, distinct) =
+        let scored =
             self.checker
-                .score(generator.as_ref(), &seeds, &mut Scratch::default());
-        if let Some(e) = eval.error {
+                .score_maps(generator.as_ref(), &seeds, &mut Scratch::default(), true);
+        if let Some(e) = scored.eval.error {
             return Err(e);
         }
-        Ok(Check {
+        let nearest = diversity::set_value(diversity::SetMetric::Nearest, &scored.cells, &[]);
+        let check = Check {
             maps: seeds.len(),
-            feasible: eval.feasible,
-            distinct,
-            means: eval.means,
-            fitness: eval.fitness,
-        })
+            feasible: scored.eval.feasible,
+            distinct: scored.distinct,
+            means: scored.eval.means,
+            fitness: scored.eval.fitness,
+            nearest,
+        };
+        Ok((check, scored.cells))
+    }
+
+    /// The final selection: checks every candidate of `outcome.pool` on `seeds` (in
+    /// parallel, folded in order), ranks them by the check ([`Evaluation::rank`]: feasible
+    /// share, then fitness) and keeps, best first, up to `keep` of them whose maps differ
+    /// from every generator kept before on at least [`MIN_DIFFERING`] of the seeds (a
+    /// near-duplicate generator, one whose maps mostly equal a better one's, is dropped, so
+    /// fewer than `keep` may remain). `outcome.best` becomes the kept generators in check
+    /// order, so the first is the best by the check; their checks are returned in the same
+    /// order.
+    pub fn select(
+        &self,
+        outcome: &mut Outcome,
+        seeds: std::ops::Range<u64>,
+    ) -> Result<Vec<Check>, String> {
+        use rayon::prelude::*;
+        let checked: Vec<(Check, Vec<Vec<grid_core::TileId>>)> = outcome
+            .pool
+            .par_iter()
+            .map(|(_, document)| self.check_maps(document, seeds.clone()))
+            .collect::<Result<_, _>>()?;
+        let rank = |c: &Check| Evaluation {
+            fitness: c.fitness,
+            means: Vec::new(),
+            feasible: c.feasible,
+            error: None,
+        };
+        let mut order: Vec<usize> = (0..checked.len()).collect();
+        order.sort_by(|&a, &b| {
+            rank(&checked[a].0)
+                .rank(&rank(&checked[b].0))
+                .then(a.cmp(&b))
+        });
+        let mut kept: Vec<usize> = Vec::new();
+        for i in order {
+            if kept.len() == self.spec.keep {
+                break;
+            }
+            let apart = kept.iter().all(|&k| {
+                diversity::differing_share(&checked[i].1, &checked[k].1) >= MIN_DIFFERING
+            });
+            if apart {
+                kept.push(i);
+            }
+        }
+        outcome.best = kept.iter().map(|&i| outcome.pool[i].clone()).collect();
+        Ok(kept.iter().map(|&i| checked[i].0.clone()).collect())
     }
 }

@@ -32,6 +32,7 @@
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
 //! | measures of a set of maps: nearest neighbours, layouts, maps two generators share | [`diversity`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
+//! | MAP-Elites elites scored again on fresh seeds, the grid rebuilt from those scores | [`remeasure`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
 //!
 //! ## Determinism
@@ -66,6 +67,7 @@ pub mod error;
 pub mod evaluate;
 pub mod generator;
 pub mod metric;
+pub mod remeasure;
 pub mod space;
 pub mod spec;
 
@@ -310,6 +312,7 @@ impl Search {
                     mutation: *mutation,
                 };
                 map_elites::run(&ev.space, s, &mut grid, &mut rng, &mut driver);
+                let grid = remeasure::honest_grid(ev, spec.seed, &grid);
                 let best = grid.best(grid.cells.len()).into_iter().cloned().collect();
                 (best, Some(grid))
             }

@@ -156,7 +156,8 @@ fn bad_specs_are_errors_naming_the_place() {
     );
 }
 
-/// The acceptance targets of the three examples (slow: run in release).
+/// The acceptance targets of the three examples, through the final selection (slow: run
+/// in release).
 #[test]
 #[ignore]
 fn example_targets() {
@@ -165,11 +166,32 @@ fn example_targets() {
         let text = std::fs::read_to_string(root.join(format!("{name}.json"))).unwrap();
         let spec = spec::parse(&text).unwrap();
         let search = Search::new(&spec).unwrap();
-        let outcome = search.run(&mut |_| {});
-        let check = search.check(&outcome.best[0].1, 1..101).unwrap();
+        let mut outcome = search.run(&mut |_| {});
+        let checks = search.select(&mut outcome, 1..101).unwrap();
+        let check = &checks[0];
         println!("{name}: {check:?}");
         assert!(check.feasible >= feasible, "{name}: {check:?}");
         assert!(check.distinct >= distinct, "{name}: {check:?}");
+        assert_eq!(checks.len(), spec.keep, "{name}");
+        // The kept generators make different maps on at least 95% of the seeds.
+        let maps: Vec<_> = outcome
+            .best
+            .iter()
+            .map(|(_, s)| search.check_maps(s, 1..101).unwrap().1)
+            .collect();
+        for (i, a) in maps.iter().enumerate() {
+            for b in &maps[i + 1..] {
+                assert!(
+                    levelgen_search::diversity::differing_share(a, b) >= 0.95,
+                    "{name}"
+                );
+            }
+        }
+        if name == "binary" {
+            // Each map's nearest other map of the same generator is at least 38% away,
+            // on average.
+            assert!(check.nearest >= 0.38, "{check:?}");
+        }
     }
     let text = std::fs::read_to_string(root.join("cave-range.json")).unwrap();
     let outcome = Search::new(&spec::parse(&text).unwrap())
@@ -273,4 +295,38 @@ fn the_skeleton_is_in_the_first_batch() {
         assert_eq!(outcome.evaluations, 1);
         assert_eq!(outcome.best[0].1, skeleton, "{}", path.display());
     }
+}
+
+/// The MAP-Elites archive reports values that hold on seeds it never saw: every elite of
+/// `cave-range.json` (a short run) measured again on 50 fresh seeds lands within 5% of
+/// the axis values the archive records, on average over the cells.
+#[test]
+fn archive_values_hold_on_fresh_seeds() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/search");
+    let text = std::fs::read_to_string(root.join("cave-range.json")).unwrap();
+    let mut spec = spec::parse(&text).unwrap();
+    spec.budget = serde_json::from_str(r#"{"evaluations": 100}"#).unwrap();
+    let search = Search::new(&spec).unwrap();
+    let outcome = search.run(&mut |_| {});
+    let grid = outcome.grid.as_ref().unwrap();
+    let ev = search.evaluator();
+    let seeds: Vec<u64> = (0..50)
+        .map(|i| grid_core::Seed(77).stream("test").child(i).0)
+        .collect();
+    let (mut sum, mut n, mut within) = (0.0, 0usize, 0usize);
+    for elite in grid.cells.iter().flatten() {
+        let again = ev.evaluate_on(&elite.genome, &seeds, &mut Default::default());
+        for axis in [grid.x.index, grid.y.index] {
+            let (told, seen) = (elite.eval.means[axis], again.means[axis]);
+            let off = (told - seen).abs() / told.abs().max(1.0);
+            sum += off;
+            n += 1;
+            within += usize::from(off <= 0.05);
+        }
+    }
+    assert!(n >= 16, "{n}");
+    let mean = sum / n as f64;
+    println!("mean relative difference {mean:.4}; {within} of {n} values within 5%");
+    assert!(mean <= 0.05, "{mean}");
+    assert!(within as f64 >= 0.8 * n as f64, "{within} of {n}");
 }

@@ -49,10 +49,11 @@ fn writes_the_folder_reproducibly_and_best_runs_as_is() {
     assert!(!archive["grid"]["cells"].as_array().unwrap().is_empty());
     let log = std::fs::read_to_string(a.join("log.csv")).unwrap();
     assert!(log.starts_with("evaluations,best_fitness,"));
-    assert!(log.trim_end().ends_with(&format!(
-        ",{}",
-        archive["grid"]["cells"].as_array().unwrap().len()
-    )));
+    // The log counts the cells the search filled; the archive holds its elites scored
+    // again on fresh seeds, where two elites can fall into one cell.
+    let filled: usize = log.trim_end().rsplit(',').next().unwrap().parse().unwrap();
+    let cells = archive["grid"]["cells"].as_array().unwrap().len();
+    assert!(cells <= filled && cells > 0, "{cells} of {filled}");
 
     // The best generator is a plain Marahel script.
     let map = bin()
@@ -181,8 +182,8 @@ fn best_json_is_first_in_the_check_on_every_example() {
     assert!(names.len() >= 6, "{names:?}");
     for name in &names {
         let budget = match name.as_str() {
-            "mario-enemies" | "heroes-areas" => "16",
-            _ => "48",
+            "mario-enemies" | "heroes-areas" => "8",
+            _ => "24",
         };
         let out = dir.join(name);
         search(name, &out, &["--budget", budget]);

@@ -56,7 +56,7 @@
 //! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
 //! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
 //! each generator's own limits; a zones window is at most
-//! [`generator::MAX_ZONES_WINDOW`] zones a side. The `diversity` metric keeps a candidate's maps, at most
+//! [`generator::MAX_ZONES_WINDOW`] zones a side. The `diversity`, `nearest` and `isolated:T` metrics keep a candidate's maps, at most
 //! [`evaluate::MAX_KEPT_CELLS`] cells, checked before the first map is made. A candidate whose script does not parse scores `f64::MIN` and is
 //! logged as invalid; the search goes on.
 

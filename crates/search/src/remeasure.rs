@@ -16,7 +16,7 @@ use grid_core::Seed;
 use rayon::prelude::*;
 
 /// Most fresh seeds per elite.
-pub const MAX_SEEDS: usize = 256;
+pub const MAX_SEEDS: usize = 128;
 
 /// How far two halves' axis means may differ, relative to their size (at least 1).
 pub const TOLERANCE: f64 = 0.02;

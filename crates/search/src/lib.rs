@@ -139,7 +139,7 @@ impl Search {
         spec.check()?;
         let (kind, _) = spec.skeleton()?;
         let space = Space::new(spec)?;
-        let first = space.decode(&vec![0.0; space.len()])?;
+        let first = space.decode(&space.checking_genome())?;
         let entities = kind.entities(&first)?;
         if kind != generator::Kind::Marahel {
             kind.build(&first).map_err(|e| SearchError::Generator {

@@ -173,6 +173,18 @@ impl Space {
         genome
     }
 
+    /// The genome that checks the skeleton: every gene at the low end of its range, and
+    /// every optional value kept, so the explorers keep the indices the spec wrote.
+    pub fn checking_genome(&self) -> Genome {
+        let mut genome = vec![0.0; self.len()];
+        for slot in &self.slots {
+            if let Range::Optional(_) = slot.range {
+                genome[slot.first] = 0.75;
+            }
+        }
+        genome
+    }
+
     /// The first batch of a search: [`Space::skeleton_genome`], then `n - 1` random ones.
     pub fn first_batch(&self, n: usize, rng: &mut LevelRng) -> Vec<Genome> {
         let skeleton = (n > 0).then(|| self.skeleton_genome());

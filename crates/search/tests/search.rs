@@ -146,6 +146,20 @@ fn bad_specs_are_errors_naming_the_place() {
         Search::new(&spec).unwrap_err().to_string(),
         "measure.passable[0]: \"floor\" is not an entity of the script (known: empty, solid)"
     );
+    // An error names the explorer as the spec numbers it, though an optional explorer
+    // before it may be switched off in a candidate.
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.vary
+        .push(serde_json::from_str(r#"{"path": "explorers.0", "optional": true}"#).unwrap());
+    spec.marahel.as_mut().unwrap()["explorers"][1]["rules"][0] = "-> plsu(solid)".into();
+    assert!(
+        Search::new(&spec)
+            .unwrap_err()
+            .to_string()
+            .starts_with("marahel: explorers[1].rules[0]"),
+        "{}",
+        Search::new(&spec).unwrap_err()
+    );
     let mut spec = spec::parse(SMALL).unwrap();
     spec.marahel.as_mut().unwrap()["explorers"][0]["rules"][0] = "-> plsu(solid)".into();
     assert!(

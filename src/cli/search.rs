@@ -100,14 +100,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
     let bar = progress_bar(spec.budget.evaluations, args.quiet);
     let started = std::time::Instant::now();
-    let outcome = search.run(&mut |row| {
+    let mut outcome = search.run(&mut |row| {
         bar.set_position(row.evaluations);
         bar.set_message(format!("best {:.3}", row.best_fitness));
     });
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
 
-    let checks = write_outputs(&search, &outcome, &out, args.check)?;
+    // The final check picks and orders the kept generators: best.json is its first.
+    let checks = search
+        .select(&mut outcome, 1..args.check + 1)
+        .map_err(CliError::input_msg)?;
+    write_outputs(&search, &outcome, &checks, &out, args.check)?;
     if !args.quiet {
         println!("{}", summary(&outcome, &checks, secs, args.check));
         eprintln!("wrote {}", out.display());
@@ -115,39 +119,41 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Writes every output file; returns the checks of the best generators.
+/// The file name of the `i`-th kept generator (0 = `best`).
+fn stem(i: usize) -> String {
+    if i == 0 {
+        "best".to_string()
+    } else {
+        format!("best-{}", i + 1)
+    }
+}
+
+/// Writes every output file, the kept generators in the order of their `checks`.
 fn write_outputs(
     search: &Search,
     outcome: &Outcome,
+    checks: &[Check],
     out: &Path,
     check_seeds: u64,
-) -> Result<Vec<Check>, CliError> {
+) -> Result<(), CliError> {
     let space = &search.evaluator().space;
     let archive = outcome.to_json(|e| space.decode(&e.genome).ok());
     write_file(&out.join("archive.json"), &json_bytes(&archive))?;
     write_file(&out.join("log.csv"), outcome.log_csv().as_bytes())?;
-    let mut checks = Vec::new();
     let kind = search.evaluator().kind;
     for (i, (_, document)) in outcome.best.iter().enumerate() {
-        let stem = if i == 0 {
-            "best".to_string()
-        } else {
-            format!("best-{}", i + 1)
-        };
+        let stem = stem(i);
         // The file its generator's command reads; flags it takes in a `.args` file.
         let (file, args) = kind.ready_to_run(document);
         write_file(&out.join(format!("{stem}.json")), &json_bytes(&file))?;
         if let Some(args) = args {
             write_file(&out.join(format!("{stem}.args")), args.as_bytes())?;
         }
-        let check = search
-            .check(document, 1..check_seeds + 1)
-            .map_err(CliError::input_msg)?;
-        checks.push(check);
     }
     let check_json: Vec<Value> = checks
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let means: serde_json::Map<String, Value> = outcome
                 .names
                 .iter()
@@ -155,11 +161,13 @@ fn write_outputs(
                 .map(|(n, v)| (n.clone(), serde_json::json!(v)))
                 .collect();
             serde_json::json!({
+                "file": format!("{}.json", stem(i)),
                 "seeds": format!("1..={check_seeds}"),
                 "maps": c.maps,
                 "feasible": c.feasible,
                 "distinct": c.distinct,
                 "fitness": c.fitness,
+                "nearest": c.nearest,
                 "means": means,
             })
         })
@@ -176,7 +184,7 @@ fn write_outputs(
         let png = contact_sheet(kind, &rows)?;
         write_file(&out.join("contact.png"), &png)?;
     }
-    Ok(checks)
+    Ok(())
 }
 
 fn heat_map(grid: &EliteGrid, path: &Path) -> Result<(), CliError> {
@@ -279,19 +287,16 @@ fn summary(outcome: &Outcome, checks: &[Check], secs: f64, seeds: u64) -> String
         ));
     }
     s.push_str(&format!(
-        "\nbest generators on seeds 1..={seeds}:\n  file          fitness  feasible  distinct"
+        "\nbest generators on seeds 1..={seeds}:\n  file          fitness  feasible  distinct  nearest"
     ));
     for (i, c) in checks.iter().enumerate() {
-        let file = if i == 0 {
-            "best.json".to_string()
-        } else {
-            format!("best-{}.json", i + 1)
-        };
+        let file = format!("{}.json", stem(i));
         s.push_str(&format!(
-            "\n  {file:<12} {:>8.3} {:>8.0}% {:>8.0}%",
+            "\n  {file:<12} {:>8.3} {:>8.0}% {:>8.0}% {:>7.0}%",
             c.fitness,
             100.0 * c.feasible,
-            100.0 * c.distinct
+            100.0 * c.distinct,
+            100.0 * c.nearest
         ));
     }
     s

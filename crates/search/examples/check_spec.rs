@@ -19,20 +19,25 @@ fn main() {
     }
     let search = Search::new(&spec).unwrap_or_else(|e| panic!("{path}: {e}"));
     let start = Instant::now();
-    let outcome = search.run(&mut |_| {});
+    let mut outcome = search.run(&mut |_| {});
     let secs = start.elapsed().as_secs_f64();
     println!("{path}: {} evaluations in {secs:.1} s", outcome.evaluations);
     if let Some(g) = &outcome.grid {
         println!("grid coverage {:.0}%", 100.0 * g.coverage());
     }
-    for (i, (e, script)) in outcome.best.iter().take(3).enumerate() {
-        let check = search.check(script, 1..101).expect("the best script runs");
+    let checks = search
+        .select(&mut outcome, 1..101)
+        .expect("the kept scripts run");
+    let mut all_maps = Vec::new();
+    let mut each_maps = Vec::new();
+    for (i, ((e, script), check)) in outcome.best.iter().zip(&checks).enumerate() {
         println!(
-            "best[{i}]: fitness {:.3}, search feasible {:.2}; seeds 1..=100: feasible {:.0}%, distinct {:.0}%",
+            "kept[{i}]: fitness {:.3}, search feasible {:.2}; seeds 1..=100: feasible {:.0}%, distinct {:.0}%, nearest {:.1}%",
             e.eval.fitness,
             e.eval.feasible,
             100.0 * check.feasible,
-            100.0 * check.distinct
+            100.0 * check.distinct,
+            100.0 * check.nearest
         );
         let means: Vec<String> = outcome
             .names
@@ -41,7 +46,10 @@ fn main() {
             .map(|(n, v)| format!("{n}={v:.2}"))
             .collect();
         println!("  {}", means.join(" "));
-        if i == 0 {
+        let (_, maps) = search.check_maps(script, 1..101).expect("runs");
+        all_maps.extend(maps.iter().cloned());
+        each_maps.push(maps);
+        if i == 0 && search.evaluator().kind == levelgen_search::Kind::Marahel {
             let (mean, far) = hamming(script);
             println!(
                 "  pairwise Hamming distance on seeds 1..=100: mean {:.0}% of tiles, {:.0}% of pairs >= 40%",
@@ -52,6 +60,20 @@ fn main() {
             println!("{}", serde_json::to_string(script).expect("json"));
         }
     }
+    use levelgen_search::diversity::{SetMetric, differing_share, set_value};
+    let mut least = 1.0f64;
+    for (i, a) in each_maps.iter().enumerate() {
+        for b in &each_maps[i + 1..] {
+            least = least.min(differing_share(a, b));
+        }
+    }
+    println!(
+        "kept together: {} maps, nearest {:.1}%, isolated at 40% {:.0}%; two kept generators differ on >= {:.0}% of seeds",
+        all_maps.len(),
+        100.0 * set_value(SetMetric::Nearest, &all_maps, &[]),
+        100.0 * set_value(SetMetric::Isolated(0.4), &all_maps, &[]),
+        100.0 * least
+    );
 }
 
 /// Mean pairwise Hamming distance (fraction of tiles) of the maps of seeds 1..=100, and the

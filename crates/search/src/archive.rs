@@ -85,7 +85,8 @@ impl EliteGrid {
         by * self.x.bins + bx
     }
 
-    /// Puts `e` in its cell if the cell is empty or holds a less fit candidate; invalid
+    /// Puts `e` in its cell if the cell is empty or holds a candidate it outranks
+    /// ([`Evaluation::rank`]: feasible share, then fitness); invalid
     /// candidates are ignored. Returns whether it went in.
     pub fn offer(&mut self, e: &Elite) -> bool {
         if !e.eval.is_valid() {
@@ -94,7 +95,7 @@ impl EliteGrid {
         let cell = self.cell_of(&e.eval);
         let better = self.cells[cell]
             .as_ref()
-            .is_none_or(|old| e.eval.fitness > old.eval.fitness);
+            .is_none_or(|old| e.eval.rank(&old.eval) == std::cmp::Ordering::Less);
         if better {
             self.cells[cell] = Some(e.clone());
         }
@@ -129,8 +130,13 @@ impl EliteGrid {
 pub struct Outcome {
     /// The metric names, in the order of every `means` vector.
     pub names: Vec<String>,
-    /// The best candidates, best first, with their scripts.
+    /// The best candidates, best first, with their scripts: after [`crate::Search::run`]
+    /// the first `keep` of the pool, after [`crate::Search::select`] the kept generators in
+    /// the final check's order.
     pub best: Vec<(Elite, Value)>,
+    /// The best distinct candidates of the search, best first by its ranking, up to
+    /// [`crate::POOL_FACTOR`] x `keep`: what [`crate::Search::select`] chooses from.
+    pub pool: Vec<(Elite, Value)>,
     /// The MAP-Elites grid, for that algorithm.
     pub grid: Option<EliteGrid>,
     /// One row per batch.

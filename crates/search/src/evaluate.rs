@@ -11,16 +11,22 @@
 //!
 //! **Fitness.** `mean(score) - spread x std(score)` over the candidate's maps: a generator
 //! is rewarded for being good on every seed, not on average.
+//!
+//! **Ranking.** Candidates are ordered by their feasible share first and by fitness only
+//! among equal shares ([`Evaluation::rank`]): a generator that meets the spec on some seeds
+//! always ranks above one that never does, whatever `spread` is (the spread of a partly
+//! feasible generator's scores is large, so a fitness alone would punish partial success).
 
+use crate::diversity::set_value;
 use crate::generator::{Generator, Kind};
-use crate::metric::{MeasureSetup, MetricKind, Resolved, mean_hamming};
+use crate::metric::{MeasureSetup, MetricKind, Resolved};
 use crate::space::Space;
 use grid_core::TileId;
 use grid_core::metrics::MetricsScratch;
 use serde::Serialize;
 use std::collections::HashSet;
 
-/// Most cells one candidate keeps for the `diversity` metric (128 MiB per worker thread: two
+/// Most cells one candidate keeps for the set-level metrics (`diversity`, `nearest`, ...) (128 MiB per worker thread: two
 /// bytes per tile id).
 pub const MAX_KEPT_CELLS: usize = 64 << 20;
 
@@ -113,6 +119,15 @@ impl Evaluation {
     pub fn is_valid(&self) -> bool {
         self.error.is_none()
     }
+
+    /// Orders two evaluations best first: the larger feasible share, then the higher
+    /// fitness (an invalid script is never feasible and has the lowest fitness).
+    pub fn rank(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .feasible
+            .total_cmp(&self.feasible)
+            .then(other.fitness.total_cmp(&self.fitness))
+    }
 }
 
 /// Per-thread buffers.
@@ -155,38 +170,62 @@ impl Evaluator {
     }
 
     /// Scores `generator` on `seeds`; also returns the fraction of distinct maps.
-    ///
-    /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
-    /// kept only when the `diversity` metric is asked for, and then at most
-    /// [`MAX_KEPT_CELLS`] of them (maps x the script's largest map area), checked before
-    /// the first map is made.
     pub fn score(
         &self,
         generator: &dyn Generator,
         seeds: &[u64],
         scratch: &mut Scratch,
     ) -> (Evaluation, f64) {
+        let scored = self.score_maps(generator, seeds, scratch, false);
+        (scored.eval, scored.distinct)
+    }
+
+    /// Scores `generator` on `seeds`, keeping the maps' cells when a set-level metric needs
+    /// them or `keep` asks for them.
+    ///
+    /// Distinct maps are counted by a 64-bit hash of their cells; the cells themselves are
+    /// kept at most [`MAX_KEPT_CELLS`] (maps x the script's largest map area), checked
+    /// before the first map is made: a metric that needs more makes the candidate invalid,
+    /// while `keep` alone then keeps none.
+    pub fn score_maps(
+        &self,
+        generator: &dyn Generator,
+        seeds: &[u64],
+        scratch: &mut Scratch,
+        keep: bool,
+    ) -> Scored {
         let n_metrics = self.metrics.len();
-        let keep_cells = self
-            .metrics
-            .iter()
-            .any(|m| matches!(m, MetricKind::Diversity));
+        let needs = |cells: bool| {
+            self.metrics.iter().any(|m| match m {
+                MetricKind::Diversity => cells,
+                MetricKind::Set(s) => s.needs_cells() == cells,
+                _ => false,
+            })
+        };
+        let (needs_cells, needs_layouts) = (needs(true), needs(false));
         let (w, h) = generator.max_size();
-        if keep_cells && w.saturating_mul(h).saturating_mul(seeds.len()) > MAX_KEPT_CELLS {
-            let message = format!(
+        let fits = w.saturating_mul(h).saturating_mul(seeds.len()) <= MAX_KEPT_CELLS;
+        let invalid = |e: String| Scored {
+            eval: Evaluation::invalid(e, n_metrics),
+            distinct: 0.0,
+            cells: Vec::new(),
+        };
+        if needs_cells && !fits {
+            return invalid(format!(
                 "diversity over {} maps of up to {w}x{h} would keep more than {MAX_KEPT_CELLS} cells; use fewer maps or smaller maps",
                 seeds.len()
-            );
-            return (Evaluation::invalid(message, n_metrics), 0.0);
+            ));
         }
+        let keep_cells = needs_cells || (keep && fits);
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
         let mut cells: Vec<Vec<TileId>> = Vec::new();
+        let mut layouts: Vec<Vec<f64>> = Vec::new();
         let mut hashes: HashSet<u64> = HashSet::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
             let made = match generator.generate(seed) {
                 Ok(made) => made,
-                Err(e) => return (Evaluation::invalid(e, n_metrics), 0.0),
+                Err(e) => return invalid(e),
             };
             let map = made.map.as_ref();
             let r = resolved
@@ -195,6 +234,9 @@ impl Evaluator {
             per_map.push(scratch.values.clone());
             let tiles = made.cells();
             hashes.insert(cells_hash(map.width(), &tiles));
+            if needs_layouts {
+                layouts.push(r.layout(&tiles, map.width()));
+            }
             if keep_cells {
                 cells.push(tiles);
             }
@@ -204,48 +246,65 @@ impl Evaluator {
             for slot in r.distinct_slots() {
                 per_map.iter_mut().for_each(|v| v[slot] = distinct);
             }
-            let mut diversity = None;
-            for slot in r.diversity_slots() {
-                let d = *diversity.get_or_insert_with(|| mean_hamming(&cells));
+            for (slot, metric) in r.set_slots() {
+                let d = set_value(metric, &cells, &layouts);
                 per_map.iter_mut().for_each(|v| v[slot] = d);
             }
         }
-        (self.fold(&per_map), distinct)
+        Scored {
+            eval: fold(&per_map, &self.bounds, &self.terms, self.spread),
+            distinct,
+            cells,
+        }
     }
+}
 
-    /// Folds the metric values of each map into an evaluation.
-    fn fold(&self, per_map: &[Vec<f64>]) -> Evaluation {
-        let n = per_map.len().max(1) as f64;
-        let mut means = vec![0.0; self.metrics.len()];
-        let mut scores = Vec::with_capacity(per_map.len());
-        let mut feasible = 0usize;
-        for values in per_map {
-            for (m, v) in means.iter_mut().zip(values) {
-                *m += v / n;
-            }
-            let rewards: Vec<f64> = self
-                .bounds
-                .iter()
-                .map(|b| b.reward(values[b.metric]))
-                .collect();
-            let met = rewards.iter().all(|&r| r == 1.0);
-            feasible += met as usize;
-            let constraint = if rewards.is_empty() {
-                1.0
-            } else {
-                rewards.iter().sum::<f64>() / rewards.len() as f64
-            };
-            let objective: f64 = self.terms.iter().map(|&(m, w)| w * values[m]).sum();
-            scores.push(f64::from(u8::from(met)) + constraint + objective);
+/// A candidate scored on a set of seeds, with its maps when they were kept.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    /// The score.
+    pub eval: Evaluation,
+    /// Fraction of distinct maps.
+    pub distinct: f64,
+    /// Each seed's map, cells row by row (empty when not kept).
+    pub cells: Vec<Vec<TileId>>,
+}
+
+/// Folds the metric values of each map into an evaluation: the constraints `bounds`, the
+/// objective `terms` (metric index, weight) and the weight `spread` of the scores' standard
+/// deviation.
+pub fn fold(
+    per_map: &[Vec<f64>],
+    bounds: &[Bound],
+    terms: &[(usize, f64)],
+    spread: f64,
+) -> Evaluation {
+    let n = per_map.len().max(1) as f64;
+    let mut means = vec![0.0; per_map.first().map_or(0, Vec::len)];
+    let mut scores = Vec::with_capacity(per_map.len());
+    let mut feasible = 0usize;
+    for values in per_map {
+        for (m, v) in means.iter_mut().zip(values) {
+            *m += v / n;
         }
-        let mean = scores.iter().sum::<f64>() / n;
-        let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
-        Evaluation {
-            fitness: mean - self.spread * var.sqrt(),
-            means,
-            feasible: feasible as f64 / n,
-            error: None,
-        }
+        let rewards: Vec<f64> = bounds.iter().map(|b| b.reward(values[b.metric])).collect();
+        let met = rewards.iter().all(|&r| r == 1.0);
+        feasible += met as usize;
+        let constraint = if rewards.is_empty() {
+            1.0
+        } else {
+            rewards.iter().sum::<f64>() / rewards.len() as f64
+        };
+        let objective: f64 = terms.iter().map(|&(m, w)| w * values[m]).sum();
+        scores.push(f64::from(u8::from(met)) + constraint + objective);
+    }
+    let mean = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mean) * (s - mean)).sum::<f64>() / n;
+    Evaluation {
+        fitness: mean - spread * var.sqrt(),
+        means,
+        feasible: feasible as f64 / n,
+        error: None,
     }
 }
 
@@ -273,5 +332,42 @@ mod tests {
         };
         assert_eq!(one.reward(3.0), 1.0 / 3.0);
         assert!(one.reward(2.0) > one.reward(3.0));
+    }
+
+    /// Ten maps of one metric (a longest path), scored against `longest_path >= 28` with
+    /// an objective on the same metric.
+    fn scored(values: &[f64], spread: f64) -> Evaluation {
+        let per_map: Vec<Vec<f64>> = values.iter().map(|&v| vec![v]).collect();
+        let bound = Bound {
+            metric: 0,
+            min: 28.0,
+            max: f64::MAX,
+            scale: 28.0,
+        };
+        fold(&per_map, &[bound], &[(0, 0.02)], spread)
+    }
+
+    #[test]
+    fn partial_success_ranks_above_none_at_every_spread() {
+        // 40% feasible, the misses far off; against near misses on every map.
+        let partial = [60.0, 60.0, 60.0, 60.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let never = [27.0; 10];
+        for spread in [0.0, 0.25, 0.5, 1.0, 2.0, 5.0, 100.0] {
+            let (a, b) = (scored(&partial, spread), scored(&never, spread));
+            assert_eq!((a.feasible, b.feasible), (0.4, 0.0));
+            assert_eq!(
+                a.rank(&b),
+                std::cmp::Ordering::Less,
+                "{spread}: {a:?} {b:?}"
+            );
+            assert_eq!(b.rank(&a), std::cmp::Ordering::Greater);
+            if spread >= 1.0 {
+                // The fitness alone would have it the other way round.
+                assert!(a.fitness < b.fitness, "{spread}: {a:?} {b:?}");
+            }
+        }
+        // Among equal shares, fitness decides.
+        let (a, b) = (scored(&[30.0; 10], 1.0), scored(&[40.0; 10], 1.0));
+        assert_eq!(b.rank(&a), std::cmp::Ordering::Less);
     }
 }

@@ -30,7 +30,9 @@
 //! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
+//! | measures of a set of maps: nearest neighbours, layouts, maps two generators share | [`diversity`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
+//! | MAP-Elites elites scored again on fresh seeds, the grid rebuilt from those scores | [`remeasure`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
 //!
 //! ## Determinism
@@ -54,16 +56,18 @@
 //! [`spec::MAX_BATCH`] candidates per batch, [`spec::MAX_BINS`] bins per axis, a day of
 //! seconds. A grammar stops expanding after [`spec::MAX_EXPANSIONS`] symbols. Map sizes are
 //! each generator's own limits; a zones window is at most
-//! [`generator::MAX_ZONES_WINDOW`] zones a side. The `diversity` metric keeps a candidate's maps, at most
+//! [`generator::MAX_ZONES_WINDOW`] zones a side. The `diversity`, `nearest` and `isolated:T` metrics keep a candidate's maps, at most
 //! [`evaluate::MAX_KEPT_CELLS`] cells, checked before the first map is made. A candidate whose script does not parse scores `f64::MIN` and is
 //! logged as invalid; the search goes on.
 
 pub mod algorithms;
 pub mod archive;
+pub mod diversity;
 pub mod error;
 pub mod evaluate;
 pub mod generator;
 pub mod metric;
+pub mod remeasure;
 pub mod space;
 pub mod spec;
 
@@ -110,7 +114,18 @@ pub struct Check {
     pub means: Vec<f64>,
     /// Fitness on these seeds.
     pub fitness: f64,
+    /// Mean over the maps of the Hamming distance to the nearest other map (a fraction of
+    /// the cells; 0 when the maps were too large to keep, see
+    /// [`evaluate::MAX_KEPT_CELLS`]).
+    pub nearest: f64,
 }
+
+/// Two kept generators make different maps on at least this share of the check seeds
+/// ([`Search::select`]).
+pub const MIN_DIFFERING: f64 = 0.95;
+
+/// The search hands this many times `keep` candidates to [`Search::select`].
+pub const POOL_FACTOR: usize = 4;
 
 impl Search {
     /// Compiles a spec: the variations against the skeleton, the metric names against the
@@ -124,7 +139,7 @@ impl Search {
         spec.check()?;
         let (kind, _) = spec.skeleton()?;
         let space = Space::new(spec)?;
-        let first = space.decode(&vec![0.0; space.len()])?;
+        let first = space.decode(&space.checking_genome())?;
         let entities = kind.entities(&first)?;
         if kind != generator::Kind::Marahel {
             kind.build(&first).map_err(|e| SearchError::Generator {
@@ -297,26 +312,28 @@ impl Search {
                     mutation: *mutation,
                 };
                 map_elites::run(&ev.space, s, &mut grid, &mut rng, &mut driver);
+                let grid = remeasure::honest_grid(ev, spec.seed, &grid);
                 let best = grid.best(grid.cells.len()).into_iter().cloned().collect();
                 (best, Some(grid))
             }
         };
         // The best distinct scripts (clones and genes that change nothing give the same
-        // script).
-        let mut best: Vec<(Elite, Value)> = Vec::new();
+        // script), more than `keep`, for the final selection.
+        let mut pool: Vec<(Elite, Value)> = Vec::new();
         for e in elites.into_iter().filter(|e| e.eval.is_valid()) {
-            if best.len() == spec.keep {
+            if pool.len() == spec.keep * POOL_FACTOR {
                 break;
             }
             if let Ok(script) = ev.space.decode(&e.genome)
-                && best.iter().all(|(_, s)| *s != script)
+                && pool.iter().all(|(_, s)| *s != script)
             {
-                best.push((e, script));
+                pool.push((e, script));
             }
         }
         Outcome {
             names: ev.names.clone(),
-            best,
+            best: pool.iter().take(spec.keep).cloned().collect(),
+            pool,
             grid,
             log: driver.log,
             evaluations: driver.done,
@@ -328,20 +345,80 @@ impl Search {
     /// cells, even when the spec had the search use the double-sweep estimate (a lower
     /// bound, so a map the search counted as long enough is).
     pub fn check(&self, document: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
+        self.check_maps(document, seeds).map(|(check, _)| check)
+    }
+
+    /// [`Search::check`], also returning the maps (cells row by row, one per seed; none
+    /// when they are too large to keep).
+    pub fn check_maps(
+        &self,
+        document: &Value,
+        seeds: std::ops::Range<u64>,
+    ) -> Result<(Check, Vec<Vec<grid_core::TileId>>), String> {
         let generator = self.evaluator.kind.build(document)?;
         let seeds: Vec<u64> = seeds.collect();
-        let (eval, distinct) =
+        let scored =
             self.checker
-                .score(generator.as_ref(), &seeds, &mut Scratch::default());
-        if let Some(e) = eval.error {
+                .score_maps(generator.as_ref(), &seeds, &mut Scratch::default(), true);
+        if let Some(e) = scored.eval.error {
             return Err(e);
         }
-        Ok(Check {
+        let nearest = diversity::set_value(diversity::SetMetric::Nearest, &scored.cells, &[]);
+        let check = Check {
             maps: seeds.len(),
-            feasible: eval.feasible,
-            distinct,
-            means: eval.means,
-            fitness: eval.fitness,
-        })
+            feasible: scored.eval.feasible,
+            distinct: scored.distinct,
+            means: scored.eval.means,
+            fitness: scored.eval.fitness,
+            nearest,
+        };
+        Ok((check, scored.cells))
+    }
+
+    /// The final selection: checks every candidate of `outcome.pool` on `seeds` (in
+    /// parallel, folded in order), ranks them by the check ([`Evaluation::rank`]: feasible
+    /// share, then fitness) and keeps, best first, up to `keep` of them whose maps differ
+    /// from every generator kept before on at least [`MIN_DIFFERING`] of the seeds (a
+    /// near-duplicate generator, one whose maps mostly equal a better one's, is dropped, so
+    /// fewer than `keep` may remain). `outcome.best` becomes the kept generators in check
+    /// order, so the first is the best by the check; their checks are returned in the same
+    /// order.
+    pub fn select(
+        &self,
+        outcome: &mut Outcome,
+        seeds: std::ops::Range<u64>,
+    ) -> Result<Vec<Check>, String> {
+        use rayon::prelude::*;
+        let checked: Vec<(Check, Vec<Vec<grid_core::TileId>>)> = outcome
+            .pool
+            .par_iter()
+            .map(|(_, document)| self.check_maps(document, seeds.clone()))
+            .collect::<Result<_, _>>()?;
+        let rank = |c: &Check| Evaluation {
+            fitness: c.fitness,
+            means: Vec::new(),
+            feasible: c.feasible,
+            error: None,
+        };
+        let mut order: Vec<usize> = (0..checked.len()).collect();
+        order.sort_by(|&a, &b| {
+            rank(&checked[a].0)
+                .rank(&rank(&checked[b].0))
+                .then(a.cmp(&b))
+        });
+        let mut kept: Vec<usize> = Vec::new();
+        for i in order {
+            if kept.len() == self.spec.keep {
+                break;
+            }
+            let apart = kept.iter().all(|&k| {
+                diversity::differing_share(&checked[i].1, &checked[k].1) >= MIN_DIFFERING
+            });
+            if apart {
+                kept.push(i);
+            }
+        }
+        outcome.best = kept.iter().map(|&i| outcome.pool[i].clone()).collect();
+        Ok(kept.iter().map(|&i| checked[i].0.clone()).collect())
     }
 }

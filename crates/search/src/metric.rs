@@ -10,11 +10,15 @@
 //! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
 //! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
 //! | `diversity` | mean Hamming distance between two of the candidate's maps, as a fraction of the cells (maps of different sizes count as wholly different; the same for each of its maps) |
+//! | `nearest` | mean over the candidate's maps of the Hamming distance to the nearest other map ([`crate::diversity`]) |
+//! | `isolated:T` | share of the candidate's maps whose nearest other map is at least `T` (a Hamming fraction) away |
+//! | `nearest_layout` | mean over the candidate's maps of the layout distance (passable fraction per block) to the nearest other map |
 //! | the generator's extras | `playable`, `enemies_per_100`, ... for Heroes, Mario and zones ([`crate::generator`]) |
 //! | any other name | a [`Metric`] registered with [`crate::Search::with_metrics`] |
 //!
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
 
+use crate::diversity::SetMetric;
 use crate::error::SearchError;
 use grid_core::metrics::paths::{longest_path_with, path_distance, tile_counts};
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
@@ -68,13 +72,15 @@ pub enum MetricKind {
     Distinct,
     /// Mean pairwise Hamming distance of the candidate's maps.
     Diversity,
+    /// Another measure of the candidate's whole set of maps ([`crate::diversity`]).
+    Set(SetMetric),
     /// A registered metric.
     Custom(Arc<dyn Metric>),
     /// The generator's own measure at this index of [`crate::generator::Kind::extras`].
     Extra(usize),
 }
 
-const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, diversity, count:NAME, distance:A:B[:C...]";
+const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, diversity, nearest, isolated:T, nearest_layout, count:NAME, distance:A:B[:C...]";
 
 impl MetricKind {
     /// Reads a metric name; entity names must be among `entities`, custom names among
@@ -125,7 +131,21 @@ impl MetricKind {
             "longest_path" => Self::LongestPath,
             "distinct" => Self::Distinct,
             "diversity" => Self::Diversity,
+            "nearest" => Self::Set(SetMetric::Nearest),
+            "nearest_layout" => Self::Set(SetMetric::NearestLayout),
             _ => match name.split_once(':') {
+                Some(("isolated", t)) => match t.parse::<f64>() {
+                    Ok(t) if (0.0..=1.0).contains(&t) => Self::Set(SetMetric::Isolated(t)),
+                    _ => {
+                        return Err(SearchError::value(
+                            path,
+                            format!(
+                                "{}: the threshold must be a fraction of the cells, 0 to 1",
+                                excerpt(name)
+                            ),
+                        ));
+                    }
+                },
                 Some(("count", list)) => Self::Count(
                     list.split('|')
                         .map(known_entity)
@@ -168,7 +188,7 @@ enum Resolve {
     Count(Vec<TileId>),
     Distance(Vec<Vec<TileId>>),
     Distinct,
-    Diversity,
+    Set(SetMetric),
     Custom(Arc<dyn Metric>),
     Extra(usize),
 }
@@ -205,7 +225,8 @@ impl Resolved {
                     Resolve::Distance(stops.iter().map(|s| ids(std::slice::from_ref(s))).collect())
                 }
                 MetricKind::Distinct => Resolve::Distinct,
-                MetricKind::Diversity => Resolve::Diversity,
+                MetricKind::Diversity => Resolve::Set(SetMetric::Diversity),
+                MetricKind::Set(m) => Resolve::Set(*m),
                 MetricKind::Custom(m) => Resolve::Custom(m.clone()),
                 MetricKind::Extra(i) => Resolve::Extra(*i),
             })
@@ -263,7 +284,7 @@ impl Resolved {
                         .sum::<usize>() as f64
                 }),
                 Resolve::Distance(stops) => self.distance(map, stops),
-                Resolve::Distinct | Resolve::Diversity => 0.0,
+                Resolve::Distinct | Resolve::Set(_) => 0.0,
                 Resolve::Custom(m) => m.measure(map),
                 Resolve::Extra(i) => extras.get(*i).copied().unwrap_or(0.0),
             };
@@ -287,9 +308,18 @@ impl Resolved {
         self.slots(|k| matches!(k, Resolve::Distinct))
     }
 
-    /// The positions of the `diversity` metric, to fill in.
-    pub fn diversity_slots(&self) -> impl Iterator<Item = usize> + '_ {
-        self.slots(|k| matches!(k, Resolve::Diversity))
+    /// The positions of the set-level metrics (`diversity`, `nearest`, ...), to fill in
+    /// once the candidate's maps are made.
+    pub fn set_slots(&self) -> impl Iterator<Item = (usize, SetMetric)> + '_ {
+        self.kinds.iter().enumerate().filter_map(|(i, k)| match k {
+            Resolve::Set(m) => Some((i, *m)),
+            _ => None,
+        })
+    }
+
+    /// A map's layout for `nearest_layout` (cells row by row, `width` wide).
+    pub fn layout(&self, cells: &[TileId], width: usize) -> Vec<f64> {
+        crate::diversity::layout(cells, width, &self.passable, self.blocks)
     }
 
     fn slots(&self, pick: fn(&Resolve) -> bool) -> impl Iterator<Item = usize> + '_ {
@@ -301,22 +331,7 @@ impl Resolved {
     }
 }
 
-/// Mean Hamming distance between two of `maps` (cell codes), as a fraction of the cells; a
-/// pair of different lengths counts as 1. 0 for fewer than two maps.
-pub fn mean_hamming<T: PartialEq>(maps: &[Vec<T>]) -> f64 {
-    let (mut sum, mut pairs) = (0.0, 0usize);
-    for (i, a) in maps.iter().enumerate() {
-        for b in &maps[i + 1..] {
-            pairs += 1;
-            sum += if a.len() != b.len() || a.is_empty() {
-                1.0
-            } else {
-                a.iter().zip(b).filter(|(x, y)| x != y).count() as f64 / a.len() as f64
-            };
-        }
-    }
-    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
-}
+pub use crate::diversity::mean_hamming;
 
 #[cfg(test)]
 mod tests {

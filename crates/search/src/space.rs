@@ -121,6 +121,77 @@ impl Space {
         Ok(doc)
     }
 
+    /// The genome closest to the skeleton's own values: each variation's gene is the one
+    /// that writes the value the skeleton already has at its path (an optional value that
+    /// is present is kept; a grammar's codons are found by parsing the skeleton's text).
+    /// A value the range cannot produce takes the nearest number, or the first option.
+    /// Every search puts this genome first in its first batch.
+    pub fn skeleton_genome(&self) -> Genome {
+        let mut genome = vec![0.0; self.len()];
+        for slot in &self.slots {
+            let steps = Override::new(&slot.path, Value::Null).steps;
+            let value = steps
+                .iter()
+                .try_fold(&self.skeleton, |node, step| match node {
+                    Value::Object(map) => map.get(step.as_str()),
+                    Value::Array(items) => step.parse::<usize>().ok().and_then(|i| items.get(i)),
+                    _ => None,
+                });
+            let at = slot.first;
+            match (&slot.range, value) {
+                (Range::Optional(_), v) => {
+                    genome[at] = if v.is_some_and(|v| !v.is_null()) {
+                        0.75
+                    } else {
+                        0.25
+                    };
+                }
+                (Range::Int([lo, hi]), Some(v)) => {
+                    if let Some(v) = v.as_f64() {
+                        let span = (hi - lo) as f64 + 1.0;
+                        genome[at] = ((v.round() - *lo as f64 + 0.5) / span).clamp(0.0, MAX_GENE);
+                    }
+                }
+                (Range::Float([lo, hi]), Some(v)) => {
+                    if let Some(v) = v.as_f64().filter(|_| hi > lo) {
+                        genome[at] = ((v - lo) / (hi - lo)).clamp(0.0, MAX_GENE);
+                    }
+                }
+                (Range::Choice(values), Some(v)) => {
+                    if let Some(i) = values.iter().position(|c| c == v) {
+                        genome[at] = (i as f64 + 0.5) / values.len() as f64;
+                    }
+                }
+                (Range::Grammar(g), Some(Value::String(text))) => {
+                    if let Some(codons) = invert(g, text) {
+                        genome[at..at + g.codons].copy_from_slice(&codons);
+                    }
+                }
+                _ => {}
+            }
+        }
+        genome
+    }
+
+    /// The genome that checks the skeleton: every gene at the low end of its range, and
+    /// every optional value kept, so the explorers keep the indices the spec wrote.
+    pub fn checking_genome(&self) -> Genome {
+        let mut genome = vec![0.0; self.len()];
+        for slot in &self.slots {
+            if let Range::Optional(_) = slot.range {
+                genome[slot.first] = 0.75;
+            }
+        }
+        genome
+    }
+
+    /// The first batch of a search: [`Space::skeleton_genome`], then `n - 1` random ones.
+    pub fn first_batch(&self, n: usize, rng: &mut LevelRng) -> Vec<Genome> {
+        let skeleton = (n > 0).then(|| self.skeleton_genome());
+        let random = (1..n).map(|_| self.random(rng));
+        skeleton.into_iter().chain(random).collect()
+    }
+
     /// A uniformly random genome.
     pub fn random(&self, rng: &mut LevelRng) -> Genome {
         (0..self.len()).map(|_| rng.random::<f64>()).collect()
@@ -222,16 +293,124 @@ pub fn expand(grammar: &Grammar, codons: &[f64]) -> String {
         used += 1;
         out.push_str(&piece[..start]);
         todo.push(piece[end..].to_string());
-        let replacement = match &grammar.rules[&piece[start..end]] {
-            Production::Options(options) => options[pick(codon, options.len())].clone(),
-            Production::Number(NumberRange::Int([lo, hi])) => int_of(codon, *lo, *hi).to_string(),
-            Production::Number(NumberRange::Float([lo, hi])) => {
-                format!("{:.2}", float_of(codon, *lo, *hi))
-            }
-        };
-        todo.push(replacement);
+        todo.push(produce(&grammar.rules[&piece[start..end]], codon));
     }
     out
+}
+
+/// The text a production writes for `codon`.
+fn produce(production: &Production, codon: f64) -> String {
+    match production {
+        Production::Options(options) => options[pick(codon, options.len())].clone(),
+        Production::Number(NumberRange::Int([lo, hi])) => int_of(codon, *lo, *hi).to_string(),
+        Production::Number(NumberRange::Float([lo, hi])) => {
+            format!("{:.2}", float_of(codon, *lo, *hi))
+        }
+    }
+}
+
+/// Most steps [`invert`] takes before giving up (the parse backtracks over options).
+const MAX_PARSE_STEPS: usize = 10_000;
+
+/// Codons with which `grammar` expands to `target`, if it can (found by a backtracking
+/// parse of at most [`MAX_PARSE_STEPS`] steps, then confirmed by [`expand`]).
+pub fn invert(grammar: &Grammar, target: &str) -> Option<Vec<f64>> {
+    let mut parse = Parse {
+        grammar,
+        codons: vec![None; grammar.codons.max(1)],
+        steps: 0,
+    };
+    if !parse.matches(target, vec![grammar.start.clone()], 0) {
+        return None;
+    }
+    let codons: Vec<f64> = parse.codons[..grammar.codons]
+        .iter()
+        .map(|c| c.unwrap_or(0.0))
+        .collect();
+    (expand(grammar, &codons) == target).then_some(codons)
+}
+
+/// The state of [`invert`]'s parse: the codons fixed so far and the steps taken.
+struct Parse<'a> {
+    grammar: &'a Grammar,
+    codons: Vec<Option<f64>>,
+    steps: usize,
+}
+
+impl Parse<'_> {
+    /// Whether the pieces `todo` (last first, as in [`expand`]) can write `rest`, the
+    /// `used`-th symbol next.
+    fn matches(&mut self, rest: &str, mut todo: Vec<String>, used: usize) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_PARSE_STEPS || used >= MAX_EXPANSIONS {
+            return false;
+        }
+        let Some(piece) = todo.pop() else {
+            return rest.is_empty();
+        };
+        let Some((start, end)) = find_symbol(&piece, self.grammar) else {
+            return rest
+                .strip_prefix(piece.as_str())
+                .is_some_and(|r| self.matches(r, todo, used));
+        };
+        let Some(rest) = rest.strip_prefix(&piece[..start]) else {
+            return false;
+        };
+        todo.push(piece[end..].to_string());
+        let production = &self.grammar.rules[&piece[start..end]];
+        let slot = used % self.codons.len();
+        let prior = self.codons[slot];
+        for gene in candidates(production, rest) {
+            let gene = prior.unwrap_or(gene);
+            let text = produce(production, gene);
+            self.codons[slot] = Some(gene);
+            let mut next = todo.clone();
+            next.push(text);
+            if self.matches(rest, next, used + 1) {
+                return true;
+            }
+            self.codons[slot] = prior;
+            if prior.is_some() {
+                break;
+            }
+        }
+        false
+    }
+}
+
+/// The genes a production might have used to write the start of `rest`: one per option, or
+/// the gene of each number `rest` starts with.
+fn candidates(production: &Production, rest: &str) -> Vec<f64> {
+    let number_ends = || {
+        let bytes = rest.as_bytes();
+        let mut ends = Vec::new();
+        for end in 1..=bytes.len().min(24) {
+            if rest.is_char_boundary(end) && rest[..end].parse::<f64>().is_ok() {
+                ends.push(end);
+            }
+        }
+        ends.into_iter()
+            .rev()
+            .map(|end| rest[..end].parse::<f64>().unwrap_or(0.0))
+    };
+    match production {
+        Production::Options(options) => (0..options.len())
+            .map(|i| (i as f64 + 0.5) / options.len() as f64)
+            .collect(),
+        Production::Number(NumberRange::Int([lo, hi])) => number_ends()
+            .map(|v| ((v - *lo as f64 + 0.5) / ((hi - lo) as f64 + 1.0)).clamp(0.0, MAX_GENE))
+            .collect(),
+        Production::Number(NumberRange::Float([lo, hi])) => number_ends()
+            .map(|v| {
+                if hi > lo {
+                    // A hair above, so that rounding to 2 decimals gives `v` back.
+                    ((v - lo) / (hi - lo) + 1e-12).clamp(0.0, MAX_GENE)
+                } else {
+                    0.0
+                }
+            })
+            .collect(),
+    }
 }
 
 /// The byte span of the first `<name>` in `text` that is a symbol of `grammar` (a `<` that
@@ -349,6 +528,35 @@ mod tests {
             doc["explorers"][1]["rules"][0],
             "all(empty) >= 5 -> self(solid)"
         );
+    }
+
+    #[test]
+    fn the_skeleton_genome_writes_the_skeletons_values() {
+        let s = spec(
+            r#"[{"path": "explorers.0.parameters.repeats", "int": [0, 4]},
+                {"path": "explorers.1", "optional": true},
+                {"path": "explorers.0.type", "choice": ["vert", "horz"]},
+                {"path": "explorers.1.rules.0", "grammar": {"start": "<r>", "codons": 3, "rules": {
+                    "<r>": ["y", "random < <p> -> self(<e>)"], "<p>": {"float": [0.0, 0.6]},
+                    "<e>": ["empty", "solid"]}}}]"#,
+        );
+        let space = Space::new(&s).unwrap();
+        let genome = space.skeleton_genome();
+        assert_eq!(space.decode(&genome).unwrap(), space.skeleton);
+        // A text the grammar writes is parsed back into codons, numbers included.
+        let Range::Grammar(g) = &space.slots[3].range else {
+            panic!("a grammar")
+        };
+        for text in [
+            "random < 0.37 -> self(solid)",
+            "random < 0.00 -> self(empty)",
+            "y",
+        ] {
+            let codons = invert(g, text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(expand(g, &codons), text);
+        }
+        assert_eq!(invert(g, "random < 0.9 -> self(solid)"), None);
+        assert_eq!(invert(g, "z"), None);
     }
 
     #[test]

@@ -343,10 +343,15 @@ impl Default for Budget {
 
 /// Reads a spec from JSON text and checks it ([`Spec::check`]).
 pub fn parse(text: &str) -> Result<Spec, SearchError> {
-    let spec: Spec = serde_json::from_str(text).map_err(|e| SearchError::Json {
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
+    let spec: Spec = serde_json::from_str(text).map_err(|e| {
+        // serde_json ends its message with the place, which the error gives once already.
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let message = e.to_string();
+        SearchError::Json {
+            line: e.line(),
+            column: e.column(),
+            message: message.strip_suffix(&place).unwrap_or(&message).to_string(),
+        }
     })?;
     spec.check()?;
     Ok(spec)
@@ -563,6 +568,13 @@ mod tests {
     use super::*;
 
     const MINIMAL: &str = r#"{"marahel": {}, "algorithm": {"type": "es"}}"#;
+
+    #[test]
+    fn json_errors_give_their_place_once() {
+        let e = parse("{\n  \"seed\": x}").unwrap_err().to_string();
+        assert!(e.starts_with("line 2, column 11: "), "{e}");
+        assert_eq!(e.matches("line").count(), 1, "{e}");
+    }
 
     #[test]
     fn defaults() {

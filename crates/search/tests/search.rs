@@ -146,6 +146,20 @@ fn bad_specs_are_errors_naming_the_place() {
         Search::new(&spec).unwrap_err().to_string(),
         "measure.passable[0]: \"floor\" is not an entity of the script (known: empty, solid)"
     );
+    // An error names the explorer as the spec numbers it, though an optional explorer
+    // before it may be switched off in a candidate.
+    let mut spec = spec::parse(SMALL).unwrap();
+    spec.vary
+        .push(serde_json::from_str(r#"{"path": "explorers.0", "optional": true}"#).unwrap());
+    spec.marahel.as_mut().unwrap()["explorers"][1]["rules"][0] = "-> plsu(solid)".into();
+    assert!(
+        Search::new(&spec)
+            .unwrap_err()
+            .to_string()
+            .starts_with("marahel: explorers[1].rules[0]"),
+        "{}",
+        Search::new(&spec).unwrap_err()
+    );
     let mut spec = spec::parse(SMALL).unwrap();
     spec.marahel.as_mut().unwrap()["explorers"][0]["rules"][0] = "-> plsu(solid)".into();
     assert!(
@@ -156,7 +170,8 @@ fn bad_specs_are_errors_naming_the_place() {
     );
 }
 
-/// The acceptance targets of the three examples (slow: run in release).
+/// The acceptance targets of the three examples, through the final selection (slow: run
+/// in release).
 #[test]
 #[ignore]
 fn example_targets() {
@@ -165,11 +180,32 @@ fn example_targets() {
         let text = std::fs::read_to_string(root.join(format!("{name}.json"))).unwrap();
         let spec = spec::parse(&text).unwrap();
         let search = Search::new(&spec).unwrap();
-        let outcome = search.run(&mut |_| {});
-        let check = search.check(&outcome.best[0].1, 1..101).unwrap();
+        let mut outcome = search.run(&mut |_| {});
+        let checks = search.select(&mut outcome, 1..101).unwrap();
+        let check = &checks[0];
         println!("{name}: {check:?}");
         assert!(check.feasible >= feasible, "{name}: {check:?}");
         assert!(check.distinct >= distinct, "{name}: {check:?}");
+        assert_eq!(checks.len(), spec.keep, "{name}");
+        // The kept generators make different maps on at least 95% of the seeds.
+        let maps: Vec<_> = outcome
+            .best
+            .iter()
+            .map(|(_, s)| search.check_maps(s, 1..101).unwrap().1)
+            .collect();
+        for (i, a) in maps.iter().enumerate() {
+            for b in &maps[i + 1..] {
+                assert!(
+                    levelgen_search::diversity::differing_share(a, b) >= 0.95,
+                    "{name}"
+                );
+            }
+        }
+        if name == "binary" {
+            // Each map's nearest other map of the same generator is at least 38% away,
+            // on average.
+            assert!(check.nearest >= 0.38, "{check:?}");
+        }
     }
     let text = std::fs::read_to_string(root.join("cave-range.json")).unwrap();
     let outcome = Search::new(&spec::parse(&text).unwrap())
@@ -241,4 +277,70 @@ fn diversity_over_too_many_cells_is_refused_before_generating() {
         error.starts_with("diversity over 1000 maps of up to 300x300 would keep more than"),
         "{error}"
     );
+}
+
+/// The skeleton's own values are the first candidate of every search: with a budget of one
+/// evaluation, the one generator found is the skeleton itself (every shipped example's
+/// ranges can write its skeleton's values).
+#[test]
+fn the_skeleton_is_in_the_first_batch() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/search");
+    let mut names: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for path in names {
+        let mut spec = spec::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        spec.budget = serde_json::from_str(r#"{"evaluations": 1}"#).unwrap();
+        spec.maps = 1;
+        let search = Search::new(&spec).unwrap();
+        let space = &search.evaluator().space;
+        let skeleton = spec.skeleton().unwrap().1.clone();
+        assert_eq!(
+            space.decode(&space.skeleton_genome()).unwrap(),
+            skeleton,
+            "{}",
+            path.display()
+        );
+        let outcome = search.run(&mut |_| {});
+        assert_eq!(outcome.evaluations, 1);
+        assert_eq!(outcome.best[0].1, skeleton, "{}", path.display());
+    }
+}
+
+/// The MAP-Elites archive reports values that hold on seeds it never saw: every elite of
+/// `cave-range.json` (a short run) measured again on 50 fresh seeds lands within 5% of
+/// the axis values the archive records, on average over the cells.
+#[test]
+fn archive_values_hold_on_fresh_seeds() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/search");
+    let text = std::fs::read_to_string(root.join("cave-range.json")).unwrap();
+    let mut spec = spec::parse(&text).unwrap();
+    spec.budget = serde_json::from_str(r#"{"evaluations": 100}"#).unwrap();
+    let search = Search::new(&spec).unwrap();
+    let outcome = search.run(&mut |_| {});
+    let grid = outcome.grid.as_ref().unwrap();
+    let ev = search.evaluator();
+    let seeds: Vec<u64> = (0..50)
+        .map(|i| grid_core::Seed(77).stream("test").child(i).0)
+        .collect();
+    let (mut sum, mut n, mut within) = (0.0, 0usize, 0usize);
+    for elite in grid.cells.iter().flatten() {
+        let again = ev.evaluate_on(&elite.genome, &seeds, &mut Default::default());
+        for axis in [grid.x.index, grid.y.index] {
+            let (told, seen) = (elite.eval.means[axis], again.means[axis]);
+            let off = (told - seen).abs() / told.abs().max(1.0);
+            sum += off;
+            n += 1;
+            within += usize::from(off <= 0.05);
+        }
+    }
+    assert!(n >= 16, "{n}");
+    let mean = sum / n as f64;
+    println!("mean relative difference {mean:.4}; {within} of {n} values within 5%");
+    assert!(mean <= 0.05, "{mean}");
+    assert!(within as f64 >= 0.8 * n as f64, "{within} of {n}");
 }

@@ -25,11 +25,13 @@ pub struct EsSettings {
 /// Runs the strategy until the budget is spent; returns the final population, best first.
 pub fn run(space: &Space, s: EsSettings, rng: &mut LevelRng, driver: &mut Driver) -> Vec<Elite> {
     let first = driver.allowance(s.mu.max(s.lambda));
-    let genomes = (0..first).map(|_| space.random(rng)).collect();
-    let mut population = driver.evaluate(genomes);
+    let genomes = space.first_batch(first, rng);
+    let start = driver.evaluate(genomes);
+    let mut population = start.clone();
     population.sort_by(better_first);
     population.truncate(s.mu);
-    driver.record(&population, population.first(), 0);
+    // The log row describes the whole first batch (its invalid candidates included).
+    driver.record(&start, population.first(), 0);
     for generation in 1.. {
         let n = driver
             .allowance(population.len() + s.lambda)

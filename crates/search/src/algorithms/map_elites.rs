@@ -27,7 +27,7 @@ pub fn run(
     driver: &mut Driver,
 ) {
     let n = driver.allowance(s.initial);
-    let genomes = (0..n).map(|_| space.random(rng)).collect();
+    let genomes = space.first_batch(n, rng);
     let batch = driver.evaluate(genomes);
     fold(grid, &batch, driver);
     loop {

@@ -113,10 +113,8 @@ impl<'a> Driver<'a> {
     }
 }
 
-/// Orders elites best first: higher fitness, then earlier birth.
+/// Orders elites best first: larger feasible share, then higher fitness
+/// ([`crate::Evaluation::rank`]), then earlier birth.
 pub fn better_first(a: &Elite, b: &Elite) -> std::cmp::Ordering {
-    b.eval
-        .fitness
-        .total_cmp(&a.eval.fitness)
-        .then(a.born.cmp(&b.born))
+    a.eval.rank(&b.eval).then(a.born.cmp(&b.born))
 }

@@ -110,7 +110,7 @@ fn select(
         .collect();
     kept.sort_by(|a, b| {
         a.1.cmp(&b.1)
-            .then(b.0.eval.fitness.total_cmp(&a.0.eval.fitness))
+            .then(a.0.eval.rank(&b.0.eval))
             .then(a.0.born.cmp(&b.0.born))
     });
     kept
@@ -136,7 +136,7 @@ pub fn run(
     driver: &mut Driver,
 ) -> Vec<Elite> {
     let first = driver.allowance(s.mu);
-    let genomes = (0..first).map(|_| space.random(rng)).collect();
+    let genomes = space.first_batch(first, rng);
     let start = driver.evaluate(genomes);
     let mut population = select(start.clone(), s.mu, goals);
     let best = population.first().map(|p| p.0.clone());

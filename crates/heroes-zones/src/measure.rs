@@ -331,3 +331,36 @@ pub fn leaks(map: &HeroesMap) -> Vec<(usize, usize)> {
     out.sort_unstable();
     out
 }
+
+/// Each zone's aspect ratio: the square root of the ratio of the principal moments of its
+/// cells (1 for a disc or a square, about 3 for a 1:3 rectangle, at any rotation).
+pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
+    let side = map.size;
+    let n = map.zones.len();
+    // Sums of x, y, x², y², xy per zone.
+    let mut s = vec![[0.0f64; 6]; n];
+    for (i, &z) in map.zone_of.as_slice().iter().enumerate() {
+        let (x, y) = ((i % side) as f64, (i / side) as f64);
+        let t = &mut s[z as usize];
+        t[0] += 1.0;
+        t[1] += x;
+        t[2] += y;
+        t[3] += x * x;
+        t[4] += y * y;
+        t[5] += x * y;
+    }
+    s.iter()
+        .map(|t| {
+            if t[0] < 2.0 {
+                return 1.0;
+            }
+            let (mx, my) = (t[1] / t[0], t[2] / t[0]);
+            let sxx = t[3] / t[0] - mx * mx + 1.0 / 12.0;
+            let syy = t[4] / t[0] - my * my + 1.0 / 12.0;
+            let sxy = t[5] / t[0] - mx * my;
+            let mean = (sxx + syy) / 2.0;
+            let d = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
+            ((mean + d) / (mean - d).max(1e-9)).sqrt()
+        })
+        .collect()
+}

@@ -28,7 +28,8 @@ pub(crate) const AROUND: [(i64, i64); 8] = [
 pub const ROUNDS: usize = 4;
 
 /// Gaps `(i, j)` with `i < j`: cells of different zones, neither a wall, that touch at a side
-/// or a corner, except where one of them is a cell of a passage joining those two zones.
+/// or a corner, except where one of them is a cell of a passage joining those two zones (its
+/// two cells, or a passage cell of a `wide` connection's opening).
 pub(crate) fn gaps_in(
     side: usize,
     cells: &[u8],
@@ -40,7 +41,11 @@ pub(crate) fn gaps_in(
         passages.iter().any(|pq| {
             let (zp, zq) = (zone_of[pq[0]], zone_of[pq[1]]);
             let (zi, zj) = (zone_of[i], zone_of[j]);
-            ((zp, zq) == (zi, zj) || (zp, zq) == (zj, zi)) && (pq.contains(&i) || pq.contains(&j))
+            ((zp, zq) == (zi, zj) || (zp, zq) == (zj, zi))
+                && (pq.contains(&i)
+                    || pq.contains(&j)
+                    || Cell::from_id(cells[i]) == Cell::Passage
+                    || Cell::from_id(cells[j]) == Cell::Passage)
         })
     };
     let mut out = Vec::new();

@@ -1,5 +1,6 @@
 //! The whole-map check: every castle, mine, visitable, treasure, guard, passage and portal must
-//! be reachable from every castle, walking 4-connected and through portals. Unreachable
+//! be reachable from every castle, walking as a hero does (8-connected: diagonal steps too)
+//! and through portals, and no zone border may have a gap ([`crate::seal`]). Unreachable
 //! objects are repaired by carving to the reached area of their zone; what cannot be repaired
 //! is removed (treasures, visitables, mines) or fails the generation with a report (castles,
 //! passages, portals).
@@ -7,7 +8,8 @@
 use crate::connect::carve_to_main;
 use crate::error::HeroesError;
 use crate::map::{Cell, ObjectKind, Realised};
-use crate::work::{SIDES, Work};
+use crate::seal::AROUND;
+use crate::work::Work;
 use std::collections::VecDeque;
 
 /// Cells a hero can reach from the start (the first castle's approach, else any passage or
@@ -37,7 +39,7 @@ pub(crate) fn reached(w: &Work) -> Vec<bool> {
     let mut used = vec![false; ends.len()];
     loop {
         while let Some(i) = queue.pop_front() {
-            for &(dx, dy) in &SIDES {
+            for &(dx, dy) in &AROUND {
                 if let Some(nb) = w.offset(i, dx, dy)
                     && !seen[nb]
                     && w.cell(nb).walkable()
@@ -109,7 +111,32 @@ pub(crate) fn unreachable(w: &Work, seen: &[bool]) -> Vec<String> {
     out
 }
 
+/// Fails on a gap in a zone border (nothing later may open one, so it is not repaired).
+fn sealed(w: &Work) -> Result<(), HeroesError> {
+    let s = w.side;
+    let gaps: Vec<String> = crate::seal::gaps(w)
+        .into_iter()
+        .map(|(i, j)| {
+            format!(
+                "zone border open between ({}, {}) and ({}, {})",
+                i % s,
+                i / s,
+                j % s,
+                j / s
+            )
+        })
+        .collect();
+    if gaps.is_empty() {
+        Ok(())
+    } else {
+        Err(HeroesError::Generation(crate::error::join_some(
+            &gaps, "; ",
+        )))
+    }
+}
+
 pub(crate) fn run(w: &mut Work) -> Result<(), HeroesError> {
+    sealed(w)?;
     for _round in 0..3 {
         let seen = reached(w);
         let bad: Vec<usize> = (0..w.objects.len())

@@ -1,8 +1,9 @@
 //! Step 3b: contacts. Every connection that needs a passage needs its two zones to share a
 //! border long enough for one; area balancing can pinch such a border off (the narrow tip of
 //! a wedge next to a hub with many neighbours). Where two connected zones share fewer than
-//! [`MIN_CONTACT`] border cells, a corridor of [`CORRIDOR`] cells is drawn between their
-//! nearest cells, each half given to the nearer zone, so they meet along it.
+//! [`MIN_CONTACT`] border cells, a corridor of half-width [`CORRIDOR`] cells (else
+//! [`NARROW_CORRIDOR`], where the wider one would push an area out of tolerance) is drawn
+//! between their nearest cells, each half given to the nearer zone, so they meet along it.
 
 use crate::borders::make_contiguous;
 use grid_core::Connectivity;
@@ -11,6 +12,9 @@ use grid_core::Connectivity;
 pub const MIN_CONTACT: usize = 8;
 /// Half-width of the corridor drawn between zones that do not touch enough, in cells.
 pub const CORRIDOR: i64 = 3;
+/// Half-width of the narrower corridor tried when the wider one would push an area out of
+/// tolerance (small zones around a hub with many leaves).
+pub const NARROW_CORRIDOR: i64 = 2;
 /// Longest gap a corridor bridges, in cells (farther zones get a portal pair instead).
 pub const MAX_GAP: i64 = 24;
 
@@ -45,7 +49,7 @@ fn rim(side: usize, zone_of: &[u8], z: u8) -> Vec<usize> {
 }
 
 /// Draws the corridor between the nearest rim cells of `a` and `b`; returns whether it did.
-fn bridge(side: usize, zone_of: &mut [u8], a: u8, b: u8) -> bool {
+fn bridge(side: usize, zone_of: &mut [u8], a: u8, b: u8, half: i64) -> bool {
     let (ra, rb) = (rim(side, zone_of, a), rim(side, zone_of, b));
     let xy = |i: usize| ((i % side) as i64, (i / side) as i64);
     let d2 = |p: usize, q: usize| {
@@ -66,8 +70,8 @@ fn bridge(side: usize, zone_of: &mut [u8], a: u8, b: u8) -> bool {
     let steps = (ax - bx).abs().max((ay - by).abs()).max(1);
     for k in 0..=steps {
         let (cx, cy) = (ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps);
-        for dy in -CORRIDOR..=CORRIDOR {
-            for dx in -CORRIDOR..=CORRIDOR {
+        for dy in -half..=half {
+            for dx in -half..=half {
                 let (x, y) = (cx + dx, cy + dy);
                 if x < 0 || y < 0 || x >= side as i64 || y >= side as i64 {
                     continue;
@@ -118,13 +122,17 @@ pub fn ensure(
         }
         let (a, b) = (a as u8, b as u8);
         let before = zone_of.to_vec();
-        if bridge(side, zone_of, a, b) {
+        for half in [CORRIDOR, NARROW_CORRIDOR] {
+            if !bridge(side, zone_of, a, b, half) {
+                break;
+            }
             make_contiguous(side, n, zone_of);
             if area_error(zone_of, targets) > tolerance {
                 zone_of.copy_from_slice(&before);
             } else {
                 drawn += 1;
                 m = contact_matrix(side, zone_of, n);
+                break;
             }
         }
     }

@@ -24,6 +24,7 @@
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (terrain features: ridges along borders, mountain ranges and forests with open valleys between them, up to the zone's density) |
 //! | 7 passages, portals | [`passages`] (portal pairs for PORTAL connections, crossing connections and zones that do not touch) |
+//! | 7b seal | [`seal`] (closes every gap a hero could cross diagonally; the check fails on any left) |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
 //! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
@@ -82,6 +83,7 @@ pub mod obstacles;
 pub mod passages;
 pub mod preview;
 pub mod roads;
+pub mod seal;
 pub mod strength;
 pub mod template;
 pub mod treasures;
@@ -314,6 +316,7 @@ fn run(
         config.connect_teleport_with_road.value,
         &mut seed.stream("passages").rng(),
     )?;
+    seal::run(&mut w);
     visitables::place(
         &mut w,
         &template.zones,

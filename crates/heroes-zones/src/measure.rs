@@ -197,3 +197,170 @@ pub fn thin_cells(map: &HeroesMap) -> usize {
         .filter(|&&c| !c)
         .count()
 }
+
+/// Offsets of the 8 neighbours (a hero steps diagonally too).
+const AROUND: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+fn around(side: usize, i: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = ((i % side) as i64, (i / side) as i64);
+    AROUND.iter().filter_map(move |&(dx, dy)| {
+        let (nx, ny) = (x + dx, y + dy);
+        (nx >= 0 && ny >= 0 && (nx as usize) < side && (ny as usize) < side)
+            .then(|| ny as usize * side + nx as usize)
+    })
+}
+
+/// A gap in a zone border: two cells of different zones, neither a wall
+/// ([`Cell::blocked`]), that touch at a side or a corner, neither of them a cell of a passage
+/// between those zones. A hero steps diagonally, so a corner is enough to cross.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gap {
+    /// The first cell `(x, y)` (the lower flat index).
+    pub a: (usize, usize),
+    /// The second cell `(x, y)`.
+    pub b: (usize, usize),
+}
+
+/// Every [`Gap`] of `map`, in cell order. A sealed map has none: zones meet only at their
+/// passages (a cell touching a passage cell is within reach of its guard) and portals.
+pub fn gaps(map: &HeroesMap) -> Vec<Gap> {
+    let side = map.size;
+    let passages: Vec<[usize; 2]> = map
+        .connections
+        .iter()
+        .filter_map(|r| match r {
+            crate::map::Realised::Passage(pq) => Some(*pq),
+            _ => None,
+        })
+        .collect();
+    crate::seal::gaps_in(
+        side,
+        map.cells.as_slice(),
+        map.zone_of.as_slice(),
+        &passages,
+    )
+    .into_iter()
+    .map(|(i, j)| Gap {
+        a: (i % side, i / side),
+        b: (j % side, j / side),
+    })
+    .collect()
+}
+
+/// Zones a hero walks between without meeting a guard, as sorted pairs of zone positions.
+///
+/// The hero's walk: 8-connected over [`Cell::walkable`] cells, with every guard's 3x3 zone
+/// of control blocked, portals not taken. Zones joined by a passage with no guard on it (a
+/// `wide` connection, or one whose guard level is −1) may share an area; any other area
+/// holding cells of two zones is a leak. A sealed map returns nothing.
+pub fn leaks(map: &HeroesMap) -> Vec<(usize, usize)> {
+    let side = map.size;
+    let n = side * side;
+    let zone = map.zone_of.as_slice();
+    let mut zoc = vec![false; n];
+    for o in &map.objects {
+        if matches!(o.kind, ObjectKind::Guard { .. }) {
+            let at = o.y as usize * side + o.x as usize;
+            zoc[at] = true;
+            for j in around(side, at) {
+                zoc[j] = true;
+            }
+        }
+    }
+    // Zones joined by unguarded passages form one class.
+    let mut class: Vec<usize> = (0..map.zones.len()).collect();
+    fn root(c: &mut [usize], mut x: usize) -> usize {
+        while c[x] != x {
+            c[x] = c[c[x]];
+            x = c[x];
+        }
+        x
+    }
+    for r in &map.connections {
+        if let crate::map::Realised::Passage([p, q]) = r
+            && map.cell(*p) != Cell::Guard
+            && map.cell(*q) != Cell::Guard
+        {
+            let (a, b) = (
+                root(&mut class, zone[*p] as usize),
+                root(&mut class, zone[*q] as usize),
+            );
+            class[a] = b;
+        }
+    }
+    let open = |i: usize| map.cell(i).walkable() && !zoc[i];
+    let mut seen = vec![false; n];
+    let mut out = Vec::new();
+    for s in 0..n {
+        if seen[s] || !open(s) {
+            continue;
+        }
+        seen[s] = true;
+        let mut stack = vec![s];
+        let mut zones_here: Vec<usize> = Vec::new();
+        while let Some(i) = stack.pop() {
+            let z = zone[i] as usize;
+            if !zones_here.contains(&z) {
+                zones_here.push(z);
+            }
+            for j in around(side, i) {
+                if !seen[j] && open(j) {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        for (k, &a) in zones_here.iter().enumerate() {
+            for &b in &zones_here[k + 1..] {
+                let pair = (a.min(b), a.max(b));
+                if root(&mut class, a) != root(&mut class, b) && !out.contains(&pair) {
+                    out.push(pair);
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Each zone's aspect ratio: the square root of the ratio of the principal moments of its
+/// cells (1 for a disc or a square, about 3 for a 1:3 rectangle, at any rotation).
+pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
+    let side = map.size;
+    let n = map.zones.len();
+    // Sums of x, y, x², y², xy per zone.
+    let mut s = vec![[0.0f64; 6]; n];
+    for (i, &z) in map.zone_of.as_slice().iter().enumerate() {
+        let (x, y) = ((i % side) as f64, (i / side) as f64);
+        let t = &mut s[z as usize];
+        t[0] += 1.0;
+        t[1] += x;
+        t[2] += y;
+        t[3] += x * x;
+        t[4] += y * y;
+        t[5] += x * y;
+    }
+    s.iter()
+        .map(|t| {
+            if t[0] < 2.0 {
+                return 1.0;
+            }
+            let (mx, my) = (t[1] / t[0], t[2] / t[0]);
+            let sxx = t[3] / t[0] - mx * mx + 1.0 / 12.0;
+            let syy = t[4] / t[0] - my * my + 1.0 / 12.0;
+            let sxy = t[5] / t[0] - mx * my;
+            let mean = (sxx + syy) / 2.0;
+            let d = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
+            ((mean + d) / (mean - d).max(1e-9)).sqrt()
+        })
+        .collect()
+}

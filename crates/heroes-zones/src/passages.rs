@@ -57,6 +57,12 @@ fn border_pairs(w: &Work, a: usize, b: usize, reach: i64) -> Vec<(usize, usize)>
     out
 }
 
+/// How far along the border a `wide` connection opens from its passage, in cells.
+pub const WIDE_REACH: i64 = 3;
+/// Most border cells of one zone a `wide` connection opens (a square of side
+/// `2 * WIDE_REACH + 1` holds them).
+pub const WIDE_CELLS: i64 = 2 * WIDE_REACH + 1;
+
 /// Why a connection crossing others in the layout became a portal pair.
 pub const NOT_PLANAR: &str = "the zone graph is not planar: the connection crosses others";
 
@@ -145,14 +151,19 @@ pub(crate) fn place(
             w.stats.planar_portals += 1;
             continue;
         }
-        // Away from third zones if possible; at least out of their 3x3 neighbourhood, so no
-        // diagonal step from the passage can enter a third zone.
+        // Away from third zones if possible (out of their 5x5, else 3x3 neighbourhood); else
+        // anywhere on the shared border: the seal step closes any corner a third zone's
+        // ground then touches ([`crate::seal`]), so a short contact still makes a passage.
+        // Passages keep 5 cells apart where they can (a hub's many short borders may only
+        // allow 3).
         let mut pairs = Vec::new();
-        for reach in [2, 1] {
-            pairs = border_pairs(w, a, b, reach);
-            pairs.retain(|&(p, _)| used.iter().all(|&u| w.dist2(p, u) > 25));
-            if !pairs.is_empty() {
-                break;
+        'search: for apart in [25, 8] {
+            for reach in [2, 1, 0] {
+                pairs = border_pairs(w, a, b, reach);
+                pairs.retain(|&(p, _)| used.iter().all(|&u| w.dist2(p, u) > apart));
+                if !pairs.is_empty() {
+                    break 'search;
+                }
             }
         }
         if pairs.is_empty() {
@@ -181,6 +192,15 @@ pub(crate) fn place(
         );
         w.set(p, Cell::Passage);
         w.set(q, Cell::Passage);
+        if c.wide {
+            // An open border: the neighbouring pairs across it open too.
+            for &(p2, q2) in &pairs {
+                if w.dist2(p2, p) <= WIDE_REACH * WIDE_REACH {
+                    w.set(p2, Cell::Passage);
+                    w.set(q2, Cell::Passage);
+                }
+            }
+        }
         for (cell, s, z) in [(p, -1i64, a), (q, 1, b)] {
             // Open the way inward: up to two cells, kept free as approaches.
             let mut cur = cell;

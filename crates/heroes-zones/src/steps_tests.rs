@@ -321,3 +321,46 @@ fn check_follows_portals_and_fails_on_a_walled_castle() {
         "{e}"
     );
 }
+
+/// A corner where two zones' open cells touch diagonally is a gap (a hero steps across it);
+/// the seal step closes it by making the plain-ground cell border, and the check fails on a
+/// gap that is left.
+#[test]
+fn seal_closes_a_corner_gap_and_the_check_reports_one() {
+    let mut w = work(16, halves(16, false), 0);
+    // Open a corner: (7, 5) of zone 0 and (8, 6) of zone 1 touch only diagonally.
+    let (a, b) = (5 * 16 + 7, 6 * 16 + 8);
+    w.set(a, Cell::Approach);
+    w.set(b, Cell::Free);
+    assert_eq!(crate::seal::gaps(&w), vec![(a, b)]);
+    // The same gap fails the whole-map check.
+    let mut failing = work(16, halves(16, false), 0);
+    failing.set(a, Cell::Free);
+    failing.set(b, Cell::Free);
+    let e = check::run(&mut failing).unwrap_err().to_string();
+    assert!(
+        e.contains("zone border open between (7, 5) and (8, 6)"),
+        "{e}"
+    );
+    // Sealing closes the plain-ground cell and keeps the approach.
+    assert_eq!(crate::seal::run(&mut w), 0);
+    assert!(crate::seal::gaps(&w).is_empty());
+    assert_eq!(w.cell(b), Cell::Edge);
+    assert_eq!(w.cell(a), Cell::Approach);
+}
+
+/// Cells touching a passage cell are within reach of its guard: not gaps.
+#[test]
+fn passage_neighbours_are_not_gaps() {
+    let mut w = work(16, halves(16, false), 1);
+    let (p, q) = (8 * 16 + 7, 8 * 16 + 8);
+    w.set(p, Cell::Passage);
+    w.set(q, Cell::Passage);
+    w.realised[0] = Some(Realised::Passage([p, q]));
+    // A zone-1 cell diagonal to p.
+    w.set(7 * 16 + 8, Cell::Free);
+    assert!(crate::seal::gaps(&w).is_empty());
+    // Without the passage the same cells are gaps.
+    w.realised[0] = None;
+    assert_eq!(crate::seal::gaps(&w).len(), 2);
+}

@@ -182,6 +182,9 @@ pub enum ConnectionType {
 pub enum ZoneKind {
     /// A player's home: needs a castle with an owner.
     PlayerStart,
+    /// A computer player's home (VCMI's `cpuStart`): needs a castle with an owner, whose
+    /// player the `.hmm` declares computer-only.
+    CpuStart,
     /// An ordinary zone with castles, mines and treasures.
     #[default]
     Treasure,
@@ -276,6 +279,10 @@ pub struct TemplateConnection {
     /// come from it ([`crate::strength`]) and `guardLevel` is not used; 0 means no guard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard_value: Option<u32>,
+    /// An open border without a guard (added, VCMI's `wide`): the passage opens up to
+    /// [`crate::passages::WIDE_CELLS`] cells of the shared border and no guard stands in it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wide: bool,
 }
 
 /// One zone of a template.

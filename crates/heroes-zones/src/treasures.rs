@@ -84,6 +84,9 @@ pub(crate) fn place(
 ) {
     // Connection guards.
     for (j, c) in template.connections.iter().enumerate() {
+        if c.wide {
+            continue;
+        }
         let Some((level, count)) = connection_guard(c, config, rng) else {
             continue;
         };

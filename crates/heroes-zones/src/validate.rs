@@ -260,9 +260,11 @@ pub fn validate(template: &Template, config: &Config, size: u32) -> Result<(), H
                 ));
             }
         }
-        if z.kind == ZoneKind::PlayerStart && !z.castles.iter().any(|c| c.player >= 0) {
+        if matches!(z.kind, ZoneKind::PlayerStart | ZoneKind::CpuStart)
+            && !z.castles.iter().any(|c| c.player >= 0)
+        {
             p.push(format!(
-                "{at}.kind: PLAYER_START needs a castle with a player (0..5)"
+                "{at}.kind: PLAYER_START and CPU_START need a castle with a player (0..5)"
             ));
         }
     }

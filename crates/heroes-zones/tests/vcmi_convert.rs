@@ -39,7 +39,7 @@ fn zones_map_onto_the_model_with_inheritance() {
     assert_eq!(z[0].surface, Surface::Snow, "tower's native terrain");
     assert_eq!(z[0].monsters, Some(MonsterStrength::Weak));
     assert_eq!(z[0].mines.len(), 3);
-    assert_eq!(z[1].kind, ZoneKind::PlayerStart, "cpuStart with an owner");
+    assert_eq!(z[1].kind, ZoneKind::CpuStart, "cpuStart with an owner");
     assert_eq!(
         z[1].castles[0].player, 1,
         "a player zone always has its town"
@@ -54,6 +54,17 @@ fn zones_map_onto_the_model_with_inheritance() {
     assert_eq!(conns[0].guard_value, Some(6000));
     assert_eq!(conns[1].guard_value, None);
     assert_eq!(conns[1].kind, ConnectionType::Road);
+    // The cpuStart zone's owner is a computer-only player in the .hmm; the others are not.
+    let map = generate(&c.template, &Config::default(), c.side, 1).unwrap();
+    let file = heroes_zones::hmm::export(&map);
+    let mask = |id: i8| {
+        file.players
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.type_mask)
+    };
+    assert_eq!(mask(1), Some(heroes_zones::hmm::export::TYPE_MASK_COMPUTER));
+    assert_eq!(mask(0), Some(heroes_zones::hmm::export::TYPE_MASK_ANY));
     let w = c.warnings.join("\n");
     for want in [
         "players: up to 8",
@@ -107,11 +118,11 @@ fn connection_types_and_graph_oddities_warn() {
     assert_eq!(conns.len(), 3);
     assert_eq!(conns[0].guard_value, Some(9000), "merged, stronger guard");
     assert_eq!(conns[1].guard_value, None, "wide: no guard");
+    assert!(conns[1].wide && !conns[0].wide);
     assert_eq!(conns[2].kind, ConnectionType::Portal);
     let w = c.warnings.join("\n");
     for want in [
         "merged into one passage",
-        "\"wide\"",
         "\"fictive\" only moves zones",
         "\"repulsive\" only moves zones",
         "connected to itself",
@@ -123,6 +134,21 @@ fn connection_types_and_graph_oddities_warn() {
     assert!(!w.contains("description"), "{w}");
     let map = generate(&c.template, &Config::default(), c.side, 2).unwrap();
     assert!(map.stats.left_out.is_empty());
+    // The wide connection is an open border: passage cells around its passage, no guard;
+    // the map stays sealed elsewhere.
+    let heroes_zones::Realised::Passage([p, _]) = map.connections[1] else {
+        panic!("wide connection not a passage: {:?}", map.connections[1]);
+    };
+    let (px, py) = ((p % map.size) as i64, (p / map.size) as i64);
+    let open = (0..map.size * map.size)
+        .filter(|&i| {
+            let (x, y) = ((i % map.size) as i64, (i / map.size) as i64);
+            (x - px).abs() <= 3 && (y - py).abs() <= 3 && map.cell(i) == heroes_zones::Cell::Passage
+        })
+        .count();
+    assert!(open > 2, "{open} passage cells");
+    assert!(heroes_zones::measure::gaps(&map).is_empty());
+    assert!(heroes_zones::measure::leaks(&map).is_empty());
 }
 
 #[test]

@@ -6,10 +6,13 @@
 use super::ids;
 use super::*;
 use crate::map::{Cell, Feature, HeroesMap, ObjectKind, TreasureKind};
+use crate::template::ZoneKind;
 use grid_core::rng::mix64;
 
 /// `PLAYER_TYPE_MASK` written for every player: human or computer.
 pub const TYPE_MASK_ANY: i8 = 2;
+/// `PLAYER_TYPE_MASK` of a computer-only player (the owner of a `CPU_START` zone's castle).
+pub const TYPE_MASK_COMPUTER: i8 = 1;
 
 fn pick<'a>(list: &[&'a str], x: usize, y: usize) -> &'a str {
     list[(mix64((x as u64) << 32 | y as u64) % list.len() as u64) as usize]
@@ -98,9 +101,26 @@ pub fn export(map: &HeroesMap) -> HmmFile {
                 .iter()
                 .find(|c| c.owner == pid)
                 .map(|c| (c.pos, map.spawn_hero as u8));
+            // A player whose castles stand in computer start zones only is computer-only.
+            let zones: Vec<usize> = map
+                .objects
+                .iter()
+                .filter_map(|o| match o.kind {
+                    ObjectKind::Castle { player, .. } if player == pid => Some(o.zone as usize),
+                    _ => None,
+                })
+                .collect();
+            let computer = !zones.is_empty()
+                && zones
+                    .iter()
+                    .all(|&z| map.zones[z].kind == ZoneKind::CpuStart);
             Player {
                 id: pid,
-                type_mask: TYPE_MASK_ANY,
+                type_mask: if computer {
+                    TYPE_MASK_COMPUTER
+                } else {
+                    TYPE_MASK_ANY
+                },
                 main_castle: main,
             }
         })

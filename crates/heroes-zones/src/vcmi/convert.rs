@@ -161,6 +161,7 @@ fn connections(
             w.add(cat.clone(), "a second connection between the same zones: merged into one passage with the stronger guard");
             let p = &mut out[prev].2;
             p.guard_value = p.guard_value.max(guard);
+            p.wide &= c.kind.as_deref() == Some("wide");
             if kind == ConnectionType::Road {
                 p.kind = ConnectionType::Road;
             }
@@ -176,6 +177,7 @@ fn connections(
                 kind,
                 guard_level: RandomRange::fixed(-2),
                 guard_value: guard,
+                wide: c.kind.as_deref() == Some("wide"),
             },
         ));
     }
@@ -212,14 +214,7 @@ fn connection_kind(
         }
     };
     Ok(match c.kind.as_deref() {
-        None | Some("guarded") => Some(road),
-        Some("wide") => {
-            w.add(
-                format!("{cat}.type"),
-                "\"wide\": a passage without a guard (.hmm passages are one cell wide)",
-            );
-            Some(road)
-        }
+        None | Some("guarded") | Some("wide") => Some(road),
         Some("forcePortal") => Some(ConnectionType::Portal),
         Some(k @ ("fictive" | "repulsive")) => {
             w.add(
@@ -302,9 +297,16 @@ fn zone(
     for key in z.other.keys().filter(|k| !QUIET_KEYS.contains(&k.as_str())) {
         w.add(format!("{zat}.{}", excerpt(key)), unheld(key));
     }
-    let owner = z.owner.filter(|o| (1..=players as i64).contains(o));
+    // Computer players come on top of the human ones, up to the format's six.
+    let most = if z.kind == "cpuStart" {
+        super::size::MAX_PLAYERS
+    } else {
+        players
+    };
+    let owner = z.owner.filter(|o| (1..=most as i64).contains(o));
     let kind = match z.kind.as_str() {
-        "playerStart" | "cpuStart" if owner.is_some() => ZoneKind::PlayerStart,
+        "playerStart" if owner.is_some() => ZoneKind::PlayerStart,
+        "cpuStart" if owner.is_some() => ZoneKind::CpuStart,
         "playerStart" | "cpuStart" | "treasure" => ZoneKind::Treasure,
         "junction" => ZoneKind::Junction,
         k @ ("sealed" | "water") => {
@@ -421,7 +423,7 @@ fn castles(
 ) -> Vec<TemplateCastle> {
     let mut out = Vec::new();
     let player = match kind {
-        ZoneKind::PlayerStart => owner.map_or(-1, |o| o as i32 - 1),
+        ZoneKind::PlayerStart | ZoneKind::CpuStart => owner.map_or(-1, |o| o as i32 - 1),
         _ => -1,
     };
     for (field, towns, player) in [
@@ -441,7 +443,9 @@ fn castles(
             .min(MAX_OBJECTS_PER_ZONE as u32);
         out.extend((0..n).map(|_| TemplateCastle { fraction, player }));
     }
-    if kind == ZoneKind::PlayerStart && !out.iter().any(|c| c.player >= 0) {
+    if matches!(kind, ZoneKind::PlayerStart | ZoneKind::CpuStart)
+        && !out.iter().any(|c| c.player >= 0)
+    {
         out.insert(0, TemplateCastle { fraction, player });
     }
     if out.len() > MAX_OBJECTS_PER_ZONE as usize {

@@ -272,8 +272,8 @@ fn floor_areas_row(
         "| {mode:?}{} | {window} | {:.1} | {:.1}% | {:.0}% |",
         match connected {
             Connected::Off => "",
-            Connected::Regions => ", `--connected`",
-            Connected::Windows => ", `--connected windows`",
+            Connected::Regions => ", `--connected regions`",
+            Connected::Windows => ", `--connected`",
         },
         areas / 8.0,
         100.0 * largest / 8.0,

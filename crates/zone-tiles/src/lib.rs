@@ -8,13 +8,16 @@
 //! [`lattice`], so the world has no period) is averaged over each cell and thresholded
 //! ([matcher]; by default 45% of cells are wall for every noise kind); the 9 bits pick one
 //! tile of an [`atlas`] that an artist repaints, or of the built-in [`procedural`] tileset.
-//! [Seamless mode](seamless) decides cells on the dual grid so neighbouring zones always agree
-//! at their shared edges; [connected mode](connect) makes all floor one area (and every chunk
+//! [Seamless mode](seamless) (the default) decides cells on the dual grid so neighbouring
+//! zones always agree at their shared edges; the noise sees every zone as
+//! [`NOISE_ZONE`](matcher::NOISE_ZONE) noise pixels, so the map does not depend on the drawn
+//! zone size; [connected mode](connect) makes all floor one area (and every chunk
 //! one area on its own), and [every-window mode](blocks) makes every window at any origin one
 //! area on its own, with walls turned into blocks of zones. The [world] is
 //! unbounded and any window of it can be generated on its own, in parallel; a [`World`]
 //! streams 16x16-zone chunks of zones and tiles, optionally painted per [`biome`]. [export]
-//! writes the state grid (JSON), the black-and-white map, the painted map and Tiled TMX.
+//! writes the state grid (JSON), the black-and-white map, the painted map and Tiled TMX with
+//! a [wangset](wang) for Tiled's terrain brush.
 //! Every size and work limit is checked before anything is allocated ([`limits`]).
 //!
 //! Pipeline, one module per stage:
@@ -27,6 +30,7 @@
 //! | base noise, normalised to [0, 1] | [`noise`] |
 //! | the hot loop: Worley F1 means by pruned candidates | [`worley_mean`] |
 //! | cell averages, thresholds, states | [`matcher`] |
+//! | the macro layer: rock masses, open caverns | [`structure`] |
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
 //! | one floor area: regions joined through doors, passages dug along the caves | [`connect`] |
 //! | every window one floor area: blocks of zones on a jittered macro grid | [`blocks`] |
@@ -35,13 +39,15 @@
 //! | terrains from an altitude noise, with transitions | [`biome`] |
 //! | chunks of zones and tiles for streaming, biome painting | [`stream`] |
 //! | JSON, PNG, painted PNG, TMX | [`export`] |
+//! | Tiled terrain data (wangsets) for the TMX | [`wang`] |
 //! | size limits and work budgets | [`limits`] |
 //! | the error enum | [`error`] |
 //!
 //! ```
 //! use zone_tiles::{ZoneConfig, ZoneGenerator, ZoneRect, Mode};
 //! use zone_tiles::seamless::border_mismatch;
-//! let config = ZoneConfig { mode: Mode::Seamless, ..ZoneConfig::default() };
+//! let config = ZoneConfig::default();
+//! assert_eq!(config.mode, Mode::Seamless);
 //! let world = ZoneGenerator::new(config, 7)?.generate(ZoneRect::new(0, 0, 8, 8))?;
 //! assert_eq!(border_mismatch(&world.states).mismatched, 0);
 //! # Ok::<(), zone_tiles::ZoneError>(())
@@ -98,6 +104,8 @@ pub mod procedural;
 pub mod seamless;
 pub mod state;
 pub mod stream;
+pub mod structure;
+pub mod wang;
 pub mod world;
 pub mod worley_mean;
 
@@ -109,4 +117,5 @@ pub use matcher::{Sampling, Threshold};
 pub use noise::{Distance, Noise, NoiseConfig, NoiseKind, WorleyOutput};
 pub use state::{ClassRef, SymmetryTable, Transform, ZoneState};
 pub use stream::{CHUNK_ZONES, Chunk, TileRef, World};
+pub use structure::Structure;
 pub use world::{Mode, ZoneConfig, ZoneGenerator, ZoneRect, ZoneWorld};

@@ -26,7 +26,7 @@ fn span(n: usize, z: usize, mode: Mode) -> (usize, usize) {
         // Border nodes are a quarter wide on either side of the zone border, centres half.
         Mode::Seamless => {
             let k = n / 2;
-            if n % 2 == 0 {
+            if n.is_multiple_of(2) {
                 (k * z + z / 4, k * z)
             } else {
                 (k * z + z - z / 4, k * z + z / 2)
@@ -50,7 +50,7 @@ fn faces(world: &ZoneWorld, img: &image::RgbImage) -> [(u32, u32); 2] {
                 continue;
             }
             let at_border = match world.mode {
-                Mode::Seamless => n % 2 == 0,
+                Mode::Seamless => n.is_multiple_of(2),
                 Mode::Reference => n % 3 == 2,
             };
             let (bottom, _) = span(n, z, world.mode);

@@ -216,6 +216,14 @@ fn chunk_cpu(c: &mut Criterion<cpu::ThreadCpu>) {
         });
     }
     g.finish();
+    // A million zones with the defaults, in the thread's CPU time.
+    let mut g = c.benchmark_group("million_cpu");
+    g.sample_size(10);
+    let generator = ZoneGenerator::new(ZoneConfig::default(), 1).unwrap();
+    g.bench_function("default_1000x1000", |b| {
+        b.iter(|| black_box(generator.generate(ZoneRect::new(0, 0, 1000, 1000)).unwrap()))
+    });
+    g.finish();
 }
 
 criterion_group!(benches, zones);

@@ -56,25 +56,23 @@
 //! ## Measured figures
 //!
 //! Criterion, release build, one core, on a 2 vCPU Intel Xeon (24 GiB) shared with other
-//! builds while measuring (load average about 8), so wall times are upper bounds; the
-//! `chunk_cpu` group measures chunks in the thread's CPU time:
+//! builds while measuring (load average 15 to 20), in the thread's CPU time (`chunk_cpu`,
+//! `million_cpu`):
 //!
 //! ```text
-//! cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3 'chunk|million'
 //! ```
 //!
-//! | benchmark (20x20 zones of 60 px, stride 2) | zones/s (wall) |
+//! | one 16x16-zone chunk ([`World::chunk`]) | thread CPU time |
 //! |---|---|
-//! | Worley F1 chebyshev, reference mode (**default**) | **125,300** |
-//! | Simplex 100, reference mode | 23,700 |
+//! | defaults (seamless, macro layer, stride 2) | **0.54 ms** |
+//! | reference mode, stride 2 | 1.10 ms |
+//! | [`ZoneConfig::streaming`] (seamless, connected regions, stride 10) | 0.90 ms |
+//! | [`Connected::Windows`], defaults | 2.00 ms |
+//! | [`Connected::Windows`], seamless, stride 10 | 0.98 ms |
 //!
-//! | one 16x16-zone chunk ([`World::chunk`]) | thread CPU time | wall time |
-//! |---|---|---|
-//! | defaults | **0.74 ms** | 1.75 ms |
-//! | seamless, stride 2 | 0.38 ms | 0.94 ms |
-//! | [`ZoneConfig::streaming`] (seamless, connected, stride 10) | 0.60 ms | 1.65 ms |
-//! | [`Connected::Windows`], reference, stride 2 | 2.08 ms | 1.99 ms |
-//! | [`Connected::Windows`], seamless, stride 10 | 0.59 ms | 0.59 ms |
+//! A million zones ([`ZoneGenerator::generate`] of 1000x1000 zones, defaults, one thread):
+//! 1.96 s of thread CPU time.
 //!
 //! The default noise's hot loop ([`worley_mean`]) keeps, per piece of a cell's samples, only
 //! the feature points that can be nearest there, with the same `f64` results as sampling one

@@ -131,8 +131,17 @@ fn mario_set_changes_the_settings_like_a_flag() {
 /// `zones --set` reaches any setting of the zone configuration, as its flags do.
 #[test]
 fn zones_set_changes_the_settings_like_a_flag() {
-    let by_flag = run(&["zones", "--size", "6x4", "--seamless"]);
-    let by_set = run(&["zones", "--size", "6x4", "--set", "mode=seamless"]);
+    let by_flag = run(&["zones", "--size", "6x4", "--reference"]);
+    // `--reference` is the reference's look: its mode, without the macro layer.
+    let by_set = run(&[
+        "zones",
+        "--size",
+        "6x4",
+        "--set",
+        "mode=reference",
+        "--set",
+        "structure.weight=0",
+    ]);
     assert!(by_flag.status.success() && by_set.status.success());
     assert_eq!(by_flag.stdout, by_set.stdout);
     let plain = run(&["zones", "--size", "6x4"]);

@@ -181,11 +181,14 @@ fn limits_are_checked_before_any_work_and_named() {
             ],
             "67108864",
         ),
-        (vec!["--zones".into(), "1200x1200".into()], "1073741824"),
+        (vec!["--zones".into(), "2000x2000".into()], "1073741824"),
+        // The work of a zone depends on the noise and the stride, not on --zone-size.
         (
             vec![
-                "--zone-size".into(),
-                "1023".into(),
+                "--worley".into(),
+                "ratio".into(),
+                "--octaves".into(),
+                "8".into(),
                 "--stride".into(),
                 "1".into(),
             ],
@@ -290,9 +293,91 @@ fn biomes_paint_png_and_export_tmx_with_the_combined_tileset() {
         assert_success(&out, "");
     }
     assert_eq!(png_size(&png), (360, 240));
+    // Compact: 102 class tiles per terrain, placed with flips.
     let text = std::fs::read_to_string(&tmx).unwrap();
-    assert!(text.contains(r#"tilecount="2048""#), "{}", &text[..300]);
-    assert_eq!(png_size(&dir.join("b_tiles.png")), (32 * 30, 64 * 30));
+    assert!(text.contains(r#"tilecount="306""#), "{}", &text[..300]);
+    assert!(text.contains("<wangset name=\"terrains\" type=\"mixed\""));
+    assert_eq!(png_size(&dir.join("b_tiles.png")), (17 * 30, 18 * 30));
+}
+
+/// `--biomes --atlas`: a biome atlas (one atlas per terrain, stacked, as `zones atlas
+/// --builtin --biomes` draws it) paints PNG and TMX; its file is copied beside the TMX as
+/// it is. A plain atlas with `--biomes` is a clear error.
+#[test]
+fn biomes_take_an_atlas_per_terrain_and_a_full_atlas_round_trips() {
+    let dir = temp_dir("biome-atlas");
+    for (name, extra) in [("full", &[][..]), ("reduced", &["--reduced"][..])] {
+        let art = dir.join(format!("{name}-biomes.png"));
+        let out = bin()
+            .args([
+                "zones",
+                "atlas",
+                "--builtin",
+                "--biomes",
+                "--zone-size",
+                "12",
+            ])
+            .args(extra)
+            .arg("--out")
+            .arg(&art)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+        let (cols, rows) = if name == "full" { (32, 48) } else { (17, 18) };
+        assert_eq!(png_size(&art), (cols * 12, rows * 12));
+        for ext in ["png", "tmx"] {
+            let path = dir.join(format!("{name}.{ext}"));
+            let out = bin()
+                .args(["zones", "--zones", "30x20", "--biomes", "--seed", "3"])
+                .arg("--atlas")
+                .arg(&art)
+                .arg("--out")
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert_success(&out, "");
+        }
+        assert_eq!(png_size(&dir.join(format!("{name}.png"))), (360, 240));
+        let tiles = std::fs::read(dir.join(format!("{name}_tiles.png"))).unwrap();
+        assert_eq!(tiles, std::fs::read(&art).unwrap(), "copied byte for byte");
+        let text = std::fs::read_to_string(dir.join(format!("{name}.tmx"))).unwrap();
+        let count = if name == "full" { 3 * 512 } else { 3 * 102 };
+        assert!(text.contains(&format!("tilecount=\"{count}\"")));
+    }
+    // A full 512-tile atlas without biomes: every tile as drawn, the file as it is.
+    let full = dir.join("plain-full.png");
+    let out = bin()
+        .args(["zones", "atlas", "--zone-size", "9", "--out"])
+        .arg(&full)
+        .output()
+        .unwrap();
+    assert_success(&out, "");
+    let tmx = dir.join("plain.tmx");
+    let out = bin()
+        .args(["zones", "--zones", "10x6", "--atlas"])
+        .arg(&full)
+        .arg("--out")
+        .arg(&tmx)
+        .output()
+        .unwrap();
+    assert_success(&out, "");
+    let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(text.contains(r#"tilecount="512""#));
+    assert_eq!(
+        std::fs::read(dir.join("plain_tiles.png")).unwrap(),
+        std::fs::read(&full).unwrap()
+    );
+    // One atlas where three are needed.
+    let out = bin()
+        .args(["zones", "--biomes", "--atlas"])
+        .arg(&full)
+        .arg("--out")
+        .arg(dir.join("x.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not three atlases stacked"), "{err}");
 }
 
 #[test]
@@ -361,25 +446,74 @@ fn connected_takes_a_mode_and_matches_the_settings() {
             .output()
             .unwrap()
     };
-    let windows = run(&["--connected", "windows", "--seamless"]);
+    // `--connected` alone asks for every window connected; `regions` keeps the caves.
+    let windows = run(&["--connected"]);
     assert_success(&windows, "");
-    let by_set = run(&["--seamless", "--set", "connected=\"windows\""]);
+    assert_eq!(windows.stdout, run(&["--connected", "windows"]).stdout);
+    let by_set = run(&["--set", "connected=\"windows\""]);
     assert_eq!(windows.stdout, by_set.stdout);
-    let regions = run(&["--connected", "--seamless"]);
-    assert_eq!(
-        regions.stdout,
-        run(&["--seamless", "--set", "connected=true"]).stdout
-    );
-    assert_eq!(
-        regions.stdout,
-        run(&["--seamless", "--connected", "regions"]).stdout
-    );
+    let regions = run(&["--connected", "regions"]);
+    assert_eq!(regions.stdout, run(&["--set", "connected=true"]).stdout);
     assert_ne!(regions.stdout, windows.stdout);
-    let plain = run(&["--seamless"]);
+    let plain = run(&[]);
     assert_ne!(plain.stdout, windows.stdout);
+    // `--seamless` is the default, kept for scripts.
+    assert_eq!(plain.stdout, run(&["--seamless"]).stdout);
     assert_eq!(run(&["--connected", "sideways"]).status.code(), Some(2));
     assert_eq!(
         run(&["--set", "connected=\"sideways\""]).status.code(),
         Some(2)
     );
+}
+
+/// `--help` states the window size that `--connected` guarantees, the one
+/// `tests/windows.rs` checks on 200 random windows (`zone_tiles::blocks::MIN_WINDOW`).
+#[test]
+fn help_states_the_tested_window_minimum() {
+    let out = bin().args(["zones", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(zone_tiles::blocks::MIN_WINDOW, 7);
+    assert!(
+        text.contains("every window of at least 7x7 zones, at any origin, is one floor area"),
+        "{text}"
+    );
+    assert!(!text.contains("4x4 zones at any origin"), "{text}");
+}
+
+/// The map is the same at any drawn zone size, and `--reference` gives the reference's look
+/// (borders that disagree) while the default never does.
+#[test]
+fn zone_size_changes_the_picture_not_the_map() {
+    let states = |args: &[&str]| {
+        let out = bin()
+            .args([
+                "zones", "--zones", "12x8", "--origin", "40,-9", "--seed", "3",
+            ])
+            .args(["--out", "-", "--format", "json"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v["states"].clone(), v["mode"].clone())
+    };
+    let at60 = states(&["--zone-size", "60"]);
+    assert_eq!(at60.1, "seamless");
+    for size in ["18", "24"] {
+        assert_eq!(states(&["--zone-size", size]), at60, "--zone-size {size}");
+    }
+    let reference = states(&["--reference"]);
+    assert_eq!(reference.1, "reference");
+    assert_ne!(reference.0, at60.0);
+    let summary = |args: &[&str]| {
+        let out = bin()
+            .args(["zones", "--zones", "20x20", "--seed", "5"])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    assert!(summary(&[]).contains("border mismatch 0.0%"));
+    assert!(!summary(&["--reference"]).contains("border mismatch 0.0%"));
 }

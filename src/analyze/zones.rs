@@ -1,5 +1,7 @@
 //! The zone-tiles adapter. The input is a `ZoneConfig` JSON file (or `default` for
-//! `ZoneConfig::default()`, or `seamless` for the default in seamless mode); map `seed` is the
+//! `ZoneConfig::default()`, which is seamless, `seamless` for the same, or `reference` for
+//! the reference's look: reference mode without the macro layer, as `levelgen zones
+//! --reference`); map `seed` is the
 //! window of `--size` x `--size` zones (default [`DEFAULT_ZONES`]) at the origin, generated
 //! by `ZoneGenerator::new(config, seed)`. The map measured is the cell-level on/off map
 //! (3x3 cells per zone).
@@ -44,6 +46,11 @@ pub fn open(path: &Path, options: &OpenOptions) -> Result<Box<dyn Subject>, Anal
         "default" => ZoneConfig::default(),
         "seamless" => ZoneConfig {
             mode: Mode::Seamless,
+            ..ZoneConfig::default()
+        },
+        "reference" => ZoneConfig {
+            mode: Mode::Reference,
+            structure: zone_tiles::Structure::OFF,
             ..ZoneConfig::default()
         },
         _ => {

@@ -7,12 +7,15 @@ use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
 use std::path::PathBuf;
-use zone_tiles::export::{black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin};
+use zone_tiles::export::{
+    black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin, write_tmx_terrains_file,
+    write_tmx_with_atlas_file,
+};
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::{
     Atlas, AtlasKind, BiomeConfig, Connected, Distance, Mode, NoiseConfig, NoiseKind, Sampling,
-    Threshold, World, WorleyOutput, ZoneConfig, ZoneRect,
+    Structure, Terrain, Threshold, World, WorleyOutput, ZoneConfig, ZoneRect,
 };
 
 /// Base noise.
@@ -40,12 +43,13 @@ pub enum DistanceArg {
 /// Which floor connectivity `--connected` asks for.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ConnectedArg {
-    /// All floor one area; every chunk (whole regions of 4x4 zones) one area on its own;
-    /// the caves keep their shape.
-    Regions,
-    /// Every window of at least 4x4 zones at any origin one area on its own; walls become
-    /// blocks of zones with ragged edges.
+    /// Every window of at least 7x7 zones, at any origin, one 4-connected floor area on its
+    /// own (a 40x30-zone screen included); walls become blocks of zones with ragged edges.
     Windows,
+    /// All floor of the world one area, and every window made of whole 4x4-zone regions
+    /// (every chunk) one area on its own; the caves keep their shape, but a window cut
+    /// elsewhere may hold pockets joined to the rest only outside it.
+    Regions,
 }
 
 /// What Worley returns.
@@ -74,7 +78,8 @@ pub struct Args {
     /// Worley output.
     #[arg(long, value_enum, default_value_t = WorleyArg::F1)]
     pub worley: WorleyArg,
-    /// Pixels per noise unit (default: 100 for simplex/perlin and ratio Worley, 40 for F1 Worley).
+    /// Noise pixels (60 per zone) per noise unit (default: 100 for simplex/perlin and ratio
+    /// Worley, 40 for F1 Worley).
     #[arg(long)]
     pub scale: Option<f64>,
     /// Octaves (1..=8), summed and normalised.
@@ -91,14 +96,25 @@ pub struct Args {
     /// calibrated per seed on 16x16 zones; the same share for every noise kind [default: 0.45].
     #[arg(long)]
     pub fill: Option<f64>,
-    /// Decide cells on the dual grid so neighbouring zones agree at every shared edge.
+    /// The reference's look: every zone decides its own 3x3 cells, so neighbouring zones
+    /// disagree along many shared edges and the zone grid shows, and no macro layer. Without
+    /// it (the default) cells are decided on the dual grid and neighbouring zones agree at
+    /// every shared edge.
     #[arg(long)]
+    pub reference: bool,
+    /// Strength of the macro layer under the detail: rock masses and open caverns about 8
+    /// zones across, in units of the detail's spread; 0 is the detail alone [default: 1.2,
+    /// or 0 with --reference].
+    #[arg(long, value_name = "WEIGHT")]
+    pub structure: Option<f64>,
+    /// The default (cells on the dual grid, borders always agree); kept for scripts.
+    #[arg(long, conflicts_with = "reference", hide = true)]
     pub seamless: bool,
-    /// Make all floor (off cells) one 4-connected area, decided locally so chunks still
-    /// agree. `--connected` (= `regions`): regions of 4x4 zones joined by passages dug along
-    /// the caves, every chunk one area on its own. `--connected windows`: every window at
-    /// any origin one area on its own, walls made blocks of zones.
-    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "regions")]
+    /// Make the floor (off cells) 4-connected, decided locally so chunks still agree.
+    /// `--connected` (= `windows`): every window of at least 7x7 zones, at any origin, is
+    /// one floor area on its own, walls made blocks of zones. `--connected regions`: all
+    /// floor one area and every chunk one area on its own, passages dug along the caves.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "windows")]
     pub connected: Option<ConnectedArg>,
     /// Window size in zones, `WxH` (`--zones` is an alias).
     #[arg(long, visible_alias = "zones", default_value = "20x20")]
@@ -106,18 +122,22 @@ pub struct Args {
     /// Zone coordinates of the window's top-left zone, X,Y (any integers: the world is unbounded).
     #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
     pub origin: String,
-    /// Zone side in pixels (a multiple of 3).
+    /// Zone side in pixels when drawn (a multiple of 3). The map does not depend on it: the
+    /// noise sees every zone as 60 noise pixels.
     #[arg(long, default_value_t = 60)]
     pub zone_size: u32,
-    /// Sample every N-th pixel of a cell (1 = every pixel).
+    /// Sample every N-th noise pixel of a cell (a cell is 20 noise pixels; 1 = every one).
     #[arg(long, default_value_t = 2)]
     pub stride: u32,
-    /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output.
+    /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output;
+    /// TMX output uses all its tiles and writes the file beside the map unchanged.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
-    /// Terrains from an altitude noise (water, grass, rock), each with its own tiles, for PNG
-    /// output; TMX output then uses the combined built-in tileset.
-    #[arg(long, conflicts_with_all = ["atlas", "plain"])]
+    /// Terrains from an altitude noise (water, grass, rock), each with its own tiles; TMX
+    /// output uses the compact biome tileset (102 tiles per terrain, placed with flips).
+    /// With --atlas, the atlas holds one atlas per terrain stacked top to bottom (32N x 48N
+    /// or 17N x 18N px; `levelgen zones atlas --builtin --biomes` draws one).
+    #[arg(long, conflicts_with = "plain")]
     pub biomes: bool,
     /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.
     #[arg(long, conflicts_with = "atlas")]
@@ -151,6 +171,10 @@ pub struct AtlasArgs {
     /// --reduced, their direction-free art, which the flips of the reduced tileset keep right).
     #[arg(long)]
     pub builtin: bool,
+    /// A biome atlas: one atlas per terrain (water, grass, rock) stacked top to bottom, as
+    /// `zones --biomes --atlas` reads it (with --builtin, in each terrain's colours).
+    #[arg(long)]
+    pub biomes: bool,
     /// Output PNG (`-` for stdout).
     #[arg(long)]
     pub out: PathBuf,
@@ -216,15 +240,23 @@ pub fn config(args: &Args) -> ZoneConfig {
             (Some(t), None) => Threshold::Fixed(t),
             (None, None) => Threshold::default(),
         },
-        mode: if args.seamless {
-            Mode::Seamless
-        } else {
+        mode: if args.reference {
             Mode::Reference
+        } else {
+            Mode::Seamless
         },
         connected: match args.connected {
             None => Connected::Off,
             Some(ConnectedArg::Regions) => Connected::Regions,
             Some(ConnectedArg::Windows) => Connected::Windows,
+        },
+        structure: match (args.structure, args.reference) {
+            (Some(weight), _) => Structure {
+                weight,
+                ..Structure::default()
+            },
+            (None, true) => Structure::OFF,
+            (None, false) => Structure::default(),
         },
     }
 }
@@ -253,7 +285,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::input_msg(format!("--size {e}")))?;
     let (ox, oy) = parse_origin(&args.origin)?;
     let atlas = match &args.atlas {
-        Some(p) => Some(Atlas::load(p, None, None).map_err(CliError::input)?),
+        Some(p) if args.biomes => {
+            Some((Atlas::load_biomes(p).map_err(CliError::input)?, p.as_path()))
+        }
+        Some(p) => Some((
+            vec![Atlas::load(p, None, None).map_err(CliError::input)?],
+            p.as_path(),
+        )),
         None => None,
     };
     let cfg = settings_with_overrides(config(&args), &args.set)?;
@@ -263,7 +301,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     cfg.check_window(ZoneRect::new(ox, oy, w, h))
         .map_err(CliError::input)?;
     if plan.format() == "png" {
-        let zone = atlas.as_ref().map_or(cfg.zone_size, Atlas::zone_size);
+        let zone = atlas
+            .as_ref()
+            .and_then(|(a, _)| a.first())
+            .map_or(cfg.zone_size, Atlas::zone_size);
         zone_tiles::limits::check_image(u64::from(w), u64::from(h), zone)
             .map_err(CliError::input)?;
     }
@@ -295,7 +336,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
         ));
         let look = match (&atlas, args.plain) {
-            (Some(a), _) => Look::Atlas(a),
+            (Some((a, path)), _) => Look::Atlas(a, path, &streamer),
             (None, true) => Look::Plain,
             (None, false) => Look::Procedural(&streamer),
         };
@@ -311,8 +352,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
 
 /// How a PNG is painted.
 enum Look<'a> {
-    /// An artist's atlas.
-    Atlas(&'a Atlas),
+    /// An artist's atlas (with biomes, one per terrain), the PNG file it was read from, and
+    /// the world that knows the terrains.
+    Atlas(&'a [Atlas], &'a std::path::Path, &'a World),
     /// Black and white cells.
     Plain,
     /// The built-in procedural tiles (with biomes, when asked for).
@@ -331,14 +373,11 @@ fn write_world(
         zone_tiles::ZoneError::Write { .. } => CliError::output(e),
         _ => CliError::input(e),
     };
-    let atlas = match look {
-        Look::Atlas(a) => Some(*a),
-        _ => None,
-    };
     match format {
         "png" => {
             let img = match look {
-                Look::Atlas(a) => paint(world, a),
+                Look::Atlas(a, _, streamer) if biomes => streamer.paint_with_atlases(world, a),
+                Look::Atlas(a, _, _) => paint(world, &a[0]),
                 Look::Plain => black_and_white(world, world.zone_size),
                 Look::Procedural(streamer) => streamer.paint(world),
             }
@@ -357,7 +396,13 @@ fn write_world(
                 Look::Procedural(streamer) if biomes => {
                     write_tmx_builtin(world, streamer, tmp).map_err(zone_err)
                 }
-                _ => write_tmx(world, tmp, atlas).map_err(zone_err),
+                Look::Atlas(a, source, streamer) if biomes => {
+                    write_tmx_terrains_file(world, streamer, tmp, a, source).map_err(zone_err)
+                }
+                Look::Atlas(a, source, _) => {
+                    write_tmx_with_atlas_file(world, tmp, &a[0], source).map_err(zone_err)
+                }
+                _ => write_tmx(world, tmp, None).map_err(zone_err),
             }),
             Target::Stdout => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
         },
@@ -380,18 +425,27 @@ fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
     } else {
         AtlasKind::Full
     };
-    let atlas = if a.builtin {
-        let tiles = ProceduralTiles::new(a.zone_size, Geometry::Thirds, Style::DUNGEON)
-            .map_err(CliError::input)?;
-        match kind {
-            AtlasKind::Full => tiles.full_atlas(),
-            AtlasKind::Reduced => tiles.reduced_atlas(),
-        }
+    let styles: Vec<Style> = if a.biomes {
+        Terrain::ALL.iter().map(|t| t.style()).collect()
     } else {
-        Atlas::reference(kind, a.zone_size)
+        vec![Style::DUNGEON]
+    };
+    let mut blocks = Vec::with_capacity(styles.len());
+    for style in styles {
+        let atlas = if a.builtin {
+            let tiles = ProceduralTiles::new(a.zone_size, Geometry::Thirds, style)
+                .map_err(CliError::input)?;
+            match kind {
+                AtlasKind::Full => tiles.full_atlas(),
+                AtlasKind::Reduced => tiles.reduced_atlas(),
+            }
+        } else {
+            Atlas::reference(kind, a.zone_size)
+        }
+        .map_err(CliError::input)?;
+        blocks.push(atlas);
     }
-    .map_err(CliError::input)?;
-    let img = atlas.to_image();
+    let img = Atlas::stack_image(&blocks);
     let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
         .map_err(CliError::output_msg)?;
     Output::new().write(&target, &png)?;

@@ -43,9 +43,9 @@ fn zones(c: &mut Criterion) {
     bench_window(
         c,
         "one_core",
-        "worley_f1_seamless_stride2",
+        "worley_f1_reference_stride2",
         ZoneConfig {
-            mode: Mode::Seamless,
+            mode: Mode::Reference,
             ..default
         },
         false,
@@ -89,6 +89,16 @@ fn zones(c: &mut Criterion) {
     }
     g.finish();
 
+    // A million zones with the defaults on one core (the window's rows on this thread).
+    let mut g = c.benchmark_group("million");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(1_000_000));
+    let generator = ZoneGenerator::new(default, 1).unwrap();
+    g.bench_function("default_1000x1000", |b| {
+        b.iter(|| black_box(generator.generate(ZoneRect::new(0, 0, 1000, 1000)).unwrap()))
+    });
+    g.finish();
+
     // Raw noise cost: the 9 cell means of one 60 px zone at stride 2 (900 samples).
     let mut g = c.benchmark_group("samples");
     g.throughput(Throughput::Elements(900));
@@ -123,17 +133,17 @@ fn windows(config: ZoneConfig) -> ZoneConfig {
 /// The configurations of the chunk benchmarks (wall and thread CPU time).
 fn chunk_configs() -> Vec<(&'static str, ZoneConfig, Option<zone_tiles::BiomeConfig>)> {
     let default = ZoneConfig::default();
-    let seamless = ZoneConfig {
-        mode: Mode::Seamless,
+    let reference = ZoneConfig {
+        mode: Mode::Reference,
         ..default
     };
     let stride = |k| ZoneConfig {
         sampling: Sampling::Stride(k),
-        ..seamless
+        ..default
     };
     vec![
         ("default", default, None),
-        ("seamless_stride2", seamless, None),
+        ("reference_stride2", reference, None),
         ("seamless_stride5", stride(5), None),
         ("seamless_stride10", stride(10), None),
         ("streaming_preset", ZoneConfig::streaming(), None),
@@ -142,7 +152,8 @@ fn chunk_configs() -> Vec<(&'static str, ZoneConfig, Option<zone_tiles::BiomeCon
             ZoneConfig::streaming(),
             Some(zone_tiles::BiomeConfig::default()),
         ),
-        ("windows_reference", windows(default), None),
+        ("windows_reference", windows(reference), None),
+        ("windows_default", windows(default), None),
         (
             "windows_seamless_stride10",
             windows(ZoneConfig::streaming()),
@@ -204,6 +215,14 @@ fn chunk_cpu(c: &mut Criterion<cpu::ThreadCpu>) {
             })
         });
     }
+    g.finish();
+    // A million zones with the defaults, in the thread's CPU time.
+    let mut g = c.benchmark_group("million_cpu");
+    g.sample_size(10);
+    let generator = ZoneGenerator::new(ZoneConfig::default(), 1).unwrap();
+    g.bench_function("default_1000x1000", |b| {
+        b.iter(|| black_box(generator.generate(ZoneRect::new(0, 0, 1000, 1000)).unwrap()))
+    });
     g.finish();
 }
 

@@ -46,6 +46,7 @@ fn main() -> Result<()> {
     for (name, noise, t) in noises {
         for mode in [Mode::Reference, Mode::Seamless] {
             let cfg = ZoneConfig {
+                structure: Structure::OFF,
                 noise,
                 threshold: Threshold::Fixed(t),
                 mode,
@@ -91,6 +92,7 @@ fn main() -> Result<()> {
         let full: Vec<Grid<ZoneState>> = (0..4)
             .map(|seed| {
                 let cfg = ZoneConfig {
+                    structure: Structure::OFF,
                     noise,
                     sampling: Sampling::Full,
                     ..ZoneConfig::default()
@@ -100,6 +102,7 @@ fn main() -> Result<()> {
             .collect::<Result<_>>()?;
         for stride in [1, 2, 4, 5, 10] {
             let cfg = ZoneConfig {
+                structure: Structure::OFF,
                 noise,
                 sampling: Sampling::Stride(stride),
                 ..ZoneConfig::default()
@@ -194,6 +197,7 @@ fn more_tables() -> Result<()> {
                 let (mut on, mut n) = (0u64, 0u64);
                 for seed in 0..8 {
                     let cfg = ZoneConfig {
+                        structure: Structure::OFF,
                         noise,
                         threshold,
                         mode,
@@ -246,6 +250,7 @@ fn floor_areas_row(
     let (mut areas, mut largest, mut wall) = (0.0, 0.0, 0.0);
     for seed in 0..8 {
         let cfg = ZoneConfig {
+            structure: Structure::OFF,
             mode,
             connected,
             ..ZoneConfig::default()
@@ -272,8 +277,8 @@ fn floor_areas_row(
         "| {mode:?}{} | {window} | {:.1} | {:.1}% | {:.0}% |",
         match connected {
             Connected::Off => "",
-            Connected::Regions => ", `--connected`",
-            Connected::Windows => ", `--connected windows`",
+            Connected::Regions => ", `--connected regions`",
+            Connected::Windows => ", `--connected`",
         },
         areas / 8.0,
         100.0 * largest / 8.0,

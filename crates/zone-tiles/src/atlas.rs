@@ -259,27 +259,69 @@ impl Atlas {
         })
     }
 
+    /// Cuts an image of `count` atlases of one layout stacked top to bottom (a biome atlas:
+    /// one per terrain), inferring the layout and zone size from one block's dimensions;
+    /// the blocks must share one layout.
+    pub fn split_stack(img: &RgbImage, count: u32) -> Result<Vec<Atlas>> {
+        let (w, h) = img.dimensions();
+        let layout_err = || ZoneError::BiomeAtlasLayout {
+            width: w,
+            height: h,
+        };
+        if count == 0 || h % count != 0 {
+            return Err(layout_err());
+        }
+        let block = h / count;
+        (0..count)
+            .map(|i| {
+                let part = image::imageops::crop_imm(img, 0, i * block, w, block).to_image();
+                Atlas::from_image_auto(&part).map_err(|_| layout_err())
+            })
+            .collect()
+    }
+
+    /// The images of `atlases` stacked top to bottom (the layout [`Atlas::split_stack`]
+    /// cuts; all of one layout and zone size).
+    pub fn stack_image(atlases: &[Atlas]) -> RgbImage {
+        let images: Vec<RgbImage> = atlases.iter().map(Atlas::to_image).collect();
+        let (w, h) = images.first().map_or((0, 0), RgbImage::dimensions);
+        let mut img = RgbImage::new(w, h * images.len() as u32);
+        for (i, block) in images.iter().enumerate() {
+            image::imageops::replace(&mut img, block, 0, i64::from(h) * i as i64);
+        }
+        img
+    }
+
+    /// Reads a biome atlas PNG: one atlas per terrain (water, grass, rock), stacked.
+    pub fn load_biomes(path: &Path) -> Result<Vec<Atlas>> {
+        Self::split_stack(&Self::load_image(path, 3)?, 3)
+    }
+
+    /// Reads a PNG whose size (from its header) is within
+    /// [`MAX_ATLAS_PIXELS`](crate::limits::MAX_ATLAS_PIXELS) times `blocks`.
+    pub fn load_image(path: &Path, blocks: u64) -> Result<RgbImage> {
+        let image_err = |e: image::ImageError| ZoneError::Image {
+            path: path.to_path_buf(),
+            message: crate::error::image_error_message(&e),
+        };
+        let (w, h) = image::image_dimensions(path).map_err(image_err)?;
+        let limit = crate::limits::MAX_ATLAS_PIXELS * blocks.max(1);
+        if u64::from(w) * u64::from(h) > limit {
+            return Err(ZoneError::Image {
+                path: path.to_path_buf(),
+                message: format!("{w}x{h} px is larger than the atlas limit of {limit} px"),
+            });
+        }
+        Ok(image::open(path).map_err(image_err)?.to_rgb8())
+    }
+
     /// Reads an artist's atlas PNG. With `zone`, checks the size against that zone size and
     /// `kind`; without, infers both.
     ///
     /// The image's size is read from its header and checked against
     /// [`MAX_ATLAS_PIXELS`](crate::limits::MAX_ATLAS_PIXELS) before it is decoded.
     pub fn load(path: &Path, kind: Option<AtlasKind>, zone: Option<u32>) -> Result<Atlas> {
-        let image_err = |e: image::ImageError| ZoneError::Image {
-            path: path.to_path_buf(),
-            message: crate::error::image_error_message(&e),
-        };
-        let (w, h) = image::image_dimensions(path).map_err(image_err)?;
-        if u64::from(w) * u64::from(h) > crate::limits::MAX_ATLAS_PIXELS {
-            return Err(ZoneError::Image {
-                path: path.to_path_buf(),
-                message: format!(
-                    "{w}x{h} px is larger than the atlas limit of {} px",
-                    crate::limits::MAX_ATLAS_PIXELS
-                ),
-            });
-        }
-        let img = image::open(path).map_err(image_err)?.to_rgb8();
+        let img = Self::load_image(path, 1)?;
         match (kind, zone) {
             (Some(k), Some(z)) => Atlas::from_image(&img, k, z),
             (Some(k), None) => {

@@ -38,7 +38,7 @@ impl Terrain {
     }
 
     /// The tile style of this terrain.
-    pub fn style(self) -> Style {
+    pub const fn style(self) -> Style {
         match self {
             Terrain::Water => Style {
                 floor: [196, 178, 128],

@@ -99,6 +99,9 @@ pub const MACRO_ZONES: i64 = 5;
 pub const MACRO_JITTER: i64 = 2;
 /// The largest side of a block, in zones (one less than the largest macro cell).
 pub const MAX_BLOCK: i64 = MACRO_ZONES + MACRO_JITTER - 1;
+/// The smallest window side, in zones, that is one floor area at any origin (no block
+/// spans it): `MAX_BLOCK + 1`. The number `levelgen zones --help` states.
+pub const MIN_WINDOW: u32 = MAX_BLOCK as u32 + 1;
 /// A zone counts towards a block with `walls - bias`, where
 /// `bias = 9 * (0.45 + BLOCK_FOLLOW * (share - 0.45)) + margin` (`walls`: its cells the noise
 /// makes wall, 0..=9; `share`: the noise's share of wall cells, 0.45 by default): at the

@@ -102,6 +102,18 @@ pub enum ZoneError {
         /// Height found.
         height: u32,
     },
+    /// A biome atlas that is not three atlases of one layout stacked top to bottom.
+    #[error(
+        "biome atlas image {width}x{height} px is not three atlases stacked top to bottom \
+         (water, grass, rock): expected 32N x 48N (512 tiles each) or 17N x 18N (102 tiles \
+         each) with N a multiple of 3"
+    )]
+    BiomeAtlasLayout {
+        /// Width found.
+        width: u32,
+        /// Height found.
+        height: u32,
+    },
     /// An image that could not be decoded.
     #[error("{path}: cannot read image: {message}")]
     Image {

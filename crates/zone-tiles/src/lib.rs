@@ -8,13 +8,16 @@
 //! [`lattice`], so the world has no period) is averaged over each cell and thresholded
 //! ([matcher]; by default 45% of cells are wall for every noise kind); the 9 bits pick one
 //! tile of an [`atlas`] that an artist repaints, or of the built-in [`procedural`] tileset.
-//! [Seamless mode](seamless) decides cells on the dual grid so neighbouring zones always agree
-//! at their shared edges; [connected mode](connect) makes all floor one area (and every chunk
+//! [Seamless mode](seamless) (the default) decides cells on the dual grid so neighbouring
+//! zones always agree at their shared edges; the noise sees every zone as
+//! [`NOISE_ZONE`](matcher::NOISE_ZONE) noise pixels, so the map does not depend on the drawn
+//! zone size; [connected mode](connect) makes all floor one area (and every chunk
 //! one area on its own), and [every-window mode](blocks) makes every window at any origin one
 //! area on its own, with walls turned into blocks of zones. The [world] is
 //! unbounded and any window of it can be generated on its own, in parallel; a [`World`]
 //! streams 16x16-zone chunks of zones and tiles, optionally painted per [`biome`]. [export]
-//! writes the state grid (JSON), the black-and-white map, the painted map and Tiled TMX.
+//! writes the state grid (JSON), the black-and-white map, the painted map and Tiled TMX with
+//! a [wangset](wang) for Tiled's terrain brush.
 //! Every size and work limit is checked before anything is allocated ([`limits`]).
 //!
 //! Pipeline, one module per stage:
@@ -27,6 +30,7 @@
 //! | base noise, normalised to [0, 1] | [`noise`] |
 //! | the hot loop: Worley F1 means by pruned candidates | [`worley_mean`] |
 //! | cell averages, thresholds, states | [`matcher`] |
+//! | the macro layer: rock masses, open caverns | [`structure`] |
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
 //! | one floor area: regions joined through doors, passages dug along the caves | [`connect`] |
 //! | every window one floor area: blocks of zones on a jittered macro grid | [`blocks`] |
@@ -35,13 +39,15 @@
 //! | terrains from an altitude noise, with transitions | [`biome`] |
 //! | chunks of zones and tiles for streaming, biome painting | [`stream`] |
 //! | JSON, PNG, painted PNG, TMX | [`export`] |
+//! | Tiled terrain data (wangsets) for the TMX | [`wang`] |
 //! | size limits and work budgets | [`limits`] |
 //! | the error enum | [`error`] |
 //!
 //! ```
 //! use zone_tiles::{ZoneConfig, ZoneGenerator, ZoneRect, Mode};
 //! use zone_tiles::seamless::border_mismatch;
-//! let config = ZoneConfig { mode: Mode::Seamless, ..ZoneConfig::default() };
+//! let config = ZoneConfig::default();
+//! assert_eq!(config.mode, Mode::Seamless);
 //! let world = ZoneGenerator::new(config, 7)?.generate(ZoneRect::new(0, 0, 8, 8))?;
 //! assert_eq!(border_mismatch(&world.states).mismatched, 0);
 //! # Ok::<(), zone_tiles::ZoneError>(())
@@ -50,33 +56,32 @@
 //! ## Measured figures
 //!
 //! Criterion, release build, one core, on a 2 vCPU Intel Xeon (24 GiB) shared with other
-//! builds while measuring (load average about 8), so wall times are upper bounds; the
-//! `chunk_cpu` group measures chunks in the thread's CPU time:
+//! builds while measuring (load average 15 to 20), in the thread's CPU time (`chunk_cpu`,
+//! `million_cpu`):
 //!
 //! ```text
-//! cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3 'chunk|million'
 //! ```
 //!
-//! | benchmark (20x20 zones of 60 px, stride 2) | zones/s (wall) |
+//! | one 16x16-zone chunk ([`World::chunk`]) | thread CPU time |
 //! |---|---|
-//! | Worley F1 chebyshev, reference mode (**default**) | **125,300** |
-//! | Simplex 100, reference mode | 23,700 |
+//! | defaults (seamless, macro layer, stride 2) | **0.54 ms** |
+//! | reference mode, stride 2 | 1.10 ms |
+//! | [`ZoneConfig::streaming`] (seamless, connected regions, stride 10) | 0.90 ms |
+//! | [`Connected::Windows`], defaults | 2.00 ms |
+//! | [`Connected::Windows`], seamless, stride 10 | 0.98 ms |
 //!
-//! | one 16x16-zone chunk ([`World::chunk`]) | thread CPU time | wall time |
-//! |---|---|---|
-//! | defaults | **0.74 ms** | 1.75 ms |
-//! | seamless, stride 2 | 0.38 ms | 0.94 ms |
-//! | [`ZoneConfig::streaming`] (seamless, connected, stride 10) | 0.60 ms | 1.65 ms |
-//! | [`Connected::Windows`], reference, stride 2 | 2.08 ms | 1.99 ms |
-//! | [`Connected::Windows`], seamless, stride 10 | 0.59 ms | 0.59 ms |
+//! A million zones ([`ZoneGenerator::generate`] of 1000x1000 zones, defaults, one thread):
+//! 1.96 s of thread CPU time.
 //!
 //! The default noise's hot loop ([`worley_mean`]) keeps, per piece of a cell's samples, only
 //! the feature points that can be nearest there, with the same `f64` results as sampling one
 //! by one.
 //!
 //! Cost is proportional to the samples per cell; the quality of strided sampling (share of
-//! zones whose state differs from full sampling, 6,400 zones): stride 2 (default) 0.69%
-//! (Worley F1) and 0.08% (Simplex), stride 5 3.3% and 0.58%, stride 10 14% and 1.6%
+//! zones whose state differs from full sampling, 6,400 seamless zones, macro layer off):
+//! stride 2 (default) 0.77% (Worley F1) and 0.00% (Simplex), stride 5 4.6% and 0.59%,
+//! stride 10 17% and 1.6%
 //! (`cargo run --release -p zone-tiles --example zones_report -- docs/images`, which also
 //! prints the border-mismatch, wall-share and floor-area tables of `docs/zone-tiles.md` and
 //! draws its pictures).
@@ -98,6 +103,8 @@ pub mod procedural;
 pub mod seamless;
 pub mod state;
 pub mod stream;
+pub mod structure;
+pub mod wang;
 pub mod world;
 pub mod worley_mean;
 
@@ -109,4 +116,5 @@ pub use matcher::{Sampling, Threshold};
 pub use noise::{Distance, Noise, NoiseConfig, NoiseKind, WorleyOutput};
 pub use state::{ClassRef, SymmetryTable, Transform, ZoneState};
 pub use stream::{CHUNK_ZONES, Chunk, TileRef, World};
+pub use structure::Structure;
 pub use world::{Mode, ZoneConfig, ZoneGenerator, ZoneRect, ZoneWorld};

@@ -13,13 +13,16 @@
 //!
 //! **Work units.** One unit is one noise sample of one octave of Worley F1, Simplex or Perlin;
 //! a sample of the reference's Worley `F1/(Fn−F1)` with `p` points per lattice cell counts
-//! `p` units. A zone in reference mode averages 9 cells of `k x k` samples
-//! (`k = ceil(cell / stride)`), in seamless mode about 4 nodes: the default zone (60 px,
-//! stride 2, Worley F1, one octave) costs 900 units, so a default window may hold about
-//! 1.19 million zones. A zone over [`MAX_ZONE_WORK`] is rejected when the generator is built
-//! (the [`Threshold::Fill`](crate::Threshold::Fill) calibration computes 256 zones), a window
-//! over [`MAX_WINDOW_WORK`] when it is asked for. The error names the limit and what to
-//! change (a larger stride, a smaller zone, fewer octaves or a smaller window).
+//! `p` units. Cells are measured in noise pixels, 20 per cell whatever the drawn zone size
+//! ([`NOISE_ZONE`](crate::matcher::NOISE_ZONE)). A zone in reference mode averages 9 cells
+//! of `k x k` samples (`k = ceil(20 / stride)`), in seamless mode about 4 nodes: at stride 2
+//! with Worley F1 and one octave a zone's 9 cells cost 900 units (the per-zone check), and a
+//! default (seamless) window about 400 units per zone, so it may hold about 2.68 million
+//! zones (a reference-mode window about 1.19 million). A zone over [`MAX_ZONE_WORK`] is
+//! rejected when the generator is built (the [`Threshold::Fill`](crate::Threshold::Fill)
+//! calibration computes 256 zones), a window over [`MAX_WINDOW_WORK`] when it is asked for.
+//! The error names the limit and what to change (a larger stride, fewer octaves or a
+//! smaller window).
 
 use crate::error::{Result, ZoneError};
 use crate::noise::{NoiseConfig, NoiseKind, WorleyOutput};
@@ -67,7 +70,7 @@ pub fn check_zone_work(noise: &NoiseConfig, zone_size: u32, stride: u32) -> Resu
             what: "one zone",
             needed: work,
             limit: MAX_ZONE_WORK,
-            hint: "use a larger --stride, a smaller --zone-size or fewer --octaves",
+            hint: "use a larger --stride or fewer --octaves",
         });
     }
     Ok(work)

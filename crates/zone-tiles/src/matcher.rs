@@ -18,6 +18,16 @@ use crate::noise::Noise;
 use crate::state::ZoneState;
 use serde::{Deserialize, Serialize};
 
+/// The side of a zone in **noise pixels**, whatever its drawn size (`zone_size`): the noise,
+/// its scale and the sampling stride are measured on this frame, so the map (every cell
+/// state) is the same for any tile size, and `zone_size` only changes how large the
+/// pictures are. 60 is the reference's zone size, so at the default size noise pixels are
+/// picture pixels.
+pub const NOISE_ZONE: u32 = 60;
+
+/// The side of a cell in noise pixels (`NOISE_ZONE / 3`).
+pub const NOISE_CELL: u32 = NOISE_ZONE / 3;
+
 /// How densely a cell is sampled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

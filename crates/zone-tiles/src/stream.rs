@@ -14,6 +14,7 @@
 //! art in the same order) and pays for pixels only where it needs them (a 16x16-zone chunk
 //! of 60 px zones is 921,600 pixels); [`World::chunk_image`] makes them on demand.
 
+use crate::atlas::{Atlas, AtlasKind};
 use crate::biome::{BiomeConfig, Biomes, Terrain};
 use crate::error::Result;
 use crate::lattice::lattice_hash;
@@ -106,8 +107,10 @@ impl World {
         &self.generator
     }
 
+    /// A zone's side in noise pixels, where the altitude is sampled (so terrains, like the
+    /// map, do not depend on the drawn zone size).
     fn zone_px(&self) -> f64 {
-        f64::from(self.generator.config().zone_size)
+        f64::from(crate::matcher::NOISE_ZONE)
     }
 
     /// The terrain of zone `(zx, zy)` (at its centre), if biomes are on.
@@ -175,9 +178,9 @@ impl World {
                 *corners.at(x + 1, y + 1),
             ];
             for py in 0..z {
-                let fy = (f64::from(py) + 0.5) / zf;
+                let fy = (f64::from(py) + 0.5) / f64::from(z);
                 for px in 0..z {
-                    let fx = (f64::from(px) + 0.5) / zf;
+                    let fx = (f64::from(px) + 0.5) / f64::from(z);
                     let alt = (a[0] * (1.0 - fx) + a[1] * fx) * (1.0 - fy)
                         + (a[2] * (1.0 - fx) + a[3] * fx) * fy;
                     let (gx, gy) = (
@@ -234,6 +237,42 @@ impl World {
             }
         }
         Ok(img)
+    }
+}
+
+impl World {
+    /// Paints `world` with an artist's biome atlas ([`Atlas::load_biomes`]: one atlas per
+    /// terrain, water, grass, rock): each zone with the atlas of the terrain at its centre
+    /// (the first atlas without biomes).
+    pub fn paint_with_atlases(&self, world: &ZoneWorld, atlases: &[Atlas]) -> Result<RgbImage> {
+        let Some(first) = atlases.first() else {
+            return self.paint(world);
+        };
+        let (ox, oy) = world.origin;
+        let terrains = Grid::from_fn(world.zones_wide(), world.zones_high(), |x, y| {
+            self.terrain_of(ox + x as i64, oy + y as i64)
+                .map_or(0, Terrain::index)
+        });
+        crate::export::paint_with(world, first.zone_size(), |x, y| {
+            atlases.get(*terrains.at(x, y)).unwrap_or(first)
+        })
+    }
+
+    /// The compact biome tileset for TMX: per terrain (water, grass, rock) its 102 class
+    /// tiles in direction-free art (placed with flips), 17 tiles across, 6 rows per terrain;
+    /// `None` without biomes.
+    pub fn biome_tileset_image(&self) -> Result<Option<RgbImage>> {
+        if self.biomes.is_none() {
+            return Ok(None);
+        }
+        let z = self.generator.config().zone_size;
+        let (cols, rows) = AtlasKind::Reduced.grid();
+        let mut img = RgbImage::new(cols * z, rows * z * Terrain::ALL.len() as u32);
+        for t in Terrain::ALL {
+            let atlas = self.tiles[t.index() + 1].reduced_atlas()?.to_image();
+            image::imageops::replace(&mut img, &atlas, 0, i64::from(t.index() as u32 * rows * z));
+        }
+        Ok(Some(img))
     }
 }
 

@@ -12,10 +12,13 @@ use crate::blocks::{MACRO_JITTER, MACRO_ZONES};
 use crate::connect::{Connected, Lattice, REGION_ZONES, connect_regions};
 use crate::error::{Result, ZoneError};
 use crate::limits;
-use crate::matcher::{Sampling, Threshold, cell_averages, quantile_threshold, state_of};
+use crate::matcher::{
+    NOISE_CELL, NOISE_ZONE, Sampling, Threshold, cell_averages, quantile_threshold, state_of,
+};
 use crate::noise::{Noise, NoiseConfig};
 use crate::seamless::{node_value, zone_from_nodes};
 use crate::state::ZoneState;
+use crate::structure::{MacroField, Structure, spread};
 use grid_core::{Grid, Legend, TileId, TileKind, TileMap};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -41,10 +44,12 @@ fn fill_rows<T: Send>(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    /// The reference: every zone averages its own 3x3 cells (borders disagree ~50%).
-    #[default]
+    /// The reference's look: every zone averages its own 3x3 cells, so neighbouring zones
+    /// disagree along about three quarters of their shared edges and the zone grid shows.
     Reference,
-    /// Dual grid: border cells are shared with the neighbours (borders always agree).
+    /// Dual grid (the default): border cells are shared with the neighbours, so borders
+    /// always agree.
+    #[default]
     Seamless,
 }
 
@@ -55,21 +60,24 @@ pub enum Mode {
 ///
 /// | path | type | default |
 /// |---|---|---|
-/// | `zone_size` | multiple of 3, 3..=1023 | 60 |
+/// | `zone_size` | multiple of 3, 3..=1023 (the drawn size only) | 60 |
 /// | `noise.kind.type` | `worley`, `simplex`, `perlin` | `worley` |
 /// | `noise.kind.distance` (worley) | `euclidean`, `manhattan`, `chebyshev` | `chebyshev` |
 /// | `noise.kind.output.type` (worley) | `f1`, `f1_over_gap` (with `points`, `n`) | `f1` |
-/// | `noise.scale` | px per noise unit, [0.1, 1e9] | 40 |
+/// | `noise.scale` | noise px per noise unit (a zone is 60 noise px), [0.1, 1e9] | 40 |
 /// | `noise.octaves` | 1..=8 | 1 |
 /// | `noise.persistence` | (0, 1] | 0.5 |
 /// | `sampling` | `"full"` or `{"stride": n}` | `{"stride": 2}` |
 /// | `threshold` | `{"fill": p}` or `{"fixed": t}`, in [0, 1] | `{"fill": 0.45}` |
-/// | `mode` | `reference`, `seamless` | `reference` |
+/// | `mode` | `seamless`, `reference` | `seamless` |
 /// | `connected` | `false`, `true` (regions) or `"windows"` (may be left out) | `false` |
+/// | `structure.weight` | macro layer strength, `[0, 4]` (0: off) | 1.2 |
+/// | `structure.scale` | macro noise px per unit, `[60, 1e6]` | 480 |
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ZoneConfig {
-    /// Zone side in pixels, a multiple of 3 (default 60: cells of 20).
+    /// Zone side in pixels when drawn, a multiple of 3 (default 60: cells of 20). The map
+    /// does not depend on it: noise is measured in [`NOISE_ZONE`] noise pixels per zone.
     pub zone_size: u32,
     /// Base noise.
     pub noise: NoiseConfig,
@@ -84,6 +92,10 @@ pub struct ZoneConfig {
     /// ([`crate::blocks`]).
     #[serde(default)]
     pub connected: Connected,
+    /// The macro layer under the detail ([`crate::structure`]); may be left out (then the
+    /// default layer), `{"weight": 0, ...}` turns it off.
+    #[serde(default)]
+    pub structure: Structure,
 }
 
 impl Default for ZoneConfig {
@@ -93,8 +105,9 @@ impl Default for ZoneConfig {
             noise: NoiseConfig::worley(),
             sampling: Sampling::default(),
             threshold: Threshold::default(),
-            mode: Mode::Reference,
+            mode: Mode::Seamless,
             connected: Connected::Off,
+            structure: Structure::default(),
         }
     }
 }
@@ -103,8 +116,8 @@ pub use crate::limits::{MAX_WINDOW_SIDE, MAX_ZONE_COORD, MAX_ZONE_SIZE};
 
 impl ZoneConfig {
     /// Settings for streaming a game world: seamless, connected, stride 10 (4 samples per
-    /// 20 px cell: a coarser estimate of each cell's mean, so 14% of Worley zones differ
-    /// from full sampling, against 0.7% at stride 2; the world looks the same kind).
+    /// 20 px cell: a coarser estimate of each cell's mean, so 17% of Worley zones differ
+    /// from full sampling, against 0.8% at stride 2; the world looks the same kind).
     pub fn streaming() -> Self {
         Self {
             mode: Mode::Seamless,
@@ -117,10 +130,11 @@ impl ZoneConfig {
     /// Checks every parameter and the work of one zone (see [`crate::limits`]).
     pub fn validate(&self) -> Result<()> {
         check_zone_size(self.zone_size)?;
-        self.sampling.validate(self.zone_size / 3)?;
+        self.sampling.validate(NOISE_CELL)?;
         self.threshold.validate()?;
         self.noise.validate()?;
-        limits::check_zone_work(&self.noise, self.zone_size, self.sampling.stride())?;
+        self.structure.validate()?;
+        limits::check_zone_work(&self.noise, NOISE_ZONE, self.sampling.stride())?;
         Ok(())
     }
 
@@ -141,7 +155,7 @@ impl ZoneConfig {
             Mode::Reference => gw * gh * 9,
             Mode::Seamless => (2 * gw + 1) * (2 * gh + 1),
         };
-        let units = limits::samples_per_cell(self.zone_size, self.sampling.stride())
+        let units = limits::samples_per_cell(NOISE_ZONE, self.sampling.stride())
             * limits::sample_work(&self.noise);
         limits::check_window_work(w, h, cells, units)
     }
@@ -221,6 +235,8 @@ pub struct ZoneGenerator {
     config: ZoneConfig,
     seed: u64,
     noise: Noise,
+    /// The macro layer, when on.
+    macro_field: Option<MacroField>,
     threshold: f64,
     /// The share of cells above the threshold: the fill, or measured on the calibration
     /// window (read by [`Connected::Windows`]).
@@ -239,20 +255,33 @@ impl ZoneGenerator {
             config,
             seed,
             noise,
+            macro_field: None,
             threshold: 0.45,
             wall_share: 0.45,
         };
+        let needs_values = config.structure.weight > 0.0
+            || config.connected == Connected::Windows
+            || matches!(config.threshold, Threshold::Fill(_));
+        if !needs_values {
+            generator.threshold = match config.threshold {
+                Threshold::Fixed(t) | Threshold::Fill(t) => t,
+            };
+            return Ok(generator);
+        }
+        let mut values = generator.calibration_values();
+        generator.macro_field = MacroField::new(&config.structure, seed, spread(&values))?;
+        if let Some(m) = &generator.macro_field {
+            for (i, v) in values.iter_mut().enumerate() {
+                *v += m.calibration_shift(i);
+            }
+        }
         match config.threshold {
             Threshold::Fixed(t) => {
                 generator.threshold = t;
-                if config.connected == Connected::Windows {
-                    let values = generator.calibration_values();
-                    let on = values.iter().filter(|&&v| v > t).count();
-                    generator.wall_share = on as f64 / values.len() as f64;
-                }
+                let on = values.iter().filter(|&&v| v > t).count();
+                generator.wall_share = on as f64 / values.len() as f64;
             }
             Threshold::Fill(p) => {
-                let mut values = generator.calibration_values();
                 generator.threshold = quantile_threshold(&mut values, p);
                 generator.wall_share = p;
             }
@@ -286,13 +315,13 @@ impl ZoneGenerator {
 
     fn calibration_values(&self) -> Vec<f64> {
         let n = CALIBRATION_ZONES as i64;
-        let z = self.config.zone_size;
+        let z = NOISE_ZONE;
         match self.config.mode {
             Mode::Reference => {
                 let mut v = Vec::with_capacity((n * n * 9) as usize);
                 for zy in 0..n {
                     for zx in 0..n {
-                        v.extend(self.averages(zx, zy));
+                        v.extend(self.detail_averages(zx, zy, self.stride()));
                     }
                 }
                 v
@@ -309,19 +338,44 @@ impl ZoneGenerator {
         }
     }
 
-    fn averages(&self, zx: i64, zy: i64) -> [f64; 9] {
-        let z = f64::from(self.config.zone_size);
+    /// The detail's 9 cell means of zone `(zx, zy)` at `stride`, without the macro layer.
+    fn detail_averages(&self, zx: i64, zy: i64, stride: u32) -> [f64; 9] {
+        let z = f64::from(NOISE_ZONE);
         cell_averages(
             &self.noise,
             zx as f64 * z,
             zy as f64 * z,
-            self.config.zone_size,
-            self.stride(),
+            NOISE_ZONE,
+            stride,
         )
     }
 
+    /// The 9 cell values of zone `(zx, zy)` at `stride`: detail plus macro layer.
+    fn cell_values_at(&self, zx: i64, zy: i64, stride: u32) -> [f64; 9] {
+        let mut v = self.detail_averages(zx, zy, stride);
+        if let Some(m) = &self.macro_field {
+            for (v, s) in v.iter_mut().zip(m.cell_shifts(zx, zy)) {
+                *v += s;
+            }
+        }
+        v
+    }
+
+    fn averages(&self, zx: i64, zy: i64) -> [f64; 9] {
+        self.cell_values_at(zx, zy, self.stride())
+    }
+
+    /// The value of node `(a, b)` at `stride`: detail plus macro layer.
+    fn node_value_at(&self, a: i64, b: i64, stride: u32) -> f64 {
+        let v = node_value(&self.noise, a, b, NOISE_ZONE, stride);
+        v + self
+            .macro_field
+            .as_ref()
+            .map_or(0.0, |m| m.node_shift(a, b))
+    }
+
     fn node_on(&self, a: i64, b: i64) -> bool {
-        node_value(&self.noise, a, b, self.config.zone_size, self.stride()) > self.threshold
+        self.node_value_at(a, b, self.stride()) > self.threshold
     }
 
     /// The state of one zone, computed on its own.

@@ -214,3 +214,119 @@ fn seamless_pictures_draw_a_shared_node_once() {
         assert_eq!(painted, plain, "{mode:?}");
     }
 }
+
+/// The wang ids of a loaded map's tileset, by tile id.
+fn wang_ids(map: &tiled::Map) -> std::collections::HashMap<u32, [u8; 8]> {
+    let set = &map.tilesets()[0];
+    assert_eq!(set.wang_sets.len(), 1);
+    let w = &set.wang_sets[0];
+    assert_eq!(w.wang_set_type, tiled::WangSetType::Mixed);
+    let names: Vec<&str> = w.wang_colors.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["wall", "floor"]);
+    w.wang_tiles
+        .iter()
+        .map(|(&k, t)| (k, t.wang_id.0))
+        .collect()
+}
+
+#[test]
+fn tmx_carries_a_wangset_whose_colours_are_the_cells_of_every_zone() {
+    let dir = temp_dir("wang");
+    let w = world(Mode::Seamless, 6, 14, 10);
+    let path = dir.join("wang.tmx");
+    write_tmx(&w, &path, None).unwrap();
+    let map = tiled::Loader::new().load_tmx_map(&path).unwrap();
+    let ids = wang_ids(&map);
+    assert_eq!(ids.len(), 102);
+    assert!(map.tilesets()[0].transformations.hflip);
+    let layer = map.get_layer(0).unwrap().as_tile_layer().unwrap();
+    for ((x, y), &state) in w.states.iter() {
+        let tile = layer.get_tile(x as i32, y as i32).unwrap();
+        let t = Transform {
+            flip_h: tile.flip_h,
+            flip_v: tile.flip_v,
+            flip_d: tile.flip_d,
+        };
+        // The class tile's colours, flipped as the map places it, are the zone's cells.
+        let canon = SymmetryTable::get().canonical_states()[tile.id() as usize];
+        assert_eq!(
+            ids[&tile.id()],
+            wang::wang_id(canon, wang::WALL, wang::FLOOR)
+        );
+        assert_eq!(t.apply(canon), state, "({x}, {y})");
+        assert_eq!(
+            wang::wang_id(t.apply(canon), 1, 2),
+            wang::wang_id(state, 1, 2)
+        );
+    }
+    // The default tileset is the built-in art, not the numbered reference drawing.
+    let tiles = image::open(dir.join("wang_tiles.png")).unwrap().to_rgb8();
+    let builtin = zone_tiles::procedural::ProceduralTiles::new(
+        w.zone_size,
+        zone_tiles::procedural::Geometry::Dual,
+        zone_tiles::procedural::Style::DUNGEON,
+    )
+    .unwrap()
+    .reduced_atlas()
+    .unwrap();
+    assert_eq!(tiles, builtin.to_image());
+}
+
+#[test]
+fn a_full_atlas_is_used_whole_and_its_png_copied_byte_for_byte() {
+    let dir = temp_dir("full-atlas");
+    let source = dir.join("art.png");
+    // An artist's full atlas: the reference drawing, re-encoded by another tool (extra
+    // chunks or compression would survive too: the file is copied, not re-encoded).
+    Atlas::reference(AtlasKind::Full, 12)
+        .unwrap()
+        .save_png(&source)
+        .unwrap();
+    let mut bytes = std::fs::read(&source).unwrap();
+    // A tEXt chunk before IEND that a re-encoder would drop.
+    let iend = bytes.len() - 12;
+    let text = b"Comment\0by hand";
+    let mut chunk = (text.len() as u32).to_be_bytes().to_vec();
+    chunk.extend_from_slice(b"tEXt");
+    chunk.extend_from_slice(text);
+    let crc = crc32(&chunk[4..]);
+    chunk.extend_from_slice(&crc.to_be_bytes());
+    bytes.splice(iend..iend, chunk);
+    std::fs::write(&source, &bytes).unwrap();
+    let atlas = Atlas::load(&source, None, None).unwrap();
+    assert_eq!(atlas.kind(), AtlasKind::Full);
+    let w = world(Mode::Seamless, 2, 16, 12);
+    let path = dir.join("map.tmx");
+    zone_tiles::export::write_tmx_with_atlas_file(&w, &path, &atlas, &source).unwrap();
+    assert_eq!(std::fs::read(dir.join("map_tiles.png")).unwrap(), bytes);
+    let map = tiled::Loader::new().load_tmx_map(&path).unwrap();
+    assert_eq!(map.tilesets()[0].tilecount, 512);
+    let ids = wang_ids(&map);
+    assert_eq!(ids.len(), 512);
+    let layer = map.get_layer(0).unwrap().as_tile_layer().unwrap();
+    for ((x, y), &state) in w.states.iter() {
+        let tile = layer.get_tile(x as i32, y as i32).unwrap();
+        assert_eq!(tile.id(), u32::from(state.index()));
+        assert!(!tile.flip_h && !tile.flip_v && !tile.flip_d);
+        assert_eq!(
+            ids[&tile.id()],
+            wang::wang_id(state, wang::WALL, wang::FLOOR)
+        );
+    }
+}
+
+/// CRC-32 (PNG's polynomial) of `data`.
+fn crc32(data: &[u8]) -> u32 {
+    let mut c = 0xffff_ffffu32;
+    for &b in data {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 != 0 {
+                0xedb8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+        }
+    }
+    !c
+}

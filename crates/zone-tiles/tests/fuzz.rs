@@ -49,6 +49,8 @@ proptest! {
         stride in 0u32..30,
         seamless: bool,
         connected in 0u8..3,
+        weight in prop_oneof![any::<f64>(), -0.5f64..5.0],
+        macro_scale in prop_oneof![any::<f64>(), 0.0f64..2000.0],
         x in -3_000_000_000i64..3_000_000_000,
         y in any::<i64>(),
         seed: u64,
@@ -60,9 +62,11 @@ proptest! {
             threshold: if fill { Threshold::Fill(threshold) } else { Threshold::Fixed(threshold) },
             mode: if seamless { Mode::Seamless } else { Mode::Reference },
             connected: [Connected::Off, Connected::Regions, Connected::Windows][connected as usize],
+            structure: Structure { weight, scale: macro_scale },
         };
         if let Ok(generator) = ZoneGenerator::new(config, seed) {
             prop_assert!(zone % 3 == 0 && (0.0..=1.0).contains(&threshold));
+            prop_assert!((0.0..=4.0).contains(&weight) && (60.0..=1e6).contains(&macro_scale));
             match generator.generate(ZoneRect::new(x, y % (1 << 33), 2, 2)) {
                 Ok(world) => prop_assert_eq!(world.states.len(), 4),
                 Err(e) => {

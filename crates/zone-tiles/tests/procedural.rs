@@ -6,9 +6,13 @@ use zone_tiles::export::paint;
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::*;
 
+/// A window of the detail alone: the tiles' properties are measured on it (the macro
+/// layer's solid masses, a few on a 20x12 window, change the baseline of the ratios below;
+/// with it on, seed 0's border contrast is 1.32 instead of below 1.3).
 fn world(mode: Mode, seed: u64) -> ZoneWorld {
     let config = ZoneConfig {
         mode,
+        structure: Structure::OFF,
         ..ZoneConfig::default()
     };
     ZoneGenerator::new(config, seed)

@@ -92,15 +92,40 @@ fn tmx_with_the_builtin_tiles_reads_back_with_terrains() {
     export::write_tmx_builtin(&w, &world, &path).unwrap();
     assert!(dir.join("world_tiles.png").exists());
     let map = tiled::Loader::new().load_tmx_map(&path).unwrap();
+    // Compact: 102 class tiles per terrain, 17 across (not 4 x 512 directional tiles).
+    let set = &map.tilesets()[0];
+    assert_eq!((set.tilecount, set.columns), (306, 17));
+    let image = image::open(dir.join("world_tiles.png")).unwrap();
+    assert_eq!(image.width(), 17 * 12);
+    assert_eq!(image.height(), 18 * 12);
+    let wangset = &set.wang_sets[0];
+    assert_eq!(wangset.wang_colors.len(), 6);
     let tiled::LayerType::Tiles(layer) = map.get_layer(0).unwrap().layer_type() else {
         panic!("not a tile layer")
     };
     let refs = world.tile_refs(&w);
+    let table = SymmetryTable::get();
     for y in 0..30 {
         for x in 0..60 {
             let t = layer.get_tile(x, y).unwrap();
-            assert_eq!(t.id(), refs.at(x as usize, y as usize).tileset_index());
-            assert!(!t.flip_h && !t.flip_v && !t.flip_d);
+            let r = refs.at(x as usize, y as usize);
+            let terrain = r.terrain.unwrap().index() as u32;
+            let flips = Transform {
+                flip_h: t.flip_h,
+                flip_v: t.flip_v,
+                flip_d: t.flip_d,
+            };
+            assert_eq!(t.id() / 102, terrain);
+            let class = ClassRef {
+                class: (t.id() % 102) as u8,
+                transform: flips,
+            };
+            assert_eq!(table.reconstruct(class), r.state);
+            // The tile's wang colours are its terrain's wall and floor at its cells.
+            let canon = table.canonical_states()[(t.id() % 102) as usize];
+            let id = wangset.wang_tiles[&t.id()].wang_id.0;
+            let (wall, floor) = (2 * terrain as u8 + 1, 2 * terrain as u8 + 2);
+            assert_eq!(id, zone_tiles::wang::wang_id(canon, wall, floor));
         }
     }
 }

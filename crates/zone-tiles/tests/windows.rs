@@ -6,7 +6,7 @@ use grid_core::connectivity::{Connectivity, components};
 mod common;
 
 use common::floor_components;
-use zone_tiles::blocks::MAX_BLOCK;
+use zone_tiles::blocks::{self, MAX_BLOCK};
 use zone_tiles::*;
 
 fn generator(noise: NoiseConfig, mode: Mode, fill: f64, seed: u64) -> ZoneGenerator {
@@ -84,6 +84,66 @@ fn windows_at_neighbouring_origins_and_other_fills_are_one_area() {
                 }
             }
         }
+    }
+}
+
+/// Random `(x, y)` zone origins anywhere in the plane (a 40x30 window still fits).
+fn random_origins(seed: u64, n: usize) -> Vec<(i64, i64)> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        grid_core::rng::mix64(state)
+    };
+    let span = (1u64 << 32) - 100;
+    (0..n)
+        .map(|_| {
+            let x = (next() % span) as i64 - (1i64 << 31);
+            let y = (next() % span) as i64 - (1i64 << 31);
+            (x, y)
+        })
+        .collect()
+}
+
+/// What `levelgen zones --connected` makes (the default settings, every window connected):
+/// 40x30 screens at 20 random origins, each one floor area.
+#[test]
+fn connected_screens_at_random_origins_are_one_area() {
+    let config = ZoneConfig {
+        connected: Connected::Windows,
+        ..ZoneConfig::default()
+    };
+    for (i, (x, y)) in random_origins(40, 20).into_iter().enumerate() {
+        let g = ZoneGenerator::new(config, i as u64).unwrap();
+        let world = g.generate(ZoneRect::new(x, y, 40, 30)).unwrap();
+        assert_eq!(
+            floor_components(&world).count(),
+            1,
+            "seed {i} at ({x}, {y})"
+        );
+    }
+}
+
+/// The minimum `--help` states ([`blocks::MIN_WINDOW`], 7x7 zones) on 200 random windows
+/// from 7x7 to 9x9 zones, default settings (a quarter of them in reference mode).
+#[test]
+fn the_stated_window_minimum_holds_on_200_random_windows() {
+    let min = blocks::MIN_WINDOW;
+    for (k, (x, y)) in random_origins(7, 200).into_iter().enumerate() {
+        let mode = if k % 4 == 3 {
+            Mode::Reference
+        } else {
+            Mode::Seamless
+        };
+        let config = ZoneConfig {
+            mode,
+            connected: Connected::Windows,
+            ..ZoneConfig::default()
+        };
+        let g = ZoneGenerator::new(config, k as u64 % 5).unwrap();
+        let (w, h) = (min + (k as u32 % 3), min + (k as u32 / 3 % 3));
+        let world = g.generate(ZoneRect::new(x, y, w, h)).unwrap();
+        let areas = floor_components(&world).count();
+        assert_eq!(areas, 1, "{mode:?} {w}x{h} at ({x}, {y})");
     }
 }
 

@@ -146,6 +146,8 @@ fn zone_config(req: &ZonesRequest) -> ZoneConfig {
         } else {
             Mode::Reference
         },
+        // The studio computes cell values itself (with painted offsets), detail only.
+        structure: zone_tiles::Structure::OFF,
         ..ZoneConfig::default()
     }
 }

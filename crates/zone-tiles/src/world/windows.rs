@@ -3,8 +3,7 @@
 
 use super::{Mode, ZoneGenerator, ZoneRect, fill_rows};
 use crate::blocks::{self, MacroGrid, Values};
-use crate::matcher::cell_averages;
-use crate::seamless::node_value;
+use crate::matcher::NOISE_CELL;
 use crate::state::ZoneState;
 
 impl ZoneGenerator {
@@ -51,7 +50,7 @@ impl ZoneGenerator {
     /// The sampling stride of the noise sketch that blocks are fitted to: 2x2 samples per
     /// cell, or the usual stride when that is coarser.
     fn sketch_stride(&self) -> u32 {
-        self.stride().max((self.config.zone_size / 3).div_ceil(2))
+        self.stride().max(NOISE_CELL.div_ceil(2))
     }
 
     /// The values of the zones `[x0, x1) x [y0, y1)`: cells, or nodes when `shared`; a
@@ -95,11 +94,10 @@ impl ZoneGenerator {
         stride: u32,
         parallel: bool,
     ) -> Vec<f64> {
-        let z = self.config.zone_size;
         let mut out = vec![0.0; nw * nh];
         let fill = |(j, row): (usize, &mut [f64])| {
             for (i, x) in row.iter_mut().enumerate() {
-                *x = node_value(&self.noise, a0 + i as i64, b0 + j as i64, z, stride);
+                *x = self.node_value_at(a0 + i as i64, b0 + j as i64, stride);
             }
         };
         fill_rows(&mut out, nw, parallel, fill);
@@ -108,15 +106,13 @@ impl ZoneGenerator {
 
     /// The cell means of the zones of `rect` on their cell lattice (3 per zone), row-major.
     fn cell_values(&self, rect: ZoneRect, stride: u32, parallel: bool) -> Vec<f64> {
-        let z = self.config.zone_size;
         let w = rect.width as usize;
         // One band of 3 lattice rows per row of zones.
         let mut out = vec![0.0; 9 * w * rect.height as usize];
         let fill = |(j, band): (usize, &mut [f64])| {
             for i in 0..w {
                 let (zx, zy) = (rect.x + i as i64, rect.y + j as i64);
-                let (px, py) = (zx as f64 * f64::from(z), zy as f64 * f64::from(z));
-                let means = cell_averages(&self.noise, px, py, z, stride);
+                let means = self.cell_values_at(zx, zy, stride);
                 for (k, m) in means.into_iter().enumerate() {
                     band[(k / 3) * 3 * w + 3 * i + k % 3] = m;
                 }

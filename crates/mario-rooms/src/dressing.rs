@@ -5,10 +5,12 @@
 use crate::difficulty;
 use crate::level::MarioLevel;
 use crate::playability::{self, PlayReport};
+use crate::shape;
 use crate::tiles;
 use grid_core::Seed;
 
-/// Dresses `level` for the difficulty `ramp` and, with `check`, checks it: where the
+/// Shapes `level` ([`shape`]: stretched, pits narrowed, coins thinned), dresses it for the
+/// difficulty `ramp` and, with `check`, checks it: where the
 /// dressing made it impassable, the checker repairs it from the undressed level
 /// ([`playability::check_repairing`]), and the enemies a repair took out are then put back
 /// elsewhere in their window ([`restock`]).
@@ -18,16 +20,25 @@ pub(crate) fn dress_and_check(
     seed: Seed,
     check: bool,
 ) -> Option<PlayReport> {
+    *level = shape::stretch(level, &mut seed.stream("stretch").rng());
     clear_start(level);
+    shape::narrow_pits(level, ramp);
+    shape::thin_coins(level, &mut seed.stream("coins").rng());
     let undressed = level.clone();
     dress(level, ramp, seed.stream("dress"));
+    let fill =
+        |level: &mut MarioLevel| shape::fill_featureless(level, &mut seed.stream("fill").rng());
     if !check {
+        fill(level);
         return None;
     }
     let dressed = level.clone();
-    let r = playability::check_repairing(level, &undressed);
+    let mut r = playability::check_repairing(level, &undressed);
     if r.playable && *level != dressed {
-        return Some(restock(level, &dressed, ramp, seed.stream("restock")).unwrap_or(r));
+        r = restock(level, &dressed, ramp, seed.stream("restock")).unwrap_or(r);
+    }
+    if r.playable && fill(level) > 0 {
+        r = playability::check(level);
     }
     Some(r)
 }
@@ -171,16 +182,21 @@ mod tests {
         let enemy = |c: u8| tiles::class_of(c) == tiles::TileClass::Enemy;
         // The rooms' own enemies by the start (columns 5 and 13) go; the one at 14 stays.
         let mut level = flat(200, &[5, 13, 14]);
+        clear_start(&mut level);
+        let left: Vec<usize> = (0..200).filter(|&x| enemy(level.get(x, 5))).collect();
+        assert_eq!(left, [14]);
+        // Dressed (and stretched), the zone after the start still holds none.
+        let mut level = flat(200, &[5, 13, 14]);
         let r = dress_and_check(&mut level, (5.0, 5.0), Seed(2), true).expect("checked");
         assert!(r.playable);
-        let zone = 1..=1 + difficulty::START_ZONE;
+        let sx = level.start().expect("start").0;
+        let zone = sx..=sx + difficulty::START_ZONE;
         assert!(
             zone.clone()
                 .all(|x| (0..7).all(|y| !enemy(level.get(x, y))))
         );
-        assert!(enemy(level.get(14, 5)), "{}", level.to_text());
         assert!(
-            (15..200).any(|x| enemy(level.get(x, 5))),
+            (15..level.width()).any(|x| enemy(level.get(x, 5))),
             "{}",
             level.to_text()
         );

@@ -15,6 +15,7 @@
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
 //! | building the pieces into one level | `build` |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
+//! | shaping: pits, coins and flat runs on SMB's scale | [`shape`] |
 //! | the dressing stage run: dress, check and repair, put enemies back | `dressing` |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
@@ -76,6 +77,7 @@ pub mod playability;
 pub mod preview;
 pub mod room;
 pub mod section;
+pub mod shape;
 pub mod tiles;
 
 pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, generate, tags_match};

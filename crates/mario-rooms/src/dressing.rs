@@ -19,18 +19,18 @@ pub(crate) fn dress_and_check(
     ramp: (f32, f32),
     seed: Seed,
     check: bool,
-) -> Option<PlayReport> {
+) -> (Option<PlayReport>, Vec<(usize, &'static str)>) {
     *level = shape::stretch(level, &mut seed.stream("stretch").rng());
     clear_start(level);
     shape::narrow_pits(level, ramp);
     shape::thin_coins(level, &mut seed.stream("coins").rng());
     let undressed = level.clone();
-    dress(level, ramp, seed.stream("dress"));
+    let pieces = dress(level, ramp, seed.stream("dress"));
     let fill =
         |level: &mut MarioLevel| shape::fill_featureless(level, &mut seed.stream("fill").rng());
     if !check {
         fill(level);
-        return None;
+        return (None, pieces);
     }
     let dressed = level.clone();
     let mut r = playability::check_repairing(level, &undressed);
@@ -40,7 +40,7 @@ pub(crate) fn dress_and_check(
     if r.playable && fill(level) > 0 {
         r = playability::check(level);
     }
-    Some(r)
+    (Some(r), pieces)
 }
 
 /// Takes every enemy out of the [`difficulty::START_ZONE`] columns after Mario's start
@@ -59,11 +59,12 @@ fn clear_start(level: &mut MarioLevel) {
 
 /// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
 /// the window's centre (`ramp` from the left end to the right end).
-fn dress(level: &mut MarioLevel, ramp: (f32, f32), seed: Seed) {
+/// Returns the set pieces it placed, with their first columns.
+fn dress(level: &mut MarioLevel, ramp: (f32, f32), seed: Seed) -> Vec<(usize, &'static str)> {
     let mut rng = seed.rng();
     dress_windows(level, ramp, &[], |d, x0, x1, p| {
         d.window(x0, x1, p, &mut rng)
-    });
+    })
 }
 
 /// Runs `stage` on each dressing window of `level` with its profile; enemies go on standing
@@ -74,7 +75,7 @@ fn dress_windows(
     (a, b): (f32, f32),
     keep_clear: &[bool],
     mut stage: impl FnMut(&mut difficulty::Dress, usize, usize, &difficulty::Profile),
-) {
+) -> Vec<(usize, &'static str)> {
     let (w, h) = (level.width(), level.height());
     let sx = level.start().map_or(0, |s| s.0);
     let fx = level.exit().map_or(w, |f| f.0);
@@ -96,6 +97,7 @@ fn dress_windows(
         stage(&mut d, x0, x1, &difficulty::Profile::at(at));
     }
     d.calm_piranhas();
+    std::mem::take(&mut d.pieces)
 }
 
 /// After a repair took enemies out of `level`, puts as many back in each dressing window as
@@ -187,7 +189,9 @@ mod tests {
         assert_eq!(left, [14]);
         // Dressed (and stretched), the zone after the start still holds none.
         let mut level = flat(200, &[5, 13, 14]);
-        let r = dress_and_check(&mut level, (5.0, 5.0), Seed(2), true).expect("checked");
+        let r = dress_and_check(&mut level, (5.0, 5.0), Seed(2), true)
+            .0
+            .expect("checked");
         assert!(r.playable);
         let sx = level.start().expect("start").0;
         let zone = sx..=sx + difficulty::START_ZONE;

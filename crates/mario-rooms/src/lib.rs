@@ -15,7 +15,8 @@
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
 //! | building the pieces into one level | `build` |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
-//! | shaping: pits, coins and flat runs on SMB's scale | [`shape`] |
+//! | shaping: spacing, pits, coins and flat runs on SMB's scale | [`shape`] |
+//! | set pieces: rated challenge patterns and the teaching curve | [`setpiece`] |
 //! | the dressing stage run: dress, check and repair, put enemies back | `dressing` |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
@@ -77,6 +78,7 @@ pub mod playability;
 pub mod preview;
 pub mod room;
 pub mod section;
+pub mod setpiece;
 pub mod shape;
 pub mod tiles;
 

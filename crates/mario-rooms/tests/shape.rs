@@ -71,3 +71,33 @@ fn every_theme_has_20_section_sequences_in_30_seeds() {
         assert!(seqs.len() >= 20, "{theme}: {} sequences", seqs.len());
     }
 }
+
+#[test]
+fn set_pieces_follow_the_teaching_curve_and_rise_with_difficulty() {
+    use mario_rooms::setpiece::PIECES;
+    let rating = |name: &str| PIECES.iter().find(|p| p.name == name).unwrap().rating;
+    let lib = Library::builtin().unwrap();
+    let mut means = Vec::new();
+    for d in 1..=5 {
+        let (mut sum, mut n) = (0, 0);
+        for seed in 0..20 {
+            let g = generate(&lib, &cfg(d as f32), seed).unwrap();
+            let r: Vec<usize> = g.pieces.iter().map(|p| rating(p.1)).collect();
+            assert!(!r.is_empty(), "d{d} seed {seed}");
+            // Alone first: the first piece of every level is rated 1 (at d1 the first two),
+            // and d1 has none rated over 2.
+            assert!(r[0] == 1, "d{d} seed {seed}: {r:?}");
+            if d == 1 {
+                assert!(r.get(1).is_none_or(|&x| x == 1), "seed {seed}: {r:?}");
+                assert!(r.iter().all(|&x| x <= 2), "seed {seed}: {r:?}");
+            }
+            sum += r.iter().sum::<usize>();
+            n += r.len();
+        }
+        assert!(n >= 20 * 3, "d{d}: {n} pieces in 20 levels");
+        means.push(sum as f64 / n as f64);
+    }
+    // Above difficulty 1 the pieces are rated higher; at 4 and 5 the dressing's own gaps,
+    // plateaus and pipes leave less flat ground, so fewer and narrower pieces fit.
+    assert!(means[1..].iter().all(|&m| m > means[0] + 0.4), "{means:?}");
+}

@@ -18,6 +18,7 @@
 //! | shaping: spacing, pits, coins and flat runs on SMB's scale | [`shape`] |
 //! | set pieces: rated challenge patterns and the teaching curve | [`setpiece`] |
 //! | the dressing stage run: dress, check and repair, put enemies back | `dressing` |
+//! | the difficulty estimated from what a level demands | [`estimate`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
 //! | level-design features (enemies, gaps, height changes) | [`measure`] |
@@ -69,6 +70,7 @@ pub mod config;
 pub mod difficulty;
 mod dressing;
 pub mod error;
+pub mod estimate;
 pub mod level;
 pub mod library;
 pub mod limits;

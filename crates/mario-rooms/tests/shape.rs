@@ -101,3 +101,23 @@ fn set_pieces_follow_the_teaching_curve_and_rise_with_difficulty() {
     // plateaus and pipes leave less flat ground, so fewer and narrower pieces fit.
     assert!(means[1..].iter().all(|&m| m > means[0] + 0.4), "{means:?}");
 }
+
+#[test]
+fn the_estimate_rises_with_the_asked_difficulty() {
+    use mario_rooms::estimate::estimate;
+    let lib = Library::builtin().unwrap();
+    let means: Vec<f32> = (1..=5)
+        .map(|d| {
+            (0..40)
+                .map(|s| estimate(&generate(&lib, &cfg(d as f32), s).unwrap().level))
+                .sum::<f32>()
+                / 40.0
+        })
+        .collect();
+    assert!(means.windows(2).all(|m| m[1] > m[0]), "{means:?}");
+    // Calibrated on these levels: 1 at difficulty 1, 5 at 5 (within rounding).
+    assert!(
+        (means[0] - 1.0).abs() < 0.1 && (means[4] - 5.0).abs() < 0.1,
+        "{means:?}"
+    );
+}

@@ -61,6 +61,9 @@ pub struct Args {
     /// Skip the playability check.
     #[arg(long)]
     pub no_check: bool,
+    /// List the rooms, sections and set pieces (with their first columns) of each level.
+    #[arg(long, short = 'v')]
+    pub explain: bool,
     /// Change one setting by its path in the `LevelConfig` JSON, after the other flags
     /// (repeatable): `--set difficulty=[2,4]`, `--set min_length=800`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -213,13 +216,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
         |_, seed| generate(&lib, &cfg, seed),
         |seed, g| -> Result<(), CliError> {
             let g = g.map_err(CliError::input)?;
+            let asked = match cfg.difficulty {
+                Some((a, b)) if a == b => format!("difficulty asked {a}"),
+                Some((a, b)) => format!("difficulty asked {a}:{b}"),
+                None => "no difficulty asked".to_string(),
+            };
             msg.summary(format!(
-                "mario seed {seed}: {}x{}, {} rooms, sections [{}], mean room rating {:.2}, {}{}",
+                "mario seed {seed}: {}x{}, {} rooms, sections [{}], {asked}, estimated {:.1}, mean room rating {:.2}, {} set pieces, {}{}",
                 g.level.width(),
                 g.level.height(),
                 g.rooms.len(),
                 g.sections.join(", "),
+                mario_rooms::estimate::estimate(&g.level),
                 g.difficulty,
+                g.pieces.len(),
                 g.report
                     .as_ref()
                     .map_or("not checked".to_string(), |r| r.summary()),
@@ -229,6 +239,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     String::new()
                 }
             ));
+            if args.explain {
+                let pieces: Vec<String> = g.pieces.iter().map(|(x, n)| format!("{n} @{x}")).collect();
+                msg.summary(format!("  sections: {}", g.sections.join(", ")));
+                msg.summary(format!("  rooms: {}", g.rooms.join(", ")));
+                msg.summary(format!("  set pieces: {}", pieces.join(", ")));
+            }
             if let Some(png) = &args.png {
                 let target = Target::File(plan.preview(png, seed));
                 write_preview(&out, &g.level, &target, args.show_reach)?;

@@ -36,8 +36,11 @@ pub struct GeneratedLevel {
     pub rooms: Vec<String>,
     /// Names of the sections used, in order.
     pub sections: Vec<String>,
-    /// Mean difficulty of the rooms used.
+    /// Mean difficulty rating of the rooms used.
     pub difficulty: f32,
+    /// The set pieces the dressing placed, with their first columns, left to right per
+    /// window (a repair may have taken one out again).
+    pub pieces: Vec<(usize, &'static str)>,
     /// The playability report (`None` when the check is off).
     pub report: Option<PlayReport>,
 }
@@ -490,11 +493,14 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
         let mut level = build_level(&b.pieces, cfg.height)?;
         let difficulty = b.difficulty_sum / b.rooms.len().max(1) as f32;
         let attempt_seed = Seed(seed).child(attempt as u64);
-        let report = match cfg.difficulty {
+        let (report, pieces) = match cfg.difficulty {
             Some(ramp) => {
                 dressing::dress_and_check(&mut level, ramp, attempt_seed, cfg.check_playability)
             }
-            None => cfg.check_playability.then(|| playability::check(&level)),
+            None => (
+                cfg.check_playability.then(|| playability::check(&level)),
+                Vec::new(),
+            ),
         };
         if let Some(r) = &report
             && !r.playable
@@ -509,6 +515,7 @@ pub fn generate(lib: &Library, cfg: &LevelConfig, seed: u64) -> Result<Generated
             rooms: b.rooms,
             sections: b.sections,
             difficulty,
+            pieces,
             report,
         });
     }

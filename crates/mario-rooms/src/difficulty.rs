@@ -89,6 +89,10 @@ pub struct Profile {
     pub piranha: f32,
     /// Weights of the enemy kinds `g k r G K y R`, in that order.
     pub kinds: [f32; 7],
+    /// Set pieces ([`crate::setpiece`]) per 100 columns.
+    pub pieces: f32,
+    /// The highest set piece rating (1 = one challenge alone, 2 = two combined, ...).
+    pub piece_rating: usize,
 }
 
 /// The enemy chars [`Profile::kinds`] weighs, in order.
@@ -124,6 +128,8 @@ impl Profile {
                 0.2 * (s - 2.0).max(0.0),
                 0.15 * (s - 3.0).max(0.0),
             ],
+            pieces: 5.0 + s,
+            piece_rating: (2.0 + s * 0.75).round() as usize,
         }
     }
 }
@@ -168,13 +174,17 @@ pub fn widest_gap() -> usize {
 
 /// A level's cells being dressed.
 pub(crate) struct Dress<'a> {
-    w: usize,
-    h: usize,
+    pub(crate) w: usize,
+    pub(crate) h: usize,
     cells: &'a mut [u8],
     /// Columns already used by a cut, plateau or pipe (with their margins and run-ups).
-    busy: Vec<bool>,
+    pub(crate) busy: Vec<bool>,
     /// Columns Mario needs clear to run up to a gap: no enemies there.
-    runway: Vec<bool>,
+    pub(crate) runway: Vec<bool>,
+    /// Columns of set pieces: their enemies stay when a window has more than asked.
+    pub(crate) piece_cols: Vec<bool>,
+    /// The set pieces placed, with their first column, left to right per window.
+    pub(crate) pieces: Vec<(usize, &'static str)>,
     /// Standing tiles the playability checker reached before the dressing.
     reached: Vec<bool>,
     /// Gaps, plateaus and pipes a window could not place, owed to the next windows.
@@ -201,6 +211,8 @@ impl<'a> Dress<'a> {
             h,
             cells,
             busy: vec![false; w],
+            piece_cols: vec![false; w],
+            pieces: Vec::new(),
             runway: vec![false; w],
             owed: [0; 3],
             owed_enemies: 0,
@@ -208,17 +220,17 @@ impl<'a> Dress<'a> {
         }
     }
 
-    fn at(&self, x: usize, y: usize) -> u8 {
+    pub(crate) fn at(&self, x: usize, y: usize) -> u8 {
         self.cells[y * self.w + x]
     }
 
-    fn set(&mut self, x: usize, y: usize, c: u8) {
+    pub(crate) fn set(&mut self, x: usize, y: usize, c: u8) {
         self.cells[y * self.w + x] = c;
     }
 
     /// The ground row of a plain column: ground `X` from some row to the bottom and
     /// [`HEADROOM`] rows of air above it.
-    fn plain(&self, x: usize) -> Option<usize> {
+    pub(crate) fn plain(&self, x: usize) -> Option<usize> {
         if x < self.span.0 || x > self.span.1 || self.busy[x] {
             return None;
         }
@@ -229,7 +241,7 @@ impl<'a> Dress<'a> {
     }
 
     /// Whether columns `x0..x1` are plain with their ground on row `y`.
-    fn flat(&self, x0: usize, x1: usize, y: usize) -> bool {
+    pub(crate) fn flat(&self, x0: usize, x1: usize, y: usize) -> bool {
         x1 <= self.w && (x0..x1).all(|x| self.plain(x) == Some(y))
     }
 
@@ -260,7 +272,13 @@ impl<'a> Dress<'a> {
             self.owed[2] += usize::from(!placed);
         }
         self.piranhas(x0, x1, p.piranha, rng);
-        self.enemies(x0, x1, count(p.enemies * len, rng), p, rng);
+        let want = count(p.enemies * len, rng);
+        // Room enemies over the asked number go before the set pieces come.
+        self.enemies(x0, x1, want, p, rng);
+        for _ in 0..count(p.pieces * len, rng) {
+            crate::setpiece::place(self, x0, x1, p.piece_rating, rng);
+        }
+        self.enemies(x0, x1, want, p, rng);
     }
 
     /// Tries random spots in `x0..x1` for a feature `w` columns wide with `pre` flat columns
@@ -426,9 +444,19 @@ impl<'a> Dress<'a> {
                 }
             }
         }
-        while have.len() > want {
-            let (x, y) = have.swap_remove(rng.random_range(0..have.len()));
-            self.set(x, y, b'-');
+        // Set pieces keep their enemies; only the others are taken out.
+        let mut loose: Vec<usize> = (0..have.len())
+            .filter(|&i| !self.piece_cols[have[i].0])
+            .collect();
+        let mut gone = Vec::new();
+        while have.len() - gone.len() > want && !loose.is_empty() {
+            let i = loose.swap_remove(rng.random_range(0..loose.len()));
+            self.set(have[i].0, have[i].1, b'-');
+            gone.push(i);
+        }
+        gone.sort_unstable();
+        for i in gone.into_iter().rev() {
+            have.remove(i);
         }
         // Columns with ground at the bottom and no piranha plant, once per window.
         let lo = x0.saturating_sub(ENEMY_CLEARANCE);

@@ -5,10 +5,12 @@
 use crate::difficulty;
 use crate::level::MarioLevel;
 use crate::playability::{self, PlayReport};
+use crate::shape;
 use crate::tiles;
 use grid_core::Seed;
 
-/// Dresses `level` for the difficulty `ramp` and, with `check`, checks it: where the
+/// Shapes `level` ([`shape`]: stretched, pits narrowed, coins thinned), dresses it for the
+/// difficulty `ramp` and, with `check`, checks it: where the
 /// dressing made it impassable, the checker repairs it from the undressed level
 /// ([`playability::check_repairing`]), and the enemies a repair took out are then put back
 /// elsewhere in their window ([`restock`]).
@@ -17,19 +19,28 @@ pub(crate) fn dress_and_check(
     ramp: (f32, f32),
     seed: Seed,
     check: bool,
-) -> Option<PlayReport> {
+) -> (Option<PlayReport>, Vec<(usize, &'static str)>) {
+    *level = shape::stretch(level, &mut seed.stream("stretch").rng());
     clear_start(level);
+    shape::narrow_pits(level, ramp);
+    shape::thin_coins(level, &mut seed.stream("coins").rng());
     let undressed = level.clone();
-    dress(level, ramp, seed.stream("dress"));
+    let pieces = dress(level, ramp, seed.stream("dress"));
+    let fill =
+        |level: &mut MarioLevel| shape::fill_featureless(level, &mut seed.stream("fill").rng());
     if !check {
-        return None;
+        fill(level);
+        return (None, pieces);
     }
     let dressed = level.clone();
-    let r = playability::check_repairing(level, &undressed);
+    let mut r = playability::check_repairing(level, &undressed);
     if r.playable && *level != dressed {
-        return Some(restock(level, &dressed, ramp, seed.stream("restock")).unwrap_or(r));
+        r = restock(level, &dressed, ramp, seed.stream("restock")).unwrap_or(r);
     }
-    Some(r)
+    if r.playable && fill(level) > 0 {
+        r = playability::check(level);
+    }
+    (Some(r), pieces)
 }
 
 /// Takes every enemy out of the [`difficulty::START_ZONE`] columns after Mario's start
@@ -48,11 +59,12 @@ fn clear_start(level: &mut MarioLevel) {
 
 /// Dresses `level` window by window with the [`difficulty::Profile`] of the difficulty at
 /// the window's centre (`ramp` from the left end to the right end).
-fn dress(level: &mut MarioLevel, ramp: (f32, f32), seed: Seed) {
+/// Returns the set pieces it placed, with their first columns.
+fn dress(level: &mut MarioLevel, ramp: (f32, f32), seed: Seed) -> Vec<(usize, &'static str)> {
     let mut rng = seed.rng();
     dress_windows(level, ramp, &[], |d, x0, x1, p| {
         d.window(x0, x1, p, &mut rng)
-    });
+    })
 }
 
 /// Runs `stage` on each dressing window of `level` with its profile; enemies go on standing
@@ -63,7 +75,7 @@ fn dress_windows(
     (a, b): (f32, f32),
     keep_clear: &[bool],
     mut stage: impl FnMut(&mut difficulty::Dress, usize, usize, &difficulty::Profile),
-) {
+) -> Vec<(usize, &'static str)> {
     let (w, h) = (level.width(), level.height());
     let sx = level.start().map_or(0, |s| s.0);
     let fx = level.exit().map_or(w, |f| f.0);
@@ -85,6 +97,7 @@ fn dress_windows(
         stage(&mut d, x0, x1, &difficulty::Profile::at(at));
     }
     d.calm_piranhas();
+    std::mem::take(&mut d.pieces)
 }
 
 /// After a repair took enemies out of `level`, puts as many back in each dressing window as
@@ -171,16 +184,23 @@ mod tests {
         let enemy = |c: u8| tiles::class_of(c) == tiles::TileClass::Enemy;
         // The rooms' own enemies by the start (columns 5 and 13) go; the one at 14 stays.
         let mut level = flat(200, &[5, 13, 14]);
-        let r = dress_and_check(&mut level, (5.0, 5.0), Seed(2), true).expect("checked");
+        clear_start(&mut level);
+        let left: Vec<usize> = (0..200).filter(|&x| enemy(level.get(x, 5))).collect();
+        assert_eq!(left, [14]);
+        // Dressed (and stretched), the zone after the start still holds none.
+        let mut level = flat(200, &[5, 13, 14]);
+        let r = dress_and_check(&mut level, (5.0, 5.0), Seed(2), true)
+            .0
+            .expect("checked");
         assert!(r.playable);
-        let zone = 1..=1 + difficulty::START_ZONE;
+        let sx = level.start().expect("start").0;
+        let zone = sx..=sx + difficulty::START_ZONE;
         assert!(
             zone.clone()
                 .all(|x| (0..7).all(|y| !enemy(level.get(x, y))))
         );
-        assert!(enemy(level.get(14, 5)), "{}", level.to_text());
         assert!(
-            (15..200).any(|x| enemy(level.get(x, 5))),
+            (15..level.width()).any(|x| enemy(level.get(x, 5))),
             "{}",
             level.to_text()
         );

@@ -106,6 +106,12 @@ impl MarioLevel {
         &self.cells[y * self.width..(y + 1) * self.width]
     }
 
+    /// Sets the char at `(x, y)`; callers keep it in bounds.
+    #[inline]
+    pub(crate) fn set(&mut self, x: usize, y: usize, c: u8) {
+        self.cells[y * self.width + x] = c;
+    }
+
     /// All chars, row-major, for the dressing stage to edit in place.
     pub(crate) fn cells_mut(&mut self) -> &mut [u8] {
         &mut self.cells

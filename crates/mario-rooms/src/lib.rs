@@ -15,7 +15,10 @@
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
 //! | building the pieces into one level | `build` |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
+//! | shaping: spacing, pits, coins and flat runs on SMB's scale | [`shape`] |
+//! | set pieces: rated challenge patterns and the teaching curve | [`setpiece`] |
 //! | the dressing stage run: dress, check and repair, put enemies back | `dressing` |
+//! | the difficulty estimated from what a level demands | [`estimate`] |
 //! | the level text format, [`grid_core::TileMap`] | [`level`] |
 //! | the playability checker | [`playability`] |
 //! | level-design features (enemies, gaps, height changes) | [`measure`] |
@@ -67,6 +70,7 @@ pub mod config;
 pub mod difficulty;
 mod dressing;
 pub mod error;
+pub mod estimate;
 pub mod level;
 pub mod library;
 pub mod limits;
@@ -76,6 +80,8 @@ pub mod playability;
 pub mod preview;
 pub mod room;
 pub mod section;
+pub mod setpiece;
+pub mod shape;
 pub mod tiles;
 
 pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, generate, tags_match};

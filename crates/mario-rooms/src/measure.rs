@@ -28,6 +28,9 @@ pub struct Features {
     /// Height changes: places where the floor rises or falls between neighbouring floor
     /// columns (gaps skipped).
     pub height_changes: usize,
+    /// Coins: coin tiles `o` and blocks that give a coin (`Q ! C 2`), as SMB's levels hold
+    /// most of theirs in blocks.
+    pub coins: usize,
 }
 
 impl Features {
@@ -70,6 +73,7 @@ impl Features {
                     {
                         f.piranhas += 1;
                     }
+                    b'o' | b'Q' | b'!' | b'C' | b'2' => f.coins += 1,
                     _ if class_of(c) == TileClass::Enemy => {
                         f.enemies += 1;
                         f.shells += usize::from(matches!(c, b'k' | b'K' | b'r' | b'R'));
@@ -99,6 +103,11 @@ impl Features {
         n as f64 * 100.0 / level.width().max(1) as f64
     }
 
+    /// Coins per 100 columns ([`Features::coins`]).
+    pub fn coins_per_100(&self) -> f64 {
+        self.coins as f64 * 100.0 / self.width.max(1) as f64
+    }
+
     /// Share of columns without ground.
     pub fn gap_share(&self) -> f64 {
         self.gap_columns as f64 / self.width.max(1) as f64
@@ -114,6 +123,108 @@ pub fn top_half_filled(level: &MarioLevel) -> f64 {
         .filter(|&&c| c != b'-')
         .count();
     filled as f64 / (rows * level.width()).max(1) as f64
+}
+
+/// Rows above a column's floor that [`longest_featureless`] looks at: what Mario meets when
+/// he walks and jumps there (his highest jump is about 4 tiles).
+pub const REACH: usize = 4;
+
+/// The top row of column `x`'s floor: the topmost `X` of the run of ground at the bottom.
+fn floor_top(level: &MarioLevel, x: usize) -> Option<usize> {
+    let h = level.height();
+    let n = (0..h)
+        .rev()
+        .take_while(|&y| level.get(x, y) == b'X')
+        .count();
+    (n > 0).then(|| h - n)
+}
+
+/// Whether column `x` is featureless: ground `X` at the bottom, level with the column
+/// before (a step is a feature), and only air or Mario's start `M` in the [`REACH`] rows
+/// above it (what is higher up is out of play).
+pub fn featureless(level: &MarioLevel, x: usize) -> bool {
+    let Some(top) = floor_top(level, x) else {
+        return false;
+    };
+    let level_with = x == 0 || floor_top(level, x - 1) == Some(top);
+    level_with && (top.saturating_sub(REACH)..top).all(|y| matches!(level.get(x, y), b'-' | b'M'))
+}
+
+/// The longest run of featureless columns ([`featureless`]).
+pub fn longest_featureless(level: &MarioLevel) -> usize {
+    let (mut run, mut best) = (0, 0);
+    for x in 0..level.width() {
+        run = if featureless(level, x) { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// Whether Mario can stand on cell `(x, y)`: a solid tile or a jump-through platform below
+/// the top row with no solid tile on it (a ceiling is not ground).
+pub fn standing(level: &MarioLevel, x: usize, y: usize) -> bool {
+    y > 0
+        && matches!(
+            class_of(level.get(x, y)),
+            TileClass::Solid | TileClass::Platform
+        )
+        && class_of(level.get(x, y - 1)) != TileClass::Solid
+}
+
+/// The widest pit Mario must jump: the longest run of columns with no tile to stand on
+/// ([`standing`]) at any height. (A bridge or platforms over a chasm are not a pit.)
+pub fn widest_pit(level: &MarioLevel) -> usize {
+    let (mut run, mut best) = (0, 0);
+    for x in 0..level.width() {
+        let open = (0..level.height()).all(|y| !standing(level, x, y));
+        run = if open { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// Columns of a reuse chunk ([`chunk_reuse`]).
+pub const CHUNK: usize = 16;
+
+/// Feature-chunk reuse of a batch: of the [`CHUNK`]-column chunks that hold anything besides
+/// air and ground (`-`, `X`; Mario's start `M` counts as air), cut from each level at columns
+/// 0, 16, 32, ..., the share found verbatim (every row) at any column of another level of the
+/// batch. Levels of different heights share no chunk.
+pub fn chunk_reuse(levels: &[MarioLevel]) -> f64 {
+    use std::collections::HashMap;
+    let window = |l: &MarioLevel, x: usize| -> Vec<u8> {
+        (0..l.height())
+            .flat_map(|y| &l.row(y)[x..x + CHUNK])
+            .copied()
+            .collect()
+    };
+    // Every window of every level, with the levels it occurs in (the first two suffice).
+    let mut seen: HashMap<Vec<u8>, (usize, Option<usize>)> = HashMap::new();
+    for (i, l) in levels.iter().enumerate() {
+        for x in 0..(l.width() + 1).saturating_sub(CHUNK) {
+            let e = seen.entry(window(l, x)).or_insert((i, None));
+            if e.0 != i && e.1.is_none() {
+                e.1 = Some(i);
+            }
+        }
+    }
+    let (mut chunks, mut reused) = (0usize, 0usize);
+    for (i, l) in levels.iter().enumerate() {
+        for x in (0..(l.width() + 1).saturating_sub(CHUNK)).step_by(CHUNK) {
+            let w = window(l, x);
+            if w.iter().all(|c| matches!(c, b'-' | b'X' | b'M')) {
+                continue;
+            }
+            chunks += 1;
+            let (a, b) = seen[&w];
+            reused += usize::from(a != i || b.is_some_and(|b| b != i));
+        }
+    }
+    if chunks == 0 {
+        0.0
+    } else {
+        reused as f64 / chunks as f64
+    }
 }
 
 /// How different the levels of a batch are: the mean, over every pair of levels, of the

@@ -170,7 +170,8 @@ fn nothing_fits_names_the_cell_and_tags() {
 
 #[test]
 fn an_impossible_room_is_rejected_and_reported() {
-    // A library whose only middle room has a 12-wide pit: every attempt fails the check.
+    // A library whose only middle room has a 12-wide pit: every attempt fails the check
+    // (without a difficulty: the shaping would give the pit stepping stones).
     let src = |name: &str, text: &str| Source {
         name: name.into(),
         file: format!("{name}.txt"),
@@ -192,6 +193,7 @@ fn an_impossible_room_is_rejected_and_reported() {
     let cfg = LevelConfig {
         sequence: vec![Step::new("intro", &[])],
         max_attempts: 3,
+        difficulty: None,
         ..LevelConfig::default()
     };
     let e = generate(&lib, &cfg, 9).unwrap_err();

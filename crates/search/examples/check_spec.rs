@@ -49,6 +49,9 @@ fn main() {
         let (_, maps) = search.check_maps(script, 1..101).expect("runs");
         all_maps.extend(maps.iter().cloned());
         each_maps.push(maps);
+        if i == 0 && search.evaluator().kind != levelgen_search::Kind::Marahel {
+            println!("{}", serde_json::to_string(script).expect("json"));
+        }
         if i == 0 && search.evaluator().kind == levelgen_search::Kind::Marahel {
             let (mean, far) = hamming(script);
             println!(

@@ -213,7 +213,8 @@ fn example_targets() {
         .run(&mut |_| {});
     let coverage = outcome.grid.unwrap().coverage();
     println!("cave-range: coverage {coverage}");
-    assert!(coverage >= 0.6, "{coverage}");
+    // As scored again on fresh seeds (the search itself fills more cells, some on luck).
+    assert!(coverage >= 0.5, "{coverage}");
 }
 
 /// A user's metric: the fraction of the top row that is floor.

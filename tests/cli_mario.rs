@@ -137,6 +137,42 @@ fn prints_level_and_summary() {
     let e = String::from_utf8(out.stderr).unwrap();
     assert!(e.starts_with("mario seed 2: "), "{e}");
     assert!(e.contains("playable: exit column"));
+    assert!(e.contains("difficulty asked 1:3, estimated "), "{e}");
+    assert!(!e.contains("  set pieces: "), "{e}");
+}
+
+#[test]
+fn explain_lists_sections_rooms_and_set_pieces() {
+    let out = bin()
+        .args([
+            "mario",
+            "--theme",
+            "castle",
+            "--difficulty",
+            "5",
+            "--seed",
+            "3",
+            "-v",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let e = String::from_utf8(out.stderr).unwrap();
+    assert!(e.contains("difficulty asked 5, estimated "), "{e}");
+    assert!(e.contains("  sections: c_"), "{e}");
+    assert!(e.contains("  rooms: c_start, "), "{e}");
+    let pieces = e
+        .lines()
+        .find(|l| l.starts_with("  set pieces: "))
+        .expect("pieces");
+    // The teaching curve: the first piece is one of the rating-1 pieces.
+    let first = pieces["  set pieces: ".len()..].split(" @").next().unwrap();
+    assert!(
+        mario_rooms::setpiece::PIECES
+            .iter()
+            .any(|p| p.name == first && p.rating == 1),
+        "{pieces}"
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Prints one level of the embedded library with its sections and rooms:
+//! Prints one level of the embedded library with its sections, rooms, set pieces, longest
+//! featureless run and widest pit:
 //! `cargo run --release -p mario-rooms --example show -- THEME DIFFICULTY SEED`.
 fn main() {
     let a: Vec<String> = std::env::args().skip(1).collect();
@@ -17,8 +18,6 @@ fn main() {
         "longest featureless {f}, widest pit {}",
         mario_rooms::measure::widest_pit(&g.level)
     );
-    let mut l = g.level.clone();
-    let n = mario_rooms::shape::fill_featureless(&mut l, &mut grid_core::Seed(1).rng());
-    println!("fill now: {n}, attempts {}", g.attempts);
+    println!("set pieces {:?}, attempts {}", g.pieces, g.attempts);
     print!("{}", g.level.to_text());
 }

@@ -12,15 +12,14 @@ fn main() {
         ..Default::default()
     };
     let t = std::time::Instant::now();
-    let mut cols = 0;
+    let (mut cols, mut attempts) = (0, 0);
     for s in 0..n {
-        cols += mario_rooms::generate(&lib, &cfg, s)
-            .expect("level")
-            .level
-            .width();
+        let g = mario_rooms::generate(&lib, &cfg, s).expect("level");
+        cols += g.level.width();
+        attempts += g.attempts as usize;
     }
     println!(
-        "{:?} wall per level, mean width {}, check {check}",
+        "{:?} wall per level, mean width {}, check {check}, {attempts} attempts",
         t.elapsed() / n as u32,
         cols / n as usize
     );

@@ -34,10 +34,10 @@ pub fn demand(level: &MarioLevel) -> f32 {
         .map(|x| (0..h).all(|y| !measure::standing(level, x, y)))
         .collect();
     let mut hazard = vec![0f32; w];
-    for x in 0..w {
+    for (x, hz) in hazard.iter_mut().enumerate() {
         for y in 0..h {
             let c = level.get(x, y);
-            hazard[x] += match c {
+            *hz += match c {
                 b'G' | b'K' | b'R' | b'Y' | b'y' => 1.5,
                 _ if class_of(c) == TileClass::Enemy => 1.0,
                 // A plant or a cannon counts once, at its top cell.
@@ -57,8 +57,8 @@ pub fn demand(level: &MarioLevel) -> f32 {
     };
     let mut score = 0.0;
     let mut run = 0;
-    for x in 0..=w {
-        if x < w && open[x] {
+    for &o in open.iter().chain([&false]) {
+        if o {
             run += 1;
         } else if run > 0 {
             score += run as f32 / 3.0;

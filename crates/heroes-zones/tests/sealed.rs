@@ -1,9 +1,10 @@
 //! Sealed zones: a hero walking as in the game (8-connected, every guard's 3x3 zone of control
 //! blocked, portals not taken) finds every zone its own area, except where a connection has
-//! no guard; no zone border has a gap ([`heroes_zones::measure::gaps`]).
+//! no guard; no zone border has a gap ([`heroes_zones::measure::gaps`]); the `.hmm` passes the
+//! reader, the validator and its reachability walk.
 
 use heroes_zones::vcmi::{self, Options};
-use heroes_zones::{Config, HeroesMap, Template, generate, measure};
+use heroes_zones::{Config, HeroesMap, Template, generate, hmm, measure};
 use std::path::{Path, PathBuf};
 
 /// `../shared/fixtures` beside the workspace, or the folder `LEVELGEN_FIXTURES` names (for a
@@ -28,6 +29,22 @@ fn problems(map: &HeroesMap) -> Vec<String> {
         .map(|(a, b)| format!("zones {a} and {b} share an area"))
         .collect();
     out.extend(measure::gaps(map).iter().map(|g| format!("gap {g:?}")));
+    // The .hmm still reads back and passes the validator and its 8-connected reachability.
+    let bytes = hmm::export(map).to_bytes();
+    match hmm::HmmFile::parse(&bytes) {
+        Ok(back) => {
+            let catalog = hmm::Catalog::builtin();
+            let report = hmm::validate(&back, &catalog);
+            out.extend(report.errors.iter().map(|e| format!(".hmm error: {e}")));
+            out.extend(report.warnings.iter().map(|e| format!(".hmm warning: {e}")));
+            out.extend(
+                hmm::reachability(&back, &catalog)
+                    .iter()
+                    .map(|e| format!(".hmm unreachable: {e}")),
+            );
+        }
+        Err(e) => out.push(format!(".hmm does not read back: {e}")),
+    }
     out
 }
 

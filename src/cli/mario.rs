@@ -102,12 +102,14 @@ fn write_preview(
     level: &mario_rooms::MarioLevel,
     target: &Target,
     reach: bool,
+    theme: &str,
 ) -> Result<(), CliError> {
-    let (w, h, rgb) = if reach {
+    let (w, h, mut rgb) = if reach {
         preview::render_with_reach(level, 8)
     } else {
         preview::render(level, 8)
     };
+    preview::apply_theme(&mut rgb, theme);
     let png = grid_core::export::encode_png(w, h, &rgb).map_err(CliError::output_msg)?;
     out.write(target, &png)
 }
@@ -247,7 +249,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
             if let Some(png) = &args.png {
                 let target = Target::File(plan.preview(png, seed));
-                write_preview(&out, &g.level, &target, args.show_reach)?;
+                write_preview(&out, &g.level, &target, args.show_reach, &args.theme)?;
                 msg.wrote(&target);
             }
             let target = plan.target(seed);

@@ -34,6 +34,36 @@ pub fn render_with_reach(level: &MarioLevel, scale: u32) -> (u32, u32, Vec<u8>) 
     (w, h, rgb)
 }
 
+/// The sky and ground colours of a theme of the embedded library, in place of the
+/// legend's (`(sky, ground)`); `None` for the overground and athletic themes, which keep the
+/// legend's sky.
+pub fn theme_colors(theme: &str) -> Option<([u8; 3], [u8; 3])> {
+    match theme {
+        "underground" => Some(([10, 10, 20], [40, 90, 150])),
+        "castle" => Some(([36, 32, 40], [130, 130, 130])),
+        _ => None,
+    }
+}
+
+/// Repaints the legend's sky and ground pixels of `rgb` with `theme`'s colours
+/// ([`theme_colors`]); other themes are left as they are.
+pub fn apply_theme(rgb: &mut [u8], theme: &str) {
+    let Some((sky, ground)) = theme_colors(theme) else {
+        return;
+    };
+    let (air, x) = (
+        crate::tiles::info_of(b'-').color,
+        crate::tiles::info_of(b'X').color,
+    );
+    for px in rgb.chunks_exact_mut(3) {
+        if px == air {
+            px.copy_from_slice(&sky);
+        } else if px == x {
+            px.copy_from_slice(&ground);
+        }
+    }
+}
+
 fn io(path: &Path, e: impl std::fmt::Display) -> MarioError {
     MarioError::Io {
         path: path.to_path_buf(),
@@ -68,5 +98,15 @@ mod tests {
         assert_eq!(px(&marked, 6, 6), REACH_COLOR.to_vec());
         assert_ne!(px(&plain, 6, 6), REACH_COLOR.to_vec());
         assert_eq!(px(&marked, 6, 10), px(&plain, 6, 10));
+        // A castle's sky and ground are repainted; the markers keep their colours.
+        let mut castle = plain.clone();
+        apply_theme(&mut castle, "castle");
+        let (sky, ground) = theme_colors("castle").unwrap();
+        assert_eq!(px(&castle, 1, 1), sky.to_vec());
+        assert_eq!(px(&castle, 1, 10), ground.to_vec());
+        assert_eq!(px(&castle, 2, 6), px(&plain, 2, 6), "Mario's start");
+        let mut over = plain.clone();
+        apply_theme(&mut over, "overground");
+        assert_eq!(over, plain);
     }
 }

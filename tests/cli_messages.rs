@@ -63,7 +63,7 @@ fn summaries_use_words_not_debug_output() {
     let out = bin().args(["zones", "--size", "3x3"]).output().unwrap();
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("(reference mode)"), "{err}");
+    assert!(err.contains("(seamless mode)"), "{err}");
     let out = bin()
         .args(["zones", "--origin", "a\u{1}b"])
         .output()

@@ -263,12 +263,13 @@ mod tests {
     fn costly_or_hostile_configs_are_rejected_at_open() {
         let dir = std::env::temp_dir().join(format!("levelgen-zones-open-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let noise = r#"{"kind":{"type":"worley","distance":"chebyshev","output":{"type":"f1"}},"scale":40,"octaves":1,"persistence":0.5}"#;
+        let costly = r#"{"kind":{"type":"worley","distance":"euclidean","output":{"type":"f1_over_gap","points":16,"n":12}},"scale":40,"octaves":8,"persistence":0.5}"#;
         let long = "x".repeat(5000);
         for (i, (text, needle)) in [
-            // One zone of 1023 px sampled at every pixel: 10^6 samples per zone (this hung).
+            // One zone sampled at every noise pixel with the reference's 16-point Worley at 8
+            // octaves: 460,800 units of work per zone, over the per-zone limit.
             (
-                format!(r#"{{"zone_size":1023,"sampling":"full","noise":{noise},"threshold":{{"fixed":0.45}},"mode":"reference"}}"#),
+                format!(r#"{{"zone_size":1023,"sampling":"full","noise":{costly},"threshold":{{"fixed":0.45}},"mode":"reference"}}"#),
                 "65536",
             ),
             (

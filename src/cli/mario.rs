@@ -61,8 +61,9 @@ pub struct Args {
     /// Skip the playability check.
     #[arg(long)]
     pub no_check: bool,
-    /// List the rooms, sections and set pieces (with their first columns) of each level.
-    #[arg(long, short = 'v')]
+    /// List the rooms, sections and set pieces (with their first columns) of each level
+    /// (`-v` lists them too).
+    #[arg(long)]
     pub explain: bool,
     /// Change one setting by its path in the `LevelConfig` JSON, after the other flags
     /// (repeatable): `--set difficulty=[2,4]`, `--set min_length=800`.
@@ -241,7 +242,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     String::new()
                 }
             ));
-            if args.explain {
+            if args.explain || args.common.verbose {
                 let pieces: Vec<String> = g.pieces.iter().map(|(x, n)| format!("{n} @{x}")).collect();
                 msg.summary(format!("  sections: {}", g.sections.join(", ")));
                 msg.summary(format!("  rooms: {}", g.rooms.join(", ")));

@@ -7,9 +7,11 @@ use levelgen_search::{Search, spec};
 use pyo3::prelude::*;
 
 /// Runs the spec (`text` or `path`) with optional seed and budget overrides, on a pool of
-/// `threads` threads (None: rayon's global pool). Returns `(archive JSON, log CSV)`.
+/// `threads` threads (None: rayon's global pool), then the final check on map seeds
+/// `1..=check` that picks and orders the kept generators, as `levelgen search` does.
+/// Returns `(archive JSON, log CSV)`.
 #[pyfunction]
-#[pyo3(signature = (text, path, seed, evaluations, threads))]
+#[pyo3(signature = (text, path, seed, evaluations, threads, check))]
 pub fn search(
     py: Python<'_>,
     text: Option<String>,
@@ -17,6 +19,7 @@ pub fn search(
     seed: Option<u64>,
     evaluations: Option<u64>,
     threads: Option<usize>,
+    check: u64,
 ) -> PyResult<(String, String)> {
     let input = Input { text, path };
     let run = || -> error::Result<(String, String)> {
@@ -39,13 +42,20 @@ pub fn search(
         }
         spec.check().map_err(at)?;
         let search = Search::new(&spec).map_err(at)?;
+        let run_and_check = || {
+            let mut outcome = search.run(&mut |_| {});
+            search
+                .select(&mut outcome, 1..check.max(1) + 1)
+                .map(|_| outcome)
+                .map_err(|e| Failure::new(error::Class::Search, e))
+        };
         let outcome = match threads {
-            None => search.run(&mut |_| {}),
+            None => run_and_check()?,
             Some(n) => rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
                 .build()
                 .map_err(|e| Failure::argument(e.to_string()))?
-                .install(|| search.run(&mut |_| {})),
+                .install(run_and_check)?,
         };
         let space = &search.evaluator().space;
         let archive = outcome.to_json(|e| space.decode(&e.genome).ok());

@@ -73,7 +73,7 @@ def test_batch_releases_the_gil(root):
 
     def work():
         t0 = time.perf_counter()
-        job.run(list(range(32)))
+        job.run(list(range(256)))
         spans.append(time.perf_counter() - t0)
 
     t = threading.Thread(target=work)

@@ -8,7 +8,7 @@ SPEC = "examples/search/binary.json"
 
 
 def test_search_equals_the_cli_archive(root, cli, tmp_path):
-    result = levelgen.search(root / SPEC, evaluations=48, seed=3)
+    result = levelgen.search(root / SPEC, evaluations=48, seed=3, check=2)
     cli("search", SPEC, "--budget", 48, "--seed", 3, "--check", 2, "--out", tmp_path, "-q")
     assert result.to_json().encode() == (tmp_path / "archive.json").read_bytes()
     assert result.log_csv.encode() == (tmp_path / "log.csv").read_bytes()

@@ -204,7 +204,7 @@ def _prepare_zones(zones=(20, 20), origin=(0, 0), noise: str = "worley", distanc
     if seamless:
         flags.append("--seamless")
     if connected:
-        flags.append("--connected=" + ("regions" if connected is True else str(connected)))
+        flags.append("--connected" if connected is True else "--connected=" + str(connected))
     w, h = _size(zones)
     ox, oy = origin
     return _levelgen.prepare_zones(flags, _overrides(overrides), bool(biomes), (w, h), (int(ox), int(oy)))
@@ -476,13 +476,15 @@ class SearchResult:
 
 
 def search(spec: Document, seed: Optional[int] = None, evaluations: Optional[int] = None,
-           threads: Optional[int] = None) -> SearchResult:
+           threads: Optional[int] = None, check: int = 100) -> SearchResult:
     """Runs a search spec (``levelgen search SPEC``; see docs/search.md) with the GIL
-    released. ``seed`` and ``evaluations`` replace the spec's (``--seed``, ``--budget``).
-    Under an evaluation budget the result is the same on any thread count."""
+    released. ``seed`` and ``evaluations`` replace the spec's (``--seed``, ``--budget``);
+    ``check`` is ``--check``: the final check on map seeds ``1..=check`` picks and orders
+    the kept generators. Under an evaluation budget the result is the same on any thread
+    count."""
     text, path = _document(spec, "spec")
     import json
 
     archive_json, log_csv = _levelgen.search(
-        text, path, None if seed is None else _seed(seed), evaluations, threads)
+        text, path, None if seed is None else _seed(seed), evaluations, threads, int(check))
     return SearchResult(json.loads(archive_json), archive_json, log_csv)

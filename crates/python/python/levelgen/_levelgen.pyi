@@ -87,5 +87,5 @@ def metrics(
 ) -> Dict[str, Any]: ...
 def search(
     text: Optional[str], path: Optional[str], seed: Optional[int], evaluations: Optional[int],
-    threads: Optional[int],
+    threads: Optional[int], check: int,
 ) -> Tuple[str, str]: ...

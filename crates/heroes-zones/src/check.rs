@@ -8,7 +8,7 @@
 use crate::connect::carve_to_main;
 use crate::error::HeroesError;
 use crate::map::{Cell, ObjectKind, Realised};
-use crate::seal::AROUND;
+use crate::seal::steps;
 use crate::work::Work;
 use std::collections::VecDeque;
 
@@ -39,7 +39,7 @@ pub(crate) fn reached(w: &Work) -> Vec<bool> {
     let mut used = vec![false; ends.len()];
     loop {
         while let Some(i) = queue.pop_front() {
-            for &(dx, dy) in &AROUND {
+            for (dx, dy) in steps() {
                 if let Some(nb) = w.offset(i, dx, dy)
                     && !seen[nb]
                     && w.cell(nb).walkable()

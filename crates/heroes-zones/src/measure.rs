@@ -201,7 +201,7 @@ pub fn thin_cells(map: &HeroesMap) -> usize {
 /// The cells around cell `i` that a hero can step to (the 8 neighbours on the map).
 fn around(side: usize, i: usize) -> impl Iterator<Item = usize> {
     let (x, y) = ((i % side) as i64, (i / side) as i64);
-    crate::seal::AROUND.iter().filter_map(move |&(dx, dy)| {
+    crate::seal::steps().filter_map(move |(dx, dy)| {
         let (nx, ny) = (x + dx, y + dy);
         (nx >= 0 && ny >= 0 && (nx as usize) < side && (ny as usize) < side)
             .then(|| ny as usize * side + nx as usize)

@@ -12,17 +12,13 @@
 use crate::map::{Cell, Realised};
 use crate::work::Work;
 
-/// Offsets of the 8 neighbours.
-pub(crate) const AROUND: [(i64, i64); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
+/// The 8 neighbour offsets, row-major (grid-core's, so every walk in the crate steps alike).
+pub(crate) fn steps() -> impl Iterator<Item = (i64, i64)> {
+    grid_core::Connectivity::Eight
+        .offsets()
+        .iter()
+        .map(|&(dx, dy)| (dx as i64, dy as i64))
+}
 
 /// Rounds of closing at most (each closes every gap found; closing only removes open cells).
 pub const ROUNDS: usize = 4;
@@ -54,7 +50,7 @@ pub(crate) fn gaps_in(
             continue;
         }
         let (x, y) = ((i % side) as i64, (i / side) as i64);
-        for &(dx, dy) in &AROUND[4..] {
+        for (dx, dy) in steps().skip(4) {
             let (nx, ny) = (x + dx, y + dy);
             if nx < 0 || ny < 0 || nx as usize >= side || ny as usize >= side {
                 continue;

@@ -273,3 +273,70 @@ fn docs_sample_output_is_current() {
         "docs/mario.md should show: {summary}"
     );
 }
+
+/// `.tmx` and `.json` carry Mario's start, the exit and every enemy (piranha plants
+/// included, one per pipe) as objects: a TMX object group the `tiled` crate reads with the
+/// right count, named as in the legend, and a JSON `objects` list; the tile layer keeps them
+/// too.
+#[test]
+fn tmx_and_json_carry_the_entities_as_objects() {
+    let dir = tmp("objects");
+    let run = |out: &PathBuf| {
+        let o = bin()
+            .args([
+                "mario",
+                "--seed",
+                "4",
+                "--difficulty",
+                "4",
+                "--quiet",
+                "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_success(&o, "levelgen mario --out");
+    };
+    let (txt, tmx, json) = (dir.join("l.txt"), dir.join("l.tmx"), dir.join("l.json"));
+    for p in [&txt, &tmx, &json] {
+        run(p);
+    }
+    let text = std::fs::read_to_string(&txt).unwrap();
+    let rows: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
+    let at = |x: usize, y: usize| rows[y].get(x).copied().unwrap_or(b'-');
+    let enemies = text.bytes().filter(|c| b"gEGkKrRyY".contains(c)).count();
+    // Our pipes are two columns wide: one plant per pipe, at its top-left T.
+    let mut plants = 0;
+    for (y, row) in rows.iter().enumerate() {
+        for x in 0..row.len() {
+            let left = x > 0 && at(x - 1, y) == b'T';
+            let above = y > 0 && at(x, y - 1) == b'T';
+            plants += usize::from(at(x, y) == b'T' && !left && !above);
+        }
+    }
+    assert!(
+        enemies >= 10 && plants >= 1,
+        "{enemies} enemies, {plants} plants"
+    );
+    let expected = enemies + plants + 2;
+
+    let map = tiled::Loader::new().load_tmx_map(&tmx).unwrap();
+    let group = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    assert_eq!(group.objects().len(), expected);
+    let named = |n: &str| group.objects().filter(|o| o.name == n).count();
+    assert_eq!((named("mario start"), named("exit flag")), (1, 1));
+    assert_eq!(named("piranha plant"), plants);
+    assert_eq!(
+        group.objects().filter(|o| o.user_type == "enemy").count(),
+        enemies + plants
+    );
+
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let objects = doc["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), expected);
+    let start = objects.iter().find(|o| o["kind"] == "player").unwrap();
+    let (x, y) = (start["x"].as_u64().unwrap(), start["y"].as_u64().unwrap());
+    assert_eq!(at(x as usize, y as usize), b'M');
+    assert_eq!(doc["rows"].as_array().unwrap().len(), rows.len());
+}

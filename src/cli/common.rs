@@ -433,6 +433,33 @@ pub fn write_generic(
     out.write(target, &bytes)
 }
 
+/// Writes a `.json` or `.tmx` map with `objects` as well: a JSON `objects` list or a TMX
+/// object group beside the tile layer (`grid_core::export::objects`).
+pub fn write_with_objects(
+    out: &Output,
+    map: &dyn TileMap,
+    target: &Target,
+    format: &str,
+    objects: &[export::MapObject],
+    opts: &ExportOptions,
+) -> Result<(), CliError> {
+    match (format, target) {
+        ("json", _) => out.write(
+            target,
+            export::to_json_with_objects(map, opts.json_tiles, objects).as_bytes(),
+        ),
+        (_, Target::File(path)) => out.write_files(path, |tmp| {
+            let image = export::tileset_file_name(tmp);
+            let (w, h, px) = export::tileset_image(map.legend(), opts.tmx_tile_size);
+            export::write_rgb_png(&tmp.with_file_name(&image), w, h, &px)
+                .map_err(CliError::output)?;
+            let doc = export::to_tmx_with_objects(map, opts.tmx_tile_size, &image, objects);
+            std::fs::write(tmp, doc).map_err(|e| CliError::output_msg(e.to_string()))
+        }),
+        _ => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
+    }
+}
+
 /// The generic formats, written by [`write_generic`].
 pub const GENERIC: [&str; 4] = ["txt", "json", "png", "tmx"];
 

@@ -1,7 +1,9 @@
 //! `levelgen mario`: Super Mario levels assembled from rooms, sections and macros, each
 //! proven playable, written as Mario AI Framework level text.
 
-use super::common::{CommonArgs, Formats, settings_with_overrides, write_generic};
+use super::common::{
+    CommonArgs, Formats, settings_with_overrides, write_generic, write_with_objects,
+};
 use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
@@ -94,6 +96,11 @@ fn write_level(
             out.write(target, format!("{}\n", level.to_text()).as_bytes())
         }
         "txt" | "lvl" => out.write(target, level.to_text().as_bytes()),
+        "json" | "tmx" => {
+            let objects = mario_rooms::objects::objects(level);
+            let opts = ExportOptions::default();
+            write_with_objects(out, level, target, format, &objects, &opts)
+        }
         _ => write_generic(out, level, target, format, &ExportOptions::default()),
     }
 }

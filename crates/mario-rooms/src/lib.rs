@@ -83,6 +83,7 @@ pub mod library;
 pub mod limits;
 pub mod macros;
 pub mod measure;
+pub mod objects;
 pub mod playability;
 pub mod preview;
 pub mod room;

@@ -44,16 +44,21 @@
 //! | check only, 1000 columns | 0.62 ms | |
 //! | loading the embedded library | 0.59 ms | |
 //!
-//! With the shaping and set pieces (spacing makes levels about 15 % longer than asked),
-//! `timing` wall times, 2 vCPU Xeon under a load average of about 20: default level (375
-//! columns) 0.91 ms; `min_length: 1000` (1208 columns) 2.0 ms; `min_length: 8000` (9265
-//! columns) 20.8 ms, **10.4x** (one of the 20 long levels needed a second assembly); CPU
-//! time by `perf stat` over the same runs: 100 default levels 64.7 ms in all, 1000 columns
-//! 2.27 ms, 8000 columns 26.9 ms (11.9x). The table below predates them.
+//! With the shaping and set pieces (spacing makes levels about 15 % longer than asked), in
+//! **CPU time** (criterion's `cpu_` benchmarks measure the thread's CPU time, so other work
+//! on the machine does not stretch them; 2 vCPU Xeon under a load average of about 17):
+//! `min_length: 1000` (about 1210 columns) 2.18 and 2.22 ms, `min_length: 8000` (about
+//! 9270 columns) 19.1 and 19.9 ms, **8.8x and 9.0x** in two runs (9.4x before a restocked
+//! level's block groups went in ahead of its check, which saves long levels a full check).
+//! In wall time under that load criterion gives 12.8 and 131.9 ms (10.3x): waiting for the
+//! CPU, not the work, grows. The table above predates the shaping and set pieces. 100
+//! default levels (375 columns) take 66 ms of CPU in all, process start included
+//! (`perf stat -e task-clock target/release/examples/timing 0 100`, two runs).
 //!
 //! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
-//! --measurement-time 3`. CPU time: `perf stat -e task-clock target/release/examples/timing
-//! N LEVELS` (`0 300`, `1000 100`, `8000 20`) divided by the levels; it includes the process
+//! --measurement-time 3`; its CPU-time group alone: `... -- cpu_ --warm-up-time 1
+//! --measurement-time 5`. `perf stat` figures: `perf stat -e task-clock
+//! target/release/examples/timing N LEVELS` divided by the levels; they include the process
 //! start and one library load. Levels longer than 512 columns are checked in windows
 //! (`playability` module docs), so the check grows linearly with the length, and a dressed
 //! level is repaired where the check fails instead of re-assembled (the last repair takes

@@ -130,7 +130,8 @@ impl Framework {
 
     /// Plays every file with every agent (level by level, the agents in turn), in one JVM,
     /// with a game timer of `timer` seconds and small Mario, visuals off. `each` sees every
-    /// play as it ends.
+    /// play as it ends. A play that has not ended after [`stall`] (an agent stuck in its
+    /// own search) kills the JVM and is an error.
     pub fn play(
         &self,
         classes: &Path,
@@ -140,6 +141,7 @@ impl Framework {
         mut each: impl FnMut(&Play),
     ) -> Result<Vec<Play>, String> {
         use std::io::BufRead;
+        use std::sync::mpsc;
         let mut child = Command::new("java")
             .arg("-cp")
             .arg(classes)
@@ -152,12 +154,34 @@ impl Framework {
             .spawn()
             .map_err(|e| format!("java: {e}"))?;
         let stdout = child.stdout.take().ok_or("java: no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         let mut plays = Vec::new();
-        for line in std::io::BufReader::new(stdout).lines() {
-            let line = line.map_err(|e| format!("java output: {e}"))?;
-            if let Some(p) = parse_play(&line) {
-                each(&p);
-                plays.push(p);
+        loop {
+            match rx.recv_timeout(stall(timer)) {
+                Ok(line) => {
+                    let line = line.map_err(|e| format!("java output: {e}"))?;
+                    if let Some(p) = parse_play(&line) {
+                        each(&p);
+                        plays.push(p);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "no play ended within {} s after {} plays: the JVM was stopped",
+                        stall(timer).as_secs(),
+                        plays.len()
+                    ));
+                }
             }
         }
         let status = child.wait().map_err(|e| format!("java: {e}"))?;
@@ -166,6 +190,13 @@ impl Framework {
         }
         Ok(plays)
     }
+}
+
+/// The longest a single play may take in wall time with a game timer of `timer` seconds: a
+/// game is at most `timer / 0.03` ticks of an agent's 40 ms (40 s for 30 s), so three times
+/// that and a minute leave room for a loaded machine.
+pub fn stall(timer: u32) -> std::time::Duration {
+    std::time::Duration::from_secs(60 + 4 * timer as u64)
 }
 
 /// Reads one `play` line of the runner.

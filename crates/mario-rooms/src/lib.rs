@@ -23,6 +23,7 @@
 //! | the playability checker | [`playability`] |
 //! | level-design features (enemies, gaps, height changes) | [`measure`] |
 //! | PNG preview | [`preview`] |
+//! | entities as objects for TMX and JSON object layers | [`objects`] |
 //! | the char legend | [`tiles`] |
 //! | errors | [`error`] |
 //! | size limits and work budgets | [`limits`] |

@@ -171,6 +171,7 @@
 //! ([`distance::quadratic`]). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
+#[cfg(feature = "accel")]
 pub mod accel;
 pub mod compile;
 pub mod cost;
@@ -181,13 +182,16 @@ pub mod error;
 pub mod estimator;
 pub mod executer;
 pub mod explorer;
+pub mod hook;
 pub mod legacy;
 pub mod map;
 pub mod noise;
 pub mod program;
 pub mod rule;
 pub mod script;
+pub mod workspace;
 
+#[cfg(feature = "accel")]
 pub use accel::{Accel, PassReport, Strategy};
 pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
@@ -197,6 +201,8 @@ pub use program::{Compat, Program};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Script {
     program: Program,
+    /// What the layer behind [`hook`] built from the program.
+    built: hook::Built,
     strict: bool,
 }
 
@@ -222,8 +228,13 @@ impl Script {
     /// The script a raw script compiles to (not strict).
     fn compiled(raw: &script::RawScript) -> Result<Self, MarahelError> {
         let program = compile::compile(raw)?;
+        let built = hook::build(&program);
         let strict = false;
-        Ok(Self { program, strict })
+        Ok(Self {
+            program,
+            built,
+            strict,
+        })
     }
 
     /// The same script in strict mode (see [`Script::parse_strict`]); an error when the script
@@ -259,24 +270,12 @@ impl Script {
         (self.program.min, self.program.max)
     }
 
-    /// Generates the map of `seed` (at `size`, else in the script's range) and lists the
-    /// strategy that ran each region pass, in order ([`accel::plan`]).
-    pub fn generate_traced(
-        &self,
-        seed: u64,
-        size: Option<(usize, usize)>,
-    ) -> Result<(MarahelMap, Vec<PassReport>), MarahelError> {
-        if let Some((w, h)) = size {
-            self.check_size(w, h)?;
-        }
-        let mut trace = Vec::new();
-        let map = engine::generate(&self.program, seed, size, Some(&mut trace))?;
-        Ok((self.checked(map, seed)?, trace))
-    }
-
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
-        self.checked(engine::generate(&self.program, seed, None, None)?, seed)
+        self.checked(
+            engine::generate(&self.program, &self.built, seed, None, None)?,
+            seed,
+        )
     }
 
     /// In strict mode, a map with a warning is an error.
@@ -298,7 +297,13 @@ impl Script {
         height: usize,
     ) -> Result<MarahelMap, MarahelError> {
         self.check_size(width, height)?;
-        let map = engine::generate(&self.program, seed, Some((width, height)), None)?;
+        let map = engine::generate(
+            &self.program,
+            &self.built,
+            seed,
+            Some((width, height)),
+            None,
+        )?;
         self.checked(map, seed)
     }
 

@@ -13,6 +13,7 @@ pub mod paths;
 pub mod quadratic;
 
 use crate::engine::Ctx;
+use crate::hook::{DistRead, Observer};
 
 /// Manhattan distance from every cell of the region at `(rx, ry)`, `rw x rh`, to its nearest
 /// target cell (`u32::MAX`: none), into `d` (two sweeps). `front` is the map, `w` wide.
@@ -74,13 +75,15 @@ impl Ctx<'_> {
         if to_out {
             return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
         }
-        let v = if self.caches.live_dist.on {
-            let map = (&self.canvas.front[..], self.canvas.w);
-            self.caches
-                .live_dist
-                .distance(slot, targets, (r, self.version), map, (x, y))
-        } else {
-            self.plane_distance(slot, targets, (lx as usize, ly as usize))
+        let read = DistRead {
+            slot,
+            now: (r, self.version),
+            map: (&self.canvas.front[..], self.canvas.w),
+            at: (x, y),
+        };
+        let v = match self.layer.distance(read, targets) {
+            Some(v) => v,
+            None => self.plane_distance(slot, targets, (lx as usize, ly as usize)),
         };
         if v == u32::MAX { -1.0 } else { v as f64 }
     }

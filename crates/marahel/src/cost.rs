@@ -153,3 +153,42 @@ pub fn visit_cost(ex: &Explorer, nbh_len: &[usize]) -> VisitCost {
     }
     c
 }
+
+/// What a pass may still read computing region planes again: the core's `dist` plane and
+/// Manhattan `maxDist`/`avgDist` statistics are computed again over the whole region at the
+/// first reading after every change of the map, which costs the region's area each time (a
+/// pass that writes what it reads: its area per changed cell). Each computation is charged
+/// here as it happens, out of what the explorer's work budget has left; the first that would
+/// go past it marks the pass, whose readings then return no target (`-1`) without computing,
+/// and the pass ends with [`crate::MarahelError::Limit`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlaneCharge {
+    /// Reads left.
+    pub left: u64,
+    /// Reads spent by the pass.
+    pub spent: u64,
+    /// Whether a computation went past `left`.
+    pub over: bool,
+}
+
+impl PlaneCharge {
+    /// A pass that may read `left` cells computing planes.
+    pub fn new(left: u64) -> Self {
+        PlaneCharge {
+            left,
+            ..Self::default()
+        }
+    }
+
+    /// Charges one plane of `area` cells; false, from then on always, once past the limit.
+    #[inline]
+    pub fn take(&mut self, area: u64) -> bool {
+        if !self.over && area <= self.left {
+            self.left -= area;
+            self.spent += area;
+        } else {
+            self.over = true;
+        }
+        !self.over
+    }
+}

@@ -92,6 +92,9 @@ pub struct Ctx<'a> {
     /// The state of the layer that observes the writes and may run passes
     /// ([`crate::hook::Observer`]).
     pub layer: Layer<'a>,
+    /// What the pass may still read computing `dist` planes and Manhattan statistics again
+    /// ([`crate::cost::PlaneCharge`]).
+    pub planes: crate::cost::PlaneCharge,
     /// In a live pass reading a walking `minDist`: its charge, counted as the pass changes
     /// cells ([`crate::distance::quadratic::LiveCharge`]).
     pub live_charge: Option<crate::distance::quadratic::LiveCharge>,
@@ -423,6 +426,7 @@ fn generate_once(
             cpercent: 0.0,
             rpercent: 0.0,
             live_charge: None,
+            planes: Default::default(),
         };
         let mut quadratic_left = QUADRATIC_STEPS;
         for (i, ex) in p.explorers.iter().enumerate() {

@@ -30,7 +30,8 @@
 //! | per map: size, regions | [`engine`], [`divider`] |
 //! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::row_order`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | `dist` planes | [`distance`] |
-//! | faster strategies with the same maps, one planner choosing per pass | [`accel`] |
+//! | the hook a faster layer plugs into; the thread's buffers | [`hook`], [`workspace`] |
+//! | faster strategies with the same maps, one plan per pass (cargo feature `accel`) | `accel` |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -148,26 +149,30 @@
 //!
 //! ## Speed
 //!
-//! The crate is a reference core (everything above) and an acceleration layer ([`accel`]):
-//! compiled rules, live neighbourhood counts, row-batched and whole-region scans, the drunk
-//! walker's step loops, count planes, live `dist` structures and connect's raster plan and
-//! table walk. One planner
-//! ([`accel::plan`]) chooses the strategy of every region pass; every strategy gives the
-//! core's maps exactly and can be switched off ([`Accel`], [`Script::with_accel`];
-//! [`Accel::none`] is the plain core), and [`Script::generate_traced`] says which ran.
-//! `tests/accel.rs` compares every strategy, on and off, with the core on every example,
-//! fixture and random script.
+//! The crate is a reference core (everything above) and an acceleration layer, `accel`,
+//! behind the default cargo feature of that name: compiled rules, live neighbourhood counts,
+//! row-batched and whole-region scans, the drunk walker's step loops, count planes, live
+//! `dist` structures and connect's raster plan and table walk. The core knows the layer only
+//! through one hook ([`hook::Observer`]): it reports every write of the map through it and
+//! offers it each region pass; without the feature the hook does nothing and the core runs
+//! alone (`cargo test -p marahel --no-default-features` runs the core's whole suite). The
+//! layer's planner makes one plan per region pass (strategy, count planes, live `dist`,
+//! connect's raster and walk); every strategy gives the core's maps exactly and can be
+//! switched off (`Accel`, `Script::with_accel`; `Accel::none()` is the plain core), and
+//! `Script::generate_traced` lists each pass's plan, with the reason when it fell back to
+//! the general path. `tests/accel.rs` compares every strategy, alone and all together, with
+//! the core on every example, fixture and random script.
 //!
 //! Cost is about linear in the map's area, the BSP split and connect included; `dist` in a
 //! pass that writes the map it reads costs O(log² area) per read and write at worst, in any
-//! visiting order ([`accel::live_dist`]).
+//! visiting order (the layer's `live_dist`).
 //! The 2017 Manhattan `maxDist(list)`/`avgDist(list)` likewise cost O(log area) per read and
-//! write in such a pass ([`accel::spread`]). Known exceptions: the three-argument
+//! write in such a pass (the layer's `spread`). Known exceptions: the three-argument
 //! `maxDist`/`avgDist`, which search the region from every cell they are read at; and
 //! `minDist(nbh, list)` in a pass that writes the map it reads (`replace: same`), whose
 //! walk plane is computed again after each write that closes a cell to walks or removes a
 //! target (the 2017 default, `buffer`, computes it once per pass; other writes lower it in
-//! place, [`accel::live_walk`], which is quadratic only at worst). Both are limited
+//! place, the layer's `live_walk`, which is quadratic only at worst). Both are limited
 //! ([`distance::quadratic`]). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 

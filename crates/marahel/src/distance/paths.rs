@@ -4,8 +4,8 @@
 //! - `xDist(list)`: Manhattan distance. `minDist(list)` is `dist(list)`; `maxDist` and
 //!   `avgDist` are read from per-region statistics of the targets ([`Spread`]: the extremes
 //!   of `x + y` and `x - y`, prefix sums of the targets per column and per row), O(area) to
-//!   build and O(1) to read; in a pass that writes the map it reads, the acceleration layer
-//!   keeps them up to date on every write instead ([`crate::accel::spread`]).
+//!   build and O(1) to read; in a pass that writes the map it reads, a faster layer behind
+//!   [`crate::hook`] may keep them up to date on every write instead.
 //! - `xDist(nbh, list[, allowed])`: the length of the shortest walk along `nbh`'s offsets,
 //!   inside the region, through cells holding `allowed` entities (default `any`), to a target
 //!   (the 2017 engine found these with A*). `minDist` reads a plane built by one breadth-first
@@ -275,9 +275,16 @@ impl Ctx<'_> {
         let value = match walk {
             None => match self.layer.spread(read, stat, targets) {
                 Some(v) => v,
+                // Past the pass's charge: the pass ends with the error, the value is not used.
+                None if self.planes.over => None,
                 None => {
+                    let charge = &mut self.planes;
                     let spread = (self.paths.spreads).get(slot, now, |s| {
-                        *s = Spread::new(rect, w, is_target);
+                        *s = match charge.take(r.area()) {
+                            true => Spread::new(rect, w, is_target),
+                            // Past the charge: no targets, computed no more.
+                            false => Spread::new(rect, w, |_| false),
+                        };
                     });
                     spread.get(stat, at)
                 }

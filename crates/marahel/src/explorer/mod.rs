@@ -15,6 +15,7 @@ pub mod row_order;
 pub mod turtle;
 pub mod wide;
 
+use crate::cost::{PlaneCharge, READS_PER_VISIT};
 use crate::distance::quadratic::{self, LiveCharge};
 use crate::engine::{Ctx, draw};
 use crate::error::MarahelError;
@@ -99,6 +100,38 @@ impl Budget {
         self.cut = true;
         let tiles = std::mem::take(&mut self.left) / weight;
         (by_tiles(&ex.kind) && tiles > 0).then_some(Limits { tiles, ..lim })
+    }
+
+    /// Takes the reads a pass spent computing planes again off the budget; the error when
+    /// they went past it ([`PlaneCharge`]).
+    fn spend_planes(&mut self, ex: &Explorer, c: PlaneCharge, r: Rect) -> Result<(), MarahelError> {
+        self.left = self.left.saturating_sub(c.spent.div_ceil(READS_PER_VISIT));
+        if !c.over {
+            return Ok(());
+        }
+        let reader = ex.rules.iter().position(|rule| {
+            let mut sides = rule.conditions.iter().flat_map(|c| [&c.left, &c.right]);
+            sides.any(|e| {
+                matches!(e, Estimator::Distance { to_out: false, .. })
+                    || matches!(e, Estimator::PathDistance { walk: None, .. })
+            })
+        });
+        Err(MarahelError::Limit {
+            path: match reader {
+                Some(j) => format!("{}.rules[{j}]", ex.path),
+                None => ex.path.clone(),
+            },
+            message: format!(
+                "its distance estimator computes its plane over the {}x{} region ({} cells) \
+                 again after every change of a pass that writes the map it reads, past the \
+                 explorer's work budget of {} visits ({READS_PER_VISIT} cell reads each); use \
+                 `replace: buffer` or smaller regions",
+                r.w,
+                r.h,
+                r.area(),
+                self.total
+            ),
+        })
     }
 
     /// The warning of an explorer that ran out of budget.
@@ -263,9 +296,11 @@ pub fn run(
                     q.charge(quadratic_left, visits(&ex.kind, area, limits), r)?;
                 }
             }
+            ctx.planes = PlaneCharge::new(budget.left.saturating_mul(READS_PER_VISIT));
             Layer::pass(ex, ctx, limits, warnings, |ctx, warnings| {
                 pass(ex, ctx, limits, warnings)
             });
+            budget.spend_planes(ex, ctx.planes, r)?;
             if let (Some(q), Some(charge)) = (&quadratic, ctx.live_charge.take()) {
                 q.settle(charge, ctx.version, quadratic_left, r)?;
             }

@@ -77,8 +77,8 @@ pub struct Plan {
 /// first), and the pair of cells (padded indices, the earlier first).
 pub type Candidate = (u32, u32, u32, u32, u32);
 
-/// Stages 1 to 3 on a [`Grid`]: the plain ones ([`Plain`]), or the raster passes of the
-/// acceleration layer, which leave the same plane, pairs and candidates.
+/// Stages 1 to 3 on a [`Grid`]: the plain ones ([`Plain`]), or a faster layer's (behind
+/// [`crate::hook`]), which must leave the same plane, pairs and candidates.
 pub trait Stages {
     /// Stage 1: numbers the areas; returns the first cell of each.
     fn areas(&mut self, grid: &mut Grid, g: &View, entities: &[bool]) -> Vec<usize>;

@@ -96,7 +96,8 @@ pub struct Plain;
 
 /// Without a layer, a script builds nothing beside its program.
 #[cfg(not(feature = "accel"))]
-pub type Built = ();
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Built;
 /// Without a layer, a thread keeps nothing of its own for the layer.
 #[cfg(not(feature = "accel"))]
 pub type Kept = ();
@@ -156,4 +157,6 @@ impl<'a> Observer<'a> for Plain {
 
 /// What the layer builds from a program once per script (nothing without a layer).
 #[cfg(not(feature = "accel"))]
-pub fn build(_: &Program) -> Built {}
+pub fn build(_: &Program) -> Built {
+    Built
+}

@@ -98,7 +98,7 @@ impl Ctx<'_> {
         let (front, w) = (&self.canvas.front[..], self.canvas.w);
         let charge = &mut self.planes;
         let plane = self.dist_cache.get(slot, (r, self.version), |d| {
-            match charge.take(r.area()) {
+            match charge.take(r.area().saturating_mul(crate::cost::DIST_PLANE_READS)) {
                 true => transform(front, w, rect, targets, d),
                 // Past the charge: a plane of no targets, computed no more.
                 false => *d = vec![u32::MAX; rect.2 * rect.3],

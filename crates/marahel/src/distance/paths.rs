@@ -280,7 +280,7 @@ impl Ctx<'_> {
                 None => {
                     let charge = &mut self.planes;
                     let spread = (self.paths.spreads).get(slot, now, |s| {
-                        *s = match charge.take(r.area()) {
+                        *s = match charge.take(r.area() * crate::cost::SPREAD_READS) {
                             true => Spread::new(rect, w, is_target),
                             // Past the charge: no targets, computed no more.
                             false => Spread::new(rect, w, |_| false),

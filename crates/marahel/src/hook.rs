@@ -7,7 +7,7 @@
 //! neighbourhood or `dist` estimator is read (a plane kept by the layer may answer it), and at
 //! every write of the front buffer ([`Observer::on_write`]), which is how the layer keeps its
 //! planes exact. With the default cargo feature `accel` the layer of `src/accel` implements
-//! it; without it, [`Plain`] does: every call is a no-op that the compiler removes, and the
+//! it; without it, `Plain` does: every call is a no-op that the compiler removes, and the
 //! core runs alone (`cargo test -p marahel --no-default-features`). The layer's state lives
 //! in [`crate::engine::Ctx::layer`] and in the script ([`Built`]), never in the program.
 

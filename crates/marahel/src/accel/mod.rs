@@ -2,12 +2,17 @@
 //! the reference core (the interpreter in [`crate::explorer`], [`crate::rule`] and
 //! [`crate::estimator`]).
 //!
-//! One planner ([`plan`]) decides, for each region pass of an explorer, which
-//! [`Strategy`] runs it, from the explorer's compiled form, the state of the pass and the
-//! [`Accel`] options. Every strategy can be switched off ([`Accel`], through
-//! [`crate::Script::with_accel`]); [`Accel::none`] runs the plain core, cell by cell.
-//! [`crate::Script::generate_traced`] lists the strategy that ran each pass
-//! ([`PassReport`]); `tests/accel.rs` compares every strategy, on and off, with the core.
+//! The layer is compiled with the default cargo feature `accel` and reaches the core only
+//! through its hook: [`layer`] implements [`crate::hook::Observer`] (every write of the map
+//! comes through it; the state is the script's [`Built`] and [`Layer`]). One planner
+//! ([`plan`], in [`planner`]) makes one [`Plan`] for each region pass of an explorer: the
+//! [`Strategy`] that runs it, whether its counts come from count planes, whether its `dist`
+//! is kept live, connect's raster plan and walk, from the explorer's compiled form, the state
+//! of the pass and the [`Accel`] options; [`pass`] consumes it whole. Every strategy can be
+//! switched off ([`Accel`], through [`crate::Script::with_accel`]); [`Accel::none`] runs the
+//! plain core, cell by cell. [`crate::Script::generate_traced`] lists each pass's plan, with
+//! the reason when it fell back to the general path ([`PassReport`]); `tests/accel.rs`
+//! compares every strategy, alone and together, with the core.
 
 pub mod batch;
 pub mod caches;

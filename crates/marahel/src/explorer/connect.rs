@@ -4,7 +4,7 @@
 //!    adjacency by the `directions` offsets (made symmetric), numbered in scan order. One
 //!    breadth-first search from every area at once finds each cell's nearest area (of equal
 //!    distances the lowest-numbered; for the 4 and 8 unit steps the planner may run these
-//!    stages its own way, [`tree::Stages`], with the same plan); neighbouring cells of two
+//!    stages its own way, `tree::Stages`, with the same plan); neighbouring cells of two
 //!    areas are
 //!    candidate corridors, and a minimum spanning tree of the areas by corridor length (equal
 //!    lengths in a random order) says which corridors to dig: each joins the area cells
@@ -14,7 +14,7 @@
 //!    the corridor's end (the first such direction), and applies the rules at every cell it
 //!    stands on (the idiom is `self(solid) -> self(empty)`); `percent` is the share of
 //!    corridors done; `percent`/`cpercent` are only kept when a rule reads them. A faster
-//!    layer may steer and dig its own way with the same cells ([`pass_with`]).
+//!    layer may steer and dig its own way with the same cells (`pass_with`).
 //!
 //! Everything is bounded: each corridor is walked in at most its Manhattan length, and their
 //! total length has a budget (`tree::BUDGET`, 4 steps per region cell); a corridor end the
@@ -73,7 +73,7 @@ pub fn symmetric(dirs: &[(i64, i64)]) -> Vec<(i64, i64)> {
     adj
 }
 
-/// One region pass, the core's: [`pass_with`] the core's stages and [`dig`].
+/// One region pass, the core's: `pass_with` the core's stages and [`dig`].
 pub fn pass(
     ex: &Explorer,
     entities: &[bool],

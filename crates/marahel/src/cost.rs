@@ -153,3 +153,52 @@ pub fn visit_cost(ex: &Explorer, nbh_len: &[usize]) -> VisitCost {
     }
     c
 }
+
+/// The cell reads of one `dist` plane per region cell ([`crate::distance::transform`]): the
+/// cell's code, then two sweeps reading the cell and two neighbours each.
+pub const DIST_PLANE_READS: u64 = 7;
+
+/// The cell reads of the Manhattan `maxDist`/`avgDist` statistics per region cell
+/// ([`crate::distance::paths::Spread`]): the cell's code.
+pub const SPREAD_READS: u64 = 1;
+
+/// What a pass may still read computing region planes again: the core's `dist` plane and
+/// Manhattan `maxDist`/`avgDist` statistics are computed again over the whole region at the
+/// first reading after every change of the map, which reads every cell of the region each
+/// time ([`DIST_PLANE_READS`], [`SPREAD_READS`] per cell; a pass that writes what it reads
+/// pays it per changed cell). Each computation is charged here as it happens, out of what
+/// the explorer's work budget has left; the first that would go past it marks the pass, whose
+/// readings then return no target (`-1`) without computing, and the pass ends with
+/// [`crate::MarahelError::Limit`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlaneCharge {
+    /// Reads left.
+    pub left: u64,
+    /// Reads spent by the pass.
+    pub spent: u64,
+    /// Whether a computation went past `left`.
+    pub over: bool,
+}
+
+impl PlaneCharge {
+    /// A pass that may read `left` cells computing planes.
+    pub fn new(left: u64) -> Self {
+        PlaneCharge {
+            left,
+            ..Self::default()
+        }
+    }
+
+    /// Charges a computation of `reads` cell reads; false, from then on always, once past
+    /// the limit.
+    #[inline]
+    pub fn take(&mut self, reads: u64) -> bool {
+        if !self.over && reads <= self.left {
+            self.left -= reads;
+            self.spent += reads;
+        } else {
+            self.over = true;
+        }
+        !self.over
+    }
+}

@@ -4,13 +4,12 @@
 //! `unknown`, or `out`. [`Ctx`] is everything a rule sees while an explorer runs: the
 //! buffers, the current region, the explorer's `out` value, progress and its RNG stream.
 
-use crate::accel::caches::{self, Caches};
-use crate::accel::{PassReport, Planning};
 use crate::distance;
 use crate::distance::quadratic::QUADRATIC_STEPS;
 use crate::divider;
 use crate::error::MarahelError;
 use crate::explorer;
+use crate::hook::{Built, Layer, Observer, Report};
 use crate::map::MarahelMap;
 use crate::noise::NoiseField;
 use crate::program::{Program, Range};
@@ -50,9 +49,8 @@ pub struct Canvas {
 /// `region`, `out`/`out_code`, `buffer`, `wrap`, `counts` (with `track_counts`), `version`,
 /// the progress estimators (`percent`, `cpercent`, `rpercent`) and the charge of the walk
 /// estimators (`live_charge`). What can be thrown away and computed again: the values of
-/// the distance estimators kept until the map changes (`dist_cache`, `paths`), and what only
-/// speeds a pass up (`caches`: count and live planes, live `dist`, scratch). What the
-/// planner reads and records: `planning`.
+/// the distance estimators kept until the map changes (`dist_cache`, `paths`), and the state
+/// of the layer behind [`crate::hook`] (`layer`), which sees every write of the front buffer.
 #[derive(Debug)]
 pub struct Ctx<'a> {
     /// The map.
@@ -83,8 +81,6 @@ pub struct Ctx<'a> {
     pub dist_cache: Memo<Vec<u32>>,
     /// Caches of the 2017 distance estimators ([`crate::distance::paths`]).
     pub paths: distance::paths::Caches,
-    /// What the acceleration layer keeps between visits ([`crate::accel::caches`]).
-    pub caches: Caches,
     /// The region's edges wrap around (2017 `borderType: wrap`).
     pub wrap: bool,
     /// Visit progress in `[0, 1)`.
@@ -93,8 +89,12 @@ pub struct Ctx<'a> {
     pub cpercent: f64,
     /// Repeat progress in `[0, 1)`.
     pub rpercent: f64,
-    /// What the planner needs ([`crate::accel::plan`]).
-    pub planning: Planning<'a>,
+    /// The state of the layer that observes the writes and may run passes
+    /// ([`crate::hook::Observer`]).
+    pub layer: Layer<'a>,
+    /// What the pass may still read computing `dist` planes and Manhattan statistics again
+    /// ([`crate::cost::PlaneCharge`]).
+    pub planes: crate::cost::PlaneCharge,
     /// In a live pass reading a walking `minDist`: its charge, counted as the pass changes
     /// cells ([`crate::distance::quadratic::LiveCharge`]).
     pub live_charge: Option<crate::distance::quadratic::LiveCharge>,
@@ -179,7 +179,7 @@ impl Ctx<'_> {
             return;
         }
         let (xi, yi) = (x as i64, y as i64);
-        if self.track_counts || self.caches.watching() || self.wrap {
+        if self.track_counts || self.layer.watching() || self.wrap {
             for &(dx, dy) in &n.offsets {
                 if let Some((nx, ny)) = self.wrapped(xi + dx, yi + dy) {
                     self.set_at(nx as usize, ny as usize, value);
@@ -246,7 +246,7 @@ impl Ctx<'_> {
                 self.counts[old as usize] -= 1;
                 self.counts[value as usize] += 1;
             }
-            self.caches.on_write(self.version, at, old, value);
+            self.layer.on_write(self.version, at, old, value);
         }
     }
 
@@ -321,13 +321,15 @@ pub fn draw(r: Range, rng: &mut LevelRng) -> u64 {
     }
 }
 
-/// Generates one map. `size` overrides the script's size range. `trace`, when given,
-/// receives the strategy of every region pass ([`crate::accel::plan`]).
+/// Generates one map. `size` overrides the script's size range. `built` is what the layer
+/// built from `p` and `trace`, when given, receives its plan of every region pass
+/// ([`crate::hook`]).
 pub fn generate(
     p: &Program,
+    built: &Built,
     seed: u64,
     size: Option<(usize, usize)>,
-    mut trace: Option<&mut Vec<PassReport>>,
+    mut trace: Option<&mut Vec<Report>>,
 ) -> Result<MarahelMap, MarahelError> {
     let root = Seed(seed);
     let needs_retry = p.entities.iter().any(|e| e.count.is_some());
@@ -342,7 +344,7 @@ pub fn generate(
         if let Some(t) = trace.as_deref_mut() {
             t.clear();
         }
-        let map = generate_once(p, s, size, trace.as_deref_mut())?;
+        let map = generate_once(p, built, s, size, trace.as_deref_mut())?;
         let ok = p.entities.iter().enumerate().all(|(i, e)| {
             e.count.is_none_or(|r| {
                 let n = map.cells.iter().filter(|&&c| c as usize == i).count() as u64;
@@ -362,9 +364,10 @@ pub fn generate(
 
 fn generate_once(
     p: &Program,
+    built: &Built,
     seed: Seed,
     size: Option<(usize, usize)>,
-    trace: Option<&mut Vec<PassReport>>,
+    trace: Option<&mut Vec<Report>>,
 ) -> Result<MarahelMap, MarahelError> {
     let mut srng = seed.stream("size").rng();
     let mut side = |min: usize, max: usize| {
@@ -385,7 +388,7 @@ fn generate_once(
         Some(d) => divider::divide(d, w, h, &mut seed.stream("regions").rng(), &mut warnings),
     };
     let noise = OnceLock::new();
-    caches::with_workspace(w * h, |ws| {
+    crate::workspace::with_workspace(w * h, |ws| {
         ws.lay_out(p, w);
         let unknown = p.unknown();
         let mut back = std::mem::take(&mut ws.back);
@@ -400,7 +403,7 @@ fn generate_once(
         let (explorers, noise_seed) = (seed.stream("explorers"), seed.stream("noise"));
         let mut rng = explorers.child(0).rng();
         let whole = Rect::new(0, 0, w as i64, h as i64);
-        let caches = Caches::new(p, ws);
+        let layer = Layer::new(p, (built, &mut ws.kept, trace));
         // One context for the whole map; each explorer sets its own fields below.
         let mut ctx = Ctx {
             canvas: &mut canvas,
@@ -417,24 +420,20 @@ fn generate_once(
             version: 0,
             dist_cache: Memo::new(p.dist_slots),
             paths: distance::paths::Caches::new(p.dist_slots),
-            caches,
+            layer,
             wrap: false,
             percent: 0.0,
             cpercent: 0.0,
             rpercent: 0.0,
-            planning: Planning {
-                accel: p.accel,
-                explorer: 0,
-                trace,
-            },
             live_charge: None,
+            planes: Default::default(),
         };
         let mut quadratic_left = QUADRATIC_STEPS;
         for (i, ex) in p.explorers.iter().enumerate() {
             if i > 0 {
                 *ctx.rng = explorers.child(i as u64).rng();
             }
-            (ctx.region, ctx.planning.explorer) = (whole, i);
+            ctx.region = whole;
             (ctx.out, ctx.buffer, ctx.wrap) = (ex.out, ex.buffer, ex.wrap);
             ctx.track_counts = explorer::uses_counts(ex);
             ctx.counts.clear();
@@ -442,15 +441,12 @@ fn generate_once(
             (ctx.percent, ctx.cpercent, ctx.rpercent) = (0.0, 0.0, 0.0);
             ctx.dist_cache.clear();
             ctx.paths.clear();
-            ctx.caches.start_explorer(ex, p.accel);
+            ctx.layer.start_explorer(i, ex);
             explorer::run(ex, &regions, &mut ctx, &mut warnings, &mut quadratic_left)?;
-            ctx.caches.end_explorer(w * h);
+            ctx.layer.end_explorer(w * h);
         }
-        let (kept, counts) = (
-            std::mem::take(&mut ctx.caches),
-            std::mem::take(&mut ctx.counts),
-        );
-        kept.keep(ws);
+        let Ctx { layer, counts, .. } = ctx;
+        layer.keep(&mut ws.kept);
         ws.counts = counts;
         ws.back = std::mem::take(&mut canvas.back);
         Ok(MarahelMap::new(

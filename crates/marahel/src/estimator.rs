@@ -1,6 +1,7 @@
 //! Estimators: the numbers rules compare. Compiled to enum variants, evaluated at a cell.
 
 use crate::engine::Ctx;
+use crate::hook::{Layer, Observer};
 use crate::noise::NoiseField;
 use grid_core::rand::RngExt;
 
@@ -105,12 +106,11 @@ impl Estimator {
             Estimator::Neighborhood {
                 nbh, weights, slot, ..
             } => {
-                if ctx.buffer && !ctx.wrap && ctx.planning.accel.count_planes {
-                    // The front buffer is frozen during a buffered pass: count the whole
-                    // region at once (vectorised row sums) and read the result.
-                    ctx.count_plane(*slot, *nbh, weights, x, y, false) as f64
-                } else {
-                    ctx.count_nbh(*nbh, weights, x, y) as f64
+                // The layer may keep the count (the front buffer is frozen during a
+                // buffered pass).
+                match Layer::count(ctx, *slot, *nbh, weights, (x, y)) {
+                    Some(v) => v as f64,
+                    None => ctx.count_nbh(*nbh, weights, x, y) as f64,
                 }
             }
             Estimator::Distance {

@@ -30,7 +30,8 @@
 //! | per map: size, regions | [`engine`], [`divider`] |
 //! | explorers, within a work budget | [`explorer`] ([`explorer::narrow`], [`explorer::row_order`], [`explorer::turtle`], [`explorer::connect`], [`explorer::connect2017`], [`explorer::wide`]) |
 //! | `dist` planes | [`distance`] |
-//! | faster strategies with the same maps, one planner choosing per pass | [`accel`] |
+//! | the hook a faster layer plugs into; the thread's buffers | [`hook`], [`workspace`] |
+//! | faster strategies with the same maps, one plan per pass (cargo feature `accel`) | `accel` |
 //! | output | [`map::MarahelMap`], a [`grid_core::TileMap`] |
 //!
 //! Errors are one enum, [`MarahelError`]; each names its JSON path (`explorers[2].rules[0]`)
@@ -148,29 +149,34 @@
 //!
 //! ## Speed
 //!
-//! The crate is a reference core (everything above) and an acceleration layer ([`accel`]):
-//! compiled rules, live neighbourhood counts, row-batched and whole-region scans, the drunk
-//! walker's step loops, count planes, live `dist` structures and connect's raster plan and
-//! table walk. One planner
-//! ([`accel::plan`]) chooses the strategy of every region pass; every strategy gives the
-//! core's maps exactly and can be switched off ([`Accel`], [`Script::with_accel`];
-//! [`Accel::none`] is the plain core), and [`Script::generate_traced`] says which ran.
-//! `tests/accel.rs` compares every strategy, on and off, with the core on every example,
-//! fixture and random script.
+//! The crate is a reference core (everything above) and an acceleration layer, `accel`,
+//! behind the default cargo feature of that name: compiled rules, live neighbourhood counts,
+//! row-batched and whole-region scans, the drunk walker's step loops, count planes, live
+//! `dist` structures and connect's raster plan and table walk. The core knows the layer only
+//! through one hook ([`hook::Observer`]): it reports every write of the map through it and
+//! offers it each region pass; without the feature the hook does nothing and the core runs
+//! alone (`cargo test -p marahel --no-default-features` runs the core's whole suite). The
+//! layer's planner makes one plan per region pass (strategy, count planes, live `dist`,
+//! connect's raster and walk); every strategy gives the core's maps exactly and can be
+//! switched off (`Accel`, `Script::with_accel`; `Accel::none()` is the plain core), and
+//! `Script::generate_traced` lists each pass's plan, with the reason when it fell back to
+//! the general path. `tests/accel.rs` compares every strategy, alone and all together, with
+//! the core on every example, fixture and random script.
 //!
 //! Cost is about linear in the map's area, the BSP split and connect included; `dist` in a
 //! pass that writes the map it reads costs O(log² area) per read and write at worst, in any
-//! visiting order ([`accel::live_dist`]).
+//! visiting order (the layer's `live_dist`).
 //! The 2017 Manhattan `maxDist(list)`/`avgDist(list)` likewise cost O(log area) per read and
-//! write in such a pass ([`accel::spread`]). Known exceptions: the three-argument
+//! write in such a pass (the layer's `spread`). Known exceptions: the three-argument
 //! `maxDist`/`avgDist`, which search the region from every cell they are read at; and
 //! `minDist(nbh, list)` in a pass that writes the map it reads (`replace: same`), whose
 //! walk plane is computed again after each write that closes a cell to walks or removes a
 //! target (the 2017 default, `buffer`, computes it once per pass; other writes lower it in
-//! place, [`accel::live_walk`], which is quadratic only at worst). Both are limited
+//! place, the layer's `live_walk`, which is quadratic only at worst). Both are limited
 //! ([`distance::quadratic`]). The measured figures, with the command and the machine, are in the crate's
 //! `README.md`.
 
+#[cfg(feature = "accel")]
 pub mod accel;
 pub mod compile;
 pub mod cost;
@@ -181,13 +187,16 @@ pub mod error;
 pub mod estimator;
 pub mod executer;
 pub mod explorer;
+pub mod hook;
 pub mod legacy;
 pub mod map;
 pub mod noise;
 pub mod program;
 pub mod rule;
 pub mod script;
+pub mod workspace;
 
+#[cfg(feature = "accel")]
 pub use accel::{Accel, PassReport, Strategy};
 pub use error::{MarahelError, Warning};
 pub use map::MarahelMap;
@@ -197,6 +206,8 @@ pub use program::{Compat, Program};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Script {
     program: Program,
+    /// What the layer behind [`hook`] built from the program.
+    built: hook::Built,
     strict: bool,
 }
 
@@ -222,8 +233,13 @@ impl Script {
     /// The script a raw script compiles to (not strict).
     fn compiled(raw: &script::RawScript) -> Result<Self, MarahelError> {
         let program = compile::compile(raw)?;
+        let built = hook::build(&program);
         let strict = false;
-        Ok(Self { program, strict })
+        Ok(Self {
+            program,
+            built,
+            strict,
+        })
     }
 
     /// The same script in strict mode (see [`Script::parse_strict`]); an error when the script
@@ -259,24 +275,12 @@ impl Script {
         (self.program.min, self.program.max)
     }
 
-    /// Generates the map of `seed` (at `size`, else in the script's range) and lists the
-    /// strategy that ran each region pass, in order ([`accel::plan`]).
-    pub fn generate_traced(
-        &self,
-        seed: u64,
-        size: Option<(usize, usize)>,
-    ) -> Result<(MarahelMap, Vec<PassReport>), MarahelError> {
-        if let Some((w, h)) = size {
-            self.check_size(w, h)?;
-        }
-        let mut trace = Vec::new();
-        let map = engine::generate(&self.program, seed, size, Some(&mut trace))?;
-        Ok((self.checked(map, seed)?, trace))
-    }
-
     /// Generates the map of `seed`.
     pub fn generate(&self, seed: u64) -> Result<MarahelMap, MarahelError> {
-        self.checked(engine::generate(&self.program, seed, None, None)?, seed)
+        self.checked(
+            engine::generate(&self.program, &self.built, seed, None, None)?,
+            seed,
+        )
     }
 
     /// In strict mode, a map with a warning is an error.
@@ -298,7 +302,13 @@ impl Script {
         height: usize,
     ) -> Result<MarahelMap, MarahelError> {
         self.check_size(width, height)?;
-        let map = engine::generate(&self.program, seed, Some((width, height)), None)?;
+        let map = engine::generate(
+            &self.program,
+            &self.built,
+            seed,
+            Some((width, height)),
+            None,
+        )?;
         self.checked(map, seed)
     }
 

@@ -215,8 +215,9 @@ pub struct Explorer {
     pub order_free: bool,
     /// The most one visit reads ([`crate::cost`]), which the work budget charges.
     pub cost: crate::cost::VisitCost,
-    /// The rules compiled for cell-by-cell visits (`None`: interpret them).
-    pub kernel: Option<crate::accel::compiled::Kernel>,
+    /// Whether the rules or heuristics read `percent` or `cpercent` (else the passes skip
+    /// setting them).
+    pub progress: bool,
 }
 
 /// A whole validated script.
@@ -240,8 +241,6 @@ pub struct Program {
     pub legend: std::sync::Arc<grid_core::Legend>,
     /// What the script says that has no effect (a parameter the explorer ignores).
     pub warnings: Vec<crate::error::Warning>,
-    /// Which acceleration strategies may run ([`crate::accel`]).
-    pub accel: crate::accel::Accel,
     /// The reference's behaviour or this crate's, where they differ in statistics.
     pub compat: Compat,
 }

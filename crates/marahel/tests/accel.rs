@@ -573,3 +573,50 @@ fn live_walk_charge_counts_every_cell_of_a_neighbourhood_write() {
     }
     same_as_core("box writes under a live walk", text, 1..2, &[None]);
 }
+
+/// The trace records each pass's plan as decided, with the reason when the pass ran the
+/// general path although a faster one exists for its explorer type.
+#[test]
+fn the_trace_names_each_fallback_to_the_general_path() {
+    let script = Script::parse(EVERY_STRATEGY).unwrap();
+    let trace = |accel: Accel| {
+        script
+            .clone()
+            .with_accel(accel)
+            .generate_traced(3, None)
+            .unwrap()
+            .1
+    };
+    for name in [
+        "row_batching",
+        "walker_steps",
+        "connect_walk",
+        "compiled_rules",
+        "line_visits",
+    ] {
+        let why = format!("{name} off");
+        let passes = trace(Accel::all_but(name).unwrap());
+        let fell = passes.iter().filter(|p| p.fallback == Some(why.as_str()));
+        assert!(fell.count() > 0, "{name}: {passes:?}");
+        for p in &passes {
+            assert!(
+                p.fallback.is_none() || p.strategy.is_core() || p.strategy.name() == "compiled",
+                "{p:?}"
+            );
+        }
+    }
+    // Every strategy on: a pass that ran a faster path names no fallback, and the connect
+    // passes report the raster plan and the walk they used.
+    let passes = trace(Accel::all());
+    for p in &passes {
+        if !p.strategy.is_core() && p.strategy.name() != "compiled" {
+            assert_eq!(p.fallback, None, "{p:?}");
+        }
+    }
+    let connect = passes.iter().filter(|p| p.kind == "turtle_connect");
+    assert!(connect.clone().count() > 0);
+    assert!(connect.clone().all(|p| p.connect_walk), "{passes:?}");
+    assert!(connect.clone().any(|p| p.connect_raster), "{passes:?}");
+    let none = trace(Accel::none());
+    assert!(none.iter().all(|p| !p.connect_walk && !p.connect_raster));
+}

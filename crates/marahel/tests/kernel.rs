@@ -22,12 +22,7 @@ fn first_difference(compiled: &Script, seeds: std::ops::Range<u64>) -> Option<u6
 
 fn same_maps(text: &str, seeds: std::ops::Range<u64>, size: Option<(usize, usize)>) {
     let compiled = Script::parse(text).unwrap();
-    let kernels = compiled
-        .program()
-        .explorers
-        .iter()
-        .filter(|e| e.kernel.is_some())
-        .count();
+    let kernels = compiled.compiled_rules().iter().filter(|&&c| c).count();
     assert!(kernels > 0, "no explorer was compiled");
     let interpreted = compiled.clone().with_accel(Accel::none());
     for seed in seeds {
@@ -104,7 +99,7 @@ fn explorers_with_more_rules_than_a_kernel_holds_are_interpreted() {
         serde_json::to_string(&rules).unwrap()
     );
     let script = Script::parse(&text).unwrap();
-    assert!(script.program().explorers[0].kernel.is_none());
+    assert!(!script.compiled_rules()[0]);
     let a = script.generate(3).unwrap();
     let b = script.clone().without_compiled_rules().generate(3).unwrap();
     assert_eq!(a.cells, b.cells);
@@ -308,7 +303,7 @@ proptest! {
             serde_json::to_string(&rules).unwrap()
         );
         let compiled = Script::parse(&text).unwrap();
-        prop_assert!(compiled.program().explorers[1].kernel.is_some());
+        prop_assert!(compiled.compiled_rules()[1]);
         prop_assert_eq!(first_difference(&compiled, seed..seed + 3), None, "{}", text);
     }
 }

@@ -131,6 +131,7 @@ fn json_syntax_errors_name_the_place_once() {
     assert_eq!(e.matches('2').count(), 1, "{e}");
 }
 
+#[cfg(feature = "accel")]
 #[test]
 fn live_distances_are_the_same_patched_and_computed_afresh() {
     // Rules that add and remove targets of `dist` while the pass reads it, in every explorer

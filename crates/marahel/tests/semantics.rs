@@ -183,6 +183,7 @@ fn cave_2000x2000() {
     assert_eq!(components(2000, 2000, Connectivity::Four, empty).count(), 1);
 }
 
+#[cfg(feature = "accel")]
 #[test]
 fn row_batched_passes_equal_cell_by_cell_passes() {
     let text = r#"{"metadata": {"min": "37x23", "max": "41x29"}, "entities": ["solid", "empty", "water"],

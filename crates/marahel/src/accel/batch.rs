@@ -41,7 +41,7 @@ fn eval_row(est: &Estimator, ctx: &mut Ctx, y: usize, xs: &[u32], out: &mut Vec<
             // only on the region's shape), then read it directly.
             ctx.count_plane(*slot, *nbh, weights, xs[0] as usize, y, !ctx.buffer);
             let r = ctx.region;
-            let plane = ctx.caches.count_planes.kept(*slot);
+            let plane = ctx.layer.caches.count_planes.kept(*slot);
             let row = (y - r.y as usize) * r.w as usize;
             let x0 = r.x as usize;
             out.extend(xs.iter().map(|&x| plane[row + x as usize - x0] as f64));
@@ -193,7 +193,7 @@ fn keep_where(
             hi,
             negate,
         } => {
-            let plane = ctx.caches.count_planes.kept(slot);
+            let plane = ctx.layer.caches.count_planes.kept(slot);
             let neg = negate as u8;
             let n = cand.len();
             // `lo <= v <= hi` as one unsigned compare (`Pred::new` makes `lo <= hi`).

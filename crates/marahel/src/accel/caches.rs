@@ -1,12 +1,13 @@
 //! What the acceleration layer keeps while a map is made ([`Caches`]: count and live planes,
-//! live `dist`, scratch), and what one thread keeps from one map to the next
-//! ([`Workspace`]). All of it can be thrown away and computed again.
+//! live `dist`, scratch), and what one thread keeps of it from one map to the next
+//! ([`Kept`]). All of it can be thrown away and computed again.
 
 use super::count_planes::PlaneScratch;
 use super::live::LivePlanes;
 use super::live_dist::{self, LiveDist};
-use crate::engine::{FlatNbh, Memo};
+use crate::engine::Memo;
 use crate::program::{Explorer, Program};
+use crate::workspace::KEEP_CELLS;
 
 /// What a [`crate::engine::Ctx`] keeps for the acceleration strategies between visits.
 #[derive(Debug, Default)]
@@ -26,13 +27,13 @@ pub struct Caches {
 }
 
 impl Caches {
-    /// The caches of a map of `p`, with the buffers `ws` kept from the last map.
-    pub fn new(p: &Program, ws: &mut Workspace) -> Caches {
+    /// The caches of a map of `p`, with the buffers `kept` from the thread's last map.
+    pub fn new(p: &Program, kept: &mut Kept) -> Caches {
         Caches {
             count_planes: Memo::new(p.dist_slots),
-            scratch: std::mem::take(&mut ws.scratch),
+            scratch: std::mem::take(&mut kept.scratch),
             live_dist: LiveDist::default(),
-            live: std::mem::take(&mut ws.live),
+            live: std::mem::take(&mut kept.live),
         }
     }
 
@@ -72,76 +73,19 @@ impl Caches {
         }
     }
 
-    /// After the map: gives the buffers back to `ws` for the next map.
-    pub fn keep(self, ws: &mut Workspace) {
-        ws.scratch = self.scratch;
-        ws.live = self.live;
+    /// After the map: gives the buffers back to `kept` for the next map.
+    pub fn keep(self, kept: &mut Kept) {
+        kept.scratch = self.scratch;
+        kept.live = self.live;
     }
 }
 
-/// Buffers one thread reuses from one map to the next (on small maps, allocating them afresh
-/// costs about as much as a pass): the neighbourhoods laid out for the last map's width, the
-/// back buffer, the count planes' scratch and live planes, and the entity counts.
+/// What one thread keeps of the layer's buffers from one map to the next (in its
+/// [`crate::workspace::Workspace`]): the count planes' scratch and the live planes.
 #[derive(Debug, Default)]
-pub struct Workspace {
-    /// The program's neighbourhoods for width `nbhs_w`.
-    pub nbhs: Vec<FlatNbh>,
-    /// The width `nbhs` are laid out for.
-    nbhs_w: usize,
-    /// The back buffer.
-    pub back: Vec<u8>,
+pub struct Kept {
     /// Count plane scratch.
     scratch: PlaneScratch,
     /// Live count planes.
     live: LivePlanes,
-    /// Entity counts.
-    pub counts: Vec<u32>,
-}
-
-/// Maps of more cells than this (a 1024x1024 map has this many) keep neither their scratch
-/// from one explorer to the next nor their buffers for the next map (peak memory on huge maps;
-/// below it, a thread keeps at most a few bytes per cell of the largest map it made).
-pub const KEEP_CELLS: usize = 1 << 20;
-
-thread_local! {
-    /// This thread's buffers, kept from one map to the next.
-    static WORKSPACE: std::cell::RefCell<Workspace> = std::cell::RefCell::default();
-}
-
-/// Runs `f` with this thread's workspace (a fresh one if it is in use), and keeps the buffers
-/// for the next map unless the map has more than [`KEEP_CELLS`] cells.
-pub fn with_workspace<T>(cells: usize, f: impl FnOnce(&mut Workspace) -> T) -> T {
-    WORKSPACE.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut ws) => {
-            let t = f(&mut ws);
-            if cells > KEEP_CELLS {
-                *ws = Workspace::default();
-            }
-            t
-        }
-        Err(_) => f(&mut Workspace::default()),
-    })
-}
-
-impl Workspace {
-    /// Lays out `p`'s neighbourhoods for width `w`, unless the kept ones are already those.
-    pub fn lay_out(&mut self, p: &Program, w: usize) {
-        let same_program = self.nbhs.len() == p.nbhs.len()
-            && self.nbhs.iter().zip(&p.nbhs).all(|(f, n)| {
-                f.offsets.len() == n.offsets.len()
-                    && (f.offsets.iter().zip(&n.offsets))
-                        .all(|(&a, &(x, y))| a == (x as i64, y as i64))
-            });
-        if !same_program {
-            self.nbhs = p.nbhs.iter().map(|n| FlatNbh::new(&n.offsets, w)).collect();
-        } else if self.nbhs_w != w {
-            // Only the flat deltas depend on the width.
-            for n in &mut self.nbhs {
-                for (f, &(x, y)) in n.flat.iter_mut().zip(&n.offsets) {
-                    *f = crate::engine::flat(x, y, w);
-                }
-            }
-        }
-        self.nbhs_w = w;
-    }
 }

@@ -159,8 +159,8 @@ impl Kernel {
         if self.by_code[code] == 0 {
             return false;
         }
-        let at = if ctx.caches.live.is_active() {
-            ctx.caches.live.index(x, y)
+        let at = if ctx.layer.caches.live.is_active() {
+            ctx.layer.caches.live.index(x, y)
         } else {
             0
         };
@@ -171,7 +171,8 @@ impl Kernel {
     /// a test per code, in few enough lanes, over byte planes.
     pub fn scans_rows(&self, ctx: &Ctx) -> bool {
         !self.lanes.is_empty()
-            && (Bytes::view(&ctx.caches.live).is_some() || Pairs::view(&ctx.caches.live).is_some())
+            && (Bytes::view(&ctx.layer.caches.live).is_some()
+                || Pairs::view(&ctx.layer.caches.live).is_some())
     }
 
     /// A horizontal scan pass ([`Kernel::scans_rows`]): `tiles` visits from `(lx, ly)` (region
@@ -200,13 +201,13 @@ impl Kernel {
         let mut at = if self.planes.is_empty() {
             0
         } else {
-            ctx.caches.live.index(x, y)
+            ctx.layer.caches.live.index(x, y)
         };
         if !self.one.is_empty() {
             let line = (x, y);
-            return if Pairs::view(&ctx.caches.live).is_some() {
+            return if Pairs::view(&ctx.layer.caches.live).is_some() {
                 byte_scan::one_line::<Pairs>(self, ctx, line, vertical, n, changed, changes)
-            } else if Bytes::view(&ctx.caches.live).is_some() {
+            } else if Bytes::view(&ctx.layer.caches.live).is_some() {
                 byte_scan::one_line::<Bytes>(self, ctx, line, vertical, n, changed, changes)
             } else {
                 byte_scan::one_line::<Words>(self, ctx, line, vertical, n, changed, changes)
@@ -217,7 +218,10 @@ impl Kernel {
                 let code = ctx.canvas.front[cell] as usize;
                 let (s, e) = (self.first[code] as usize, self.first[code + 1] as usize);
                 for c in &self.candidates[s..e] {
-                    if c.always || c.test.holds(ctx.caches.live.get(c.test.plane as usize, at)) {
+                    if c.always
+                        || c.test
+                            .holds(ctx.layer.caches.live.get(c.test.plane as usize, at))
+                    {
                         let (cx, cy) = if vertical { (x, y + k) } else { (x + k, y) };
                         self.write(ctx, c.rule as usize, cx, cy);
                         *changed += 1;
@@ -278,8 +282,8 @@ impl Kernel {
     /// index `at`), else counted afresh (passes that visit few cells).
     #[inline(always)]
     fn count(&self, ctx: &Ctx, plane: usize, x: usize, y: usize, at: usize) -> u32 {
-        if ctx.caches.live.is_active() {
-            ctx.caches.live.get(plane, at)
+        if ctx.layer.caches.live.is_active() {
+            ctx.layer.caches.live.get(plane, at)
         } else {
             self.count_afresh(ctx, plane, x, y)
         }
@@ -341,7 +345,7 @@ impl Kernel {
 #[inline(always)]
 fn line_steps(ctx: &Ctx, vertical: bool) -> (usize, usize) {
     if vertical {
-        (ctx.canvas.w, ctx.caches.live.pitch())
+        (ctx.canvas.w, ctx.layer.caches.live.pitch())
     } else {
         (1, 1)
     }

@@ -57,13 +57,19 @@ impl Drop for Raster {
     }
 }
 
-/// The raster passes for connect's symmetric offsets `adj`, when [`diagonal`] allows them.
-pub fn choose(accel: &Accel, adj: &[(i64, i64)]) -> Option<Raster> {
-    diagonal(accel, adj).map(|diagonal| Raster {
+/// The raster passes for the 4 unit steps (`diagonal` false) or the 8 steps of the 3x3
+/// square, as [`diagonal`] says.
+pub fn raster(diagonal: bool) -> Raster {
+    Raster {
         diagonal,
         number: Vec::new(),
         best: BEST.take().unwrap_or_default(),
-    })
+    }
+}
+
+/// The raster passes for connect's symmetric offsets `adj`, when [`diagonal`] allows them.
+pub fn choose(accel: &Accel, adj: &[(i64, i64)]) -> Option<Raster> {
+    diagonal(accel, adj).map(raster)
 }
 
 /// Whether the raster passes run for connect's symmetric offsets `adj`: when `accel` allows

@@ -230,10 +230,10 @@ pub fn dig(
 /// cell alone, compiled, in a plain pass (the front buffer, no counts, no live planes, no
 /// live `dist` tracking).
 pub fn walk_fits(ex: &Explorer, ctx: &Ctx) -> bool {
-    ex.kernel.is_some()
+    ctx.layer.kernel.is_some()
         && !ctx.buffer
         && !ctx.track_counts
-        && !ctx.caches.watching()
+        && !ctx.layer.caches.watching()
         && CellRules::new(ex, ctx.nbhs).is_some()
 }
 

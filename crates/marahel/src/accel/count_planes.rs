@@ -483,14 +483,15 @@ impl Ctx<'_> {
     ) -> u32 {
         let r = self.region;
         let out_w = self.out_weight(weights);
-        let (canvas, scratch) = (&*self.canvas, &mut self.caches.scratch);
+        let (canvas, scratch) = (&*self.canvas, &mut self.layer.caches.scratch);
         // A slot's buffer is computed over again: no allocation per pass.
-        let d = self
-            .caches
-            .count_planes
-            .get_with(slot, (r, self.version), invariant, |plane| {
-                count_plane(canvas, r, &self.nbhs[nbh], weights, out_w, scratch, plane)
-            });
+        let d =
+            self.layer
+                .caches
+                .count_planes
+                .get_with(slot, (r, self.version), invariant, |plane| {
+                    count_plane(canvas, r, &self.nbhs[nbh], weights, out_w, scratch, plane)
+                });
         d[(y - r.y as usize) * r.w as usize + (x - r.x as usize)]
     }
 }

@@ -2,12 +2,17 @@
 //! the reference core (the interpreter in [`crate::explorer`], [`crate::rule`] and
 //! [`crate::estimator`]).
 //!
-//! One planner ([`plan`]) decides, for each region pass of an explorer, which
-//! [`Strategy`] runs it, from the explorer's compiled form, the state of the pass and the
-//! [`Accel`] options. Every strategy can be switched off ([`Accel`], through
-//! [`crate::Script::with_accel`]); [`Accel::none`] runs the plain core, cell by cell.
-//! [`crate::Script::generate_traced`] lists the strategy that ran each pass
-//! ([`PassReport`]); `tests/accel.rs` compares every strategy, on and off, with the core.
+//! The layer is compiled with the default cargo feature `accel` and reaches the core only
+//! through its hook: [`layer`] implements [`crate::hook::Observer`] (every write of the map
+//! comes through it; the state is the script's [`Built`] and [`Layer`]). One planner
+//! ([`plan`], in [`planner`]) makes one [`Plan`] for each region pass of an explorer: the
+//! [`Strategy`] that runs it, whether its counts come from count planes, whether its `dist`
+//! is kept live, connect's raster plan and walk, from the explorer's compiled form, the state
+//! of the pass and the [`Accel`] options; [`pass`] consumes it whole. Every strategy can be
+//! switched off ([`Accel`], through [`crate::Script::with_accel`]); [`Accel::none`] runs the
+//! plain core, cell by cell. [`crate::Script::generate_traced`] lists each pass's plan, with
+//! the reason when it fell back to the general path ([`PassReport`]); `tests/accel.rs`
+//! compares every strategy, alone and together, with the core.
 
 pub mod batch;
 pub mod caches;
@@ -15,17 +20,23 @@ pub mod compiled;
 pub mod connect_tree;
 pub mod connect_walk;
 pub mod count_planes;
+pub mod layer;
 pub mod live;
 pub mod live_dist;
 pub mod live_walk;
 pub mod nearest;
+pub mod planner;
 pub mod pred;
 pub mod spread;
 pub mod steps;
 
-use crate::engine::Ctx;
-use crate::explorer::Limits;
-use crate::program::{ConnectStyle, Explorer, ExplorerKind};
+pub use caches::Kept;
+pub use layer::{Built, Layer, build};
+pub use planner::{Plan, pass, plan};
+
+use crate::error::MarahelError;
+use crate::map::MarahelMap;
+use crate::program::{ConnectStyle, ExplorerKind};
 
 /// Which strategies may run (all by default). For tests and comparisons: every combination
 /// gives the same maps.
@@ -160,22 +171,38 @@ impl crate::Script {
     /// The same script with only the acceleration strategies `accel` allows ([`crate::accel`]).
     /// Maps are identical whatever the options; for tests and comparison.
     pub fn with_accel(mut self, accel: Accel) -> Self {
-        if accel.compiled_rules != self.program.accel.compiled_rules {
-            let nbhs = &self.program.nbhs;
-            for ex in &mut self.program.explorers {
-                ex.kernel = match accel.compiled_rules {
-                    true => compiled::Kernel::new(ex, nbhs),
-                    false => None,
-                };
-            }
+        if accel.compiled_rules != self.built.accel.compiled_rules {
+            self.built = layer::with(&self.program, accel);
         }
-        self.program.accel = accel;
+        self.built.accel = accel;
         self
     }
 
     /// The acceleration strategies this script may use.
     pub fn accel(&self) -> Accel {
-        self.program.accel
+        self.built.accel
+    }
+
+    /// Per explorer, whether its rules are compiled ([`Accel::compiled_rules`]; rules of a
+    /// wrapping region, or too many of them, are interpreted).
+    pub fn compiled_rules(&self) -> Vec<bool> {
+        self.built.kernels.iter().map(Option::is_some).collect()
+    }
+
+    /// Generates the map of `seed` (at `size`, else in the script's range) and lists the
+    /// plan of each region pass, in order ([`plan`]).
+    pub fn generate_traced(
+        &self,
+        seed: u64,
+        size: Option<(usize, usize)>,
+    ) -> Result<(MarahelMap, Vec<PassReport>), MarahelError> {
+        if let Some((w, h)) = size {
+            self.check_size(w, h)?;
+        }
+        let mut trace = Vec::new();
+        let map =
+            crate::engine::generate(&self.program, &self.built, seed, size, Some(&mut trace))?;
+        Ok((self.checked(map, seed)?, trace))
     }
 
     /// The same script without row batching ([`Accel::row_batching`]).
@@ -206,17 +233,6 @@ impl crate::Script {
             ..a
         })
     }
-}
-
-/// What the planner reads and writes while a map is made ([`crate::engine::Ctx::planning`]).
-#[derive(Debug)]
-pub struct Planning<'a> {
-    /// Which strategies may run.
-    pub accel: Accel,
-    /// Index of the running explorer.
-    pub explorer: usize,
-    /// Where the strategy of each pass is recorded, when asked.
-    pub trace: Option<&'a mut Vec<PassReport>>,
 }
 
 /// How one region pass runs.
@@ -286,6 +302,13 @@ pub struct PassReport {
     /// Whether the pass's connect planned its corridors with raster passes
     /// ([`connect_tree`], [`Accel::connect_raster`]).
     pub connect_raster: bool,
+    /// Whether the pass's connect walker steered by its step table ([`connect_walk`],
+    /// [`Accel::connect_walk`]).
+    pub connect_walk: bool,
+    /// Why the pass ran the general path (the core's, or compiled rules a cell at a time)
+    /// when a faster one exists for its explorer type: a switch off (`"line_visits off"`)
+    /// or what the faster path cannot run; `None` otherwise.
+    pub fallback: Option<&'static str>,
 }
 
 /// The name of an explorer type, as the v0.3.0 language spells it (2017 types by their
@@ -306,160 +329,5 @@ pub fn kind_name(kind: &ExplorerKind) -> &'static str {
         ExplorerKind::Connect { .. } => "connector",
         ExplorerKind::WideHeur { .. } => "wide_heur",
         ExplorerKind::WideRand => "wide_rand",
-    }
-}
-
-/// Runs one region pass of `ex` (the region is `ctx.region`, its limits `lim`): plans it,
-/// runs the strategies that replace the core's pass whole (row batches, whole regions,
-/// walker step loops) or else `core` with the strategy chosen, and ends the pass's live
-/// planes. `keep_planes`: as in [`plan`].
-pub fn pass(
-    ex: &Explorer,
-    ctx: &mut Ctx,
-    lim: Limits,
-    keep_planes: bool,
-    core: impl FnOnce(&mut Ctx, Strategy),
-) {
-    match (plan(ex, ctx, lim, keep_planes), &ex.kind) {
-        (Strategy::Rows, _) => batch::rows(ex, ctx),
-        (Strategy::Whole, _) => batch::whole::pass(ex, ctx),
-        (Strategy::WalkerSteps, ExplorerKind::Drunk { dirprob }) => {
-            steps::pass(ex, *dirprob, ctx, lim)
-        }
-        (strategy, _) => core(ctx, strategy),
-    }
-    ctx.caches.live.end();
-}
-
-/// Whether the live planes of a pass over one of `regions` may be kept for the explorer's
-/// next repeat: no other region of the list overlaps it (then only that region's own passes
-/// write its cells), and no border inset moves it.
-pub fn keeps_planes(ex: &Explorer, regions: &[grid_core::Rect]) -> bool {
-    let disjoint = regions
-        .iter()
-        .enumerate()
-        .all(|(i, a)| regions[..i].iter().all(|b| a == b || !a.intersects(b)));
-    disjoint && ex.border.is_none()
-}
-
-/// Plans one region pass of `ex` (the region is `ctx.region`, its limits `lim`): begins the
-/// live planes when they pay off and are allowed, and returns the strategy that runs the
-/// pass. `keep_planes`: the pass's live planes may be kept for the explorer's next repeat
-/// (no other region of the explorer overlaps this one). Records the choice in the trace.
-pub fn plan(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
-    let strategy = choose(ex, ctx, lim, keep_planes);
-    if ctx.planning.trace.is_some() {
-        let connect_raster = connect_raster(ex, ctx);
-        let trace = ctx.planning.trace.as_deref_mut().expect("tracing");
-        trace.push(PassReport {
-            explorer: ctx.planning.explorer,
-            kind: kind_name(&ex.kind),
-            strategy,
-            live_planes: ctx
-                .caches
-                .live
-                .is_active()
-                .then(|| ctx.caches.live.layout_name()),
-            count_planes: ctx.buffer
-                && !ctx.wrap
-                && ctx.planning.accel.count_planes
-                && crate::explorer::reads_estimator(ex, |e| {
-                    matches!(e, crate::estimator::Estimator::Neighborhood { .. })
-                }),
-            distance_log: ctx.caches.live_dist.on,
-            connect_raster,
-        });
-    }
-    strategy
-}
-
-/// Whether `ex` is a `turtle_connect` whose plan runs in raster passes
-/// ([`connect_tree::diagonal`], which its pass asks with the same offsets).
-fn connect_raster(ex: &Explorer, ctx: &Ctx) -> bool {
-    let tour = matches!(
-        ex.kind,
-        ExplorerKind::Connect {
-            style: ConnectStyle::Tour,
-            ..
-        }
-    );
-    tour && {
-        let adj = crate::explorer::connect::symmetric(&ctx.nbhs[ex.directions].offsets);
-        connect_tree::diagonal(&ctx.planning.accel, &adj).is_some()
-    }
-}
-
-fn choose(ex: &Explorer, ctx: &mut Ctx, lim: Limits, keep_planes: bool) -> Strategy {
-    let a = ctx.planning.accel;
-    if ex.order_free {
-        // An order-free full scan (compile-time property of the explorer).
-        return match (a.row_batching, a.whole_region && batch::whole_fits(ex, ctx)) {
-            (false, _) => Strategy::RowOrder,
-            (true, true) => Strategy::Whole,
-            (true, false) => Strategy::Rows,
-        };
-    }
-    let Some(k) = &ex.kernel else {
-        return Strategy::Interpret;
-    };
-    if a.live_planes && visits_most(ex, ctx, lim) && !k.planes.is_empty() {
-        let (out, out_code) = (ctx.out as usize, ctx.out_code as usize);
-        let out_w = |w: &[u32; 256]| w[out_code] + if out != out_code { w[out] } else { 0 };
-        let (r, tracking) = (ctx.region, !ex.buffer);
-        let forms = live::CountForms {
-            bytes: a.byte_counts,
-            pairs: a.paired_counts,
-            codes: a.code_plane,
-        };
-        let (canvas, nbhs) = (&*ctx.canvas, ctx.nbhs);
-        let live = &mut ctx.caches.live;
-        live.begin(
-            &k.planes,
-            canvas,
-            nbhs,
-            r,
-            out_w,
-            tracking,
-            keep_planes,
-            forms,
-        );
-    }
-    // Line visits read the live planes of the rules that count (they never count afresh).
-    let counted = k.planes.is_empty() || ctx.caches.live.is_active();
-    match ex.kind {
-        ExplorerKind::Horizontal
-            if a.byte_scan && !k.progress && ctx.caches.live.is_active() && k.scans_rows(ctx) =>
-        {
-            Strategy::ByteScan
-        }
-        ExplorerKind::Horizontal | ExplorerKind::Vertical
-            if a.line_visits && !k.progress && counted =>
-        {
-            Strategy::Lines
-        }
-        ExplorerKind::Drunk { dirprob } if a.walker_steps && steps::fits(ex, dirprob, ctx) => {
-            Strategy::WalkerSteps
-        }
-        ExplorerKind::Connect {
-            style: ConnectStyle::Tour,
-            ..
-        } if a.connect_walk && connect_walk::walk_fits(ex, ctx) => Strategy::ConnectWalk,
-        _ => Strategy::Compiled,
-    }
-}
-
-/// Whether a pass visits a good share of its region, so live planes pay off: scans, wide
-/// explorers, random cells without a small firing limit. Walkers and connect count afresh
-/// at the few cells they stand on.
-fn visits_most(ex: &Explorer, ctx: &Ctx, lim: Limits) -> bool {
-    match ex.kind {
-        ExplorerKind::Horizontal | ExplorerKind::Vertical => true,
-        ExplorerKind::RandomNarrow | ExplorerKind::WideHeur { .. } | ExplorerKind::WideRand => {
-            lim.tiles
-                .min(lim.changes.saturating_mul(8))
-                .saturating_mul(4)
-                >= ctx.region.area()
-        }
-        _ => false,
     }
 }

@@ -156,11 +156,11 @@ pub(super) struct Step<'a> {
 /// nor live `dist` tracking, `dirprob < 1` (every step turning is not a test the loop can say) and at
 /// most `MAX_DIRS` directions.
 pub fn fits(ex: &Explorer, dirprob: f64, ctx: &Ctx) -> bool {
-    let plain = !ctx.buffer && !ctx.track_counts && !ctx.caches.watching();
+    let plain = !ctx.buffer && !ctx.track_counts && !ctx.layer.caches.watching();
     let dirs = ctx.nbhs[ex.directions].offsets.len();
     plain
         && dirprob < 1.0
-        && ex.kernel.is_some()
+        && ctx.layer.kernel.is_some()
         && (1..=MAX_DIRS).contains(&dirs)
         && steps(ex, ctx.nbhs).is_some()
 }

@@ -215,7 +215,7 @@ pub(super) fn compile_explorer(
         rules,
         order_free: false,
         cost: Default::default(),
-        kernel: None,
+        progress: false,
     };
     ex.cost = crate::cost::visit_cost(&ex, names.nbh_len);
     Ok(ex)

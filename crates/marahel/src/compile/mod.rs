@@ -5,6 +5,7 @@
 //! [`MarahelError`] naming its JSON path and what was expected.
 
 use crate::error::{MarahelError, Warning};
+use crate::estimator::Estimator;
 use crate::program::{
     Compat, ConnectStyle, Divider, DividerKind, Entity, Explorer, ExplorerKind, Nbh, Program,
     Range, RegionRef,
@@ -187,7 +188,9 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
     for ex in &mut explorers {
         // Wrapping regions run through the interpreter, which wraps its reads and writes.
         ex.order_free = !ex.wrap && crate::explorer::row_order::applies(ex, &nbhs, writes_out);
-        ex.kernel = crate::accel::compiled::Kernel::new(ex, &nbhs);
+        ex.progress = crate::explorer::reads_estimator(ex, |e| {
+            matches!(e, Estimator::Percent | Estimator::CPercent)
+        });
     }
     let mut program = Program {
         min,
@@ -199,7 +202,6 @@ pub fn compile(raw: &RawScript) -> Result<Program, MarahelError> {
         dist_slots,
         legend: Default::default(),
         warnings,
-        accel: crate::accel::Accel::all(),
         compat: Compat::Default,
     };
     let compat = match &raw.metadata.compat {

@@ -4,8 +4,8 @@
 //! The core reads it from a plane of the whole region ([`transform`], two sweeps: O(area)),
 //! computed again whenever the map has changed since (the map's version,
 //! [`crate::engine::Ctx::version`]). A pass that writes the map it reads would thus compute the
-//! plane after every write; the acceleration layer keeps such passes at O(log² area) per read
-//! and write instead ([`crate::accel::live_dist`], over [`crate::accel::nearest`]).
+//! plane after every write (a faster layer behind [`crate::hook`] may keep such passes at
+//! O(log² area) per read and write instead).
 //! The 2017 forms (`maxDist`, `avgDist`, walks along a neighbourhood) are in [`paths`]; the
 //! limit of the walk forms whose cost is quadratic in the region's area, in [`quadratic`].
 
@@ -13,6 +13,7 @@ pub mod paths;
 pub mod quadratic;
 
 use crate::engine::Ctx;
+use crate::hook::{DistRead, Observer};
 
 /// Manhattan distance from every cell of the region at `(rx, ry)`, `rw x rh`, to its nearest
 /// target cell (`u32::MAX`: none), into `d` (two sweeps). `front` is the map, `w` wide.
@@ -74,13 +75,17 @@ impl Ctx<'_> {
         if to_out {
             return (lx + 1).min(ly + 1).min(r.w - lx).min(r.h - ly) as f64;
         }
-        let v = if self.caches.live_dist.on {
-            let map = (&self.canvas.front[..], self.canvas.w);
-            self.caches
-                .live_dist
-                .distance(slot, targets, (r, self.version), map, (x, y))
-        } else {
-            self.plane_distance(slot, targets, (lx as usize, ly as usize))
+        let read = DistRead {
+            slot,
+            now: (r, self.version),
+            map: (&self.canvas.front[..], self.canvas.w),
+            at: (x, y),
+        };
+        let v = match self.layer.distance(read, targets) {
+            Some(v) => v,
+            // Past the pass's charge: the pass ends with the error, the value is not used.
+            None if self.planes.over => u32::MAX,
+            None => self.plane_distance(slot, targets, (lx as usize, ly as usize)),
         };
         if v == u32::MAX { -1.0 } else { v as f64 }
     }
@@ -91,8 +96,13 @@ impl Ctx<'_> {
         let r = self.region;
         let rect = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
         let (front, w) = (&self.canvas.front[..], self.canvas.w);
+        let charge = &mut self.planes;
         let plane = self.dist_cache.get(slot, (r, self.version), |d| {
-            transform(front, w, rect, targets, d)
+            match charge.take(r.area().saturating_mul(crate::cost::DIST_PLANE_READS)) {
+                true => transform(front, w, rect, targets, d),
+                // Past the charge: a plane of no targets, computed no more.
+                false => *d = vec![u32::MAX; rect.2 * rect.3],
+            }
         });
         plane[at.1 * rect.2 + at.0]
     }

@@ -4,8 +4,8 @@
 //! - `xDist(list)`: Manhattan distance. `minDist(list)` is `dist(list)`; `maxDist` and
 //!   `avgDist` are read from per-region statistics of the targets ([`Spread`]: the extremes
 //!   of `x + y` and `x - y`, prefix sums of the targets per column and per row), O(area) to
-//!   build and O(1) to read; in a pass that writes the map it reads, the acceleration layer
-//!   keeps them up to date on every write instead ([`crate::accel::spread`]).
+//!   build and O(1) to read; in a pass that writes the map it reads, a faster layer behind
+//!   [`crate::hook`] may keep them up to date on every write instead.
 //! - `xDist(nbh, list[, allowed])`: the length of the shortest walk along `nbh`'s offsets,
 //!   inside the region, through cells holding `allowed` entities (default `any`), to a target
 //!   (the 2017 engine found these with A*). `minDist` reads a plane built by one breadth-first
@@ -17,6 +17,7 @@
 //! Every form is `-1` when no target can be reached.
 
 use crate::engine::{Ctx, Memo};
+use crate::hook::{DistRead, Observer};
 use std::collections::VecDeque;
 
 /// Which statistic of the distances.
@@ -264,21 +265,30 @@ impl Ctx<'_> {
         let at = (x - rect.0, y - rect.1);
         let (front, w) = (&self.canvas.front, self.canvas.w);
         let is_target = |i: usize| targets[front[i] as usize];
+        let now = (r, self.version);
+        let read = DistRead {
+            slot,
+            now,
+            map: (&front[..], w),
+            at: (x, y),
+        };
         let value = match walk {
-            None if self.caches.live_dist.on => {
-                let map = (&front[..], w);
-                let now = (r, self.version);
-                self.caches
-                    .live_dist
-                    .spread((slot, stat), targets, now, map, (x, y))
-            }
-            None => {
-                let now = (r, self.version);
-                let spread = (self.paths.spreads).get(slot, now, |s| {
-                    *s = Spread::new(rect, w, is_target);
-                });
-                spread.get(stat, at)
-            }
+            None => match self.layer.spread(read, stat, targets) {
+                Some(v) => v,
+                // Past the pass's charge: the pass ends with the error, the value is not used.
+                None if self.planes.over => None,
+                None => {
+                    let charge = &mut self.planes;
+                    let spread = (self.paths.spreads).get(slot, now, |s| {
+                        *s = match charge.take(r.area() * crate::cost::SPREAD_READS) {
+                            true => Spread::new(rect, w, is_target),
+                            // Past the charge: no targets, computed no more.
+                            false => Spread::new(rect, w, |_| false),
+                        };
+                    });
+                    spread.get(stat, at)
+                }
+            },
             Some((nbh, allowed_codes)) => {
                 let allowed = |i: usize| allowed_codes[front[i] as usize];
                 let walk = Walk {
@@ -287,21 +297,16 @@ impl Ctx<'_> {
                     allowed: &allowed,
                 };
                 match stat {
-                    Stat::Min if self.caches.live_dist.on => {
-                        let (walk, now) = (
-                            (targets, &allowed_codes[..], walk.offsets),
-                            (r, self.version),
-                        );
-                        let v = self
-                            .caches
-                            .live_dist
-                            .walk(slot, walk, now, (front, w), (x, y));
-                        (v != u32::MAX).then_some(v as f64)
-                    }
                     Stat::Min => {
-                        let now = (r, self.version);
-                        let d = (self.dist_cache).get(slot, now, |d| walk_plane(rect, w, &walk, d));
-                        let v = d[at.1 * rect.2 + at.0];
+                        let kept = (targets, &allowed_codes[..], walk.offsets);
+                        let v = match self.layer.walk(read, kept) {
+                            Some(v) => v,
+                            None => {
+                                let d = (self.dist_cache)
+                                    .get(slot, now, |d| walk_plane(rect, w, &walk, d));
+                                d[at.1 * rect.2 + at.0]
+                            }
+                        };
                         (v != u32::MAX).then_some(v as f64)
                     }
                     _ => walk_from(rect, w, &walk, at, stat, &mut self.paths.seen),

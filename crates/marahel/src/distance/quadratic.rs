@@ -9,9 +9,8 @@
 //! known (a largest or mean walk is over all shortest walks; a write that blocks a walk can
 //! lengthen the walks of the whole region), so the work is bounded instead.
 //!
-//! The acceleration layer keeps a live `minDist`'s plane through the writes that only
-//! shorten walks ([`crate::accel::live_walk`]), which is far cheaper on most maps, but not
-//! bounded: one write can lower the walks of most of the region (filling a serpentine
+//! A faster layer behind [`crate::hook`] may keep a live `minDist`'s plane through the writes
+//! that only shorten walks, which is far cheaper on most maps, but not bounded: one write can lower the walks of most of the region (filling a serpentine
 //! corridor in the direction it is walked lowers everything beyond each written cell), so
 //! such a pass is charged like the core's: each repair searches at most the region once.
 //!
@@ -26,7 +25,7 @@
 //!
 //! Either way generation stops with [`MarahelError::Limit`] naming the estimator, its rule,
 //! the region and the limit. The charge depends only on the explorer, its region, its visits
-//! and the cells it changes, which every acceleration strategy sees alike (explorers reading
+//! and the cells it changes, which every strategy of a faster layer sees alike (explorers reading
 //! a walk are interpreted, and every changed cell bumps the map's version once), so a map is
 //! refused under every strategy or none.
 //!

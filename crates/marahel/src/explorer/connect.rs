@@ -4,8 +4,8 @@
 //!    adjacency by the `directions` offsets (made symmetric), numbered in scan order. One
 //!    breadth-first search from every area at once finds each cell's nearest area (of equal
 //!    distances the lowest-numbered; for the 4 and 8 unit steps the planner may run these
-//!    stages as raster passes instead, [`crate::accel::connect_tree`], the same plan);
-//!    neighbouring cells of two areas are
+//!    stages its own way, `tree::Stages`, with the same plan); neighbouring cells of two
+//!    areas are
 //!    candidate corridors, and a minimum spanning tree of the areas by corridor length (equal
 //!    lengths in a random order) says which corridors to dig: each joins the area cells
 //!    nearest to the two ends of its candidate. Half of the time one more candidate adds a
@@ -13,10 +13,8 @@
 //! 4. A walker digs each corridor: from its first cell it steps to the neighbour closest to
 //!    the corridor's end (the first such direction), and applies the rules at every cell it
 //!    stands on (the idiom is `self(solid) -> self(empty)`); `percent` is the share of
-//!    corridors done; `percent`/`cpercent` are only kept when a rule reads them. The
-//!    acceleration layer steers the walker by a table of its choices and straight runs, and
-//!    digs with a table of the rules when they only read and write the visited cell
-//!    ([`crate::accel::connect_walk`]; the table walk is [`Strategy::ConnectWalk`]).
+//!    corridors done; `percent`/`cpercent` are only kept when a rule reads them. A faster
+//!    layer may steer and dig its own way with the same cells (`pass_with`).
 //!
 //! Everything is bounded: each corridor is walked in at most its Manhattan length, and their
 //! total length has a budget (`tree::BUDGET`, 4 steps per region cell); a corridor end the
@@ -26,9 +24,6 @@ pub mod tour;
 pub(crate) mod tree;
 
 use super::{Limits, reads_progress, visit};
-use crate::accel::Strategy;
-use crate::accel::connect_tree;
-use crate::accel::connect_walk as walk;
 use crate::engine::Ctx;
 use crate::program::Explorer;
 use grid_core::Rect;
@@ -78,28 +73,47 @@ pub fn symmetric(dirs: &[(i64, i64)]) -> Vec<(i64, i64)> {
     adj
 }
 
-/// One region pass: stages 1 to 3 by the raster passes of [`connect_tree`] when its
-/// [`connect_tree::choose`] allows, stage 4 by [`walk::dig`] when [`crate::Accel::connect_walk`]
-/// does (with the table of the rules when `strategy` is [`Strategy::ConnectWalk`]).
+/// One region pass, the core's: `pass_with` the core's stages and [`dig`].
 pub fn pass(
     ex: &Explorer,
     entities: &[bool],
     ctx: &mut Ctx,
     lim: Limits,
-    strategy: Strategy,
     warnings: &mut Vec<String>,
 ) {
-    let r = ctx.region;
-    let nbhs = ctx.nbhs;
+    let stages = &mut tree::Plain;
+    pass_with(ex, entities, ctx, warnings, stages, |ctx, corridors| {
+        walk(ex, corridors, ctx, lim)
+    });
+}
+
+/// Stage 4 by the general walk: [`dig`] a [`best_step`] at a time.
+pub fn walk(ex: &Explorer, corridors: &[Corridor], ctx: &mut Ctx, lim: Limits) -> u64 {
+    let (nbhs, r) = (ctx.nbhs, ctx.region);
     let dirs = &nbhs[ex.directions].offsets;
-    let adj = symmetric(dirs);
-    let raster = connect_tree::choose(&ctx.planning.accel, &adj);
+    dig(ex, corridors, ctx, lim, |p, to| {
+        let next = best_step(dirs, r, p, to);
+        next.map(|(x, y)| ((x - p.0, y - p.1), 1))
+    })
+}
+
+/// One region pass: stages 1 to 3 by `stages`, stage 4 by `dig(ctx, corridors)`, which
+/// returns how many corridors stopped short of their end.
+pub(crate) fn pass_with(
+    ex: &Explorer,
+    entities: &[bool],
+    ctx: &mut Ctx,
+    warnings: &mut Vec<String>,
+    stages: &mut impl tree::Stages,
+    dig: impl FnOnce(&mut Ctx, &[Corridor]) -> u64,
+) {
+    let adj = symmetric(&ctx.nbhs[ex.directions].offsets);
     let view = tree::View {
         cells: &ctx.canvas.front,
         w: ctx.canvas.w,
-        r,
+        r: ctx.region,
     };
-    let plan = tree::plan(&adj, entities, view, ctx.rng, raster);
+    let plan = tree::plan(stages, &adj, entities, view, ctx.rng);
     if plan.dropped > 0 {
         warnings.push(format!(
             "{}: connect dug {} of {} corridors ({} steps per region cell)",
@@ -112,13 +126,7 @@ pub fn pass(
     if plan.corridors.is_empty() {
         return;
     }
-    let stuck = match ctx.planning.accel.connect_walk {
-        true => walk::dig(ex, &plan.corridors, strategy, ctx, lim),
-        false => dig(ex, &plan.corridors, ctx, lim, |p, to| {
-            let next = best_step(dirs, r, p, to);
-            next.map(|(x, y)| ((x - p.0, y - p.1), 1))
-        }),
-    };
+    let stuck = dig(ctx, &plan.corridors);
     warn_stuck(ex, stuck, warnings);
 }
 

@@ -1,9 +1,10 @@
 //! Explorers: how each explorer family walks its regions and applies its rules.
 //!
-//! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); it hands
-//! each region pass to the planner once ([`crate::accel::pass`]), which runs it or gives it
-//! back to the family's own pass: [`narrow`], [`turtle`], [`agents`], [`flood`], [`connect`],
-//! [`connect2017`], [`wide`], or [`row_order`] for an order-free full scan.
+//! [`run`] is the loop every explorer shares (repeats, regions, the back buffer); it offers
+//! each region pass to the layer behind the hook once ([`crate::hook::Observer::pass`]),
+//! which runs it its own way or hands it back to the family's own pass: [`narrow`],
+//! [`turtle`], [`agents`], [`flood`], [`connect`], [`connect2017`], [`wide`], or
+//! [`row_order`] for an order-free full scan.
 
 pub mod agents;
 pub mod connect;
@@ -14,30 +15,32 @@ pub mod row_order;
 pub mod turtle;
 pub mod wide;
 
-use crate::accel::Strategy;
+use crate::cost::{PlaneCharge, READS_PER_VISIT};
 use crate::distance::quadratic::{self, LiveCharge};
 use crate::engine::{Ctx, draw};
 use crate::error::MarahelError;
 use crate::estimator::Estimator;
+use crate::hook::{Layer, Observer};
 use crate::program::{ConnectStyle, Explorer, ExplorerKind, RegionRef};
 use crate::rule::Rule;
 use grid_core::Rect;
 
 /// Applies the first rule of `ex` whose conditions hold at `(x, y)`; returns whether one
-/// fired. Runs the compiled rules ([`crate::accel::compiled`]) when there are some, else interprets.
+/// fired. The layer behind the hook may run the rules its own way
+/// ([`crate::hook::Observer::visit`]); else they are interpreted.
 #[inline(always)]
 pub fn visit(ex: &Explorer, ctx: &mut Ctx, x: usize, y: usize) -> bool {
-    match &ex.kernel {
-        Some(k) => k.visit(ctx, x, y),
+    match Layer::visit(ex, ctx, x, y) {
+        Some(fired) => fired,
         None => ex.rules.iter().any(|r: &Rule| r.fire(ctx, x, y)),
     }
 }
 
-/// Whether anything of `ex` reads `percent`/`cpercent` (when compiled rules say it does not,
-/// the explorers skip setting them).
+/// Whether anything of `ex` reads `percent`/`cpercent` (when nothing does, the explorers
+/// skip setting them).
 #[inline]
 pub fn reads_progress(ex: &Explorer) -> bool {
-    ex.kernel.as_ref().is_none_or(|k| k.progress)
+    ex.progress
 }
 
 /// Sets the `percent` and `cpercent` estimators before a visit: the share of the pass's
@@ -97,6 +100,38 @@ impl Budget {
         self.cut = true;
         let tiles = std::mem::take(&mut self.left) / weight;
         (by_tiles(&ex.kind) && tiles > 0).then_some(Limits { tiles, ..lim })
+    }
+
+    /// Takes the reads a pass spent computing planes again off the budget; the error when
+    /// they went past it ([`PlaneCharge`]).
+    fn spend_planes(&mut self, ex: &Explorer, c: PlaneCharge, r: Rect) -> Result<(), MarahelError> {
+        self.left = self.left.saturating_sub(c.spent.div_ceil(READS_PER_VISIT));
+        if !c.over {
+            return Ok(());
+        }
+        let reader = ex.rules.iter().position(|rule| {
+            let mut sides = rule.conditions.iter().flat_map(|c| [&c.left, &c.right]);
+            sides.any(|e| {
+                matches!(e, Estimator::Distance { to_out: false, .. })
+                    || matches!(e, Estimator::PathDistance { walk: None, .. })
+            })
+        });
+        Err(MarahelError::Limit {
+            path: match reader {
+                Some(j) => format!("{}.rules[{j}]", ex.path),
+                None => ex.path.clone(),
+            },
+            message: format!(
+                "its distance estimator computes its plane over the {}x{} region ({} cells) \
+                 again after every change of a pass that writes the map it reads, past the \
+                 explorer's work budget of {} visits ({READS_PER_VISIT} cell reads each); use \
+                 `replace: buffer` or smaller regions",
+                r.w,
+                r.h,
+                r.area(),
+                self.total
+            ),
+        })
     }
 
     /// The warning of an explorer that ran out of budget.
@@ -211,7 +246,7 @@ pub fn run(
         [RegionRef::All] => regions.into(),
         _ => region_list(ex, regions, map, warnings).into(),
     };
-    let keep_planes = crate::accel::keeps_planes(ex, &list);
+    ctx.layer.regions(ex, &list);
     let quadratic = quadratic::find(ex);
     let repeats = draw(ex.repeats, ctx.rng);
     let total = visit_budget(map.area());
@@ -261,9 +296,11 @@ pub fn run(
                     q.charge(quadratic_left, visits(&ex.kind, area, limits), r)?;
                 }
             }
-            crate::accel::pass(ex, ctx, limits, keep_planes, |ctx, strategy| {
-                pass(ex, ctx, limits, strategy, warnings)
+            ctx.planes = PlaneCharge::new(budget.left.saturating_mul(READS_PER_VISIT));
+            Layer::pass(ex, ctx, limits, warnings, |ctx, warnings| {
+                pass(ex, ctx, limits, warnings)
             });
+            budget.spend_planes(ex, ctx.planes, r)?;
             if let (Some(q), Some(charge)) = (&quadratic, ctx.live_charge.take()) {
                 q.settle(charge, ctx.version, quadratic_left, r)?;
             }
@@ -281,13 +318,13 @@ pub fn run(
     Ok(())
 }
 
-/// One region pass of `ex` in the core, by its explorer family; `strategy`, the planner's
-/// choice ([`crate::accel::plan`]), says what of it the acceleration layer runs.
-fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy, warnings: &mut Vec<String>) {
+/// One region pass of `ex` in the core, by its explorer family (an order-free full scan
+/// row by row).
+pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, warnings: &mut Vec<String>) {
     match &ex.kind {
-        _ if strategy == Strategy::RowOrder => row_order::pass(ex, ctx),
+        _ if ex.order_free => row_order::pass(ex, ctx),
         ExplorerKind::Horizontal | ExplorerKind::Vertical | ExplorerKind::RandomNarrow => {
-            narrow::pass(ex, ctx, lim, strategy)
+            narrow::pass(ex, ctx, lim)
         }
         ExplorerKind::Drunk { dirprob } => turtle::drunk(ex, *dirprob, ctx, lim),
         ExplorerKind::Agents(spec) => agents::run(ex, spec, ctx, lim),
@@ -296,7 +333,7 @@ fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy, warnings:
         ExplorerKind::Connect {
             entities,
             style: ConnectStyle::Tour,
-        } => connect::pass(ex, entities, ctx, lim, strategy, warnings),
+        } => connect::pass(ex, entities, ctx, lim, warnings),
         ExplorerKind::Connect {
             entities,
             style: ConnectStyle::ReferenceTour,

@@ -2,18 +2,17 @@
 //! `narrow_rand` (uniformly random cells).
 
 use super::{Limits, reads_progress, visit};
-use crate::accel::Strategy;
 use crate::engine::Ctx;
 use crate::program::{Explorer, ExplorerKind};
 use grid_core::below;
 
 /// One region pass: `lim.tiles` visits (wrapping around the region as often as needed), or
 /// fewer once `lim.changes` rules have fired.
-pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
-    let r = ctx.region;
-    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
-    let mut lx = below(ctx.rng, w);
-    let mut ly = below(ctx.rng, h);
+pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits) {
+    let (mut lx, mut ly) = start(ctx);
+    if lim.changes == 0 {
+        return;
+    }
     let mut st = Step {
         progress: reads_progress(ex),
         inv_tiles: 1.0 / lim.tiles as f64,
@@ -21,70 +20,76 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx, lim: Limits, strategy: Strategy) {
         changed: 0,
         changes: lim.changes,
     };
-    let mut visited = 0u64;
-    if lim.changes == 0 {
+    let vertical = matches!(ex.kind, ExplorerKind::Vertical);
+    if let ExplorerKind::Horizontal | ExplorerKind::Vertical = ex.kind {
+        scan(
+            vertical,
+            ctx,
+            (lx, ly),
+            lim.tiles,
+            |ctx, (x, y), run, visited| {
+                (0..run).all(|i| {
+                    let (x, y) = if vertical { (x, y + i) } else { (x + i, y) };
+                    st.visit(ex, ctx, x, y, visited + i as u64)
+                })
+            },
+        );
         return;
     }
-    let vertical = matches!(ex.kind, ExplorerKind::Vertical);
-    match (&ex.kernel, &ex.kind) {
-        // A cellular automaton over byte planes: the whole pass at once, sixteen cells at a
-        // time.
-        (Some(k), ExplorerKind::Horizontal) if strategy == Strategy::ByteScan => {
-            k.scan_rows(ctx, (lx, ly), lim.tiles, lim.changes);
+    let r = ctx.region;
+    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
+    let mut visited = 0u64;
+    while visited < lim.tiles {
+        let go_on = st.visit(ex, ctx, x0 + lx, y0 + ly, visited);
+        // The next cell is drawn even after the last firing (the stream continues into the
+        // next region pass).
+        lx = below(ctx.rng, w);
+        ly = below(ctx.rng, h);
+        visited += 1;
+        if !go_on {
+            break;
         }
-        // Scans run along a row (column) at a time: the same visits in the same order as
-        // stepping one cell and wrapping. `a` is the position along the line, `b` the line.
-        (kernel, ExplorerKind::Horizontal | ExplorerKind::Vertical) => {
-            let (mut a, mut b, along, across) = if vertical {
-                (ly, lx, h, w)
-            } else {
-                (lx, ly, w, h)
-            };
-            let cell = |a: usize, b: usize| {
-                if vertical {
-                    (x0 + b, y0 + a)
-                } else {
-                    (x0 + a, y0 + b)
-                }
-            };
-            let lines = kernel.as_ref().filter(|_| strategy == Strategy::Lines);
-            'scan: while visited < lim.tiles {
-                let run = ((along - a) as u64).min(lim.tiles - visited) as usize;
-                match lines {
-                    // Compiled rules that need no progress: the whole line at once.
-                    Some(k) => {
-                        let at = cell(a, b);
-                        if !k.visit_line(ctx, at, vertical, run, &mut st.changed, lim.changes) {
-                            break 'scan;
-                        }
-                    }
-                    _ => {
-                        for i in 0..run {
-                            let (x, y) = cell(a + i, b);
-                            if !st.visit(ex, ctx, x, y, visited + i as u64) {
-                                break 'scan;
-                            }
-                        }
-                    }
-                }
-                visited += run as u64;
-                a = 0;
-                b = if b + 1 == across { 0 } else { b + 1 };
-            }
+    }
+}
+
+/// The first cell of a pass, in the region's own coordinates: a random cell.
+pub fn start(ctx: &mut Ctx) -> (usize, usize) {
+    let r = ctx.region;
+    let lx = below(ctx.rng, r.w as usize);
+    (lx, below(ctx.rng, r.h as usize))
+}
+
+/// A wrapping scan of `tiles` visits from local cell `start`, along rows (columns when
+/// `vertical`), a line at a time: the same visits in the same order as stepping one cell and
+/// wrapping. `line(ctx, cell, run, visited)` visits the `run` cells of a line from map cell
+/// `cell` on, `visited` having been made before; it returns false to end the scan.
+pub fn scan(
+    vertical: bool,
+    ctx: &mut Ctx,
+    start: (usize, usize),
+    tiles: u64,
+    mut line: impl FnMut(&mut Ctx, (usize, usize), usize, u64) -> bool,
+) {
+    let r = ctx.region;
+    let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
+    // `a` is the position along the line, `b` the line.
+    let (mut a, mut b, along, across) = match vertical {
+        true => (start.1, start.0, h, w),
+        false => (start.0, start.1, w, h),
+    };
+    let mut visited = 0u64;
+    while visited < tiles {
+        let run = ((along - a) as u64).min(tiles - visited) as usize;
+        let at = match vertical {
+            true => (x0 + b, y0 + a),
+            false => (x0 + a, y0 + b),
+        };
+        if !line(ctx, at, run, visited) {
+            return;
         }
-        _ => {
-            while visited < lim.tiles {
-                let go_on = st.visit(ex, ctx, x0 + lx, y0 + ly, visited);
-                // The next cell is drawn even after the last firing (the stream continues
-                // into the next region pass).
-                lx = below(ctx.rng, w);
-                ly = below(ctx.rng, h);
-                visited += 1;
-                if !go_on {
-                    break;
-                }
-            }
-        }
+        visited += run as u64;
+        a = 0;
+        b = if b + 1 == across { 0 } else { b + 1 };
     }
 }
 

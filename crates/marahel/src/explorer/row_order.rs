@@ -8,8 +8,8 @@
 //! Such a pass draws no start cell and runs row by row, from the region's top row: in a row,
 //! each rule in order takes the cells no earlier rule fired on, and narrows them condition
 //! by condition, in column order (the left sides of a condition, then its right sides), then
-//! its executers fire on the cells left, in column order. This order lets the acceleration
-//! layer run a condition over a whole row ([`crate::accel::batch`]).
+//! its executers fire on the cells left, in column order. This order lets a faster layer
+//! behind [`crate::hook`] run a condition over a whole row.
 
 use crate::engine::Ctx;
 use crate::estimator::Estimator;

@@ -2,8 +2,8 @@
 //! random) and `turtle_heur` (a greedy walker moving to the neighbour with the smallest
 //! heuristics). Both stop after `tiles` steps or `changes` firings.
 //!
-//! The planner may run a drunk walker of the digger's shape through the acceleration
-//! layer's step loops ([`crate::accel::steps`]), which make the same draws and writes.
+//! A faster layer behind [`crate::hook`] may run a drunk walker its own way, with the same
+//! draws and writes.
 //!
 //! The greedy walker evaluates every heuristic at every neighbour, in order (so `random`
 //! draws as the reference does); `noise` heuristics, which depend only on the cell, are kept

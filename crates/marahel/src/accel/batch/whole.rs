@@ -95,7 +95,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
         }
     }
     let lay = PaddedLayout::new(rw, rh, kx, ky);
-    let mut s = std::mem::take(&mut ctx.caches.scratch);
+    let mut s = std::mem::take(&mut ctx.layer.caches.scratch);
     if cells {
         count_planes::fill_cells(ctx.canvas, r, lay, &mut s.cells);
     }
@@ -157,7 +157,7 @@ pub fn pass(ex: &Explorer, ctx: &mut Ctx) {
             }
         }
     }
-    ctx.caches.scratch = s;
+    ctx.layer.caches.scratch = s;
 }
 
 /// What the current rule's candidates are: every region cell, the undecided cells
@@ -329,7 +329,7 @@ fn keep_holding(
         materialize(s, lay, src);
         let r = ctx.region;
         ctx.count_plane(*slot, *nbh, weights, r.x as usize, r.y as usize, false);
-        let counts = ctx.caches.count_planes.kept(*slot);
+        let counts = ctx.layer.caches.count_planes.kept(*slot);
         for (ly, row) in counts.chunks_exact(lay.rw).enumerate() {
             let mask = &mut s.cand[ly * lay.pitch..ly * lay.pitch + lay.rw];
             for (m, &v) in mask.iter_mut().zip(row) {

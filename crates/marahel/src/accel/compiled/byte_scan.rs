@@ -188,9 +188,9 @@ pub fn pass(kernel: &Kernel, ctx: &mut Ctx, start: (usize, usize), tiles: u64, c
             }
         };
     }
-    if ctx.caches.live.coded_pairs().is_some() {
+    if ctx.layer.caches.live.coded_pairs().is_some() {
         by_lanes!(padded)
-    } else if Pairs::view(&ctx.caches.live).is_some() {
+    } else if Pairs::view(&ctx.layer.caches.live).is_some() {
         by_lanes!(rows, Pairs)
     } else {
         by_lanes!(rows, Bytes)
@@ -214,14 +214,17 @@ pub fn padded<const L: usize>(
     let r = ctx.region;
     let (x0, y0, w, h) = (r.x as usize, r.y as usize, r.w as usize, r.h as usize);
     let area = (w * h) as u64;
-    let (o, p) = (ctx.caches.live.index(x0, y0), ctx.caches.live.pitch());
+    let (o, p) = (
+        ctx.layer.caches.live.index(x0, y0),
+        ctx.layer.caches.live.pitch(),
+    );
     // Where a run lies in the padded planes, set up once for the pass (no division per run
     // in the usual passes).
     let mut at = Stretch {
         x0,
         y0,
         o,
-        rows: Rows::new(p, ctx.caches.live.plane_len()),
+        rows: Rows::new(p, ctx.layer.caches.live.plane_len()),
         i: o + ly * p + lx,
         end: 0,
     };
@@ -263,8 +266,8 @@ fn run<const L: usize>(
 ) -> bool {
     // Firings that only write their cell write the map, the code plane and the pairs
     // straight away, as [`Ctx::set_at`] would (the code plane holds the map's codes).
-    let direct = !kernel.direct.is_empty() && ctx.caches.live.tracking() && !ctx.buffer;
-    if direct && !ctx.track_counts && !ctx.caches.live_dist.on {
+    let direct = !kernel.direct.is_empty() && ctx.layer.caches.live.tracking() && !ctx.buffer;
+    if direct && !ctx.track_counts && !ctx.layer.caches.live_dist.on {
         return run_direct::<L>(kernel, lanes, ctx, stretch, changed, changes);
     }
     let Stretch {
@@ -280,7 +283,7 @@ fn run<const L: usize>(
     let mut after_firing = false;
     let cells = &*kernel.cells;
     while i < end {
-        let (codes, pairs) = ctx.caches.live.coded_pairs().expect("a code plane");
+        let (codes, pairs) = ctx.layer.caches.live.coded_pairs().expect("a code plane");
         let tests = (lanes, cells);
         let Some(j) = next_firing::<L>((codes, pairs), tests, &mut i, &mut after_firing) else {
             continue;
@@ -359,7 +362,12 @@ fn run_direct<const L: usize>(
     let direct: &[(u8, u16); 256] = kernel.direct[..].try_into().expect("a write per code");
     let cw = ctx.canvas.w;
     let front = &mut ctx.canvas.front[..];
-    let mut planes = ctx.caches.live.coded_pairs_mut().expect("a code plane");
+    let mut planes = ctx
+        .layer
+        .caches
+        .live
+        .coded_pairs_mut()
+        .expect("a code plane");
     // Cells changed (the version goes up by one for each).
     let mut bumps = 0;
     let mut go_on = true;
@@ -493,7 +501,7 @@ fn block<const L: usize, K: ByteLayout>(
     cell: usize,
 ) -> usize {
     let front = &ctx.canvas.front[..];
-    let view = K::view(&ctx.caches.live).expect("byte counts");
+    let view = K::view(&ctx.layer.caches.live).expect("byte counts");
     let codes: [u8; BLOCK] = match front.get(cell..cell + BLOCK) {
         Some(s) => s.try_into().expect("a block"),
         None => {
@@ -521,7 +529,7 @@ fn row<const L: usize, K: ByteLayout>(
     changes: u64,
 ) -> bool {
     let cell = y * ctx.canvas.w + x;
-    let at = ctx.caches.live.index(x, y);
+    let at = ctx.layer.caches.live.index(x, y);
     let mut k = 0;
     while k < n {
         let f = block::<L, K>(ctx, lanes, at + k, cell + k);
@@ -565,12 +573,12 @@ pub fn one_line<K: CountLayout>(
 ) -> bool {
     let (cell_step, plane_step) = line_steps(ctx, vertical);
     let cell = y * ctx.canvas.w + x;
-    let at = ctx.caches.live.index(x, y);
+    let at = ctx.layer.caches.live.index(x, y);
     let one: &[Candidate; 256] = kernel.one[..].try_into().expect("a test per code");
     let mut k = 0;
     while k < n {
         let front = &ctx.canvas.front[..];
-        let counts = K::view(&ctx.caches.live).expect("the pass's layout");
+        let counts = K::view(&ctx.layer.caches.live).expect("the pass's layout");
         let hit = (k..n).find(|&j| {
             let c = one[front[cell + j * cell_step] as usize];
             c.test

@@ -26,7 +26,17 @@ fn plan_with(
 ) -> (Plan, u64) {
     let mut rng = Seed(seed).rng();
     let view = View { cells, w, r };
-    let plan = plan(adj, &[false, true, false], view, &mut rng, raster);
+    let entities = [false, true, false];
+    let plan = match raster {
+        Some(mut raster) => plan(&mut raster, adj, &entities, view, &mut rng),
+        None => plan(
+            &mut crate::explorer::connect::tree::Plain,
+            adj,
+            &entities,
+            view,
+            &mut rng,
+        ),
+    };
     (plan, below(&mut rng, usize::MAX) as u64)
 }
 

@@ -33,11 +33,10 @@
 //! corridors' total length has a budget of [`BUDGET`] steps per region cell. The buffers are
 //! kept per thread from one plan to the next.
 //!
-//! For the 4 unit steps and the 8 steps of the 3x3 square the acceleration layer runs stages
-//! 1 to 3 with raster passes ([`crate::accel::connect_tree`]), which give the same plane of
-//! owners and steps, the same borders and the same candidates.
+//! The stages run through [`Stages`]: the core's are [`Plain`]; a faster layer may give its
+//! own, which must leave the same plane of owners and steps, the same borders and the same
+//! candidates.
 
-use crate::accel::connect_tree::Raster;
 use crate::divider::shuffle;
 use grid::{Grid, OPEN, root};
 use grid_core::rand::RngExt;
@@ -78,8 +77,8 @@ pub struct Plan {
 /// first), and the pair of cells (padded indices, the earlier first).
 pub type Candidate = (u32, u32, u32, u32, u32);
 
-/// Stages 1 to 3 on a [`Grid`]: the plain ones ([`Plain`]), or the raster passes of the
-/// acceleration layer, which leave the same plane, pairs and candidates.
+/// Stages 1 to 3 on a [`Grid`]: the plain ones ([`Plain`]), or a faster layer's (behind
+/// [`crate::hook`]), which must leave the same plane, pairs and candidates.
 pub trait Stages {
     /// Stage 1: numbers the areas; returns the first cell of each.
     fn areas(&mut self, grid: &mut Grid, g: &View, entities: &[bool]) -> Vec<usize>;
@@ -129,23 +128,9 @@ pub fn candidate(grid: &Grid, place: &[u32], i: u32, j: u32) -> Candidate {
 }
 
 /// Stages 1 to 3 on the region of `g`: the corridors joining the areas of the cells whose
-/// code is in `entities`, along the symmetric offsets `adj`; stages 1 to 3 by the `raster`
-/// passes if given (the same plan), else by the core's.
+/// code is in `entities`, along the symmetric offsets `adj`; stages 1 to 3 by `stages`
+/// ([`Plain`]: the core's).
 pub fn plan(
-    adj: &[(i64, i64)],
-    entities: &[bool],
-    g: View,
-    rng: &mut LevelRng,
-    raster: Option<Raster>,
-) -> Plan {
-    match raster {
-        Some(mut raster) => plan_with(&mut raster, adj, entities, g, rng),
-        None => plan_with(&mut Plain, adj, entities, g, rng),
-    }
-}
-
-/// [`plan`] with the `stages`.
-fn plan_with(
     stages: &mut impl Stages,
     adj: &[(i64, i64)],
     entities: &[bool],

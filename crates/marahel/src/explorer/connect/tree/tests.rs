@@ -34,11 +34,11 @@ fn random_map(w: usize, h: usize, per: u64, seed: u64) -> Vec<u8> {
 
 fn plan_of(cells: &[u8], w: usize, h: usize, adj: &[(i64, i64)], seed: u64) -> Plan {
     plan(
+        &mut Plain,
         adj,
         &[false, true],
         whole_view(cells, w, h),
         &mut Seed(seed).rng(),
-        None,
     )
 }
 

@@ -35,7 +35,8 @@
 //! | one floor area: regions joined through doors, passages dug along the caves | [`connect`] |
 //! | every window one floor area: blocks of zones on a jittered macro grid | [`blocks`] |
 //! | windows of the unbounded world, rayon | [`world`] |
-//! | the built-in tileset drawn by code | [`procedural`] |
+//! | the built-in look: corner tiles on the dual grid, terrain layers | [`corner`] |
+//! | the per-zone tileset drawn by code (reference mode, atlases) | [`procedural`] |
 //! | terrains from an altitude noise, with transitions | [`biome`] |
 //! | chunks of zones and tiles for streaming, biome painting | [`stream`] |
 //! | JSON, PNG, painted PNG, TMX | [`export`] |
@@ -93,6 +94,7 @@ pub mod atlas;
 pub mod biome;
 pub mod blocks;
 pub mod connect;
+pub mod corner;
 pub mod error;
 pub mod export;
 pub mod lattice;

@@ -11,6 +11,7 @@ use zone_tiles::export::{
     black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin, write_tmx_terrains_file,
     write_tmx_with_atlas_file,
 };
+use zone_tiles::corner;
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::{
@@ -133,15 +134,22 @@ pub struct Args {
     /// TMX output uses all its tiles and writes the file beside the map unchanged.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
-    /// Terrains from an altitude noise (water, grass, rock), each with its own tiles; TMX
-    /// output uses the compact biome tileset (102 tiles per terrain, placed with flips).
-    /// With --atlas, the atlas holds one atlas per terrain stacked top to bottom (32N x 48N
+    /// Terrains from an altitude noise: the corner tiles draw open water, shallows and
+    /// beaches, meadow and forest, gravel and cliffs, with drawn borders between them (what
+    /// is floor stays walkable). With --zone-tiles, one tile per zone in the terrain's
+    /// style, and TMX uses the compact biome tileset (102 tiles per terrain, placed with
+    /// flips). With --atlas, the atlas holds one atlas per terrain stacked top to bottom (32N x 48N
     /// or 17N x 18N px; `levelgen zones atlas --builtin --biomes` draws one).
     #[arg(long, conflicts_with = "plain")]
     pub biomes: bool,
     /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.
     #[arg(long, conflicts_with = "atlas")]
     pub plain: bool,
+    /// Draw one built-in tile per zone (its 3x3 cells, the 512-state procedural tileset)
+    /// instead of the default corner tiles (four per zone, each chosen by its four corner
+    /// cells on the dual grid). Always so with --reference, whose zones disagree at borders.
+    #[arg(long, conflicts_with_all = ["atlas", "plain"])]
+    pub zone_tiles: bool,
     /// Change one setting by its path in the `ZoneConfig` JSON, after the other flags
     /// (repeatable): `--set noise.octaves=3`, `--set threshold.fill=0.5`, `--set mode=seamless`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -262,10 +270,11 @@ pub fn config(args: &Args) -> ZoneConfig {
 }
 
 /// What `levelgen zones` writes: PNG (its own picture, the default in a directory), the
-/// zone-state JSON, TMX with the reduced tileset, and the cell map as text.
+/// zone-state JSON, TMX (corner tiles with a corner wangset by default), LDtk (corner
+/// tiles) and the cell map as text.
 pub const FORMATS: Formats = Formats {
     generator: "zones",
-    known: &["png", "json", "tmx", "txt"],
+    known: &["png", "json", "tmx", "ldtk", "txt"],
     dir: "png",
     stdout: "txt",
 };
@@ -335,9 +344,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Mode::Seamless => "seamless",
             }
         ));
+        let corners = !args.zone_tiles && cfg.mode == Mode::Seamless;
         let look = match (&atlas, args.plain) {
             (Some((a, path)), _) => Look::Atlas(a, path, &streamer),
             (None, true) => Look::Plain,
+            (None, false) if corners => Look::Corners(&streamer),
             (None, false) => Look::Procedural(&streamer),
         };
         let target = plan.target(seed);
@@ -357,8 +368,10 @@ enum Look<'a> {
     Atlas(&'a [Atlas], &'a std::path::Path, &'a World),
     /// Black and white cells.
     Plain,
-    /// The built-in procedural tiles (with biomes, when asked for).
+    /// The built-in procedural tiles, one per zone (with biomes, when asked for).
     Procedural(&'a World),
+    /// The built-in corner tiles on the dual grid (with biomes, when asked for).
+    Corners(&'a World),
 }
 
 fn write_world(
@@ -380,6 +393,7 @@ fn write_world(
                 Look::Atlas(a, _, _) => paint(world, &a[0]),
                 Look::Plain => black_and_white(world, world.zone_size),
                 Look::Procedural(streamer) => streamer.paint(world),
+                Look::Corners(streamer) => streamer.paint_corners(world),
             }
             .map_err(zone_err)?;
             let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
@@ -393,6 +407,10 @@ fn write_world(
         ),
         "tmx" => match target {
             Target::File(path) => out.write_files(path, |tmp| match look {
+                Look::Corners(streamer) => {
+                    let grid = corner::world_keys(world, streamer.biomes()).map_err(zone_err)?;
+                    corner::export::write_tmx(&grid, streamer.corner_tiles(), tmp).map_err(zone_err)
+                }
                 Look::Procedural(streamer) if biomes => {
                     write_tmx_builtin(world, streamer, tmp).map_err(zone_err)
                 }
@@ -405,6 +423,19 @@ fn write_world(
                 _ => write_tmx(world, tmp, None).map_err(zone_err),
             }),
             Target::Stdout => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
+        },
+        "ldtk" => match (target, look) {
+            (Target::File(path), Look::Corners(streamer)) => out.write_files(path, |tmp| {
+                let nodes = corner::nodes(world, streamer.biomes()).map_err(zone_err)?;
+                let grid = corner::keys(&nodes, 2 * world.origin.0, 2 * world.origin.1);
+                corner::export::write_ldtk(&nodes, &grid, streamer.corner_tiles(), tmp)
+                    .map_err(zone_err)
+            }),
+            (Target::Stdout, _) => Err(CliError::input_msg("an .ldtk project cannot go to stdout")),
+            _ => Err(CliError::input_msg(
+                "LDtk output draws the built-in corner tiles: it needs a seamless world \
+                 (no --reference) and no --atlas, --plain or --zone-tiles",
+            )),
         },
         _ => write_generic(out, world, target, format, &ExportOptions::default()),
     }

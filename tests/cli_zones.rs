@@ -117,7 +117,10 @@ fn writes_png_json_tmx_and_atlases() {
     );
     // The default TMX: 8x8 corner tiles of 30 px, the 16 wall/floor tiles in 3 variants.
     let text = std::fs::read_to_string(&tmx).unwrap();
-    assert!(text.contains(r#"width="8" height="8" tilewidth="30""#), "{text}");
+    assert!(
+        text.contains(r#"width="8" height="8" tilewidth="30""#),
+        "{text}"
+    );
     assert!(text.contains(r#"tilecount="48""#));
     assert!(text.contains(r#"type="corner""#));
     assert_eq!(png_size(&dir.join("world_tiles.png")), (16 * 30, 3 * 30));
@@ -151,7 +154,10 @@ fn biomes_export_corner_tiles_to_tmx_and_ldtk() {
     assert!(text.contains(r#"width="24" height="16" tilewidth="12""#));
     assert!(text.contains(r#"<wangset name="terrain" type="corner""#));
     for name in ["water", "sand", "grass"] {
-        assert!(text.contains(&format!(r#"<wangcolor name="{name}""#)), "{name}");
+        assert!(
+            text.contains(&format!(r#"<wangcolor name="{name}""#)),
+            "{name}"
+        );
     }
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("b.ldtk")).unwrap()).unwrap();

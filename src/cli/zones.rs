@@ -7,11 +7,11 @@ use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
 use std::path::PathBuf;
+use zone_tiles::corner;
 use zone_tiles::export::{
     black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin, write_tmx_terrains_file,
     write_tmx_with_atlas_file,
 };
-use zone_tiles::corner;
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::{
@@ -136,10 +136,12 @@ pub struct Args {
     pub atlas: Option<PathBuf>,
     /// Terrains from an altitude noise: the corner tiles draw open water, shallows and
     /// beaches, meadow and forest, gravel and cliffs, with drawn borders between them (what
-    /// is floor stays walkable). With --zone-tiles, one tile per zone in the terrain's
-    /// style, and TMX uses the compact biome tileset (102 tiles per terrain, placed with
-    /// flips). With --atlas, the atlas holds one atlas per terrain stacked top to bottom (32N x 48N
-    /// or 17N x 18N px; `levelgen zones atlas --builtin --biomes` draws one).
+    /// is floor stays walkable).
+    ///
+    /// With --zone-tiles, one tile per zone in the terrain's style; TMX then uses the
+    /// compact biome tileset (102 tiles per terrain, placed with flips). With --atlas, the
+    /// atlas holds one atlas per terrain stacked top to bottom (32N x 48N or 17N x 18N px;
+    /// `levelgen zones atlas --builtin --biomes` draws one).
     #[arg(long, conflicts_with = "plain")]
     pub biomes: bool,
     /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.

@@ -188,7 +188,12 @@ impl TileArt {
         c = shade(c, 0.93 + 0.1 * g);
         match m.kind() {
             Kind::Raised => {
-                c = mix(p.base, p.dark, depth * 1.4 - 0.2);
+                // Dungeon walls darken into the rock; cliff tops stay light and mottled.
+                c = if m == Material::Wall {
+                    mix(p.base, p.dark, depth * 1.4 - 0.2)
+                } else {
+                    mix(mix(p.base, p.light, blot * 0.6), p.dark, depth * 0.5 - 0.1)
+                };
                 let cracks = periodic(0xc4ac + m as u64, 5, u, v);
                 if (cracks - 0.5).abs() < 0.025 {
                     c = shade(c, 0.8);
@@ -216,7 +221,9 @@ impl TileArt {
                 if wave > 0.97 {
                     c = mix(c, p.light, 0.6);
                 }
-                if let Some((_, f)) = above
+                // Foam where the water meets land (not between deep water and shallows).
+                if let Some((a, f)) = above
+                    && a.kind() != Kind::Liquid
                     && f > THRESHOLD - 0.09
                 {
                     c = mix(c, [232, 240, 236], 0.75);

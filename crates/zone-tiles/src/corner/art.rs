@@ -79,7 +79,7 @@ impl TileArt {
             f += 0.18 * window;
         }
         // Per-variant shape, zero at the tile edges.
-        let vkey = key ^ (u64::from(self.variant) + 1) * 0x9e37_79b9;
+        let vkey = key ^ ((u64::from(self.variant) + 1) * 0x9e37_79b9);
         f + 0.22 * window * (periodic(vkey, 3, uc, vc) - 0.5)
     }
 

@@ -1,12 +1,13 @@
 //! Exports of corner-tile worlds: Tiled TMX with a **corner wangset**, and an LDtk project.
 //!
 //! The tileset is compact: for every pair of materials that meet in the map, all 16 corner
-//! combinations in every variant (so Tiled's terrain brush can paint any shape between
-//! them), plus any tile of three or four materials the map uses. Without biomes that is
-//! exactly the 16 wall/floor tiles in [`VARIANTS`] variants (48 tiles). Every tile's wang id
-//! is its four corner materials, so the brush edits the exported map with its own tiles.
+//! combinations (variant 0, so Tiled's terrain brush can paint any shape between them),
+//! plus every tile the map uses (its other variants, and tiles of three or four
+//! materials). Without biomes that is at most the 16 wall/floor tiles in [`VARIANTS`](super::VARIANTS)
+//! variants (48 tiles). Every tile's wang id is its four corner materials, so the brush
+//! edits the exported map with its own tiles, and picks among a combination's variants.
 
-use super::{CornerKey, CornerTiles, Material, VARIANTS, sixteen};
+use super::{CornerKey, CornerTiles, Material, sixteen};
 use crate::error::{Result, ZoneError};
 use crate::wang::{WangColour, wangsets_xml_of};
 use grid_core::Grid;
@@ -42,9 +43,7 @@ impl Tileset {
                     pairs.insert((a, b));
                 }
             }
-            if ms.len() != 2 {
-                used.insert(*key);
-            }
+            used.insert(*key);
         }
         let mut keys = Vec::new();
         let mut index = HashMap::new();
@@ -55,10 +54,14 @@ impl Tileset {
             });
         };
         for &(a, b) in &pairs {
-            for variant in 0..VARIANTS as u8 {
-                for corners in sixteen(a, b) {
-                    push(CornerKey { corners, variant }, &mut keys);
-                }
+            for corners in sixteen(a, b) {
+                push(
+                    CornerKey {
+                        corners,
+                        variant: 0,
+                    },
+                    &mut keys,
+                );
             }
         }
         for k in used {

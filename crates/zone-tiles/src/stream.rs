@@ -16,7 +16,7 @@
 
 use crate::atlas::{Atlas, AtlasKind};
 use crate::biome::{BiomeConfig, Biomes, Terrain};
-use crate::corner::CornerTiles;
+use crate::corner::{CornerKey, CornerTiles};
 use crate::error::Result;
 use crate::lattice::lattice_hash;
 use crate::procedural::{Geometry, ProceduralTiles, Style, VARIANTS};
@@ -124,6 +124,14 @@ impl World {
     /// materials): `2W x 2H` tiles of `zone_size / 2` px.
     pub fn paint_corners(&self, world: &ZoneWorld) -> Result<RgbImage> {
         self.corners.paint_world(world, self.biomes.as_ref())
+    }
+
+    /// The corner tiles of chunk `(cx, cy)`: `2 * CHUNK_ZONES` square, a pure function of
+    /// `(settings, seed, cx, cy)` like [`World::chunk`], so a game can stream tile indices
+    /// and draw them with its own art in the corner tiles' layout.
+    pub fn chunk_corners(&self, cx: i64, cy: i64) -> Result<Grid<CornerKey>> {
+        let world = self.generator.generate(chunk_rect(cx, cy))?;
+        crate::corner::world_keys(&world, self.biomes.as_ref())
     }
 
     /// The picture of chunk `(cx, cy)` in corner tiles; neighbouring chunks' pictures put

@@ -56,6 +56,18 @@ fn chunk_pictures_side_by_side_are_the_window_picture() {
             .generator()
             .generate(ZoneRect::new(-16, 0, 32, 16))
             .unwrap();
+        let keys = corner::world_keys(&big, world.biomes()).unwrap();
+        for cx in [-1i64, 0] {
+            let part = world.chunk_corners(cx, 0).unwrap();
+            assert_eq!((part.width(), part.height()), (32, 32));
+            for ((x, y), k) in part.iter() {
+                assert_eq!(
+                    k,
+                    keys.at(x + (cx + 1) as usize * 32, y),
+                    "chunk {cx} ({x},{y})"
+                );
+            }
+        }
         let whole = world.paint_corners(&big).unwrap();
         assert_eq!(whole.dimensions(), (32 * 12, 16 * 12));
         for cx in [-1, 0] {

@@ -185,7 +185,9 @@ fn biomes_export_corner_tiles_to_tmx_and_ldtk() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("seamless"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("seamless"), "{err}");
+    assert!(!err.contains("seed 0:"), "refused before generating: {err}");
     assert!(!dir.join("r.ldtk").exists());
 }
 

@@ -319,6 +319,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         zone_tiles::limits::check_image(u64::from(w), u64::from(h), zone)
             .map_err(CliError::input)?;
     }
+    let corners = !args.zone_tiles && !args.plain && atlas.is_none() && cfg.mode == Mode::Seamless;
+    if plan.format() == "ldtk" && !corners {
+        return Err(CliError::input_msg(LDTK_NEEDS_CORNERS));
+    }
     let out = Output::guarding(args.atlas.as_deref());
     let msg = c.messages();
     // Worlds are generated in parallel and written in seed order.
@@ -346,7 +350,6 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Mode::Seamless => "seamless",
             }
         ));
-        let corners = !args.zone_tiles && cfg.mode == Mode::Seamless;
         let look = match (&atlas, args.plain) {
             (Some((a, path)), _) => Look::Atlas(a, path, &streamer),
             (None, true) => Look::Plain,
@@ -362,6 +365,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     msg.finish();
     Ok(())
 }
+
+/// Why `.ldtk` output is refused without the corner tiles.
+const LDTK_NEEDS_CORNERS: &str = "LDtk output draws the built-in corner tiles: it needs a \
+     seamless world (no --reference) and no --atlas, --plain or --zone-tiles";
 
 /// How a PNG is painted.
 enum Look<'a> {
@@ -434,10 +441,7 @@ fn write_world(
                     .map_err(zone_err)
             }),
             (Target::Stdout, _) => Err(CliError::input_msg("an .ldtk project cannot go to stdout")),
-            _ => Err(CliError::input_msg(
-                "LDtk output draws the built-in corner tiles: it needs a seamless world \
-                 (no --reference) and no --atlas, --plain or --zone-tiles",
-            )),
+            _ => Err(CliError::input_msg(LDTK_NEEDS_CORNERS)),
         },
         _ => write_generic(out, world, target, format, &ExportOptions::default()),
     }

@@ -115,9 +115,80 @@ fn writes_png_json_tmx_and_atlases() {
             .unwrap()
             .success()
     );
+    // The default TMX: 8x8 corner tiles of 30 px; the 16 wall/floor tiles and the other
+    // variants the map uses (at most 3 of each), 16 tiles across.
     let text = std::fs::read_to_string(&tmx).unwrap();
+    assert!(
+        text.contains(r#"width="8" height="8" tilewidth="30""#),
+        "{text}"
+    );
+    let count: u32 = text
+        .split(r#"tilecount=""#)
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((16..=48).contains(&count), "{count} tiles");
+    assert!(text.contains(r#"type="corner""#));
+    let (w, h) = png_size(&dir.join("world_tiles.png"));
+    assert_eq!((w, h), (16 * 30, count.div_ceil(16) * 30));
+    // One tile per zone, the reduced tileset placed with flips.
+    let zones = dir.join("zones.tmx");
+    let out = bin()
+        .args(["zones", "--zones", "4x4", "--zone-tiles", "--out"])
+        .arg(&zones)
+        .output()
+        .unwrap();
+    assert_success(&out, "");
+    let text = std::fs::read_to_string(&zones).unwrap();
     assert!(text.contains(r#"tilecount="102""#));
-    assert!(dir.join("world_tiles.png").exists());
+    assert!(dir.join("zones_tiles.png").exists());
+}
+
+#[test]
+fn biomes_export_corner_tiles_to_tmx_and_ldtk() {
+    let dir = temp_dir("corner-biomes");
+    for ext in ["tmx", "ldtk", "png"] {
+        let out = bin()
+            .args(["zones", "--zones", "12x8", "--zone-size", "24", "--biomes"])
+            .args(["--seed", "2", "--out"])
+            .arg(dir.join(format!("b.{ext}")))
+            .output()
+            .unwrap();
+        assert_success(&out, "");
+    }
+    assert_eq!(png_size(&dir.join("b.png")), (288, 192));
+    let text = std::fs::read_to_string(dir.join("b.tmx")).unwrap();
+    assert!(text.contains(r#"width="24" height="16" tilewidth="12""#));
+    assert!(text.contains(r#"<wangset name="terrain" type="corner""#));
+    for name in ["water", "sand", "grass"] {
+        assert!(
+            text.contains(&format!(r#"<wangcolor name="{name}""#)),
+            "{name}"
+        );
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("b.ldtk")).unwrap()).unwrap();
+    let level = &v["levels"][0];
+    assert_eq!(level["pxWid"], 25 * 12);
+    let ints = &level["layerInstances"][1];
+    assert_eq!(ints["__type"], "IntGrid");
+    assert_eq!(ints["intGridCsv"].as_array().unwrap().len(), 25 * 17);
+    assert!(dir.join("b_tiles.png").exists());
+    // LDtk output needs the corner tiles: a reference world is refused, naming why.
+    let out = bin()
+        .args(["zones", "--zones", "4x4", "--reference", "--out"])
+        .arg(dir.join("r.ldtk"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("seamless"), "{err}");
+    assert!(!err.contains("seed 0:"), "refused before generating: {err}");
+    assert!(!dir.join("r.ldtk").exists());
 }
 
 #[test]
@@ -285,6 +356,7 @@ fn biomes_paint_png_and_export_tmx_with_the_combined_tileset() {
                 "--zone-size",
                 "30",
                 "--seamless",
+                "--zone-tiles",
             ])
             .args(["--connected", "--biomes", "--seed", "2", "--out"])
             .arg(path)

@@ -7,6 +7,7 @@ use clap::{Subcommand, ValueEnum};
 use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
 use std::path::PathBuf;
+use zone_tiles::corner;
 use zone_tiles::export::{
     black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin, write_tmx_terrains_file,
     write_tmx_with_atlas_file,
@@ -133,15 +134,24 @@ pub struct Args {
     /// TMX output uses all its tiles and writes the file beside the map unchanged.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
-    /// Terrains from an altitude noise (water, grass, rock), each with its own tiles; TMX
-    /// output uses the compact biome tileset (102 tiles per terrain, placed with flips).
-    /// With --atlas, the atlas holds one atlas per terrain stacked top to bottom (32N x 48N
-    /// or 17N x 18N px; `levelgen zones atlas --builtin --biomes` draws one).
+    /// Terrains from an altitude noise: the corner tiles draw open water, shallows and
+    /// beaches, meadow and forest, gravel and cliffs, with drawn borders between them (what
+    /// is floor stays walkable).
+    ///
+    /// With --zone-tiles, one tile per zone in the terrain's style; TMX then uses the
+    /// compact biome tileset (102 tiles per terrain, placed with flips). With --atlas, the
+    /// atlas holds one atlas per terrain stacked top to bottom (32N x 48N or 17N x 18N px;
+    /// `levelgen zones atlas --builtin --biomes` draws one).
     #[arg(long, conflicts_with = "plain")]
     pub biomes: bool,
     /// PNG output: the black-and-white cell map instead of the built-in procedural tiles.
     #[arg(long, conflicts_with = "atlas")]
     pub plain: bool,
+    /// Draw one built-in tile per zone (its 3x3 cells, the 512-state procedural tileset)
+    /// instead of the default corner tiles (four per zone, each chosen by its four corner
+    /// cells on the dual grid). Always so with --reference, whose zones disagree at borders.
+    #[arg(long, conflicts_with_all = ["atlas", "plain"])]
+    pub zone_tiles: bool,
     /// Change one setting by its path in the `ZoneConfig` JSON, after the other flags
     /// (repeatable): `--set noise.octaves=3`, `--set threshold.fill=0.5`, `--set mode=seamless`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
@@ -262,10 +272,11 @@ pub fn config(args: &Args) -> ZoneConfig {
 }
 
 /// What `levelgen zones` writes: PNG (its own picture, the default in a directory), the
-/// zone-state JSON, TMX with the reduced tileset, and the cell map as text.
+/// zone-state JSON, TMX (corner tiles with a corner wangset by default), LDtk (corner
+/// tiles) and the cell map as text.
 pub const FORMATS: Formats = Formats {
     generator: "zones",
-    known: &["png", "json", "tmx", "txt"],
+    known: &["png", "json", "tmx", "ldtk", "txt"],
     dir: "png",
     stdout: "txt",
 };
@@ -308,6 +319,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         zone_tiles::limits::check_image(u64::from(w), u64::from(h), zone)
             .map_err(CliError::input)?;
     }
+    let corners = !args.zone_tiles && !args.plain && atlas.is_none() && cfg.mode == Mode::Seamless;
+    if plan.format() == "ldtk" && !corners {
+        return Err(CliError::input_msg(LDTK_NEEDS_CORNERS));
+    }
     let out = Output::guarding(args.atlas.as_deref());
     let msg = c.messages();
     // Worlds are generated in parallel and written in seed order.
@@ -338,6 +353,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let look = match (&atlas, args.plain) {
             (Some((a, path)), _) => Look::Atlas(a, path, &streamer),
             (None, true) => Look::Plain,
+            (None, false) if corners => Look::Corners(&streamer),
             (None, false) => Look::Procedural(&streamer),
         };
         let target = plan.target(seed);
@@ -350,6 +366,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Why `.ldtk` output is refused without the corner tiles.
+const LDTK_NEEDS_CORNERS: &str = "LDtk output draws the built-in corner tiles: it needs a \
+     seamless world (no --reference) and no --atlas, --plain or --zone-tiles";
+
 /// How a PNG is painted.
 enum Look<'a> {
     /// An artist's atlas (with biomes, one per terrain), the PNG file it was read from, and
@@ -357,8 +377,10 @@ enum Look<'a> {
     Atlas(&'a [Atlas], &'a std::path::Path, &'a World),
     /// Black and white cells.
     Plain,
-    /// The built-in procedural tiles (with biomes, when asked for).
+    /// The built-in procedural tiles, one per zone (with biomes, when asked for).
     Procedural(&'a World),
+    /// The built-in corner tiles on the dual grid (with biomes, when asked for).
+    Corners(&'a World),
 }
 
 fn write_world(
@@ -380,6 +402,7 @@ fn write_world(
                 Look::Atlas(a, _, _) => paint(world, &a[0]),
                 Look::Plain => black_and_white(world, world.zone_size),
                 Look::Procedural(streamer) => streamer.paint(world),
+                Look::Corners(streamer) => streamer.paint_corners(world),
             }
             .map_err(zone_err)?;
             let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
@@ -393,6 +416,10 @@ fn write_world(
         ),
         "tmx" => match target {
             Target::File(path) => out.write_files(path, |tmp| match look {
+                Look::Corners(streamer) => {
+                    let grid = corner::world_keys(world, streamer.biomes()).map_err(zone_err)?;
+                    corner::export::write_tmx(&grid, streamer.corner_tiles(), tmp).map_err(zone_err)
+                }
                 Look::Procedural(streamer) if biomes => {
                     write_tmx_builtin(world, streamer, tmp).map_err(zone_err)
                 }
@@ -405,6 +432,16 @@ fn write_world(
                 _ => write_tmx(world, tmp, None).map_err(zone_err),
             }),
             Target::Stdout => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
+        },
+        "ldtk" => match (target, look) {
+            (Target::File(path), Look::Corners(streamer)) => out.write_files(path, |tmp| {
+                let nodes = corner::nodes(world, streamer.biomes()).map_err(zone_err)?;
+                let grid = corner::keys(&nodes, 2 * world.origin.0, 2 * world.origin.1);
+                corner::export::write_ldtk(&nodes, &grid, streamer.corner_tiles(), tmp)
+                    .map_err(zone_err)
+            }),
+            (Target::Stdout, _) => Err(CliError::input_msg("an .ldtk project cannot go to stdout")),
+            _ => Err(CliError::input_msg(LDTK_NEEDS_CORNERS)),
         },
         _ => write_generic(out, world, target, format, &ExportOptions::default()),
     }

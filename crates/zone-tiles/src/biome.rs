@@ -123,6 +123,11 @@ impl Biomes {
         Ok(Self { config, noise })
     }
 
+    /// Its settings.
+    pub fn config(&self) -> &BiomeConfig {
+        &self.config
+    }
+
     /// The altitude at pixel `(x, y)`, in [0, 1].
     pub fn altitude(&self, x: f64, y: f64) -> f64 {
         self.noise.get(x, y)

@@ -194,6 +194,12 @@ pub enum ZoneError {
     /// A state index of 512 or more.
     #[error("zone state {0} is out of range: expected 0..512")]
     State(u32),
+    /// Corner tiles draw shared nodes, which only seamless worlds have.
+    #[error(
+        "corner tiles need a seamless world (in reference mode neighbouring zones disagree \
+         at their borders); use the zone tiles or an atlas with reference mode"
+    )]
+    CornerTilesNeedSeamless,
     /// Writing a file failed.
     #[error("{path}: {message}")]
     Write {

@@ -67,7 +67,7 @@ fn source_coord(v: usize, z: usize, mode: Mode) -> usize {
 }
 
 /// Paints `world` with `atlas` (full or reduced; reduced tiles are flipped into place; in
-/// seamless mode border cells are drawn a quarter wide, see [`source_coord`]).
+/// seamless mode border cells are drawn a quarter wide, see `source_coord`).
 pub fn paint(world: &ZoneWorld, atlas: &Atlas) -> Result<RgbImage> {
     paint_with(world, atlas.zone_size(), |_, _| atlas)
 }

@@ -15,9 +15,12 @@
 //! one area on its own), and [every-window mode](blocks) makes every window at any origin one
 //! area on its own, with walls turned into blocks of zones. The [world] is
 //! unbounded and any window of it can be generated on its own, in parallel; a [`World`]
-//! streams 16x16-zone chunks of zones and tiles, optionally painted per [`biome`]. [export]
-//! writes the state grid (JSON), the black-and-white map, the painted map and Tiled TMX with
-//! a [wangset](wang) for Tiled's terrain brush.
+//! streams 16x16-zone chunks of zones and tiles, optionally painted per [`biome`]. The
+//! built-in look of a seamless world is [`corner`] tiles: four per zone on the dual grid,
+//! each chosen by its four corner cells (16 wall/floor tiles), with biome materials drawn
+//! as layers with their own borders. [export] writes the state grid (JSON), the
+//! black-and-white map, the painted map and Tiled TMX with a [wangset](wang) for Tiled's
+//! terrain brush; [`corner::export`] writes corner-tile TMX (corner wangset) and LDtk.
 //! Every size and work limit is checked before anything is allocated ([`limits`]).
 //!
 //! Pipeline, one module per stage:
@@ -35,7 +38,8 @@
 //! | one floor area: regions joined through doors, passages dug along the caves | [`connect`] |
 //! | every window one floor area: blocks of zones on a jittered macro grid | [`blocks`] |
 //! | windows of the unbounded world, rayon | [`world`] |
-//! | the built-in tileset drawn by code | [`procedural`] |
+//! | the built-in look: corner tiles on the dual grid, terrain layers | [`corner`] |
+//! | the per-zone tileset drawn by code (reference mode, atlases) | [`procedural`] |
 //! | terrains from an altitude noise, with transitions | [`biome`] |
 //! | chunks of zones and tiles for streaming, biome painting | [`stream`] |
 //! | JSON, PNG, painted PNG, TMX | [`export`] |
@@ -93,6 +97,7 @@ pub mod atlas;
 pub mod biome;
 pub mod blocks;
 pub mod connect;
+pub mod corner;
 pub mod error;
 pub mod export;
 pub mod lattice;

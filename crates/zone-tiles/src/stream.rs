@@ -16,6 +16,7 @@
 
 use crate::atlas::{Atlas, AtlasKind};
 use crate::biome::{BiomeConfig, Biomes, Terrain};
+use crate::corner::{CornerKey, CornerTiles};
 use crate::error::Result;
 use crate::lattice::lattice_hash;
 use crate::procedural::{Geometry, ProceduralTiles, Style, VARIANTS};
@@ -79,6 +80,7 @@ pub struct World {
     generator: ZoneGenerator,
     biomes: Option<Biomes>,
     tiles: Vec<ProceduralTiles>,
+    corners: CornerTiles,
 }
 
 impl World {
@@ -99,12 +101,43 @@ impl World {
             generator,
             biomes,
             tiles,
+            corners: CornerTiles::for_zone(config.zone_size)?,
         })
     }
 
     /// The zone generator.
     pub fn generator(&self) -> &ZoneGenerator {
         &self.generator
+    }
+
+    /// The altitude field, if biomes are on.
+    pub fn biomes(&self) -> Option<&Biomes> {
+        self.biomes.as_ref()
+    }
+
+    /// The corner tiles of this world's zone size ([`crate::corner`]).
+    pub fn corner_tiles(&self) -> CornerTiles {
+        self.corners
+    }
+
+    /// Paints a seamless `world` with the built-in corner tiles (with biomes, in their
+    /// materials): `2W x 2H` tiles of `zone_size / 2` px.
+    pub fn paint_corners(&self, world: &ZoneWorld) -> Result<RgbImage> {
+        self.corners.paint_world(world, self.biomes.as_ref())
+    }
+
+    /// The corner tiles of chunk `(cx, cy)`: `2 * CHUNK_ZONES` square, a pure function of
+    /// `(settings, seed, cx, cy)` like [`World::chunk`], so a game can stream tile indices
+    /// and draw them with its own art in the corner tiles' layout.
+    pub fn chunk_corners(&self, cx: i64, cy: i64) -> Result<Grid<CornerKey>> {
+        let world = self.generator.generate(chunk_rect(cx, cy))?;
+        crate::corner::world_keys(&world, self.biomes.as_ref())
+    }
+
+    /// The picture of chunk `(cx, cy)` in corner tiles; neighbouring chunks' pictures put
+    /// side by side are the picture of the larger window.
+    pub fn chunk_corner_image(&self, cx: i64, cy: i64) -> Result<RgbImage> {
+        self.paint_corners(&self.generator.generate(chunk_rect(cx, cy))?)
     }
 
     /// A zone's side in noise pixels, where the altitude is sampled (so terrains, like the

@@ -66,8 +66,19 @@ pub fn wangsets_xml(
     colours: &[WangColour],
     tiles: impl IntoIterator<Item = (u32, [u8; 8])>,
 ) -> String {
+    wangsets_xml_of("mixed", name, colours, tiles)
+}
+
+/// A `<wangsets>` element with one wangset of Tiled type `kind` (`corner`, `edge` or
+/// `mixed`), as [`wangsets_xml`] writes it.
+pub fn wangsets_xml_of(
+    kind: &str,
+    name: &str,
+    colours: &[WangColour],
+    tiles: impl IntoIterator<Item = (u32, [u8; 8])>,
+) -> String {
     let mut s = String::from("  <wangsets>\n");
-    let _ = writeln!(s, r#"   <wangset name="{name}" type="mixed" tile="-1">"#);
+    let _ = writeln!(s, r#"   <wangset name="{name}" type="{kind}" tile="-1">"#);
     for c in colours {
         let [r, g, b] = c.rgb;
         let _ = writeln!(

@@ -176,7 +176,10 @@ impl Search {
             wanted.push((x.metric.clone(), "algorithm.x.metric".into()));
             wanted.push((y.metric.clone(), "algorithm.y.metric".into()));
         }
-        let mut metrics = vec![MetricKind::EmptyFraction, MetricKind::Regions];
+        let mut metrics: Vec<MetricKind> = names
+            .iter()
+            .map(|n| MetricKind::parse(n, &[], &[], &[], "").expect("registered"))
+            .collect();
         for (name, path) in &wanted {
             let metric = MetricKind::parse(name, &entities, kind.extras(), &custom, path)?;
             if !names.contains(name) {

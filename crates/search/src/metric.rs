@@ -2,10 +2,7 @@
 //!
 //! | name | value on one map |
 //! |---|---|
-//! | `empty_fraction` | passable cells / all cells |
-//! | `regions` | connected regions of passable cells |
-//! | `block_entropy` | mean binary entropy of the passable fraction per block |
-//! | `longest_path` | longest shortest path between passable cells ([`grid_core::metrics::paths`]) |
+//! | every metric of grid-core's registry ([`grid_core::metrics::registry`]): `empty_fraction`, `regions`, `block_entropy`, `longest_path`, `largest_region` | read with the spec's passable tiles as the empty ones and its `measure` settings |
 //! | `count:NAME` or `count:A\|B` | cells holding those entities |
 //! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
 //! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
@@ -20,7 +17,8 @@
 
 use crate::diversity::SetMetric;
 use crate::error::SearchError;
-use grid_core::metrics::paths::{longest_path_with, path_distance, tile_counts};
+use grid_core::metrics::paths::{path_distance, tile_counts};
+use grid_core::metrics::registry::{self, MetricDef, Settings};
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
 use grid_core::text::excerpt;
 use grid_core::{Connectivity, TileId, TileMap};
@@ -56,14 +54,8 @@ pub trait Metric: Send + Sync + std::fmt::Debug {
 /// One metric a spec names.
 #[derive(Clone, Debug)]
 pub enum MetricKind {
-    /// Passable fraction.
-    EmptyFraction,
-    /// Passable regions.
-    Regions,
-    /// Block entropy.
-    BlockEntropy,
-    /// Longest shortest path.
-    LongestPath,
+    /// A metric of grid-core's registry.
+    Map(&'static MetricDef),
     /// Cells holding any of these entities.
     Count(Vec<String>),
     /// Summed path distance along these stops.
@@ -80,7 +72,9 @@ pub enum MetricKind {
     Extra(usize),
 }
 
-const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, diversity, nearest, isolated:T, nearest_layout, count:NAME, distance:A:B[:C...]";
+/// The names this crate adds to the registry's.
+const OWN: &str =
+    "distinct, diversity, nearest, isolated:T, nearest_layout, count:NAME, distance:A:B[:C...]";
 
 impl MetricKind {
     /// Reads a metric name; entity names must be among `entities`, custom names among
@@ -99,7 +93,7 @@ impl MetricKind {
                 .iter()
                 .map(|m| m.name().to_string())
                 .chain(extras.iter().map(|e| e.to_string()))
-                .chain(std::iter::once(KNOWN.to_string()))
+                .chain([registry::names(), OWN.to_string()])
                 .collect::<Vec<_>>()
                 .join(", "),
         };
@@ -124,11 +118,10 @@ impl MetricKind {
         if let Some(i) = extras.iter().position(|e| *e == name) {
             return Ok(Self::Extra(i));
         }
+        if let Some(def) = registry::find(name) {
+            return Ok(Self::Map(def));
+        }
         Ok(match name {
-            "empty_fraction" => Self::EmptyFraction,
-            "regions" => Self::Regions,
-            "block_entropy" => Self::BlockEntropy,
-            "longest_path" => Self::LongestPath,
             "distinct" => Self::Distinct,
             "diversity" => Self::Diversity,
             "nearest" => Self::Set(SetMetric::Nearest),
@@ -172,19 +165,14 @@ impl MetricKind {
 pub struct Resolved {
     kinds: Vec<Resolve>,
     passable: EmptySet,
-    conn: Connectivity,
-    blocks: BlockGrid,
-    exact_path_cells: usize,
+    settings: Settings,
     needs_basic: bool,
     needs_counts: bool,
 }
 
 #[derive(Debug)]
 enum Resolve {
-    EmptyFraction,
-    Regions,
-    BlockEntropy,
-    LongestPath,
+    Map(&'static MetricDef),
     Count(Vec<TileId>),
     Distance(Vec<Vec<TileId>>),
     Distinct,
@@ -206,6 +194,17 @@ pub struct MeasureSetup {
     pub exact_path_cells: usize,
 }
 
+impl MeasureSetup {
+    /// The registry's settings these give.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            conn: self.conn,
+            blocks: self.blocks,
+            exact_path_cells: self.exact_path_cells,
+        }
+    }
+}
+
 impl Resolved {
     /// Resolves `kinds` against `legend` (names the legend lacks match nothing).
     pub fn new(kinds: &[MetricKind], setup: &MeasureSetup, legend: &grid_core::Legend) -> Self {
@@ -216,10 +215,7 @@ impl Resolved {
         let kinds: Vec<Resolve> = kinds
             .iter()
             .map(|k| match k {
-                MetricKind::EmptyFraction => Resolve::EmptyFraction,
-                MetricKind::Regions => Resolve::Regions,
-                MetricKind::BlockEntropy => Resolve::BlockEntropy,
-                MetricKind::LongestPath => Resolve::LongestPath,
+                MetricKind::Map(def) => Resolve::Map(def),
                 MetricKind::Count(names) => Resolve::Count(ids(names)),
                 MetricKind::Distance(stops) => {
                     Resolve::Distance(stops.iter().map(|s| ids(std::slice::from_ref(s))).collect())
@@ -231,19 +227,18 @@ impl Resolved {
                 MetricKind::Extra(i) => Resolve::Extra(*i),
             })
             .collect();
-        let needs_basic = kinds.iter().any(|k| {
-            matches!(
-                k,
-                Resolve::EmptyFraction | Resolve::Regions | Resolve::BlockEntropy
-            )
-        });
+        let settings = setup.settings();
+        // One pass gives the registry's summary metrics (4-connected; 8-connected settings
+        // measure each on its own).
+        let needs_basic = settings.conn == Connectivity::Four
+            && kinds
+                .iter()
+                .any(|k| matches!(k, Resolve::Map(def) if def.from_summary.is_some()));
         let needs_counts = kinds.iter().any(|k| matches!(k, Resolve::Count(_)));
         Self {
             kinds,
             passable: EmptySet::from_names_present(legend, &names),
-            conn: setup.conn,
-            blocks: setup.blocks,
-            exact_path_cells: setup.exact_path_cells,
+            settings,
             needs_basic,
             needs_counts,
         }
@@ -267,17 +262,11 @@ impl Resolved {
         out.clear();
         let basic = self
             .needs_basic
-            .then(|| scratch.measure(map, &self.passable, self.blocks));
+            .then(|| scratch.measure(map, &self.passable, self.settings.blocks));
         let counts = self.needs_counts.then(|| tile_counts(map));
         for kind in &self.kinds {
             let value = match kind {
-                Resolve::EmptyFraction => basic.map_or(0.0, |b| b.empty_fraction),
-                Resolve::Regions => basic.map_or(0.0, |b| b.regions as f64),
-                Resolve::BlockEntropy => basic.map_or(0.0, |b| b.block_entropy),
-                Resolve::LongestPath => {
-                    longest_path_with(map, &self.passable, self.conn, self.exact_path_cells).length
-                        as f64
-                }
+                Resolve::Map(def) => def.value(map, &self.passable, &self.settings, basic.as_ref()),
                 Resolve::Count(ids) => counts.as_ref().map_or(0.0, |c| {
                     ids.iter()
                         .map(|&i| c.get(i as usize).copied().unwrap_or(0))
@@ -295,7 +284,7 @@ impl Resolved {
     fn distance(&self, map: &dyn TileMap, stops: &[Vec<TileId>]) -> f64 {
         let mut total = 0.0;
         for leg in stops.windows(2) {
-            match path_distance(map, &leg[0], &leg[1], &self.passable, self.conn) {
+            match path_distance(map, &leg[0], &leg[1], &self.passable, self.settings.conn) {
                 Some(d) => total += d as f64,
                 None => return -1.0,
             }
@@ -319,7 +308,7 @@ impl Resolved {
 
     /// A map's layout for `nearest_layout` (cells row by row, `width` wide).
     pub fn layout(&self, cells: &[TileId], width: usize) -> Vec<f64> {
-        crate::diversity::layout(cells, width, &self.passable, self.blocks)
+        crate::diversity::layout(cells, width, &self.passable, self.settings.blocks)
     }
 
     fn slots(&self, pick: fn(&Resolve) -> bool) -> impl Iterator<Item = usize> + '_ {
@@ -346,7 +335,7 @@ mod tests {
     fn names_parse_and_errors_list_the_known() {
         let ents = names(&["empty", "solid", "player", "key"]);
         let p = |n: &str| MetricKind::parse(n, &ents, &[], &[], "constraints[0].metric");
-        assert!(matches!(p("regions"), Ok(MetricKind::Regions)));
+        assert!(matches!(p("regions"), Ok(MetricKind::Map(d)) if d.name == "regions"));
         assert!(matches!(p("count:player|key"), Ok(MetricKind::Count(v)) if v.len() == 2));
         assert!(matches!(p("distance:player:key"), Ok(MetricKind::Distance(v)) if v.len() == 2));
         assert_eq!(
@@ -393,6 +382,50 @@ mod tests {
         // 7 passable cells of 12 in one snake: @ . . / . / k . . (6 steps from @ to k).
         assert_eq!(out, vec![7.0 / 12.0, 1.0, 6.0, 2.0, 6.0, 12.0, 0.0]);
         assert_eq!(r.distinct_slots().collect::<Vec<_>>(), vec![6]);
+    }
+
+    /// Every metric of grid-core's registry is a spec name, measured by the registry with
+    /// the spec's settings (here 8-connected, where the regions differ from the paper's).
+    #[test]
+    fn registry_metrics_are_the_registrys() {
+        let legend = Legend::new(vec![
+            TileKind::new("empty", '.', [255; 3]),
+            TileKind::new("solid", '#', [0; 3]),
+        ]);
+        let map = TileGrid::from_text("..#.\n#.#.\n.#..\n", legend.clone()).unwrap();
+        let ents = names(&["empty", "solid"]);
+        let kinds: Vec<MetricKind> = registry::METRICS
+            .iter()
+            .map(|d| MetricKind::parse(d.name, &ents, &[], &[], "x").unwrap())
+            .collect();
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let setup = MeasureSetup {
+                passable: names(&["empty"]),
+                conn,
+                blocks: BlockGrid::square(2),
+                exact_path_cells: 1024,
+            };
+            let r = Resolved::new(&kinds, &setup, &legend);
+            let mut out = Vec::new();
+            r.measure(&map, &mut MetricsScratch::new(), &mut out);
+            let empty = EmptySet::from_ids(&[0]);
+            let want: Vec<f64> = registry::METRICS
+                .iter()
+                .map(|d| d.value(&map, &empty, &setup.settings(), None))
+                .collect();
+            assert_eq!(out, want, "{conn:?}");
+        }
+        // (0,2) and (2,2) touch (1,1) diagonally: 3 regions 4-connected, 1 8-connected.
+        let regions = |conn| {
+            let s = Settings {
+                conn,
+                ..Settings::PAPER
+            };
+            registry::find("regions")
+                .unwrap()
+                .value(&map, &EmptySet::from_ids(&[0]), &s, None)
+        };
+        assert_eq!((regions(Connectivity::Four), regions(Connectivity::Eight)), (3.0, 1.0));
     }
 
     #[test]

@@ -165,7 +165,10 @@ fn longest(map: &dyn TileMap, empty: &EmptySet, s: &Settings) -> f64 {
 
 fn region_sizes(map: &dyn TileMap, empty: &EmptySet, conn: Connectivity) -> Vec<u32> {
     let w = map.width();
-    components(w, map.height(), conn, |i| empty.contains(map.tile(i % w, i / w))).sizes
+    components(w, map.height(), conn, |i| {
+        empty.contains(map.tile(i % w, i / w))
+    })
+    .sizes
 }
 
 fn largest_region(map: &dyn TileMap, empty: &EmptySet, s: &Settings) -> f64 {
@@ -206,10 +209,7 @@ mod tests {
         // pure and the entropy 0.
         assert_eq!(value("block_entropy"), 0.0);
         let none = map("##\n##\n");
-        assert_eq!(
-            find("largest_region").unwrap().measure(&none, &empty),
-            0.0
-        );
+        assert_eq!(find("largest_region").unwrap().measure(&none, &empty), 0.0);
     }
 
     #[test]
@@ -224,15 +224,28 @@ mod tests {
         let regions = find("regions").unwrap();
         assert_eq!(regions.value(&m, &empty, &Settings::PAPER, None), 2.0);
         assert_eq!(regions.value(&m, &empty, &eight, None), 1.0);
-        assert_eq!(find("longest_path").unwrap().value(&m, &empty, &eight, None), 1.0);
-        assert_eq!(find("largest_region").unwrap().value(&m, &empty, &eight, None), 1.0);
+        assert_eq!(
+            find("longest_path")
+                .unwrap()
+                .value(&m, &empty, &eight, None),
+            1.0
+        );
+        assert_eq!(
+            find("largest_region")
+                .unwrap()
+                .value(&m, &empty, &eight, None),
+            1.0
+        );
         // A summary is read when 4-connected and measured past otherwise.
         let summary = measure(&m, &empty, BlockGrid::PAPER);
         let planted = MapMetrics {
             regions: 9,
             ..summary
         };
-        assert_eq!(regions.value(&m, &empty, &Settings::PAPER, Some(&planted)), 9.0);
+        assert_eq!(
+            regions.value(&m, &empty, &Settings::PAPER, Some(&planted)),
+            9.0
+        );
         assert_eq!(regions.value(&m, &empty, &eight, Some(&planted)), 1.0);
         for def in &METRICS {
             let s = Settings::PAPER;

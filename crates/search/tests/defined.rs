@@ -132,9 +132,10 @@ fn the_door_rule_is_a_distance_without_the_door() {
         .passable = Some(vec!["player".into()]);
     let walled = Search::new(&blocked).unwrap();
     let (check, _) = walled.check_maps(&doc, 1..11).unwrap();
-    assert_eq!(
-        check.means[without], -1.0,
-        "a walker on the player alone reaches nothing"
+    // -1 (unreachable) on every map (the mean sums tenths, so up to rounding).
+    assert!(
+        (check.means[without] + 1.0).abs() < 1e-12,
+        "a walker on the player alone reaches nothing: {check:?}"
     );
 }
 

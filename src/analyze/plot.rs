@@ -298,8 +298,9 @@ fn colour_bar<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .margin_top(36)
         .margin_bottom(50)
-        .margin_right(8)
-        .y_label_area_size(44)
+        .margin_left(4)
+        .margin_right(4)
+        .set_label_area_size(LabelAreaPosition::Right, 44)
         .build_cartesian_2d(0.0..1.0, lo..hi)
         .map_err(|e| plot_err(path, e))?;
     chart

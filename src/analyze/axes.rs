@@ -8,7 +8,7 @@
 use super::plot::{FONT, fonts, plot_err};
 use super::{AnalyzeError, Run};
 use grid_core::TileMap;
-use grid_core::metrics::registry::{self, MetricDef};
+use grid_core::metrics::registry::{self, MetricDef, Settings};
 use grid_core::metrics::{EmptySet, MapMetrics};
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
@@ -45,12 +45,7 @@ impl Axes {
     /// The values of `map` on both axes; the metrics already measured (`m`, with the run's
     /// block grid) are read from it rather than measured again.
     pub fn values<M: TileMap>(&self, map: &M, empty: &EmptySet, m: &MapMetrics) -> [f64; 2] {
-        [self.x, self.y].map(|def| match def.name {
-            "empty_fraction" => m.empty_fraction,
-            "regions" => m.regions as f64,
-            "block_entropy" => m.block_entropy,
-            _ => (def.measure)(map, empty),
-        })
+        [self.x, self.y].map(|def| def.value(map, empty, &Settings::PAPER, Some(m)))
     }
 }
 

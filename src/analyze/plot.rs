@@ -286,6 +286,47 @@ mod tests {
     }
 }
 
+/// The colour bar beside a [`grid_heat_map`]: viridis from `lo` (bottom) to `hi` (top),
+/// with the values labelled.
+fn colour_bar<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    lo: f64,
+    hi: f64,
+    path: &Path,
+) -> Result<(), AnalyzeError> {
+    const STEPS: usize = 100;
+    let mut chart = ChartBuilder::on(area)
+        .margin_top(36)
+        .margin_bottom(50)
+        .margin_left(4)
+        .margin_right(4)
+        .set_label_area_size(LabelAreaPosition::Right, 44)
+        .build_cartesian_2d(0.0..1.0, lo..hi)
+        .map_err(|e| plot_err(path, e))?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .y_labels(6)
+        .y_label_formatter(&|v| format!("{v:.2}"))
+        .label_style((FONT, 11))
+        .draw()
+        .map_err(|e| plot_err(path, e))?;
+    let step = (hi - lo) / STEPS as f64;
+    let strips = (0..STEPS).map(|i| {
+        let t = (i as f64 + 0.5) / STEPS as f64;
+        Rectangle::new(
+            [
+                (0.0, lo + i as f64 * step),
+                (1.0, lo + (i + 1) as f64 * step),
+            ],
+            ViridisRGB::get_color(t).filled(),
+        )
+    });
+    chart.draw_series(strips).map_err(|e| plot_err(path, e))?;
+    Ok(())
+}
+
 /// One axis of a [`grid_heat_map`]: its label and the value range its bins cover.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridAxis {
@@ -310,7 +351,7 @@ pub fn grid_heat_map(
     path: &Path,
 ) -> Result<(), AnalyzeError> {
     fonts();
-    let root = BitMapBackend::new(path, (560, 520)).into_drawing_area();
+    let root = BitMapBackend::new(path, (640, 520)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| plot_err(path, e))?;
     let (lo, hi) = values
         .iter()
@@ -318,8 +359,11 @@ pub fn grid_heat_map(
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
             (l.min(v), h.max(v))
         });
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
     let span = if hi > lo { hi - lo } else { 1.0 };
-    let mut chart = ChartBuilder::on(&root)
+    let (main, bar) = root.split_horizontally(560);
+    colour_bar(&bar, lo, lo + span, path)?;
+    let mut chart = ChartBuilder::on(&main)
         .caption(title, (FONT, 16))
         .margin(10)
         .x_label_area_size(40)

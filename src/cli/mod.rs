@@ -13,6 +13,8 @@ pub mod marahel;
 pub mod mario;
 pub mod output;
 pub mod search;
+mod search_cell;
+mod search_targets;
 pub mod studio;
 pub mod zones;
 

@@ -36,6 +36,18 @@ pub struct Args {
     /// Print nothing but errors (no progress bar, no summary).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Make maps from the elite of MAP-Elites cell X,Y (column, row, from 0) of an archive
+    /// instead of searching: the file argument is then the `archive.json` of a search,
+    /// `--seed` the first map seed (default 1) and `--out` the map file (format by its
+    /// extension: txt, json, png, tmx; text on stdout without it) or, with `--count`, a folder.
+    #[arg(long, value_name = "X,Y")]
+    pub run_cell: Option<String>,
+    /// With `--run-cell`: how many maps (seeds `--seed`, `--seed` + 1, ...).
+    #[arg(long, default_value_t = 1, requires = "run_cell", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub count: u64,
+    /// With `--run-cell` and a folder: the maps' format.
+    #[arg(long, default_value = "txt", requires = "run_cell", value_parser = ["txt", "json", "png", "tmx"])]
+    pub format: String,
 }
 
 /// Seeds of the contact sheet's columns.
@@ -43,11 +55,11 @@ const SHEET_SEEDS: u64 = 8;
 
 /// Writes one output file through the CLI's output layer (atomically, folders created).
 /// Every file of a search goes through here.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+pub(super) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     Output::new().write(&Target::File(path.to_path_buf()), bytes)
 }
 
-fn json_bytes(value: &Value) -> Vec<u8> {
+pub(super) fn json_bytes(value: &Value) -> Vec<u8> {
     let mut text = serde_json::to_string_pretty(value).expect("JSON values serialise");
     text.push('\n');
     text.into_bytes()
@@ -71,7 +83,7 @@ fn read_spec(args: &Args) -> Result<spec::Spec, CliError> {
     Ok(spec)
 }
 
-fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
+pub(super) fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -86,6 +98,9 @@ fn progress_bar(total: Option<u64>, quiet: bool) -> ProgressBar {
 
 /// Runs `levelgen search`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    if let Some(cell) = &args.run_cell {
+        return super::search_cell::run(&args, cell);
+    }
     let spec = read_spec(&args)?;
     let search = Search::new(&spec)
         .map_err(|e| CliError::input_msg(format!("{}: {e}", args.spec.display())))?;
@@ -97,6 +112,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("search-{name}")));
+    if !spec.targets.is_empty() {
+        return super::search_targets::run(&args, &spec, &search, &out);
+    }
 
     let bar = progress_bar(spec.budget.evaluations, args.quiet);
     let started = std::time::Instant::now();
@@ -137,7 +155,9 @@ fn write_outputs(
     check_seeds: u64,
 ) -> Result<(), CliError> {
     let space = &search.evaluator().space;
-    let archive = outcome.to_json(|e| space.decode(&e.genome).ok());
+    let mut archive = outcome.to_json(|e| space.decode(&e.genome).ok());
+    // What `--run-cell` builds the cells' documents with.
+    archive["generator"] = Value::from(search.evaluator().kind.name());
     write_file(&out.join("archive.json"), &json_bytes(&archive))?;
     write_file(&out.join("log.csv"), outcome.log_csv().as_bytes())?;
     let kind = search.evaluator().kind;
@@ -237,7 +257,7 @@ fn sheet_scripts(search: &Search, outcome: &Outcome) -> Vec<(String, Value)> {
 }
 
 /// One row per generator, one column per seed 1..=8, 4 white pixels between maps.
-fn contact_sheet(
+pub(super) fn contact_sheet(
     kind: levelgen_search::Kind,
     documents: &[(String, Value)],
 ) -> Result<Vec<u8>, CliError> {

@@ -18,6 +18,9 @@ fn main() {
         spec.seed = seed.parse().expect("a seed");
     }
     let search = Search::new(&spec).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if !spec.targets.is_empty() {
+        return targets(&path, &search, &spec);
+    }
     let start = Instant::now();
     let mut outcome = search.run(&mut |_| {});
     let secs = start.elapsed().as_secs_f64();
@@ -111,7 +114,8 @@ fn failures(search: &Search, script: &serde_json::Value) -> String {
     for seed in 1..101 {
         let map = script.generate(seed).expect("a map");
         let r = Resolved::new(&ev.metrics, &ev.setup, map.legend());
-        r.measure(&map, &mut scratch, &mut values);
+        r.measure(&map, &mut scratch, &mut values)
+            .expect("built-in metrics");
         for (m, b) in misses.iter_mut().zip(&ev.bounds) {
             // `distinct` is filled in over all maps; a single map cannot miss it.
             if ev.names[b.metric] != "distinct" && b.reward(values[b.metric]) < 1.0 {
@@ -126,4 +130,44 @@ fn failures(search: &Search, script: &serde_json::Value) -> String {
         .map(|(b, m)| format!("{} missed on {m}", ev.names[b.metric]))
         .collect();
     parts.join(", ")
+}
+
+/// A control-target spec: each target's generator, its values on the selection seeds
+/// 1..=100 and measured on the fresh seeds 101..=200.
+fn targets(path: &str, search: &Search, spec: &spec::Spec) {
+    let start = Instant::now();
+    let hits = search
+        .run_targets(1..101, &mut |_, _| {})
+        .expect("the targets' generators run");
+    let evaluations: u64 = hits.iter().map(|h| h.evaluations).sum();
+    println!(
+        "{path}: {} targets, {evaluations} evaluations in {:.1} s",
+        hits.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let names = &search.evaluator().names;
+    for (i, h) in hits.iter().enumerate() {
+        let measured: Vec<String> = spec
+            .targets
+            .iter()
+            .zip(&h.target)
+            .map(|(axis, want)| {
+                let k = names.iter().position(|n| *n == axis.metric).expect("named");
+                let got = h.measured.means[k];
+                format!(
+                    "{} {want}: measured {got:.2} ({:+.1}%)",
+                    axis.metric,
+                    100.0 * (got - want) / want.abs().max(1e-9)
+                )
+            })
+            .collect();
+        println!(
+            "target[{i}]: {}; on target (every constraint) {:.0}% of seeds 101..=200, {:.0}% of 1..=100; distinct {:.0}%, nearest {:.1}%",
+            measured.join(", "),
+            100.0 * h.measured.feasible,
+            100.0 * h.check.feasible,
+            100.0 * h.measured.distinct,
+            100.0 * h.measured.nearest
+        );
+    }
 }

@@ -230,7 +230,11 @@ impl Evaluator {
             let map = made.map.as_ref();
             let r = resolved
                 .get_or_insert_with(|| Resolved::new(&self.metrics, &self.setup, map.legend()));
-            r.measure_with(map, &made.extras, &mut scratch.metrics, &mut scratch.values);
+            if let Err(e) =
+                r.measure_with(map, &made.extras, &mut scratch.metrics, &mut scratch.values)
+            {
+                return invalid(e);
+            }
             per_map.push(scratch.values.clone());
             let tiles = made.cells();
             hashes.insert(cells_hash(map.width(), &tiles));

@@ -91,6 +91,13 @@ impl Kind {
         }
     }
 
+    /// The kind whose spec key is `name` ([`Kind::name`]).
+    pub fn from_name(name: &str) -> Option<Kind> {
+        [Kind::Marahel, Kind::Heroes, Kind::Mario, Kind::Zones]
+            .into_iter()
+            .find(|k| k.name() == name)
+    }
+
     /// The generator's own metrics, by name.
     pub fn extras(self) -> &'static [&'static str] {
         match self {

@@ -29,10 +29,12 @@
 //! | genome ↔ document: variations written into the skeleton with [`grid_core::overrides`] | [`space`] |
 //! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
+//! | the spec's own metrics: own passable tiles, external commands | [`defined`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
 //! | measures of a set of maps: nearest neighbours, layouts, maps two generators share | [`diversity`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
 //! | MAP-Elites elites scored again on fresh seeds, the grid rebuilt from those scores | [`remeasure`] |
+//! | control targets: one search and one generator per asked metric value | [`targets`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
 //!
 //! ## Determinism
@@ -62,6 +64,7 @@
 
 pub mod algorithms;
 pub mod archive;
+pub mod defined;
 pub mod diversity;
 pub mod error;
 pub mod evaluate;
@@ -70,6 +73,7 @@ pub mod metric;
 pub mod remeasure;
 pub mod space;
 pub mod spec;
+pub mod targets;
 
 pub use archive::{Elite, EliteGrid, LogRow, Outcome};
 pub use error::SearchError;
@@ -91,7 +95,7 @@ use spec::Algorithm;
 use std::sync::Arc;
 
 /// A checked search, ready to run.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Search {
     spec: Spec,
     evaluator: Evaluator,
@@ -172,13 +176,22 @@ impl Search {
         for (i, t) in spec.objectives.iter().enumerate() {
             wanted.push((t.metric.clone(), format!("objectives[{i}].metric")));
         }
+        for (i, t) in spec.targets.iter().enumerate() {
+            wanted.push((t.metric.clone(), format!("targets[{i}].metric")));
+        }
         if let Algorithm::MapElites { x, y, .. } = &spec.algorithm {
             wanted.push((x.metric.clone(), "algorithm.x.metric".into()));
             wanted.push((y.metric.clone(), "algorithm.y.metric".into()));
         }
-        let mut metrics = vec![MetricKind::EmptyFraction, MetricKind::Regions];
+        let mut metrics: Vec<MetricKind> = names
+            .iter()
+            .map(|n| MetricKind::parse(n, &[], &[], &[], "").expect("registered"))
+            .collect();
         for (name, path) in &wanted {
-            let metric = MetricKind::parse(name, &entities, kind.extras(), &custom, path)?;
+            let metric = match spec.metrics.get(name) {
+                Some(d) => defined::kind(name, d, &entities, kind.extras(), &custom)?,
+                None => MetricKind::parse(name, &entities, kind.extras(), &custom, path)?,
+            };
             if !names.contains(name) {
                 names.push(name.clone());
                 metrics.push(metric);
@@ -232,6 +245,7 @@ impl Search {
             map_root: maps.0,
             spread: spec.spread,
         };
+        try_commands(kind, &first, &evaluator.metrics)?;
         let mut checker = evaluator.clone();
         checker.setup.exact_path_cells = checker
             .setup
@@ -421,4 +435,39 @@ impl Search {
         outcome.best = kept.iter().map(|&i| outcome.pool[i].clone()).collect();
         Ok(kept.iter().map(|&i| checked[i].0.clone()).collect())
     }
+}
+
+/// Runs every external-command metric once, on the skeleton's map of seed 0, so a command
+/// that cannot run is an error when the spec is read rather than an invalid search.
+fn try_commands(
+    kind: generator::Kind,
+    first: &Value,
+    metrics: &[MetricKind],
+) -> Result<(), SearchError> {
+    let commands: Vec<&Arc<defined::CommandMetric>> = metrics
+        .iter()
+        .filter_map(|m| match m {
+            MetricKind::Command(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    if commands.is_empty() {
+        return Ok(());
+    }
+    let generated =
+        kind.build(first)
+            .and_then(|g| g.generate(0))
+            .map_err(|e| SearchError::Generator {
+                generator: kind.name(),
+                message: e,
+            })?;
+    for c in commands {
+        c.measure(generated.map.as_ref()).map_err(|e| {
+            SearchError::value(
+                format!("metrics.{}.command", grid_core::text::excerpt(&c.name)),
+                e,
+            )
+        })?;
+    }
+    Ok(())
 }

@@ -2,10 +2,7 @@
 //!
 //! | name | value on one map |
 //! |---|---|
-//! | `empty_fraction` | passable cells / all cells |
-//! | `regions` | connected regions of passable cells |
-//! | `block_entropy` | mean binary entropy of the passable fraction per block |
-//! | `longest_path` | longest shortest path between passable cells ([`grid_core::metrics::paths`]) |
+//! | every metric of grid-core's registry ([`grid_core::metrics::registry`]): `empty_fraction`, `regions`, `block_entropy`, `longest_path`, `largest_region` | read with the spec's passable tiles as the empty ones and its `measure` settings |
 //! | `count:NAME` or `count:A\|B` | cells holding those entities |
 //! | `distance:A:B` or `distance:A:B:C...` | BFS steps A → B (→ C ...) through passable cells, summed over the legs; -1 when a leg is unreachable or an entity is absent (from the nearest A to the nearest B, then from the nearest B to the nearest C) |
 //! | `distinct` | fraction of the candidate's maps that differ from every other (the same for each of its maps) |
@@ -18,9 +15,11 @@
 //!
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
 
+use crate::defined::CommandMetric;
 use crate::diversity::SetMetric;
 use crate::error::SearchError;
-use grid_core::metrics::paths::{longest_path_with, path_distance, tile_counts};
+use grid_core::metrics::paths::{path_distance, tile_counts};
+use grid_core::metrics::registry::{self, MetricDef, Settings};
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
 use grid_core::text::excerpt;
 use grid_core::{Connectivity, TileId, TileMap};
@@ -56,14 +55,8 @@ pub trait Metric: Send + Sync + std::fmt::Debug {
 /// One metric a spec names.
 #[derive(Clone, Debug)]
 pub enum MetricKind {
-    /// Passable fraction.
-    EmptyFraction,
-    /// Passable regions.
-    Regions,
-    /// Block entropy.
-    BlockEntropy,
-    /// Longest shortest path.
-    LongestPath,
+    /// A metric of grid-core's registry.
+    Map(&'static MetricDef),
     /// Cells holding any of these entities.
     Count(Vec<String>),
     /// Summed path distance along these stops.
@@ -78,9 +71,15 @@ pub enum MetricKind {
     Custom(Arc<dyn Metric>),
     /// The generator's own measure at this index of [`crate::generator::Kind::extras`].
     Extra(usize),
+    /// A registry metric or a distance read with its own passable entities.
+    Passable(Box<MetricKind>, Vec<String>),
+    /// An external command ([`crate::defined`]).
+    Command(Arc<CommandMetric>),
 }
 
-const KNOWN: &str = "empty_fraction, regions, block_entropy, longest_path, distinct, diversity, nearest, isolated:T, nearest_layout, count:NAME, distance:A:B[:C...]";
+/// The names this crate adds to the registry's.
+const OWN: &str =
+    "distinct, diversity, nearest, isolated:T, nearest_layout, count:NAME, distance:A:B[:C...]";
 
 impl MetricKind {
     /// Reads a metric name; entity names must be among `entities`, custom names among
@@ -99,7 +98,7 @@ impl MetricKind {
                 .iter()
                 .map(|m| m.name().to_string())
                 .chain(extras.iter().map(|e| e.to_string()))
-                .chain(std::iter::once(KNOWN.to_string()))
+                .chain([registry::names(), OWN.to_string()])
                 .collect::<Vec<_>>()
                 .join(", "),
         };
@@ -124,11 +123,10 @@ impl MetricKind {
         if let Some(i) = extras.iter().position(|e| *e == name) {
             return Ok(Self::Extra(i));
         }
+        if let Some(def) = registry::find(name) {
+            return Ok(Self::Map(def));
+        }
         Ok(match name {
-            "empty_fraction" => Self::EmptyFraction,
-            "regions" => Self::Regions,
-            "block_entropy" => Self::BlockEntropy,
-            "longest_path" => Self::LongestPath,
             "distinct" => Self::Distinct,
             "diversity" => Self::Diversity,
             "nearest" => Self::Set(SetMetric::Nearest),
@@ -170,27 +168,49 @@ impl MetricKind {
 /// The metrics of a search, resolved against one script's legend.
 #[derive(Debug)]
 pub struct Resolved {
-    kinds: Vec<Resolve>,
+    /// Each metric, with its own passable tiles when it has them.
+    kinds: Vec<(Resolve, Option<EmptySet>)>,
     passable: EmptySet,
-    conn: Connectivity,
-    blocks: BlockGrid,
-    exact_path_cells: usize,
+    settings: Settings,
     needs_basic: bool,
     needs_counts: bool,
 }
 
 #[derive(Debug)]
 enum Resolve {
-    EmptyFraction,
-    Regions,
-    BlockEntropy,
-    LongestPath,
+    Map(&'static MetricDef),
     Count(Vec<TileId>),
     Distance(Vec<Vec<TileId>>),
     Distinct,
     Set(SetMetric),
     Custom(Arc<dyn Metric>),
     Extra(usize),
+    Command(Arc<CommandMetric>),
+}
+
+fn resolve(kind: &MetricKind, legend: &grid_core::Legend) -> (Resolve, Option<EmptySet>) {
+    let ids = |names: &[String]| -> Vec<TileId> {
+        names.iter().filter_map(|n| legend.id_of(n)).collect()
+    };
+    let r = match kind {
+        MetricKind::Map(def) => Resolve::Map(def),
+        MetricKind::Count(names) => Resolve::Count(ids(names)),
+        MetricKind::Distance(stops) => {
+            Resolve::Distance(stops.iter().map(|s| ids(std::slice::from_ref(s))).collect())
+        }
+        MetricKind::Distinct => Resolve::Distinct,
+        MetricKind::Diversity => Resolve::Set(SetMetric::Diversity),
+        MetricKind::Set(m) => Resolve::Set(*m),
+        MetricKind::Custom(m) => Resolve::Custom(m.clone()),
+        MetricKind::Extra(i) => Resolve::Extra(*i),
+        MetricKind::Command(c) => Resolve::Command(c.clone()),
+        MetricKind::Passable(inner, names) => {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let own = EmptySet::from_names_present(legend, &names);
+            return (resolve(inner, legend).0, Some(own));
+        }
+    };
+    (r, None)
 }
 
 /// How maps are measured: the passable entities, the connectivity and the entropy blocks.
@@ -206,44 +226,35 @@ pub struct MeasureSetup {
     pub exact_path_cells: usize,
 }
 
+impl MeasureSetup {
+    /// The registry's settings these give.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            conn: self.conn,
+            blocks: self.blocks,
+            exact_path_cells: self.exact_path_cells,
+        }
+    }
+}
+
 impl Resolved {
     /// Resolves `kinds` against `legend` (names the legend lacks match nothing).
     pub fn new(kinds: &[MetricKind], setup: &MeasureSetup, legend: &grid_core::Legend) -> Self {
-        let ids = |names: &[String]| -> Vec<TileId> {
-            names.iter().filter_map(|n| legend.id_of(n)).collect()
-        };
         let names: Vec<&str> = setup.passable.iter().map(String::as_str).collect();
-        let kinds: Vec<Resolve> = kinds
-            .iter()
-            .map(|k| match k {
-                MetricKind::EmptyFraction => Resolve::EmptyFraction,
-                MetricKind::Regions => Resolve::Regions,
-                MetricKind::BlockEntropy => Resolve::BlockEntropy,
-                MetricKind::LongestPath => Resolve::LongestPath,
-                MetricKind::Count(names) => Resolve::Count(ids(names)),
-                MetricKind::Distance(stops) => {
-                    Resolve::Distance(stops.iter().map(|s| ids(std::slice::from_ref(s))).collect())
-                }
-                MetricKind::Distinct => Resolve::Distinct,
-                MetricKind::Diversity => Resolve::Set(SetMetric::Diversity),
-                MetricKind::Set(m) => Resolve::Set(*m),
-                MetricKind::Custom(m) => Resolve::Custom(m.clone()),
-                MetricKind::Extra(i) => Resolve::Extra(*i),
-            })
-            .collect();
-        let needs_basic = kinds.iter().any(|k| {
-            matches!(
-                k,
-                Resolve::EmptyFraction | Resolve::Regions | Resolve::BlockEntropy
-            )
-        });
-        let needs_counts = kinds.iter().any(|k| matches!(k, Resolve::Count(_)));
+        let kinds: Vec<(Resolve, Option<EmptySet>)> =
+            kinds.iter().map(|k| resolve(k, legend)).collect();
+        let settings = setup.settings();
+        // One pass gives the registry's summary metrics (4-connected; 8-connected settings
+        // measure each on its own).
+        let needs_basic = settings.conn == Connectivity::Four
+            && kinds.iter().any(|(k, own)| {
+                own.is_none() && matches!(k, Resolve::Map(def) if def.from_summary.is_some())
+            });
+        let needs_counts = kinds.iter().any(|(k, _)| matches!(k, Resolve::Count(_)));
         Self {
             kinds,
             passable: EmptySet::from_names_present(legend, &names),
-            conn: setup.conn,
-            blocks: setup.blocks,
-            exact_path_cells: setup.exact_path_cells,
+            settings,
             needs_basic,
             needs_counts,
         }
@@ -251,51 +262,57 @@ impl Resolved {
 
     /// The values of every metric on `map`, in order (`distinct` is left at 0 and filled in
     /// by the caller, which sees all of a candidate's maps).
-    pub fn measure(&self, map: &dyn TileMap, scratch: &mut MetricsScratch, out: &mut Vec<f64>) {
-        self.measure_with(map, &[], scratch, out);
+    pub fn measure(
+        &self,
+        map: &dyn TileMap,
+        scratch: &mut MetricsScratch,
+        out: &mut Vec<f64>,
+    ) -> Result<(), String> {
+        self.measure_with(map, &[], scratch, out)
     }
 
     /// [`Resolved::measure`] with the generator's extras of this map
-    /// ([`crate::generator::Generated::extras`]).
+    /// ([`crate::generator::Generated::extras`]). Fails only when an external command
+    /// does.
     pub fn measure_with(
         &self,
         map: &dyn TileMap,
         extras: &[f64],
         scratch: &mut MetricsScratch,
         out: &mut Vec<f64>,
-    ) {
+    ) -> Result<(), String> {
         out.clear();
         let basic = self
             .needs_basic
-            .then(|| scratch.measure(map, &self.passable, self.blocks));
+            .then(|| scratch.measure(map, &self.passable, self.settings.blocks));
         let counts = self.needs_counts.then(|| tile_counts(map));
-        for kind in &self.kinds {
+        for (kind, own) in &self.kinds {
+            let passable = own.as_ref().unwrap_or(&self.passable);
             let value = match kind {
-                Resolve::EmptyFraction => basic.map_or(0.0, |b| b.empty_fraction),
-                Resolve::Regions => basic.map_or(0.0, |b| b.regions as f64),
-                Resolve::BlockEntropy => basic.map_or(0.0, |b| b.block_entropy),
-                Resolve::LongestPath => {
-                    longest_path_with(map, &self.passable, self.conn, self.exact_path_cells).length
-                        as f64
+                Resolve::Map(def) => {
+                    let summary = basic.as_ref().filter(|_| own.is_none());
+                    def.value(map, passable, &self.settings, summary)
                 }
                 Resolve::Count(ids) => counts.as_ref().map_or(0.0, |c| {
                     ids.iter()
                         .map(|&i| c.get(i as usize).copied().unwrap_or(0))
                         .sum::<usize>() as f64
                 }),
-                Resolve::Distance(stops) => self.distance(map, stops),
+                Resolve::Distance(stops) => self.distance(map, stops, passable),
                 Resolve::Distinct | Resolve::Set(_) => 0.0,
                 Resolve::Custom(m) => m.measure(map),
                 Resolve::Extra(i) => extras.get(*i).copied().unwrap_or(0.0),
+                Resolve::Command(c) => c.measure(map)?,
             };
             out.push(value);
         }
+        Ok(())
     }
 
-    fn distance(&self, map: &dyn TileMap, stops: &[Vec<TileId>]) -> f64 {
+    fn distance(&self, map: &dyn TileMap, stops: &[Vec<TileId>], passable: &EmptySet) -> f64 {
         let mut total = 0.0;
         for leg in stops.windows(2) {
-            match path_distance(map, &leg[0], &leg[1], &self.passable, self.conn) {
+            match path_distance(map, &leg[0], &leg[1], passable, self.settings.conn) {
                 Some(d) => total += d as f64,
                 None => return -1.0,
             }
@@ -311,22 +328,25 @@ impl Resolved {
     /// The positions of the set-level metrics (`diversity`, `nearest`, ...), to fill in
     /// once the candidate's maps are made.
     pub fn set_slots(&self) -> impl Iterator<Item = (usize, SetMetric)> + '_ {
-        self.kinds.iter().enumerate().filter_map(|(i, k)| match k {
-            Resolve::Set(m) => Some((i, *m)),
-            _ => None,
-        })
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (k, _))| match k {
+                Resolve::Set(m) => Some((i, *m)),
+                _ => None,
+            })
     }
 
     /// A map's layout for `nearest_layout` (cells row by row, `width` wide).
     pub fn layout(&self, cells: &[TileId], width: usize) -> Vec<f64> {
-        crate::diversity::layout(cells, width, &self.passable, self.blocks)
+        crate::diversity::layout(cells, width, &self.passable, self.settings.blocks)
     }
 
     fn slots(&self, pick: fn(&Resolve) -> bool) -> impl Iterator<Item = usize> + '_ {
         self.kinds
             .iter()
             .enumerate()
-            .filter(move |(_, k)| pick(k))
+            .filter(move |(_, (k, _))| pick(k))
             .map(|(i, _)| i)
     }
 }
@@ -346,7 +366,7 @@ mod tests {
     fn names_parse_and_errors_list_the_known() {
         let ents = names(&["empty", "solid", "player", "key"]);
         let p = |n: &str| MetricKind::parse(n, &ents, &[], &[], "constraints[0].metric");
-        assert!(matches!(p("regions"), Ok(MetricKind::Regions)));
+        assert!(matches!(p("regions"), Ok(MetricKind::Map(d)) if d.name == "regions"));
         assert!(matches!(p("count:player|key"), Ok(MetricKind::Count(v)) if v.len() == 2));
         assert!(matches!(p("distance:player:key"), Ok(MetricKind::Distance(v)) if v.len() == 2));
         assert_eq!(
@@ -389,10 +409,96 @@ mod tests {
         };
         let r = Resolved::new(&kinds, &setup, &legend);
         let mut out = Vec::new();
-        r.measure(&map, &mut MetricsScratch::new(), &mut out);
+        r.measure(&map, &mut MetricsScratch::new(), &mut out)
+            .unwrap();
         // 7 passable cells of 12 in one snake: @ . . / . / k . . (6 steps from @ to k).
         assert_eq!(out, vec![7.0 / 12.0, 1.0, 6.0, 2.0, 6.0, 12.0, 0.0]);
         assert_eq!(r.distinct_slots().collect::<Vec<_>>(), vec![6]);
+    }
+
+    /// Every metric of grid-core's registry is a spec name, measured by the registry with
+    /// the spec's settings (here 8-connected, where the regions differ from the paper's).
+    #[test]
+    fn registry_metrics_are_the_registrys() {
+        let legend = Legend::new(vec![
+            TileKind::new("empty", '.', [255; 3]),
+            TileKind::new("solid", '#', [0; 3]),
+        ]);
+        let map = TileGrid::from_text("..#.\n#.#.\n.#..\n", legend.clone()).unwrap();
+        let ents = names(&["empty", "solid"]);
+        let kinds: Vec<MetricKind> = registry::METRICS
+            .iter()
+            .map(|d| MetricKind::parse(d.name, &ents, &[], &[], "x").unwrap())
+            .collect();
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let setup = MeasureSetup {
+                passable: names(&["empty"]),
+                conn,
+                blocks: BlockGrid::square(2),
+                exact_path_cells: 1024,
+            };
+            let r = Resolved::new(&kinds, &setup, &legend);
+            let mut out = Vec::new();
+            r.measure(&map, &mut MetricsScratch::new(), &mut out)
+                .unwrap();
+            let empty = EmptySet::from_ids(&[0]);
+            let want: Vec<f64> = registry::METRICS
+                .iter()
+                .map(|d| d.value(&map, &empty, &setup.settings(), None))
+                .collect();
+            assert_eq!(out, want, "{conn:?}");
+        }
+        // (0,2) and (2,2) touch (1,1) diagonally: 3 regions 4-connected, 1 8-connected.
+        let regions = |conn| {
+            let s = Settings {
+                conn,
+                ..Settings::PAPER
+            };
+            registry::find("regions")
+                .unwrap()
+                .value(&map, &EmptySet::from_ids(&[0]), &s, None)
+        };
+        assert_eq!(
+            (regions(Connectivity::Four), regions(Connectivity::Eight)),
+            (3.0, 1.0)
+        );
+    }
+
+    /// "Reach the key without passing the door": a distance whose own passable tiles leave
+    /// the door out.
+    #[test]
+    fn a_metric_reads_its_own_passable_tiles() {
+        let legend = Legend::new(vec![
+            TileKind::new("empty", '.', [255; 3]),
+            TileKind::new("solid", '#', [0; 3]),
+            TileKind::new("player", '@', [0, 0, 255]),
+            TileKind::new("key", 'k', [255, 200, 0]),
+            TileKind::new("door", 'D', [120, 60, 0]),
+        ]);
+        // The only way from @ to k goes through D; the top row's floor is a dead end.
+        let map = TileGrid::from_text("@.D.k\n#####\n", legend.clone()).unwrap();
+        let ents = names(&["empty", "solid", "player", "key", "door"]);
+        let distance = MetricKind::parse("distance:player:key", &ents, &[], &[], "x").unwrap();
+        let region = MetricKind::parse("largest_region", &ents, &[], &[], "x").unwrap();
+        let no_door = names(&["empty", "player", "key"]);
+        let kinds = vec![
+            distance.clone(),
+            MetricKind::Passable(Box::new(distance), no_door.clone()),
+            region.clone(),
+            MetricKind::Passable(Box::new(region), no_door),
+        ];
+        let setup = MeasureSetup {
+            passable: names(&["empty", "player", "key", "door"]),
+            conn: Connectivity::Four,
+            blocks: BlockGrid::square(1),
+            exact_path_cells: 1024,
+        };
+        let r = Resolved::new(&kinds, &setup, &legend);
+        let mut out = Vec::new();
+        r.measure(&map, &mut MetricsScratch::new(), &mut out)
+            .unwrap();
+        // Through the door 4 steps, one region; without it unreachable, 2 of 4 cells.
+        assert_eq!(out, vec![4.0, -1.0, 1.0, 0.5]);
     }
 
     #[test]

@@ -65,6 +65,10 @@ pub struct Spec {
     /// How maps are measured.
     #[serde(default)]
     pub measure: Measure,
+    /// The spec's own metrics by name: a built-in one with its own passable tiles, or an
+    /// external command ([`crate::defined`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub metrics: BTreeMap<String, crate::defined::Defined>,
     /// Ranges the maps' metrics should fall in.
     #[serde(default)]
     pub constraints: Vec<Constraint>,
@@ -88,6 +92,10 @@ pub struct Spec {
     /// How many of the best generators the output keeps.
     #[serde(default = "default_keep")]
     pub keep: usize,
+    /// Control targets: one generator per value (or per combination of values) asked for
+    /// ([`crate::targets`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<crate::targets::TargetAxis>,
 }
 
 fn default_maps() -> usize {
@@ -450,6 +458,14 @@ impl Spec {
             }
         }
         self.check_algorithm()?;
+        crate::targets::check(&self.targets)?;
+        crate::defined::check(&self.metrics)?;
+        if !self.targets.is_empty() && matches!(self.algorithm, Algorithm::MapElites { .. }) {
+            return Err(SearchError::value(
+                "targets",
+                "give targets with es or nsga2 (a MAP-Elites archive is already a grid of values: run its cells with levelgen search --run-cell)",
+            ));
+        }
         self.check_budget()
     }
 

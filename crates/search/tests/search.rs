@@ -214,7 +214,7 @@ fn example_targets() {
     let coverage = outcome.grid.unwrap().coverage();
     println!("cave-range: coverage {coverage}");
     // As scored again on fresh seeds (the search itself fills more cells, some on luck).
-    assert!(coverage >= 0.5, "{coverage}");
+    assert!(coverage >= 0.6, "{coverage}");
 }
 
 /// A user's metric: the fraction of the top row that is floor.
@@ -292,11 +292,20 @@ fn the_skeleton_is_in_the_first_batch() {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     names.sort();
-    assert!(names.len() >= 6, "{names:?}");
+    assert!(names.len() >= 8, "{names:?}");
     for path in names {
         let mut spec = spec::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
         spec.budget = serde_json::from_str(r#"{"evaluations": 1}"#).unwrap();
         spec.maps = 1;
+        // Command metrics name their scripts from the repository's root, where the CLI runs.
+        for def in spec.metrics.values_mut() {
+            for arg in def.command.iter_mut().flatten() {
+                let at_root = root.join("../..").join(&*arg);
+                if at_root.is_file() {
+                    *arg = at_root.display().to_string();
+                }
+            }
+        }
         let search = Search::new(&spec).unwrap();
         let space = &search.evaluator().space;
         let skeleton = spec.skeleton().unwrap().1.clone();

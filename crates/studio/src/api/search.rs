@@ -120,6 +120,16 @@ impl Endpoint for SearchRequest {
 pub fn run(req: SearchRequest) -> Result<Output, StudioError> {
     let bad = |e: levelgen_search::SearchError| StudioError::input("spec", e.to_string());
     let mut spec = spec::parse(&req.spec).map_err(bad)?;
+    // A request must not start programs on the machine serving the studio.
+    if let Some((name, _)) = spec.metrics.iter().find(|(_, d)| d.command.is_some()) {
+        return Err(StudioError::input(
+            "spec",
+            format!(
+                "metrics.{}.command: the studio runs no external commands; run this spec with levelgen search",
+                grid_core::text::excerpt(name)
+            ),
+        ));
+    }
     check_evaluations(req.evaluations)?;
     let maps = (req.evaluations as usize).saturating_mul(spec.maps);
     let limit = match spec.skeleton().map_err(bad)?.0 {
@@ -179,4 +189,35 @@ pub fn run(req: SearchRequest) -> Result<Output, StudioError> {
         grid,
         best,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_with_a_command_metric_is_refused_before_anything_runs() {
+        // The command would leave a file behind if it ran.
+        let marker = std::env::temp_dir().join("levelgen-studio-command-ran");
+        let _ = std::fs::remove_file(&marker);
+        let spec = format!(
+            r#"{{"marahel": {{"metadata": {{"min": "4x4", "max": "4x4"}}, "entities": ["empty", "solid"],
+                "explorers": [{{"type": "horz", "region": "map", "rules": ["-> self(empty)"]}}]}},
+              "metrics": {{"m": {{"command": ["sh", "-c", "touch {}; echo 1"]}}}},
+              "objectives": [{{"metric": "m"}}], "algorithm": {{"type": "es"}}}}"#,
+            marker.display()
+        );
+        let err = run(SearchRequest {
+            spec,
+            evaluations: 1,
+            seed: None,
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("metrics.\"m\".command: the studio runs no external commands"),
+            "{err}"
+        );
+        assert!(!marker.exists());
+    }
 }

@@ -189,6 +189,12 @@ pub fn router_with(examples: &Examples, bound: SocketAddr, pool: work::Pool) -> 
         .route("/", page(assets::index))
         .route("/js/{name}", page(assets::script))
         .route("/app.css", page(assets::style))
+        .route("/favicon.svg", page(assets::favicon))
+        .route("/favicon.ico", page(assets::favicon))
+        .route(
+            "/api/metrics",
+            page(|| async { axum::Json(assets::metrics()) }),
+        )
         .route(
             "/api/examples",
             page(move || {

@@ -263,9 +263,10 @@ pub fn remote_warning(addr: SocketAddr) -> String {
 }
 
 /// Starts a multi-threaded runtime and serves the studio on `addr` until the process ends,
-/// printing the address; the page offers `examples`; with `open`, asks the desktop to open it
+/// printing the address (first capping malloc's arenas, [`work::bound_arenas`]); the page offers `examples`; with `open`, asks the desktop to open it
 /// in a browser.
 pub fn run(addr: SocketAddr, examples: &Examples, open: bool) -> std::io::Result<()> {
+    work::bound_arenas();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_io()

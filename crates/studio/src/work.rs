@@ -18,7 +18,9 @@
 //! (for the last answers to be written and freed) and hands the freed heap back to the
 //! system ([`give_back_memory`]): glibc's malloc otherwise keeps freed pages in its
 //! per-thread arenas, and the studio's resident memory would stay above its idle figure after
-//! a burst.
+//! a burst. [`bound_arenas`] (called by [`crate::run`] before any thread starts) also caps
+//! those arenas at [`MALLOC_ARENAS`], so the memory of a burst's many threads is not spread
+//! over as many arenas, each keeping its own free pages.
 
 use crate::error::StudioError;
 use std::sync::Arc;
@@ -44,6 +46,22 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(20);
 pub const RETRY_AFTER: u64 = 1;
 /// How long the pool stays idle after heavy work before it gives freed memory back.
 pub const TRIM_DELAY: Duration = Duration::from_millis(250);
+
+/// The most malloc arenas the studio process uses (glibc's default is 8 per core).
+pub const MALLOC_ARENAS: i32 = 2;
+
+/// Caps glibc's malloc arenas at [`MALLOC_ARENAS`] (`mallopt(M_ARENA_MAX)`, as the
+/// `MALLOC_ARENA_MAX` environment variable would); call it before threads start. Elsewhere
+/// nothing.
+pub fn bound_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    // SAFETY: mallopt takes two integers and has no preconditions; it is called before the
+    // runtime's threads start.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, MALLOC_ARENAS);
+    }
+}
 
 /// Hands the heap's free pages back to the system: `malloc_trim(0)` on glibc, which walks
 /// every arena (the blocking threads' included); elsewhere nothing (other allocators give

@@ -188,6 +188,12 @@ async fn every_zones_option_builds_the_clis_world() {
     }
     let (s, e) = post("/api/zones", json!({"connected": "always"})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    let (s, e) = post("/api/zones", json!({"set": ["zone_size=999"]})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    assert_eq!(
+        e["path"], "body.zone_size",
+        "an override is held to the same limits"
+    );
     let (s, e) = post("/api/zones", json!({"octaves": 9})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
     assert!(e["error"].as_str().unwrap().contains("octaves"), "{e}");

@@ -325,8 +325,8 @@ fn samples(cfg: &ZoneConfig, (w, h): (u32, u32)) -> usize {
 }
 
 /// The request checked against the studio's limits and zone-tiles' own; the noise samples
-/// it takes.
-fn check(req: &ZonesRequest) -> Result<u64, StudioError> {
+/// it takes and the zone side it draws (after the `set` overrides).
+fn check(req: &ZonesRequest) -> Result<(u64, u32), StudioError> {
     let (w, h) = req.zones;
     if w == 0 || h == 0 {
         return Err(StudioError::input(
@@ -335,13 +335,14 @@ fn check(req: &ZonesRequest) -> Result<u64, StudioError> {
         ));
     }
     within("zones per side", w.max(h) as usize, MAX_ZONES_SIDE)?;
-    if req.zone_size < 3 || !req.zone_size.is_multiple_of(3) || req.zone_size > 300 {
+    let cfg = zone_config(req)?;
+    let z = cfg.zone_size;
+    if z < 3 || !z.is_multiple_of(3) || z > 300 {
         return Err(StudioError::input(
             "body.zone_size",
-            format!("{}: expected a multiple of 3 in 3..=300", req.zone_size),
+            format!("{z}: expected a multiple of 3 in 3..=300"),
         ));
     }
-    let cfg = zone_config(req)?;
     let bad = |e: zone_tiles::ZoneError| StudioError::input("body", e.to_string());
     cfg.validate().map_err(bad)?;
     cfg.check_window(ZoneRect::new(req.origin.0, req.origin.1, w, h))
@@ -349,11 +350,7 @@ fn check(req: &ZonesRequest) -> Result<u64, StudioError> {
     let samples = samples(&cfg, req.zones);
     within("noise samples", samples, MAX_ZONE_SAMPLES)?;
     if req.format != ZonesFormat::Tmx && req.format != ZonesFormat::States {
-        within(
-            "PNG side in pixels",
-            (w.max(h) * req.zone_size) as usize,
-            MAX_PNG_SIDE,
-        )?;
+        within("PNG side in pixels", (w.max(h) * z) as usize, MAX_PNG_SIDE)?;
     }
     if let Some(o) = &req.offsets {
         let want = (w as usize * FIELD) * (h as usize * FIELD);
@@ -370,7 +367,7 @@ fn check(req: &ZonesRequest) -> Result<u64, StudioError> {
             ));
         }
     }
-    Ok(samples as u64)
+    Ok((samples as u64, z))
 }
 
 /// The world of a request (its streamer, for the tiles and terrains) with the painted field.
@@ -441,7 +438,7 @@ fn png(
     let img = match atlas {
         Some(a) if req.biomes => streamer.paint_with_atlases(world, a),
         Some(a) => paint(world, &a[0]),
-        None if req.plain => black_and_white(world, req.zone_size),
+        None if req.plain => black_and_white(world, world.zone_size),
         None => streamer.paint(world),
     }
     .map_err(|e| StudioError::input("body.atlas", e.to_string()))?;
@@ -459,14 +456,11 @@ fn tile_bytes(zone_size: u32) -> u64 {
 impl Endpoint for ZonesRequest {
     /// The noise samples; in memory, the picture, the tiles and the atlas.
     fn cost(&self) -> Result<Cost, StudioError> {
-        let samples = check(self)?;
+        let (samples, z) = check(self)?;
         let (w, h) = (u64::from(self.zones.0), u64::from(self.zones.1));
-        let z = u64::from(self.zone_size);
-        let picture = w * h * z * z * BYTES_PER_PIXEL;
+        let picture = w * h * u64::from(z) * u64::from(z) * BYTES_PER_PIXEL;
         Ok(Cost {
-            memory: picture
-                + tile_bytes(self.zone_size)
-                + self.atlas.as_ref().map_or(0, |_| ATLAS_BYTES),
+            memory: picture + tile_bytes(z) + self.atlas.as_ref().map_or(0, |_| ATLAS_BYTES),
             cells: samples,
         })
     }
@@ -497,7 +491,7 @@ pub fn run(req: ZonesRequest, job: &Job) -> Result<Output, StudioError> {
         ZonesFormat::Png => Output::png(png(&zones, &streamer, atlas, &req)?),
         ZonesFormat::Tmx => Output::text(
             "application/xml",
-            to_tmx(&zones, req.zone_size, "atlas.png"),
+            to_tmx(&zones, zones.zone_size, "atlas.png"),
         ),
         ZonesFormat::States => Output::text("application/json", state_grid_json(&zones)),
         ZonesFormat::Json => Output::json(ZonesResponse {

@@ -19,6 +19,8 @@ pub const SCRIPTS: [(&str, &str); 7] = [
 ];
 /// Its style sheet.
 pub const STYLE: &str = include_str!("../web/app.css");
+/// Its icon (SVG), served as `/favicon.svg` and `/favicon.ico`.
+pub const FAVICON: &str = include_str!("../web/favicon.svg");
 
 /// The example scripts and templates the page offers, supplied by the caller (the `levelgen`
 /// CLI passes the repository's `examples/`): each list is `(name, text)`.
@@ -70,4 +72,24 @@ pub async fn script(Path(name): Path<String>) -> Response {
 /// `GET /app.css`.
 pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
+}
+
+/// `GET /favicon.svg` and `GET /favicon.ico` (the same SVG; browsers read it by its type).
+pub async fn favicon() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        FAVICON,
+    )
+}
+
+/// `GET /api/metrics`: the metrics the expressive range can plot, from grid-core's registry
+/// (the list `levelgen analyze --x/--y` offers): `[{"name", "description"}]`.
+pub fn metrics() -> serde_json::Value {
+    grid_core::metrics::registry::METRICS
+        .iter()
+        .map(|m| serde_json::json!({"name": m.name, "description": m.description}))
+        .collect()
 }

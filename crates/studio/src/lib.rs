@@ -189,6 +189,12 @@ pub fn router_with(examples: &Examples, bound: SocketAddr, pool: work::Pool) -> 
         .route("/", page(assets::index))
         .route("/js/{name}", page(assets::script))
         .route("/app.css", page(assets::style))
+        .route("/favicon.svg", page(assets::favicon))
+        .route("/favicon.ico", page(assets::favicon))
+        .route(
+            "/api/metrics",
+            page(|| async { axum::Json(assets::metrics()) }),
+        )
         .route(
             "/api/examples",
             page(move || {
@@ -257,9 +263,10 @@ pub fn remote_warning(addr: SocketAddr) -> String {
 }
 
 /// Starts a multi-threaded runtime and serves the studio on `addr` until the process ends,
-/// printing the address; the page offers `examples`; with `open`, asks the desktop to open it
+/// printing the address (first capping malloc's arenas, [`work::bound_arenas`]); the page offers `examples`; with `open`, asks the desktop to open it
 /// in a browser.
 pub fn run(addr: SocketAddr, examples: &Examples, open: bool) -> std::io::Result<()> {
+    work::bound_arenas();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_io()

@@ -13,6 +13,14 @@
 //! between maps of a range) and ends early when the client has gone (the request future was
 //! dropped) or [`TIME_LIMIT`] has passed, which answers 422 naming the limit. The permits go
 //! with the work, so a request that stopped waiting still counts until its thread is free.
+//!
+//! Once no request runs and a heavy one has finished since, the pool waits [`TRIM_DELAY`]
+//! (for the last answers to be written and freed) and hands the freed heap back to the
+//! system ([`give_back_memory`]): glibc's malloc otherwise keeps freed pages in its
+//! per-thread arenas, and the studio's resident memory would stay above its idle figure after
+//! a burst. [`bound_arenas`] (called by [`crate::run`] before any thread starts) also caps
+//! those arenas at [`MALLOC_ARENAS`], so the memory of a burst's many threads is not spread
+//! over as many arenas, each keeping its own free pages.
 
 use crate::error::StudioError;
 use std::sync::Arc;
@@ -36,6 +44,82 @@ pub const QUEUE_WAIT: Duration = Duration::from_secs(15);
 pub const TIME_LIMIT: Duration = Duration::from_secs(20);
 /// Seconds a client is told to wait after a 503 (`Retry-After`).
 pub const RETRY_AFTER: u64 = 1;
+/// How long the pool stays idle after heavy work before it gives freed memory back.
+pub const TRIM_DELAY: Duration = Duration::from_millis(250);
+
+/// The most malloc arenas the studio process uses (glibc's default is 8 per core).
+pub const MALLOC_ARENAS: i32 = 2;
+
+/// Caps glibc's malloc arenas at [`MALLOC_ARENAS`] (`mallopt(M_ARENA_MAX)`, as the
+/// `MALLOC_ARENA_MAX` environment variable would); call it before threads start. Elsewhere
+/// nothing.
+pub fn bound_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    // SAFETY: mallopt takes two integers and has no preconditions; it is called before the
+    // runtime's threads start.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, MALLOC_ARENAS);
+    }
+}
+
+/// Hands the heap's free pages back to the system: `malloc_trim(0)` on glibc, which walks
+/// every arena (the blocking threads' included); elsewhere nothing (other allocators give
+/// memory back on their own, or offer no such call).
+pub fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    // SAFETY: malloc_trim takes no pointers and has no preconditions; it locks each arena
+    // itself, so it may run while other threads allocate.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// When to give memory back: requests running, and whether heavy work finished since the
+/// last trim.
+#[derive(Debug, Default)]
+struct Trim {
+    running: AtomicUsize,
+    dirty: AtomicBool,
+    done: AtomicUsize,
+}
+
+impl Trim {
+    /// A request starts.
+    fn start(&self) {
+        self.running.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A request ended: after heavy work, once nothing runs, a trim [`TRIM_DELAY`] later if
+    /// the pool is still idle then.
+    fn end(self: &Arc<Self>, heavy: bool) {
+        if heavy {
+            self.dirty.store(true, Ordering::SeqCst);
+        }
+        if self.running.fetch_sub(1, Ordering::SeqCst) != 1 || !self.dirty.load(Ordering::SeqCst) {
+            return;
+        }
+        let trim = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(TRIM_DELAY).await;
+            if trim.running.load(Ordering::SeqCst) == 0 && trim.dirty.swap(false, Ordering::SeqCst)
+            {
+                let _ = tokio::task::spawn_blocking(give_back_memory).await;
+                trim.done.fetch_add(1, Ordering::SeqCst);
+            }
+        });
+    }
+}
+
+/// Ends a request's count in [`Trim`] when dropped, also when the request is cancelled.
+struct Running(Arc<Trim>, bool);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.end(self.1);
+    }
+}
 
 /// What a request will cost, estimated from its fields before any work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +227,7 @@ pub struct Pool {
     heavy: Lane,
     memory: Arc<Semaphore>,
     time_limit: Duration,
+    trim: Arc<Trim>,
 }
 
 /// What a running request holds: its turn and its memory.
@@ -160,7 +245,13 @@ impl Pool {
             heavy: Lane::new(turns.max(1)),
             memory: Arc::new(Semaphore::new((MEMORY_BUDGET >> 20) as usize)),
             time_limit: TIME_LIMIT,
+            trim: Arc::default(),
         }
+    }
+
+    /// How many times the pool has given freed memory back ([`give_back_memory`]).
+    pub fn trims(&self) -> usize {
+        self.trim.done.load(Ordering::SeqCst)
     }
 
     /// A pool sized to this machine's cores.
@@ -221,6 +312,8 @@ impl Pool {
         work: impl FnOnce(&Job) -> Result<T, StudioError> + Send + 'static,
     ) -> Result<T, StudioError> {
         let permits = self.admit(cost).await?;
+        self.trim.start();
+        let _running = Running(self.trim.clone(), !cost.is_light());
         let job = Job::new(self.time_limit);
         let guard = CancelOnDrop(job.clone());
         let worker = job.clone();
@@ -315,6 +408,40 @@ mod tests {
         for w in waiters {
             assert!(w.await.unwrap());
         }
+    }
+
+    #[tokio::test]
+    async fn memory_is_given_back_once_idle_after_heavy_work_only() {
+        let pool = Pool::new(2);
+        let light = Cost {
+            memory: 1 << 20,
+            cells: 100,
+        };
+        let heavy = Cost {
+            memory: 64 << 20,
+            cells: 1 << 22,
+        };
+        let work = |_: &Job| Ok(vec![7u8; 1 << 20]);
+        pool.run(light, work).await.unwrap();
+        tokio::time::sleep(TRIM_DELAY * 2).await;
+        assert_eq!(pool.trims(), 0, "light work leaves the heap alone");
+        // Two heavy requests at once: one trim, after both.
+        let (a, b) = tokio::join!(pool.run(heavy, work), pool.run(heavy, work));
+        assert!(a.is_ok() && b.is_ok());
+        tokio::time::sleep(TRIM_DELAY * 3).await;
+        assert_eq!(pool.trims(), 1);
+        // A request starting within the delay puts the trim off until it ends.
+        pool.run(heavy, work).await.unwrap();
+        tokio::time::sleep(TRIM_DELAY / 2).await;
+        pool.run(light, |_| {
+            std::thread::sleep(TRIM_DELAY);
+            Ok(())
+        })
+        .await
+        .unwrap();
+        assert_eq!(pool.trims(), 1, "not while a request runs");
+        tokio::time::sleep(TRIM_DELAY * 3).await;
+        assert_eq!(pool.trims(), 2);
     }
 
     #[tokio::test]

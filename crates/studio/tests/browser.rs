@@ -6,6 +6,8 @@
 //! timings measured in the page (`performance.now()` around fetch and redraw).
 
 mod common;
+#[path = "browser/controls.rs"]
+mod controls;
 
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::wd::TimeoutConfiguration;
@@ -64,7 +66,7 @@ async fn connect(port: u16, profile: &std::path::Path) -> Client {
         json!({
             "binary": BROWSER,
             "args": [
-                "--headless", "--no-sandbox", "--disable-gpu",
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                 "--window-size=1500,1000",
@@ -185,8 +187,13 @@ async fn run_all(c: &Client, addr: SocketAddr) {
     marahel_pane(c).await;
     heroes_pane(c).await;
     zones_pane(c).await;
+    controls::zones_options(c).await;
     mario_pane(c).await;
+    controls::mario_theme(c).await;
     search_pane(c).await;
+    controls::search_open_in_marahel(c).await;
+    controls::heat_axes_and_cell_click(c).await;
+    controls::reload_keeps_the_work(c).await;
     timings(c).await;
 }
 

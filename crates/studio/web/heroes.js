@@ -26,7 +26,17 @@ const heroes = {
     });
   },
   ensure() {
-    if (!this.started && this.list) { this.started = true; this.load(this.list.duel); }
+    if (this.started || !this.list) return;
+    this.started = true;
+    const kept = store.get('heroes');
+    if (kept && Array.isArray(kept.zones) && Array.isArray(kept.connections)) {
+      this.name = kept.name || 'template';
+      this.zones = kept.zones;
+      this.connections = kept.connections;
+      this.changed();
+    } else {
+      this.load(this.list.duel);
+    }
   },
   load(text) {
     let t;
@@ -75,7 +85,10 @@ const heroes = {
       return false;
     }
   },
-  changed() { this.draw(); this.form(); this.renderSoon(); },
+  changed() {
+    this.draw(); this.form(); this.renderSoon();
+    store.set('heroes', { name: this.name, zones: this.zones, connections: this.connections });
+  },
   addZone() {
     const from = this.selected && this.selected.zone !== undefined ? this.selected.zone : null;
     const z = { surface: 'GRASS', size: 20, index: this.zones.length, kind: 'TREASURE', richness: 14,

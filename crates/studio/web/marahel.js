@@ -6,15 +6,18 @@ const marahel = {
   rangeSeq: 0,
   sliders: [], // {path, base, value, kind, key}
   request(extra) {
-    const body = {
-      script: $('m-script').value,
-      seed: num('m-seed'),
-      width: num('m-width'),
-      height: num('m-height'),
-      set: this.overrides(),
-    };
+    const body = { script: $('m-script').value, seed: num('m-seed'), set: this.overrides() };
+    // Both or neither: empty controls mean the script's own size.
+    const size = this.size();
+    if (size) { body.width = size[0]; body.height = size[1]; }
     return Object.assign(body, extra || {});
   },
+  size() {
+    const w = $('m-width').value.trim(), h = $('m-height').value.trim();
+    return w && h ? [Number(w), Number(h)] : null;
+  },
+  // Keeps the script (and the example it came from) across reloads.
+  keep() { store.set('marahel', { script: $('m-script').value, example: this.example }); },
   overrides() {
     return this.sliders.filter((s) => s.value !== s.base).map((s) => s.path + '=' + s.encode(s.value));
   },
@@ -33,6 +36,8 @@ const marahel = {
     await showPng($('m-preview'), out.png);
     studio.timings.edit.push(performance.now() - t0);
     this.error(null);
+    $('m-width').placeholder = out.width;
+    $('m-height').placeholder = out.height;
     $('m-warnings').textContent = out.warnings.map((w) => 'warning: ' + w).join('\n');
     const m = out.metrics;
     $('m-metrics').textContent = `${out.width}x${out.height} · empty ${(m.empty_fraction * 100).toFixed(1)}% · ` +
@@ -46,19 +51,61 @@ const marahel = {
     const t0 = performance.now();
     let r;
     try {
-      r = await api('/api/marahel/range', this.request({ count: num('m-count') }));
+      r = await api('/api/marahel/range', this.request({ count: num('m-count'), x: $('m-x').value || undefined, y: $('m-y').value || undefined }));
     } catch (err) {
       if (my === this.rangeSeq) $('m-range-note').textContent = '(' + (err.error || err) + ')';
       return false;
     }
     if (my !== this.rangeSeq) return false;
+    this.lastRange = { r, seed: num('m-seed'), request: this.request() };
     drawHeat($('m-heat'), r.heat);
+    $('m-heat-x').textContent = `${r.heat.x.metric} ${fmt(r.heat.x.min)} \u2192 ${fmt(r.heat.x.max)}`;
+    $('m-heat-y').textContent = `${r.heat.y.metric} ${fmt(r.heat.y.min)} \u2192 ${fmt(r.heat.y.max)}`;
+    $('m-cell-maps').textContent = '';
+    $('m-cell-note').textContent = '(click a cell of the heat map)';
     drawHist($('m-hist'), r.entropy);
     studio.timings.range.push(performance.now() - t0);
-    $('m-range-note').textContent = `${r.count} maps, seeds ${num('m-seed')}..${num('m-seed') + r.count - 1}, ` +
-      `regions 0..${r.heat.regions_max}` + (r.maps_with_warnings ? `, ${r.maps_with_warnings} with warnings` : '');
+    $('m-range-note').textContent = `${r.count} maps, seeds ${num('m-seed')}..${num('m-seed') + r.count - 1}` +
+      (r.maps_with_warnings ? `, ${r.maps_with_warnings} with warnings` : '');
     return true;
   },
+  // The maps of one heat-map cell (up to 8, in seed order); resolves when they are drawn.
+  async showCell(col, row) {
+    const last = this.lastRange;
+    if (!last) return false;
+    const { r } = last;
+    const cell = row * r.heat.x.bins + col;
+    const seeds = [];
+    r.cells.forEach((c, i) => { if (c === cell) seeds.push(last.seed + i); });
+    const box = $('m-cell-maps');
+    box.textContent = '';
+    const lo = (a, k) => a.min + (k * (a.max - a.min)) / a.bins;
+    $('m-cell-note').textContent = `${seeds.length} maps with ${r.heat.x.metric} ${fmt(lo(r.heat.x, col))}..${fmt(lo(r.heat.x, col + 1))}, ` +
+      `${r.heat.y.metric} ${fmt(lo(r.heat.y, row))}..${fmt(lo(r.heat.y, row + 1))}` + (seeds.length > 8 ? ' (first 8 shown)' : '');
+    const my = ++this.cellSeq;
+    for (const seed of seeds.slice(0, 8)) {
+      let out;
+      try {
+        out = await api('/api/marahel', Object.assign({}, last.request, { seed }));
+      } catch (err) { return false; }
+      if (my !== this.cellSeq) return false;
+      const fig = document.createElement('figure');
+      const img = document.createElement('img');
+      img.className = 'pixelated';
+      img.alt = 'map of seed ' + seed;
+      const cap = document.createElement('figcaption');
+      cap.textContent = 'seed ' + seed;
+      fig.append(img, cap);
+      fig.dataset.seed = seed;
+      fig.title = 'Show this seed in the preview';
+      fig.onclick = () => { $('m-seed').value = seed; saveControls(); this.changed(); };
+      box.appendChild(fig);
+      await showPng(img, out.png);
+    }
+    box.dataset.cell = cell;
+    return true;
+  },
+  cellSeq: 0,
   error(err) {
     const box = $('m-error');
     this.markLine(err && err.line);
@@ -191,6 +238,8 @@ function numberSlider(steps, value, original, encode, max) {
   };
 }
 
+function fmt(v) { return Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(2); }
+
 function drawHeat(canvas, heat) {
   const ctx = canvas.getContext('2d');
   const W = canvas.width, H = canvas.height;
@@ -199,7 +248,7 @@ function drawHeat(canvas, heat) {
   ctx.fillRect(0, 0, W, H);
   let max = 1;
   heat.counts.forEach((row) => row.forEach((c) => { max = Math.max(max, c); }));
-  const cw = W / heat.empty_bins, ch = H / heat.region_bins;
+  const cw = W / heat.x.bins, ch = H / heat.y.bins;
   heat.counts.forEach((row, r) => row.forEach((c, e) => {
     if (!c) return;
     const t = Math.sqrt(c / max);
@@ -208,8 +257,7 @@ function drawHeat(canvas, heat) {
   }));
   ctx.fillStyle = '#333';
   ctx.font = '10px sans-serif';
-  ctx.fillText(String(heat.regions_max), 2, 10);
-  ctx.fillText('0', 2, H - 2);
+  ctx.fillText('peak ' + max, W - 48, 10);
 }
 
 function drawHist(canvas, counts) {
@@ -233,16 +281,26 @@ function drawHist(canvas, counts) {
   const renderSoon = debounce(() => marahel.render(), 120);
   const rangeSoon = debounce(() => marahel.range(), 450);
   marahel.changed = () => { renderSoon(); rangeSoon(); };
-  marahel.edited = () => { marahel.buildSliders(); marahel.markLine(null); marahel.changed(); };
+  marahel.edited = () => { marahel.keep(); marahel.buildSliders(); marahel.markLine(null); marahel.changed(); };
   studio.marahel = marahel;
   $('m-script').addEventListener('input', () => marahel.edited());
   $('m-script').addEventListener('scroll', () => { $('m-gutter').scrollTop = $('m-script').scrollTop; });
   ['m-seed', 'm-width', 'm-height', 'm-count'].forEach((id) => $(id).addEventListener('input', () => marahel.changed()));
+  ['m-x', 'm-y'].forEach((id) => $(id).addEventListener('change', () => marahel.range()));
+  $('m-heat').addEventListener('click', (ev) => {
+    const last = marahel.lastRange;
+    if (!last) return;
+    const c = $('m-heat');
+    const rect = c.getBoundingClientRect();
+    const col = Math.min(last.r.heat.x.bins - 1, Math.floor(((ev.clientX - rect.left) / rect.width) * last.r.heat.x.bins));
+    const row = Math.min(last.r.heat.y.bins - 1, Math.floor(((rect.bottom - ev.clientY) / rect.height) * last.r.heat.y.bins));
+    marahel.showCell(col, row);
+  });
   $('m-bake').onclick = () => marahel.bake();
   $('m-reset-sliders').onclick = () => { marahel.sliders.forEach((s) => { s.value = s.base; }); marahel.drawSliders(); marahel.changed(); };
   const name = () => marahel.example || 'marahel';
   $('m-dl-png').onclick = () => {
-    const side = Math.max(num('m-width'), num('m-height'));
+    const side = Math.max(...(marahel.size() || [Number($('m-width').placeholder) || 100, Number($('m-height').placeholder) || 100]));
     const scale = Math.max(1, Math.min(8, Math.floor(4096 / side)));
     download('/api/marahel', marahel.request({ format: 'png', scale }), name() + '.png');
   };

@@ -12,6 +12,9 @@ const mario = {
       difficulty: $('r-use-difficulty').checked ? [num('r-d0'), num('r-d1')] : null,
       sequence: $('r-sequence').value.split(',').map((s) => s.trim()).filter((s) => s),
       reach: $('r-reach').checked,
+      theme: $('r-theme').value,
+      check: $('r-check').checked,
+      reference: $('r-reference').checked,
     };
     return Object.assign(body, extra || {});
   },
@@ -23,8 +26,9 @@ const mario = {
       await showPng($('r-preview'), out.png);
       showError($('r-error'), null);
       $('r-text').textContent = out.text;
-      $('r-stats').textContent = `${out.width}x${out.height} · sections ${out.sections.join(', ')} · ` +
-        `mean difficulty ${out.difficulty.toFixed(2)} · ${out.report}`;
+      const asked = out.asked ? (out.asked[0] === out.asked[1] ? `${out.asked[0]}` : `${out.asked[0]}:${out.asked[1]}`) : 'none';
+      $('r-stats').textContent = `${out.theme} · ${out.width}x${out.height} · sections ${out.sections.join(', ')} · ` +
+        `difficulty asked ${asked}, estimated ${out.estimated.toFixed(1)} · mean room rating ${out.difficulty.toFixed(2)} · ${out.report}`;
       return true;
     } catch (err) {
       if (my === this.seq) showError($('r-error'), err);
@@ -36,7 +40,7 @@ const mario = {
 (function setupMario() {
   studio.mario = mario;
   const soon = debounce(() => mario.render(), 150);
-  ['r-seed', 'r-use-difficulty', 'r-d0', 'r-d1', 'r-reach', 'r-sequence'].forEach((id) => $(id).addEventListener('input', soon));
+  ['r-seed', 'r-use-difficulty', 'r-d0', 'r-d1', 'r-reach', 'r-sequence', 'r-theme', 'r-check', 'r-reference'].forEach((id) => $(id).addEventListener('input', soon));
   $('r-length').addEventListener('input', () => { $('r-length-v').textContent = $('r-length').value; soon(); });
   document.querySelectorAll('.r-add').forEach((b) => {
     b.onclick = () => {

@@ -5,6 +5,9 @@
 
 const search = {
   seq: 0,
+  shown: null, // the best document whose maps are drawn, as text
+  best: null, // {generator, document}
+  keep() { store.set('search', $('s-spec').value); },
   // Budgets to ask for: MAP-Elites' random start, then about ten steps of whole batches.
   steps(spec, total) {
     const a = spec.algorithm || {};
@@ -56,8 +59,63 @@ const search = {
       stats += ` · best: ${(100 * out.best.feasible).toFixed(0)}% feasible; ${means}`;
       $('s-best').textContent = JSON.stringify(out.best.document, null, 2) +
         (out.best.args ? '\n\nflags (best.args):\n' + out.best.args : '');
+      this.best = { generator: out.generator, document: out.best.document };
+      const text = out.generator + JSON.stringify(out.best.document);
+      if (text !== this.shown) { this.shown = text; this.drawBest(); }
     }
     $('s-stats').textContent = stats;
+  },
+  // The request that draws the best document with `seed` in its generator's pane, if the
+  // studio can draw it (Marahel: the script; Mario and zones: their settings as overrides).
+  bestRequest(seed) {
+    const { generator, document: doc } = this.best;
+    const sets = (obj) => Object.entries(obj || {}).map(([k, v]) => k + '=' + JSON.stringify(v));
+    if (generator === 'marahel') return ['/api/marahel', { script: JSON.stringify(doc, null, 2), seed }];
+    if (generator === 'mario') return ['/api/mario', { seed, set: sets(doc) }];
+    if (generator === 'zones') return ['/api/zones', { seed, set: sets(doc), zone_size: 30, zones: [16, 16] }];
+    return null;
+  },
+  // Three maps of the best document (seeds 0, 1, 2); resolves when they are drawn.
+  async drawBest() {
+    const my = ++this.drawSeq;
+    const box = $('s-maps');
+    box.textContent = '';
+    $('s-open').hidden = !this.best || this.best.generator !== 'marahel';
+    if (!this.best || !this.bestRequest(0)) {
+      $('s-maps-note').textContent = this.best ? '(no preview for this generator: its document and flags are below)' : '';
+      return false;
+    }
+    $('s-maps-note').textContent = '(seeds 0, 1, 2)';
+    for (const seed of [0, 1, 2]) {
+      const [path, body] = this.bestRequest(seed);
+      let out;
+      try { out = await api(path, body); } catch (err) {
+        if (my === this.drawSeq) $('s-maps-note').textContent = '(' + (err.error || err) + ')';
+        return false;
+      }
+      if (my !== this.drawSeq) return false;
+      const fig = document.createElement('figure');
+      const img = document.createElement('img');
+      img.className = 'pixelated';
+      img.alt = 'best map, seed ' + seed;
+      const cap = document.createElement('figcaption');
+      cap.textContent = 'seed ' + seed;
+      fig.append(img, cap);
+      box.appendChild(fig);
+      await showPng(img, out.png);
+    }
+    box.dataset.drawn = this.shown;
+    return true;
+  },
+  drawSeq: 0,
+  // Opens the best script in the Marahel pane (its editor, sliders, range).
+  open() {
+    if (!this.best || this.best.generator !== 'marahel') return;
+    $('m-script').value = JSON.stringify(this.best.document, null, 2);
+    marahel.example = 'search-best';
+    marahel.sliders = [];
+    document.querySelector('#tabs button[data-pane=marahel]').click();
+    marahel.edited();
   },
 };
 
@@ -88,4 +146,6 @@ function drawArchive(canvas, grid) {
   studio.search = search;
   $('s-run').onclick = () => search.run();
   $('s-stop').onclick = () => { search.seq++; };
+  $('s-open').onclick = () => search.open();
+  $('s-spec').addEventListener('input', debounce(() => search.keep(), 300));
 })();

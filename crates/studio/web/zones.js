@@ -9,7 +9,16 @@ const zones = {
   atlas: null,
   seq: 0,
   started: false,
-  ensure() { if (!this.started) { this.started = true; this.reset(); } },
+  ensure() {
+    if (this.started) return;
+    this.started = true;
+    const [w, h] = this.size();
+    const kept = store.get('zones-offsets');
+    this.reset();
+    if (Array.isArray(kept) && kept.length === w * 6 * h * 6) this.offsets.set(kept);
+  },
+  // Keeps the painted field across reloads.
+  keep() { store.set('zones-offsets', Array.from(this.offsets)); },
   size() { return [Math.max(1, Math.min(64, num('z-w'))), Math.max(1, Math.min(64, num('z-h')))]; },
   reset() {
     const [w, h] = this.size();
@@ -18,11 +27,17 @@ const zones = {
     this.field = null;
     this.render();
   },
+  // The options of `levelgen zones`; the preview draws zones at 30 px, downloads at the CLI's 60.
   request(extra) {
     const body = {
-      seed: num('z-seed'), noise: $('z-noise').value, seamless: $('z-seamless').checked,
-      zones: this.size(), offsets: Array.from(this.offsets),
+      seed: num('z-seed'), noise: $('z-noise').value, distance: $('z-distance').value,
+      worley: $('z-worley').value, octaves: num('z-octaves'), persistence: num('z-persistence'),
+      reference: $('z-reference').checked, connected: $('z-connected').value,
+      biomes: $('z-biomes').checked, plain: $('z-plain').checked,
+      zones: this.size(), zone_size: 30, offsets: Array.from(this.offsets),
     };
+    if ($('z-scale').value.trim()) body.scale = num('z-scale');
+    if ($('z-structure').value.trim()) body.structure = num('z-structure');
     if ($('z-use-fill').checked) body.fill = num('z-fill'); else body.threshold = num('z-threshold');
     if (this.atlas) body.atlas = this.atlas;
     return Object.assign(body, extra || {});
@@ -39,6 +54,8 @@ const zones = {
       showError($('z-error'), null);
       const on = out.states.reduce((a, s) => a + bitcount(s), 0);
       $('z-stats').textContent = `${out.zones_wide}x${out.zones_high} zones · threshold ${out.threshold.toFixed(3)} · ` +
+        ($('z-connected').value !== 'off' ? `connected (${$('z-connected').value}) · ` : '') +
+        ($('z-biomes').checked ? 'biomes · ' : '') +
         `${((100 * on) / (9 * out.states.length)).toFixed(1)}% cells on`;
       studio.zonesStates = out.states;
       return true;
@@ -99,14 +116,16 @@ function bitcount(s) { let n = 0; while (s) { n += s & 1; s >>= 1; } return n; }
   const sign = (ev) => (ev.shiftKey ? -1 : 1) * Number(document.querySelector('input[name=z-mode]:checked').value);
   c.addEventListener('pointerdown', (ev) => { painting = true; c.setPointerCapture(ev.pointerId); zones.paintAt(ev, sign(ev)); });
   c.addEventListener('pointermove', (ev) => { if (painting) zones.paintAt(ev, sign(ev)); });
-  c.addEventListener('pointerup', () => { painting = false; });
-  ['z-seed', 'z-noise', 'z-seamless', 'z-use-fill'].forEach((id) => $(id).addEventListener('change', () => zones.renderSoon()));
-  ['z-w', 'z-h'].forEach((id) => $(id).addEventListener('change', () => zones.reset()));
+  c.addEventListener('pointerup', () => { painting = false; zones.keep(); });
+  ['z-seed', 'z-noise', 'z-distance', 'z-worley', 'z-scale', 'z-octaves', 'z-persistence', 'z-structure',
+    'z-reference', 'z-connected', 'z-biomes', 'z-plain', 'z-use-fill']
+    .forEach((id) => $(id).addEventListener('change', () => zones.renderSoon()));
+  ['z-w', 'z-h'].forEach((id) => $(id).addEventListener('change', () => { zones.reset(); zones.keep(); }));
   [['z-threshold', 'z-threshold-v'], ['z-fill', 'z-fill-v']].forEach(([id, out]) => $(id).addEventListener('input', () => {
     $(out).textContent = Number($(id).value).toFixed(2);
     zones.renderSoon();
   }));
-  $('z-clear').onclick = () => { zones.offsets.fill(0); zones.drawField(); zones.renderSoon(); };
+  $('z-clear').onclick = () => { zones.offsets.fill(0); zones.keep(); zones.drawField(); zones.renderSoon(); };
   $('z-atlas').addEventListener('change', async (e) => {
     const f = e.target.files[0];
     if (!f) return;
@@ -117,7 +136,7 @@ function bitcount(s) { let n = 0; while (s) { n += s & 1; s >>= 1; } return n; }
     zones.render();
   });
   $('z-atlas-clear').onclick = () => { zones.atlas = null; $('z-atlas').value = ''; zones.render(); };
-  $('z-dl-png').onclick = () => download('/api/zones', zones.request({ format: 'png' }), 'zones.png');
-  $('z-dl-tmx').onclick = () => download('/api/zones', zones.request({ format: 'tmx' }), 'zones.tmx');
+  $('z-dl-png').onclick = () => download('/api/zones', zones.request({ format: 'png', zone_size: 60 }), 'zones.png');
+  $('z-dl-tmx').onclick = () => download('/api/zones', zones.request({ format: 'tmx', zone_size: 60 }), 'zones.tmx');
   $('z-dl-states').onclick = () => download('/api/zones', zones.request({ format: 'states' }), 'zones-states.json');
 })();

@@ -122,4 +122,4 @@ pub use noise::{Distance, Noise, NoiseConfig, NoiseKind, WorleyOutput};
 pub use state::{ClassRef, SymmetryTable, Transform, ZoneState};
 pub use stream::{CHUNK_ZONES, Chunk, TileRef, World};
 pub use structure::Structure;
-pub use world::{Mode, ZoneConfig, ZoneGenerator, ZoneRect, ZoneWorld};
+pub use world::{Mode, Place, ZoneConfig, ZoneGenerator, ZoneRect, ZoneWorld};

@@ -105,6 +105,16 @@ impl World {
         })
     }
 
+    /// The same world with `offset` added to every place's value
+    /// ([`ZoneGenerator::with_offset`]).
+    pub fn with_offset(
+        mut self,
+        offset: impl Fn(crate::world::Place) -> f64 + Send + Sync + 'static,
+    ) -> Self {
+        self.generator = self.generator.with_offset(offset);
+        self
+    }
+
     /// The zone generator.
     pub fn generator(&self) -> &ZoneGenerator {
         &self.generator

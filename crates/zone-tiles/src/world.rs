@@ -229,6 +229,40 @@ impl ZoneRect {
     }
 }
 
+/// A place whose value decides cells: a cell of a zone (reference mode; `k` = `3 * row +
+/// col`) or a node of the dual grid (seamless mode; node `(a, b)` sits at zone coordinates
+/// `(a / 2, b / 2)`). Global coordinates, like the zones'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// Cell `k` of zone `(zx, zy)`.
+    Cell {
+        /// Zone column.
+        zx: i64,
+        /// Zone row.
+        zy: i64,
+        /// Cell index, `3 * row + col`.
+        k: usize,
+    },
+    /// Node `(a, b)` of the dual grid.
+    Node {
+        /// Node column.
+        a: i64,
+        /// Node row.
+        b: i64,
+    },
+}
+
+/// A value added to every place's noise before the threshold (a designer's painted field,
+/// see [`ZoneGenerator::with_offset`]).
+#[derive(Clone)]
+pub struct Offset(std::sync::Arc<dyn Fn(Place) -> f64 + Send + Sync>);
+
+impl std::fmt::Debug for Offset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Offset(..)")
+    }
+}
+
 /// A validated, seeded generator.
 #[derive(Clone, Debug)]
 pub struct ZoneGenerator {
@@ -237,6 +271,8 @@ pub struct ZoneGenerator {
     noise: Noise,
     /// The macro layer, when on.
     macro_field: Option<MacroField>,
+    /// Added to every place's value after the macro layer, when set.
+    offset: Option<Offset>,
     threshold: f64,
     /// The share of cells above the threshold: the fill, or measured on the calibration
     /// window (read by [`Connected::Windows`]).
@@ -256,6 +292,7 @@ impl ZoneGenerator {
             seed,
             noise,
             macro_field: None,
+            offset: None,
             threshold: 0.45,
             wall_share: 0.45,
         };
@@ -287,6 +324,15 @@ impl ZoneGenerator {
             }
         }
         Ok(generator)
+    }
+
+    /// The same generator with `offset(place)` added to every cell's or node's value (noise
+    /// plus macro layer) before the threshold, in every mode and connectivity: a painted
+    /// field steering the map. The threshold stays the one resolved without it (a
+    /// [`Threshold::Fill`] is the share of the unpainted world).
+    pub fn with_offset(mut self, offset: impl Fn(Place) -> f64 + Send + Sync + 'static) -> Self {
+        self.offset = Some(Offset(std::sync::Arc::new(offset)));
+        self
     }
 
     /// The configuration.
@@ -358,6 +404,11 @@ impl ZoneGenerator {
                 *v += s;
             }
         }
+        if let Some(Offset(f)) = &self.offset {
+            for (k, v) in v.iter_mut().enumerate() {
+                *v += f(Place::Cell { zx, zy, k });
+            }
+        }
         v
     }
 
@@ -372,6 +423,10 @@ impl ZoneGenerator {
             .macro_field
             .as_ref()
             .map_or(0.0, |m| m.node_shift(a, b))
+            + self
+                .offset
+                .as_ref()
+                .map_or(0.0, |o| (o.0)(Place::Node { a, b }))
     }
 
     fn node_on(&self, a: i64, b: i64) -> bool {

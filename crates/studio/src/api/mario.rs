@@ -1,11 +1,14 @@
-//! `POST /api/mario`: a Mario level from the embedded room library, with the playability
-//! checker's reach overlaid, or its level text.
+//! `POST /api/mario`: a Mario level from the embedded room library (any of its themes), with
+//! the playability checker's reach overlaid, or its level text: the options of `levelgen
+//! mario` that do not read files.
 
-use super::{BYTES_PER_PIXEL, Endpoint, Output, base64, encode};
+use super::{BYTES_PER_PIXEL, Endpoint, Output, base64, encode, with_overrides};
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_MARIO_HEIGHT, MAX_MARIO_LENGTH, MAX_MARIO_STEPS};
 use crate::work::{Cost, Job};
-use mario_rooms::{GeneratedLevel, LevelConfig, Library, MarioError, Step, Strictness, preview};
+use mario_rooms::{
+    GeneratedLevel, LevelConfig, Library, MarioError, Step, Strictness, THEMES, preview,
+};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -46,6 +49,21 @@ pub struct MarioRequest {
     /// Mark the standing tiles the playability checker reached.
     #[serde(default = "yes")]
     pub reach: bool,
+    /// Theme of the embedded library: `overground` (default), `underground`, `athletic`,
+    /// `castle`; it picks the rooms and sections and colours the preview.
+    #[serde(default = "overground")]
+    pub theme: String,
+    /// The reference's setup (`levelgen mario --reference`): start and finish tagged
+    /// `bullet`, intro, intro, hard, twist, 70 % `challenge` -> `bullet`.
+    #[serde(default)]
+    pub reference: bool,
+    /// Run the playability check (`false` = `--no-check`).
+    #[serde(default = "yes")]
+    pub check: bool,
+    /// Overrides `path=value` of the `LevelConfig` JSON, applied after the other fields
+    /// (`levelgen mario --set`).
+    #[serde(default)]
+    pub set: Vec<String>,
     /// What to send back.
     #[serde(default)]
     pub format: MarioFormat,
@@ -63,6 +81,10 @@ fn yes() -> bool {
     true
 }
 
+fn overground() -> String {
+    "overground".to_string()
+}
+
 /// The JSON answer.
 #[derive(Debug, Serialize)]
 pub struct MarioResponse {
@@ -78,32 +100,60 @@ pub struct MarioResponse {
     pub sections: Vec<String>,
     /// The rooms used, in order.
     pub rooms: Vec<String>,
-    /// Mean room difficulty.
+    /// Mean room rating of the rooms used.
     pub difficulty: f32,
+    /// The difficulty asked, `[from, to]`, or `null`.
+    pub asked: Option<(f32, f32)>,
+    /// The level's estimated difficulty, 1..=5 (as `levelgen mario` reports it).
+    pub estimated: f64,
+    /// The theme.
+    pub theme: String,
     /// The playability checker's verdict.
     pub report: String,
 }
 
-/// The embedded library, read once.
-fn library() -> Result<&'static Library, StudioError> {
-    static LIB: OnceLock<Result<Library, String>> = OnceLock::new();
-    LIB.get_or_init(|| {
-        Library::load(None, None, None, Strictness::Strict).map_err(|e| e.to_string())
+/// The embedded library of a theme, read once.
+fn library(theme: &str) -> Result<&'static Library, StudioError> {
+    static LIBS: [OnceLock<Result<Library, String>>; THEMES.len()] =
+        [const { OnceLock::new() }; THEMES.len()];
+    let i = theme_index(theme)?;
+    LIBS[i]
+        .get_or_init(|| {
+            Library::load_theme(None, None, None, Strictness::Strict, THEMES[i])
+                .map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| StudioError::Internal(e.clone()))
+}
+
+/// The index of a theme in [`THEMES`], or bad input naming them.
+fn theme_index(theme: &str) -> Result<usize, StudioError> {
+    THEMES.iter().position(|t| *t == theme).ok_or_else(|| {
+        StudioError::input(
+            "body.theme",
+            format!(
+                "{}: not a theme (known: {})",
+                grid_core::text::excerpt(theme),
+                THEMES.join(", ")
+            ),
+        )
     })
-    .as_ref()
-    .map_err(|e| StudioError::Internal(e.clone()))
 }
 
 /// The generator's configuration for a request.
 pub fn config(req: &MarioRequest) -> Result<LevelConfig, StudioError> {
     within("length in columns", req.length, MAX_MARIO_LENGTH)?;
     within("height in rows", req.height, MAX_MARIO_HEIGHT)?;
-    let mut cfg = LevelConfig {
-        height: req.height,
-        min_length: req.length,
-        difficulty: req.difficulty,
-        ..LevelConfig::default()
+    theme_index(&req.theme)?;
+    let mut cfg = if req.reference {
+        LevelConfig::reference()
+    } else {
+        LevelConfig::default()
     };
+    cfg.height = req.height;
+    cfg.min_length = req.length;
+    cfg.difficulty = req.difficulty;
+    cfg.check_playability = req.check;
     if let Some((a, b)) = req.difficulty
         && !(a.is_finite() && b.is_finite())
     {
@@ -121,13 +171,17 @@ pub fn config(req: &MarioRequest) -> Result<LevelConfig, StudioError> {
             .map(Step::for_role)
             .collect();
     }
+    let cfg = with_overrides(cfg, &req.set)?;
+    within("length in columns", cfg.min_length, MAX_MARIO_LENGTH)?;
+    within("height in rows", cfg.height, MAX_MARIO_HEIGHT)?;
+    within("sequence steps", cfg.sequence.len(), MAX_MARIO_STEPS)?;
     Ok(cfg)
 }
 
 /// Generates the level of a request.
 pub fn generate(req: &MarioRequest) -> Result<GeneratedLevel, StudioError> {
     let cfg = config(req)?;
-    mario_rooms::generate(library()?, &cfg, req.seed).map_err(|e| match e {
+    mario_rooms::generate(library(&req.theme)?, &cfg, req.seed).map_err(|e| match e {
         MarioError::NoSection { step, .. } => {
             StudioError::input(format!("sequence[{step}]"), e.to_string())
         }
@@ -142,8 +196,8 @@ const MARIO_SLACK: usize = 400;
 impl Endpoint for MarioRequest {
     /// The level's tiles (its minimum length plus the sections' slack) and its preview.
     fn cost(&self) -> Result<Cost, StudioError> {
-        config(self)?;
-        let cells = ((self.length + MARIO_SLACK) * self.height.max(16)) as u64;
+        let cfg = config(self)?;
+        let cells = ((cfg.min_length + MARIO_SLACK) * cfg.height.max(16)) as u64;
         let pixels = match self.format {
             MarioFormat::Text => 0,
             _ => cells * u64::from(SCALE * SCALE),
@@ -165,11 +219,12 @@ pub fn run(req: MarioRequest, job: &Job) -> Result<Output, StudioError> {
     let g = generate(&req)?;
     job.check()?;
     let png = || {
-        let (w, h, px) = if req.reach {
+        let (w, h, mut px) = if req.reach {
             preview::render_with_reach(&g.level, SCALE)
         } else {
             preview::render(&g.level, SCALE)
         };
+        preview::apply_theme(&mut px, &req.theme);
         encode(w, h, &px)
     };
     Ok(match req.format {
@@ -183,6 +238,9 @@ pub fn run(req: MarioRequest, job: &Job) -> Result<Output, StudioError> {
             sections: g.sections.clone(),
             rooms: g.rooms.clone(),
             difficulty: g.difficulty,
+            asked: config(&req)?.difficulty,
+            estimated: f64::from(mario_rooms::estimate::estimate(&g.level)),
+            theme: req.theme.clone(),
             report: g
                 .report
                 .as_ref()

@@ -101,3 +101,19 @@ pub fn apply_overrides(doc: &mut serde_json::Value, set: &[String]) -> Result<()
     }
     Ok(())
 }
+
+/// `settings` with the `set` overrides applied through its JSON form (as the CLI's `--set`
+/// does for the settings of `levelgen zones` and `levelgen mario`).
+pub fn with_overrides<T>(settings: T, set: &[String]) -> Result<T, StudioError>
+where
+    T: Serialize + serde::de::DeserializeOwned,
+{
+    if set.is_empty() {
+        return Ok(settings);
+    }
+    let mut doc =
+        serde_json::to_value(settings).map_err(|e| StudioError::Internal(e.to_string()))?;
+    apply_overrides(&mut doc, set)?;
+    serde_json::from_value(doc)
+        .map_err(|e| StudioError::input("set", grid_core::text::excerpt_with(&e.to_string(), 160)))
+}

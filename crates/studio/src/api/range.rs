@@ -1,13 +1,17 @@
 //! `POST /api/marahel/range`: the expressive range of a script over N seeds, as Danesh shows
-//! it: a heat map of empty fraction x regions and a histogram of block entropy, as data the
-//! page draws.
+//! it: a heat map over any two metrics of grid-core's registry
+//! ([`grid_core::metrics::registry`], the list `levelgen analyze --x/--y` offers; empty
+//! fraction x regions by default) and a histogram of block entropy, as data the page draws,
+//! with each map's heat-map cell so a click on a cell can show its maps.
 
-use super::marahel::{Metrics, asked_size, compile, generate, metrics, size_of};
+use super::marahel::{EMPTY_NAMES, Metrics, asked_size, compile, generate, metrics, size_of};
 use super::{Endpoint, MAP_BYTES_PER_CELL, Output};
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_CELLS, MAX_RANGE_CELLS, MAX_RANGE_MAPS};
 use crate::work::{Cost, Job};
-use grid_core::metrics::MetricsScratch;
+use grid_core::TileMap;
+use grid_core::metrics::registry::{self, MetricDef};
+use grid_core::metrics::{EmptySet, MetricsScratch};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -33,22 +37,45 @@ pub struct RangeRequest {
     /// Number of maps (1..=500).
     #[serde(default = "two_hundred")]
     pub count: usize,
+    /// The heat map's metric across, by its registry name.
+    #[serde(default = "empty_fraction")]
+    pub x: String,
+    /// The heat map's metric up.
+    #[serde(default = "regions")]
+    pub y: String,
 }
 
 fn two_hundred() -> usize {
     200
 }
+fn empty_fraction() -> String {
+    "empty_fraction".to_string()
+}
+fn regions() -> String {
+    "regions".to_string()
+}
 
-/// The heat map: counts of maps per (empty fraction, regions) bin.
+/// One axis of the heat map: its metric and the span its bins cover.
+#[derive(Debug, Serialize)]
+pub struct Axis {
+    /// The metric's registry name.
+    pub metric: &'static str,
+    /// Lower edge of the first bin.
+    pub min: f64,
+    /// Upper edge of the last bin.
+    pub max: f64,
+    /// Bins.
+    pub bins: usize,
+}
+
+/// The heat map: counts of maps per (x, y) bin.
 #[derive(Debug, Serialize)]
 pub struct Heat {
-    /// Bins of empty fraction over `[0, 1]` (columns).
-    pub empty_bins: usize,
-    /// Bins of regions over `[0, regions_max]` (rows, row 0 = fewest regions).
-    pub region_bins: usize,
-    /// The largest region count seen.
-    pub regions_max: usize,
-    /// `region_bins` rows of `empty_bins` counts.
+    /// Across (columns).
+    pub x: Axis,
+    /// Up (rows, row 0 = lowest values).
+    pub y: Axis,
+    /// `y.bins` rows of `x.bins` counts.
     pub counts: Vec<Vec<u32>>,
 }
 
@@ -59,7 +86,12 @@ pub struct RangeResponse {
     pub count: usize,
     /// Each map's `[empty_fraction, regions, block_entropy]`, in seed order.
     pub points: Vec<[f64; 3]>,
-    /// Empty fraction x regions.
+    /// Each map's `[x, y]` values on the heat map's metrics, in seed order.
+    pub values: Vec<[f64; 2]>,
+    /// Each map's heat-map cell, `row * x.bins + column`, in seed order (map `i` has seed
+    /// `seed + i`).
+    pub cells: Vec<usize>,
+    /// The heat map over the two metrics.
     pub heat: Heat,
     /// Counts of maps per block-entropy bin over `[0, 1]` bits.
     pub entropy: Vec<u32>,
@@ -67,31 +99,90 @@ pub struct RangeResponse {
     pub maps_with_warnings: usize,
 }
 
+/// One map's measurements.
+#[derive(Debug)]
+pub struct Measured {
+    /// The metrics every answer carries.
+    pub metrics: Metrics,
+    /// Its values on the heat map's two metrics.
+    pub axes: [f64; 2],
+}
+
 fn bin(v: f64, bins: usize) -> usize {
     ((v.clamp(0.0, 1.0) * bins as f64) as usize).min(bins - 1)
 }
 
-/// Bins the metrics of the maps.
-pub fn summarise(all: &[Metrics], warned: usize) -> RangeResponse {
-    let regions_max = all.iter().map(|m| m.regions).max().unwrap_or(0);
-    let region_bins = (regions_max + 1).min(BINS);
-    let mut counts = vec![vec![0u32; BINS]; region_bins];
-    let mut entropy = vec![0u32; BINS];
-    for m in all {
-        let row = m.regions * region_bins / (regions_max + 1);
-        counts[row][bin(m.empty_fraction, BINS)] += 1;
-        entropy[bin(m.block_entropy, BINS)] += 1;
+/// A metric of the registry by name, or bad input at `field` listing the names.
+pub fn metric(field: &str, name: &str) -> Result<&'static MetricDef, StudioError> {
+    registry::find(name).ok_or_else(|| {
+        StudioError::input(
+            format!("body.{field}"),
+            format!(
+                "{}: not a metric (known: {})",
+                grid_core::text::excerpt(name),
+                registry::names()
+            ),
+        )
+    })
+}
+
+/// The span `[lo, hi)` of values `k` (widened to 1 when flat), as `levelgen analyze` draws.
+fn span(values: &[[f64; 2]], k: usize) -> (f64, f64) {
+    let (lo, hi) = values
+        .iter()
+        .map(|v| v[k])
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if !lo.is_finite() {
+        (0.0, 1.0)
+    } else if hi - lo < 1e-9 {
+        (lo - 0.5, lo + 0.5)
+    } else {
+        (lo, hi + (hi - lo) * 1e-9)
     }
+}
+
+/// Bins the measurements of the maps over the metrics `x` and `y`.
+pub fn summarise(
+    all: &[Measured],
+    (x, y): (&'static MetricDef, &'static MetricDef),
+    warned: usize,
+) -> RangeResponse {
+    let values: Vec<[f64; 2]> = all.iter().map(|m| m.axes).collect();
+    let spans = [span(&values, 0), span(&values, 1)];
+    let at = |v: f64, (lo, hi): (f64, f64)| {
+        (((v - lo) / (hi - lo) * BINS as f64) as usize).min(BINS - 1)
+    };
+    let mut counts = vec![vec![0u32; BINS]; BINS];
+    let mut entropy = vec![0u32; BINS];
+    let mut cells = Vec::with_capacity(all.len());
+    for m in all {
+        let (col, row) = (at(m.axes[0], spans[0]), at(m.axes[1], spans[1]));
+        counts[row][col] += 1;
+        cells.push(row * BINS + col);
+        entropy[bin(m.metrics.block_entropy, BINS)] += 1;
+    }
+    let axis = |def: &'static MetricDef, (min, max): (f64, f64)| Axis {
+        metric: def.name,
+        min,
+        max,
+        bins: BINS,
+    };
     RangeResponse {
         count: all.len(),
         points: all
             .iter()
-            .map(|m| [m.empty_fraction, m.regions as f64, m.block_entropy])
+            .map(|m| {
+                let m = &m.metrics;
+                [m.empty_fraction, m.regions as f64, m.block_entropy]
+            })
             .collect(),
+        values,
+        cells,
         heat: Heat {
-            empty_bins: BINS,
-            region_bins,
-            regions_max,
+            x: axis(x, spans[0]),
+            y: axis(y, spans[1]),
             counts,
         },
         entropy,
@@ -122,6 +213,8 @@ impl Endpoint for RangeRequest {
     /// Every map's cells; in memory, the maps generated at once (one per thread).
     fn cost(&self) -> Result<Cost, StudioError> {
         seeds(self.seed, self.count)?;
+        metric("x", &self.x)?;
+        metric("y", &self.y)?;
         let size = asked_size(self.width, self.height)?;
         let per_map = size.map_or(MAX_CELLS, |(w, h)| w * h);
         if size.is_some() {
@@ -139,24 +232,38 @@ impl Endpoint for RangeRequest {
     }
 }
 
+/// The values of `map` on the metrics `x` and `y`; the ones `m` already holds are read from it.
+fn axes(map: &marahel::MarahelMap, m: &Metrics, defs: [&'static MetricDef; 2]) -> [f64; 2] {
+    let empty = EmptySet::from_names_present(map.legend(), &EMPTY_NAMES);
+    defs.map(|def| match def.name {
+        "empty_fraction" => m.empty_fraction,
+        "regions" => m.regions as f64,
+        "block_entropy" => m.block_entropy,
+        _ => (def.measure)(map, &empty),
+    })
+}
+
 /// Runs a request (on the blocking pool): maps in parallel, results in seed order. Checks
 /// `job` before every map.
 pub fn run(req: RangeRequest, job: &Job) -> Result<Output, StudioError> {
     let seeds = seeds(req.seed, req.count)?;
+    let defs = [metric("x", &req.x)?, metric("y", &req.y)?];
     let script = compile(&req.script, &req.set)?;
     let size = size_of(&script, req.width, req.height)?;
     let ((_, _), (mw, mh)) = script.size_range();
     let cells = size.map_or(mw * mh, |(w, h)| w * h);
     within("maps x cells", req.count * cells, MAX_RANGE_CELLS)?;
     let first = *seeds.start();
-    let results: Vec<Result<(Metrics, bool), StudioError>> = (0..req.count as u64)
+    let results: Vec<Result<(Measured, bool), StudioError>> = (0..req.count as u64)
         .into_par_iter()
         .map_init(MetricsScratch::new, |scratch, i| {
             job.check()?;
             // Checked above: `first + i` is at most the range's last seed.
             let seed = first + i;
             let map = generate(&script, seed, size, &req.script)?;
-            Ok((metrics(&map, scratch), !map.warnings.is_empty()))
+            let metrics = metrics(&map, scratch);
+            let axes = axes(&map, &metrics, defs);
+            Ok((Measured { metrics, axes }, !map.warnings.is_empty()))
         })
         .collect();
     let mut all = Vec::with_capacity(results.len());
@@ -166,19 +273,29 @@ pub fn run(req: RangeRequest, job: &Job) -> Result<Output, StudioError> {
         warned += usize::from(w);
         all.push(m);
     }
-    Output::json(summarise(&all, warned))
+    Output::json(summarise(&all, (defs[0], defs[1]), warned))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn m(e: f64, r: usize, h: f64) -> Metrics {
-        Metrics {
-            empty_fraction: e,
-            regions: r,
-            block_entropy: h,
+    fn m(e: f64, r: usize, h: f64) -> Measured {
+        Measured {
+            metrics: Metrics {
+                empty_fraction: e,
+                regions: r,
+                block_entropy: h,
+            },
+            axes: [e, r as f64],
         }
+    }
+
+    fn paper() -> (&'static MetricDef, &'static MetricDef) {
+        (
+            registry::find("empty_fraction").unwrap(),
+            registry::find("regions").unwrap(),
+        )
     }
 
     #[test]
@@ -191,26 +308,46 @@ mod tests {
     }
 
     #[test]
-    fn bins_cover_the_extremes() {
-        let s = summarise(&[m(0.0, 0, 0.0), m(1.0, 3, 1.0), m(0.5, 1, 0.49)], 1);
-        assert_eq!(s.heat.regions_max, 3);
-        assert_eq!(s.heat.region_bins, 4);
+    fn bins_span_the_values_seen_and_cells_name_each_map() {
+        let s = summarise(
+            &[m(0.0, 0, 0.0), m(1.0, 3, 1.0), m(0.5, 1, 0.49)],
+            paper(),
+            1,
+        );
+        assert_eq!(
+            (s.heat.x.metric, s.heat.y.metric),
+            ("empty_fraction", "regions")
+        );
+        assert_eq!((s.heat.x.min, s.heat.y.min), (0.0, 0.0));
+        assert!(s.heat.y.max > 3.0 && s.heat.y.max < 3.0001);
         assert_eq!(s.heat.counts[0][0], 1);
-        assert_eq!(s.heat.counts[3][BINS - 1], 1);
-        assert_eq!(s.heat.counts[1][10], 1);
+        assert_eq!(s.heat.counts[BINS - 1][BINS - 1], 1);
+        // The span's top is widened a hair so the largest value falls in the last bin: 0.5
+        // of [0, 1 + 1e-9) is just under column 10, 1 of [0, 3 + 3e-9) in row 6.
+        assert_eq!(s.heat.counts[6][9], 1);
+        assert_eq!(s.cells, vec![0, BINS * BINS - 1, 6 * BINS + 9]);
+        assert_eq!(s.values[2], [0.5, 1.0]);
         assert_eq!(s.entropy[0], 1);
         assert_eq!(s.entropy[9], 1);
         assert_eq!(s.entropy[BINS - 1], 1);
-        assert_eq!(s.entropy.iter().sum::<u32>(), 3);
         assert_eq!(s.maps_with_warnings, 1);
     }
 
     #[test]
-    fn many_regions_share_twenty_rows() {
-        let all: Vec<Metrics> = (0..100).map(|r| m(0.3, r, 0.5)).collect();
-        let s = summarise(&all, 0);
-        assert_eq!(s.heat.region_bins, BINS);
-        let per_row: Vec<u32> = s.heat.counts.iter().map(|r| r.iter().sum()).collect();
-        assert!(per_row.iter().all(|&n| n == 5), "{per_row:?}");
+    fn a_flat_axis_is_one_unit_wide() {
+        let all: Vec<Measured> = (0..10).map(|_| m(0.3, 1, 0.5)).collect();
+        let s = summarise(&all, paper(), 0);
+        assert_eq!((s.heat.y.min, s.heat.y.max), (0.5, 1.5));
+        assert!(s.cells.iter().all(|&c| c == s.cells[0]));
+        assert_eq!(s.heat.counts.iter().flatten().sum::<u32>(), 10);
+    }
+
+    #[test]
+    fn unknown_metrics_are_named_with_the_list() {
+        let e = metric("x", "nonsense").unwrap_err().to_string();
+        assert!(
+            e.starts_with("body.x: \"nonsense\": not a metric (known: empty_fraction"),
+            "{e}"
+        );
     }
 }

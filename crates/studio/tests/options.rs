@@ -293,7 +293,7 @@ async fn the_expressive_range_plots_any_two_registry_metrics() {
             &levelgen_studio::api::marahel::EMPTY_NAMES,
         );
         let want = ["longest_path", "largest_region"]
-            .map(|n| (registry::find(n).unwrap().measure)(&map, &empty));
+            .map(|n| registry::find(n).unwrap().measure(&map, &empty));
         assert_eq!(r["values"][i], json!(want), "seed {}", 10 + i);
     }
     let bins = r["heat"]["x"]["bins"].as_u64().unwrap() as usize;

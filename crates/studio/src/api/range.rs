@@ -239,7 +239,7 @@ fn axes(map: &marahel::MarahelMap, m: &Metrics, defs: [&'static MetricDef; 2]) -
         "empty_fraction" => m.empty_fraction,
         "regions" => m.regions as f64,
         "block_entropy" => m.block_entropy,
-        _ => (def.measure)(map, &empty),
+        _ => def.measure(map, &empty),
     })
 }
 

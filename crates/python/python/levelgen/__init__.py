@@ -288,6 +288,14 @@ def zones(seed: int = 0, zones=(20, 20), origin=(0, 0), noise: str = "worley",
 
 
 def _chunks(seeds: Iterable[int], size: int) -> Iterator[List[int]]:
+    if isinstance(seeds, range):
+        # A range is checked at its ends, not seed by seed.
+        if len(seeds):
+            _seed(seeds[0])
+            _seed(seeds[-1])
+        for i in range(0, len(seeds), size):
+            yield list(seeds[i:i + size])
+        return
     chunk: List[int] = []
     for s in seeds:
         chunk.append(_seed(s))

@@ -1,6 +1,6 @@
 """Type stubs of the extension module (the Rust side of levelgen)."""
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import os
 
 import numpy as np
@@ -85,7 +85,20 @@ def metrics(
     blocks: Tuple[int, int], connectivity: int, exact_path_cells: int,
     distances: List[Tuple[List[int], List[int]]],
 ) -> Dict[str, Any]: ...
+Evaluation = Tuple[float, List[float], float, Optional[str]]
+"""A candidate's score: ``(fitness, means, feasible, error)``."""
+
 def search(
     text: Optional[str], path: Optional[str], seed: Optional[int], evaluations: Optional[int],
     threads: Optional[int], check: int,
+    scorer: Optional[Callable[[List[List[float]], List[int]], List[Evaluation]]] = None,
 ) -> Tuple[str, str]: ...
+
+class Evaluator:
+    """A search spec's evaluator: scores candidates as the search does (internal: the
+    worker side of :func:`levelgen.ray.search`)."""
+
+    def __new__(cls, text: Optional[str], path: Optional[str] = None) -> "Evaluator": ...
+    def score(
+        self, genomes: List[List[float]], seeds: List[int], threads: Optional[int] = None,
+    ) -> List[Evaluation]: ...

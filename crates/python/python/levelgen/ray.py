@@ -1,9 +1,10 @@
-"""levelgen on a Ray cluster: batches sharded by seed range, searches as tasks.
+"""levelgen on a Ray cluster: batches sharded by seed range, search evaluations as tasks.
 
-Nothing here distributes work itself: each shard of seeds, or each search, is one Ray task
-running the same code as the local call, so the results equal the local ones byte for
-byte (a map is a pure function of its input and seed; a search under an evaluation budget
-of its spec and seed). Connect first with ``ray.init(...)`` (or let these functions start a
+Nothing here distributes work itself: each shard of seeds, each share of a search's batch
+of candidates, or each island search is one Ray task running the same code as the local
+call, so the results equal the local ones byte for byte (a map is a pure function of its
+input and seed; a candidate's evaluation of its genome and map seeds; a search under an
+evaluation budget of its spec and seed). Connect first with ``ray.init(...)`` (or let these functions start a
 local Ray)::
 
     import ray, levelgen, levelgen.ray
@@ -21,11 +22,13 @@ object and does not cross processes).
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from . import SearchResult, _Loaded, batch as _local_batch, search as _local_search
+from . import _levelgen
+from . import SearchResult, _document, _Loaded, _seed, batch as _local_batch, search as _local_search
 from ._levelgen import Map
 from .errors import ArgumentError
 
@@ -109,8 +112,50 @@ def _shard(kind: str, args: tuple, kwargs: dict, seeds: List[int], threads: Opti
 
 
 def _search_task(spec: Any, seed: Optional[int], evaluations: Optional[int],
-                 threads: Optional[int]) -> SearchResult:
-    return _local_search(spec, seed=seed, evaluations=evaluations, threads=threads)
+                 threads: Optional[int], check: int) -> SearchResult:
+    return _local_search(spec, seed=seed, evaluations=evaluations, threads=threads, check=check)
+
+
+_EVALUATORS: Dict[Tuple[Optional[str], Optional[str]], _levelgen.Evaluator] = {}
+
+
+def _score_task(spec: Tuple[Optional[str], Optional[str]], genomes: List[List[float]],
+                seeds: List[int], threads: Optional[int]) -> list:
+    """A worker's share of a batch: the spec compiled once per worker process, then each
+    genome scored on ``seeds`` as the search does."""
+    evaluator = _EVALUATORS.get(spec)
+    if evaluator is None:
+        if len(_EVALUATORS) >= 4:
+            _EVALUATORS.clear()
+        evaluator = _EVALUATORS[spec] = _levelgen.Evaluator(*spec)
+    return evaluator.score(genomes, seeds, threads)
+
+
+class _RayScorer:
+    """Scores each batch of a search as Ray tasks of ``chunk`` candidates (default: the
+    batch cut into one task per CPU of the cluster), results in batch order."""
+
+    def __init__(self, ray, spec: Tuple[Optional[str], Optional[str]], chunk: Optional[int],
+                 threads: Optional[int], num_cpus: Union[int, float]):
+        self._ray = ray
+        self._spec = ray.put(spec)
+        self._chunk = chunk
+        self._threads = threads
+        self._task = _remote("score", _score_task).options(num_cpus=num_cpus)
+        self.tasks = 0
+
+    def __call__(self, genomes: List[List[float]], seeds: List[int]) -> list:
+        size = self._chunk
+        if size is None:
+            cpus = max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+            size = max(1, -(-len(genomes) // cpus))
+        refs = [self._task.remote(self._spec, genomes[i:i + size], seeds, self._threads)
+                for i in range(0, len(genomes), size)]
+        self.tasks += len(refs)
+        out: list = []
+        for part in self._ray.get(refs):
+            out.extend(part)
+        return out
 
 
 _REMOTE: Dict[str, Any] = {}
@@ -145,17 +190,35 @@ def batch(kind: str, *args, seeds: Iterable[int], shard: int = 1000, threads: Op
         yield from ray.get(ref)
 
 
-def search(spec: Any, seeds: Optional[Sequence[int]] = None, evaluations: Optional[int] = None,
+def search(spec: Any, seed: Optional[int] = None, evaluations: Optional[int] = None,
+           check: int = 100, seeds: Optional[Sequence[int]] = None, chunk: Optional[int] = None,
            threads: Optional[int] = None, num_cpus: Union[int, float] = 1
            ) -> Union[SearchResult, List[SearchResult]]:
-    """:func:`levelgen.search` as Ray tasks: with ``seeds``, one independent search (an
-    island) per seed, run in parallel, returned in the order given; without, the spec's own
-    search as one task. Each result equals the local ``levelgen.search(spec, seed=s,
-    evaluations=...)``."""
+    """:func:`levelgen.search` on Ray.
+
+    Without ``seeds``: one search (``seed`` replacing the spec's), driven here, whose
+    candidates are scored as Ray tasks: each batch the algorithm draws is cut into tasks of
+    ``chunk`` candidates (default: one task per CPU of the cluster), each asking
+    ``num_cpus`` CPUs and scoring on ``threads`` threads; MAP-Elites' remeasure of its
+    elites goes the same way. The final check (``check`` map seeds) runs here. The result
+    equals the local ``levelgen.search(spec, seed=seed, evaluations=..., check=check)``
+    whatever the chunk size or number of workers.
+
+    With ``seeds``: one independent search (an island) per seed, each a single Ray task,
+    returned in the order given, each equal to the local ``levelgen.search(spec, seed=s,
+    evaluations=..., check=check)``.
+    """
+    if chunk is not None and chunk < 1:
+        raise ArgumentError(f"chunk {chunk}: expected at least 1")
     ray = _ray()
-    task = _remote("search", _search_task).options(num_cpus=num_cpus)
     spec = _load(spec)
-    if seeds is None:
-        return ray.get(task.remote(spec, None, evaluations, threads))
-    refs = [task.remote(spec, s, evaluations, threads) for s in seeds]
-    return ray.get(refs)
+    if seeds is not None:
+        task = _remote("search", _search_task).options(num_cpus=num_cpus)
+        return ray.get([task.remote(spec, s, evaluations, threads, check) for s in seeds])
+    text, path = _document(spec, "spec")
+    if text is None:  # unreadable here: the local call reports it with the CLI's message
+        return _local_search(spec, seed=seed, evaluations=evaluations, check=check)
+    scorer = _RayScorer(ray, (text, path), chunk, threads, num_cpus)
+    archive_json, log_csv = _levelgen.search(
+        text, path, None if seed is None else _seed(seed), evaluations, None, int(check), scorer)
+    return SearchResult(json.loads(archive_json), archive_json, log_csv)

@@ -45,7 +45,7 @@ def _stubbed(path: Path):
 
 def test_every_name_of_the_extension_has_a_stub_and_every_stub_a_name():
     public = {n for n in dir(ext) if not n.startswith("__") or n == "__version__"}
-    stubbed = _stubbed(PKG / "python/levelgen/_levelgen.pyi") - {"Evaluation"}
+    stubbed = _stubbed(PKG / "python/levelgen/_levelgen.pyi") - {"_Evaluation", "__all__"}
     assert public == stubbed
 
 
@@ -73,3 +73,15 @@ def test_the_package_sources_parse_as_the_floor_version():
     floor = int(re.findall(r'requires-python\s*=\s*">=3\.(\d+)"', (PKG / "pyproject.toml").read_text())[0])
     for path in sorted((PKG / "python/levelgen").glob("*.py")):
         ast.parse(path.read_text(), filename=str(path), feature_version=(3, floor))
+
+
+def test_the_stubs_match_the_runtime(root):
+    """mypy's stubtest: every public name of the package and of the extension has a stub
+    whose signature matches what Python sees at runtime (and the package type-checks)."""
+    import subprocess
+
+    pytest = __import__("pytest")
+    pytest.importorskip("mypy", reason="mypy is not installed: stubtest is skipped")
+    proc = subprocess.run([sys.executable, "-m", "mypy.stubtest", "levelgen"], cwd=root,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -40,7 +40,9 @@
 //! Each batch of candidates is drawn serially from the search RNG
 //! (`Seed(seed).stream("search")`), evaluated in parallel with rayon and folded in batch
 //! order, so under an **evaluation** budget the outcome is a pure function of (spec, seed)
-//! at any thread count (`tests/search.rs` checks 1 and 2 threads). A **seconds** budget
+//! at any thread count (`tests/search.rs` checks 1 and 2 threads). [`Search::run_with`]
+//! hands the batches to a [`algorithms::Scorer`] of the caller's instead (other processes,
+//! a cluster: the Python package's `levelgen.ray.search`), with the same outcome. A **seconds** budget
 //! stops after the batch during which time ran out, which depends on the machine: use it to
 //! explore, and an evaluation budget to reproduce. The candidates of one batch are scored
 //! on the same map seeds, so they are compared on equal terms: MAP-Elites uses one seed set

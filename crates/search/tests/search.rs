@@ -411,3 +411,61 @@ fn a_scorer_of_ones_own_gives_the_local_outcome_and_stops_at_its_error() {
         assert!(rows <= 2, "no batch after the failure: {rows}");
     }
 }
+
+/// MAP-Elites' remeasure scores the elites in rounds (all unsettled elites of a round
+/// share a seed count, one batch per round): each elite's result is the one it gets
+/// measured alone, doubling its seeds until its two halves agree.
+#[test]
+fn remeasure_in_rounds_equals_one_elite_at_a_time() {
+    use grid_core::Seed;
+    use levelgen_search::remeasure::{MAX_SEEDS, TOLERANCE, remeasure_all};
+    let mut me = spec::parse(SMALL).unwrap();
+    me.budget.evaluations = Some(40);
+    me.algorithm = serde_json::from_str(
+        r#"{"type": "map_elites", "initial": 20, "batch": 10,
+            "x": {"metric": "empty_fraction", "min": 0, "max": 1, "bins": 4},
+            "y": {"metric": "regions", "min": 0, "max": 8, "bins": 4}}"#,
+    )
+    .unwrap();
+    let search = Search::new(&me).unwrap();
+    let outcome = search.run(&mut |_| {});
+    let grid = outcome.grid.as_ref().unwrap();
+    let elites: Vec<&levelgen_search::Elite> = grid.cells.iter().flatten().collect();
+    assert!(elites.len() >= 3, "{}", elites.len());
+    let ev = search.evaluator();
+    let axes = [grid.x.index, grid.y.index];
+    let fresh = |from: usize, n: usize| -> Vec<u64> {
+        let root = Seed(me.seed).stream("fresh");
+        (from..from + n).map(|i| root.child(i as u64).0).collect()
+    };
+    let alone = |e: &levelgen_search::Elite| {
+        let mut scratch = Default::default();
+        let mut n = ev.seeds.len().max(16);
+        loop {
+            let a = ev.evaluate_on(&e.genome, &fresh(0, n), &mut scratch);
+            let b = ev.evaluate_on(&e.genome, &fresh(n, n), &mut scratch);
+            let settled = a.is_valid()
+                && b.is_valid()
+                && axes.iter().all(|&m| {
+                    let (x, y) = (a.means[m], b.means[m]);
+                    (x - y).abs() <= TOLERANCE * x.abs().max(y.abs()).max(1.0)
+                });
+            if settled || 2 * n >= MAX_SEEDS || !a.is_valid() {
+                return ev.evaluate_on(&e.genome, &fresh(0, 2 * n), &mut scratch);
+            }
+            n *= 2;
+        }
+    };
+    let rounds = remeasure_all(
+        ev,
+        &levelgen_search::algorithms::Local,
+        me.seed,
+        &elites,
+        &axes,
+    )
+    .unwrap();
+    for (e, r) in elites.iter().zip(&rounds) {
+        assert_eq!((&r.genome, r.born), (&e.genome, e.born));
+        assert_eq!(r.eval, alone(e));
+    }
+}

@@ -99,6 +99,8 @@ def test_ray_search_errors_keep_their_class(root, cluster, tmp_path):
         lray.search({"marahel": {}}, evaluations=8)
     with pytest.raises(levelgen.ArgumentError):
         lray.search(root / "examples/search/binary.json", evaluations=8, chunk=0)
+    with pytest.raises(levelgen.ArgumentError):
+        lray.search(root / "examples/search/binary.json", seed=1, seeds=[2], evaluations=8)
 
 
 def test_ray_search_islands_equal_local_searches(root, cluster):

@@ -210,6 +210,8 @@ def search(spec: Any, seed: Optional[int] = None, evaluations: Optional[int] = N
     """
     if chunk is not None and chunk < 1:
         raise ArgumentError(f"chunk {chunk}: expected at least 1")
+    if seeds is not None and seed is not None:
+        raise ArgumentError("seed and seeds: give one search's seed or the islands' seeds, not both")
     ray = _ray()
     spec = _load(spec)
     if seeds is not None:

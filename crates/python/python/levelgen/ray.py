@@ -140,7 +140,7 @@ class _RayScorer:
         self._ray = ray
         self._spec = ray.put(spec)
         self._chunk = chunk
-        self._threads = threads
+        self._threads = _task_threads(threads, num_cpus)
         self._task = _remote("score", _score_task).options(num_cpus=num_cpus)
         self.tasks = 0
 
@@ -158,6 +158,12 @@ class _RayScorer:
         return out
 
 
+def _task_threads(threads: Optional[int], num_cpus: Union[int, float]) -> int:
+    """A task's threads: as many as it asked CPUs unless told (Ray places tasks by their
+    CPUs, and a task on rayon's global pool would use every core of its node)."""
+    return threads if threads is not None else max(1, int(num_cpus))
+
+
 _REMOTE: Dict[str, Any] = {}
 
 
@@ -172,7 +178,8 @@ def batch(kind: str, *args, seeds: Iterable[int], shard: int = 1000, threads: Op
           num_cpus: Union[int, float] = 1, **kwargs) -> Iterator[MapRecord]:
     """:func:`levelgen.batch` as Ray tasks: the seeds cut into shards of ``shard`` seeds
     (consecutive, so a ``range`` shards by seed range), each shard one task (asking
-    ``num_cpus`` CPUs, its maps made on ``threads`` threads), records yielded in seed order.
+    ``num_cpus`` CPUs, its maps made on ``threads`` threads, default ``num_cpus``), records
+    yielded in seed order.
     Every record equals ``record(levelgen.KIND(..., seed=s))``."""
     if shard < 1:
         raise ArgumentError(f"shard {shard}: expected at least 1")
@@ -184,6 +191,7 @@ def batch(kind: str, *args, seeds: Iterable[int], shard: int = 1000, threads: Op
         if key in kwargs:
             kwargs[key] = _load(kwargs[key])
     seeds = list(seeds)
+    threads = _task_threads(threads, num_cpus)
     refs = [task.remote(kind, args, kwargs, seeds[i:i + shard], threads)
             for i in range(0, len(seeds), shard)]
     for ref in refs:
@@ -199,12 +207,14 @@ def search(spec: Any, seed: Optional[int] = None, evaluations: Optional[int] = N
     Without ``seeds``: one search (``seed`` replacing the spec's), driven here, whose
     candidates are scored as Ray tasks: each batch the algorithm draws is cut into tasks of
     ``chunk`` candidates (default: one task per CPU of the cluster), each asking
-    ``num_cpus`` CPUs and scoring on ``threads`` threads; MAP-Elites' remeasure of its
+    ``num_cpus`` CPUs and scoring on ``threads`` threads (default: ``num_cpus``);
+    MAP-Elites' remeasure of its
     elites goes the same way. The final check (``check`` map seeds) runs here. The result
     equals the local ``levelgen.search(spec, seed=seed, evaluations=..., check=check)``
     whatever the chunk size or number of workers.
 
-    With ``seeds``: one independent search (an island) per seed, each a single Ray task,
+    With ``seeds``: one independent search (an island) per seed, each a single Ray task
+    (asking ``num_cpus`` CPUs, on ``threads`` threads),
     returned in the order given, each equal to the local ``levelgen.search(spec, seed=s,
     evaluations=..., check=check)``.
     """
@@ -216,6 +226,7 @@ def search(spec: Any, seed: Optional[int] = None, evaluations: Optional[int] = N
     spec = _load(spec)
     if seeds is not None:
         task = _remote("search", _search_task).options(num_cpus=num_cpus)
+        threads = _task_threads(threads, num_cpus)
         return ray.get([task.remote(spec, s, evaluations, threads, check) for s in seeds])
     text, path = _document(spec, "spec")
     if text is None:  # unreadable here: the local call reports it with the CLI's message

@@ -87,7 +87,7 @@ def record(m: Map) -> MapRecord:
 
 def _ray():
     try:
-        import ray
+        import ray  # type: ignore[import-not-found, unused-ignore]  # an optional dependency
     except ImportError:
         raise ImportError("levelgen.ray needs Ray: pip install 'ray>=2.9'") from None
     if not ray.is_initialized():

@@ -358,6 +358,7 @@ fn _levelgen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prepare_zones, m)?)?;
     m.add_function(wrap_pyfunction!(measure::metrics, m)?)?;
     m.add_function(wrap_pyfunction!(searching::search, m)?)?;
+    m.add_class::<searching::Evaluator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -26,6 +26,41 @@ pub enum Made {
     Zones(Box<ZoneWorld>, Box<World>),
 }
 
+/// `$body` with `$m` bound to the map as its own type (not `&dyn TileMap`), so per-tile
+/// work such as text and tile bytes is compiled for that type, as the CLI's is, instead of
+/// making a virtual call per tile.
+macro_rules! concrete {
+    ($made:expr, |$m:ident| $body:expr) => {
+        match $made {
+            Made::Marahel($m) => $body,
+            Made::Heroes(b) => {
+                let $m = b.as_ref();
+                $body
+            }
+            Made::Mario(g) => {
+                let $m = &g.level;
+                $body
+            }
+            Made::Zones(w, _) => {
+                let $m = w.as_ref();
+                $body
+            }
+        }
+    };
+}
+
+/// The tile ids of `map`, row-major, as native-endian `u16` bytes.
+fn tile_bytes_of(map: &impl TileMap) -> Vec<u8> {
+    let (w, h) = (map.width(), map.height());
+    let mut out = Vec::with_capacity(w * h * 2);
+    for y in 0..h {
+        for x in 0..w {
+            out.extend_from_slice(&map.tile(x, y).to_ne_bytes());
+        }
+    }
+    out
+}
+
 impl Made {
     /// The generator's name.
     pub fn kind(&self) -> &'static str {
@@ -49,22 +84,17 @@ impl Made {
 
     /// The tile ids, row-major, as native-endian `u16` bytes.
     pub fn tile_bytes(&self) -> Vec<u8> {
-        let map = self.tile_map();
-        let (w, h) = (map.width(), map.height());
-        let mut out = Vec::with_capacity(w * h * 2);
-        for y in 0..h {
-            for x in 0..w {
-                out.extend_from_slice(&map.tile(x, y).to_ne_bytes());
-            }
-        }
-        out
+        concrete!(self, |m| tile_bytes_of(m))
     }
 
     /// What `levelgen <kind> ... --format json` writes.
     pub fn to_json(&self) -> String {
         match self {
             Made::Zones(w, _) => zone_tiles::export::state_grid_json(w),
-            _ => export::to_json(self.tile_map(), ExportOptions::default().json_tiles),
+            made => concrete!(made, |m| export::to_json(
+                m,
+                ExportOptions::default().json_tiles
+            )),
         }
     }
 
@@ -73,7 +103,7 @@ impl Made {
         match self {
             Made::Mario(g) => g.level.to_text(),
             Made::Zones(w, _) => export::to_text(w.as_ref()).trim_end().to_string(),
-            _ => export::to_text(self.tile_map()),
+            made => concrete!(made, |m| export::to_text(m)),
         }
     }
 

@@ -63,3 +63,14 @@ def _importable(name):
         return True
     except ImportError:
         return False
+
+
+def test_the_batch_cpu_benchmark_runs_and_compares_the_bytes(root, tmp_path):
+    """docs/python.md's speed table comes from examples/python/batch_cpu.py: it runs (here
+    on 200 maps, one round) and checks that the CLI and Python wrote the same bytes."""
+    proc = subprocess.run([sys.executable, str(root / "examples/python/batch_cpu.py"),
+                           "examples/marahel/cave.json", "200", "--runs", "1", "--cli", str(_cli())],
+                          cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "| `levelgen.batch` (batch_text.py) |" in proc.stdout
+    assert "(same bytes written)" in proc.stdout

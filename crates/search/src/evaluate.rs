@@ -106,7 +106,7 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
-    fn invalid(error: String, metrics: usize) -> Self {
+    pub(crate) fn invalid(error: String, metrics: usize) -> Self {
         Self {
             fitness: f64::MIN,
             means: vec![0.0; metrics],

@@ -42,7 +42,9 @@
 //! Each batch of candidates is drawn serially from the search RNG
 //! (`Seed(seed).stream("search")`), evaluated in parallel with rayon and folded in batch
 //! order, so under an **evaluation** budget the outcome is a pure function of (spec, seed)
-//! at any thread count (`tests/search.rs` checks 1 and 2 threads). A **seconds** budget
+//! at any thread count (`tests/search.rs` checks 1 and 2 threads). [`Search::run_with`]
+//! hands the batches to a [`algorithms::Scorer`] of the caller's instead (other processes,
+//! a cluster: the Python package's `levelgen.ray.search`), with the same outcome. A **seconds** budget
 //! stops after the batch during which time ran out, which depends on the machine: use it to
 //! explore, and an evaluation budget to reproduce. The candidates of one batch are scored
 //! on the same map seeds, so they are compared on equal terms: MAP-Elites uses one seed set
@@ -82,7 +84,7 @@ pub use generator::{Generated, Generator, Kind};
 pub use metric::Metric;
 pub use spec::Spec;
 
-use algorithms::{Driver, es, map_elites, nsga2};
+use algorithms::{Driver, Local, Scorer, es, map_elites, nsga2};
 use archive::Bins;
 use evaluate::{Bound, Scratch};
 use grid_core::metrics::BlockGrid;
@@ -271,11 +273,25 @@ impl Search {
 
     /// Runs the search; `progress` sees each batch's log row, on the calling thread.
     pub fn run(&self, progress: &mut dyn FnMut(&LogRow)) -> Outcome {
+        self.run_with(progress, &Local)
+            .unwrap_or_else(|e| unreachable!("the local scorer does not fail: {e}"))
+    }
+
+    /// [`Search::run`] with the candidates scored by `scorer` (for example on other
+    /// machines) instead of on rayon's threads: every batch of the search and of the
+    /// MAP-Elites remeasure goes through it. With a scorer that returns
+    /// [`Evaluator::evaluate_on`]'s evaluations, the outcome equals [`Search::run`]'s. The
+    /// scorer's first error stops the search and is returned.
+    pub fn run_with(
+        &self,
+        progress: &mut dyn FnMut(&LogRow),
+        scorer: &dyn Scorer,
+    ) -> Result<Outcome, String> {
         let spec = &self.spec;
         let ev = &self.evaluator;
         let mut rng = Seed(spec.seed).stream("search").rng();
         let max = spec.budget.evaluations.unwrap_or(spec::MAX_EVALUATIONS);
-        let mut driver = Driver::new(ev, max, spec.budget.seconds, progress);
+        let mut driver = Driver::new(ev, max, spec.budget.seconds, progress).with_scorer(scorer);
         let (elites, grid) = match &spec.algorithm {
             Algorithm::Es {
                 mu,
@@ -326,11 +342,17 @@ impl Search {
                     mutation: *mutation,
                 };
                 map_elites::run(&ev.space, s, &mut grid, &mut rng, &mut driver);
-                let grid = remeasure::honest_grid(ev, spec.seed, &grid);
+                if let Some(e) = driver.failure.take() {
+                    return Err(e);
+                }
+                let grid = remeasure::honest_grid(ev, scorer, spec.seed, &grid)?;
                 let best = grid.best(grid.cells.len()).into_iter().cloned().collect();
                 (best, Some(grid))
             }
         };
+        if let Some(e) = driver.failure.take() {
+            return Err(e);
+        }
         // The best distinct scripts (clones and genes that change nothing give the same
         // script), more than `keep`, for the final selection.
         let mut pool: Vec<(Elite, Value)> = Vec::new();
@@ -344,14 +366,14 @@ impl Search {
                 pool.push((e, script));
             }
         }
-        Outcome {
+        Ok(Outcome {
             names: ev.names.clone(),
             best: pool.iter().take(spec.keep).cloned().collect(),
             pool,
             grid,
             log: driver.log,
             evaluations: driver.done,
-        }
+        })
     }
 
     /// Scores a script (for example a found generator) on `seeds`, serially. The longest

@@ -354,3 +354,127 @@ fn archive_values_hold_on_fresh_seeds() {
     assert!(mean <= 0.05, "{mean}");
     assert!(within as f64 >= 0.8 * n as f64, "{within} of {n}");
 }
+
+/// A scorer that scores one candidate at a time, last first, counting them: another
+/// machine's scorer as far as the search can tell.
+struct Serial {
+    scored: std::sync::atomic::AtomicU64,
+    fail_after: u64,
+}
+
+impl levelgen_search::algorithms::Scorer for Serial {
+    fn score(
+        &self,
+        evaluator: &levelgen_search::Evaluator,
+        genomes: &[Vec<f64>],
+        seeds: &[u64],
+    ) -> Result<Vec<levelgen_search::Evaluation>, String> {
+        use std::sync::atomic::Ordering;
+        let done = self
+            .scored
+            .fetch_add(genomes.len() as u64, Ordering::SeqCst);
+        if done + genomes.len() as u64 > self.fail_after {
+            return Err("worker lost".into());
+        }
+        let mut scratch = Default::default();
+        let mut out: Vec<_> = genomes
+            .iter()
+            .rev()
+            .map(|g| evaluator.evaluate_on(g, seeds, &mut scratch))
+            .collect();
+        out.reverse();
+        Ok(out)
+    }
+}
+
+#[test]
+fn a_scorer_of_ones_own_gives_the_local_outcome_and_stops_at_its_error() {
+    let mut es = spec::parse(SMALL).unwrap();
+    es.budget.evaluations = Some(60);
+    let mut me = es.clone();
+    me.algorithm = serde_json::from_str(
+        r#"{"type": "map_elites", "initial": 20, "batch": 10,
+            "x": {"metric": "empty_fraction", "min": 0, "max": 1, "bins": 4},
+            "y": {"metric": "regions", "min": 0, "max": 8, "bins": 4}}"#,
+    )
+    .unwrap();
+    for spec in [es, me] {
+        let search = Search::new(&spec).unwrap();
+        let serial = Serial {
+            scored: 0.into(),
+            fail_after: u64::MAX,
+        };
+        let outcome = search.run_with(&mut |_| {}, &serial).unwrap();
+        assert_eq!(outcome, on_threads(2, &spec));
+        let scored = serial.scored.into_inner();
+        // MAP-Elites also hands its remeasure to the scorer: more than the budget.
+        assert!(scored >= outcome.evaluations, "{scored}");
+        assert_eq!(scored > outcome.evaluations, outcome.grid.is_some());
+        let failing = Serial {
+            scored: 0.into(),
+            fail_after: 25,
+        };
+        let mut rows = 0;
+        let err = search.run_with(&mut |_| rows += 1, &failing).unwrap_err();
+        assert_eq!(err, "worker lost");
+        assert!(rows <= 2, "no batch after the failure: {rows}");
+    }
+}
+
+/// MAP-Elites' remeasure scores the elites in rounds (all unsettled elites of a round
+/// share a seed count, one batch per round): each elite's result is the one it gets
+/// measured alone, doubling its seeds until its two halves agree.
+#[test]
+fn remeasure_in_rounds_equals_one_elite_at_a_time() {
+    use grid_core::Seed;
+    use levelgen_search::remeasure::{MAX_SEEDS, TOLERANCE, remeasure_all};
+    let mut me = spec::parse(SMALL).unwrap();
+    me.budget.evaluations = Some(40);
+    me.algorithm = serde_json::from_str(
+        r#"{"type": "map_elites", "initial": 20, "batch": 10,
+            "x": {"metric": "empty_fraction", "min": 0, "max": 1, "bins": 4},
+            "y": {"metric": "regions", "min": 0, "max": 8, "bins": 4}}"#,
+    )
+    .unwrap();
+    let search = Search::new(&me).unwrap();
+    let outcome = search.run(&mut |_| {});
+    let grid = outcome.grid.as_ref().unwrap();
+    let elites: Vec<&levelgen_search::Elite> = grid.cells.iter().flatten().collect();
+    assert!(elites.len() >= 3, "{}", elites.len());
+    let ev = search.evaluator();
+    let axes = [grid.x.index, grid.y.index];
+    let fresh = |from: usize, n: usize| -> Vec<u64> {
+        let root = Seed(me.seed).stream("fresh");
+        (from..from + n).map(|i| root.child(i as u64).0).collect()
+    };
+    let alone = |e: &levelgen_search::Elite| {
+        let mut scratch = Default::default();
+        let mut n = ev.seeds.len().max(16);
+        loop {
+            let a = ev.evaluate_on(&e.genome, &fresh(0, n), &mut scratch);
+            let b = ev.evaluate_on(&e.genome, &fresh(n, n), &mut scratch);
+            let settled = a.is_valid()
+                && b.is_valid()
+                && axes.iter().all(|&m| {
+                    let (x, y) = (a.means[m], b.means[m]);
+                    (x - y).abs() <= TOLERANCE * x.abs().max(y.abs()).max(1.0)
+                });
+            if settled || 2 * n >= MAX_SEEDS || !a.is_valid() {
+                return ev.evaluate_on(&e.genome, &fresh(0, 2 * n), &mut scratch);
+            }
+            n *= 2;
+        }
+    };
+    let rounds = remeasure_all(
+        ev,
+        &levelgen_search::algorithms::Local,
+        me.seed,
+        &elites,
+        &axes,
+    )
+    .unwrap();
+    for (e, r) in elites.iter().zip(&rounds) {
+        assert_eq!((&r.genome, r.born), (&e.genome, e.born));
+        assert_eq!(r.eval, alone(e));
+    }
+}

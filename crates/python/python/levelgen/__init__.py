@@ -18,7 +18,17 @@ and searches as Ray tasks. Errors are :class:`levelgen.Error` subclasses.
 from __future__ import annotations
 
 import os as _os
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from collections.abc import Mapping
+
+# The annotations are strings (`from __future__ import annotations`): importing `typing`
+# only for type checkers keeps `import levelgen` from costing a Python start-up's worth
+# of CPU time again (docs/python.md, batch speed).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+    _Document = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
+    """A path, a JSON string (starting with ``{``) or a dict."""
 
 from . import _levelgen
 from ._levelgen import Map, __version__
@@ -53,9 +63,6 @@ __all__ = [
     "SearchError",
     "__version__",
 ]
-
-Document = Union[str, "_os.PathLike[str]", Mapping[str, Any]]
-"""A path, a JSON string (starting with ``{``) or a dict."""
 
 KINDS = ("marahel", "heroes", "mario", "zones")
 
@@ -108,8 +115,10 @@ def _overrides(overrides: Any, what: str = "overrides") -> List[str]:
 
 
 def _size(size: Any) -> Optional[Tuple[int, int]]:
-    if size is None:
-        return None
+    return None if size is None else _pair(size)
+
+
+def _pair(size: Any) -> Tuple[int, int]:
     if isinstance(size, str):
         parts = size.lower().split("x")
         if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
@@ -131,7 +140,7 @@ def _seed(seed: Any) -> int:
 # --- preparing a generator (what the CLI does before its first map) ---------------------
 
 
-def _prepare_marahel(script: Document, size=None, overrides=None, strict: bool = False):
+def _prepare_marahel(script: _Document, size=None, overrides=None, strict: bool = False):
     text, path = _document(script, "script")
     return _levelgen.prepare_marahel(text, path, _size(size), _overrides(overrides), bool(strict))
 
@@ -141,13 +150,13 @@ def _side(size: Any) -> Optional[int]:
         return None
     if isinstance(size, int) and not isinstance(size, bool):
         return size
-    w, h = _size(size)
+    w, h = _pair(size)
     if w != h:
         raise ArgumentError(f"size {w}x{h}: a Heroes map is square (32, 64, 128 or 256)")
     return w
 
 
-def _prepare_heroes(template: Document, size=None, players=None, config=None,
+def _prepare_heroes(template: _Document, size=None, players=None, config=None,
                     template_name=None, overrides=None, config_overrides=None):
     text, path = _document(template, "template")
     ctext, cpath = (None, None) if config is None else _document(config, "config")
@@ -205,12 +214,12 @@ def _prepare_zones(zones=(20, 20), origin=(0, 0), noise: str = "worley", distanc
         flags.append("--seamless")
     if connected:
         flags.append("--connected" if connected is True else "--connected=" + str(connected))
-    w, h = _size(zones)
+    w, h = _pair(zones)
     ox, oy = origin
     return _levelgen.prepare_zones(flags, _overrides(overrides), bool(biomes), (w, h), (int(ox), int(oy)))
 
 
-_PREPARE = {
+_PREPARE: Dict[str, Callable[..., Any]] = {
     "marahel": _prepare_marahel,
     "heroes": _prepare_heroes,
     "mario": _prepare_mario,
@@ -229,7 +238,7 @@ def _prepare(kind: str, *args, **kwargs):
 # --- one map ---------------------------------------------------------------------------
 
 
-def marahel(script: Document, seed: int = 0, size=None, overrides=None, strict: bool = False) -> Map:
+def marahel(script: _Document, seed: int = 0, size=None, overrides=None, strict: bool = False) -> Map:
     """Runs a Marahel script (``levelgen marahel SCRIPT --seed SEED``).
 
     ``size``: ``(width, height)`` or ``"WxH"`` overriding the script's metadata (``--size``).
@@ -239,8 +248,8 @@ def marahel(script: Document, seed: int = 0, size=None, overrides=None, strict: 
     return _prepare_marahel(script, size, overrides, strict).generate(_seed(seed))
 
 
-def heroes(template: Document, seed: int = 0, size=None, players: Optional[int] = None,
-           config: Optional[Document] = None, template_name: Optional[str] = None,
+def heroes(template: _Document, seed: int = 0, size=None, players: Optional[int] = None,
+           config: Optional[_Document] = None, template_name: Optional[str] = None,
            overrides=None, config_overrides=None) -> Map:
     """A Heroes zone map from a template (``levelgen heroes TEMPLATE --seed SEED``).
 
@@ -288,6 +297,14 @@ def zones(seed: int = 0, zones=(20, 20), origin=(0, 0), noise: str = "worley",
 
 
 def _chunks(seeds: Iterable[int], size: int) -> Iterator[List[int]]:
+    if isinstance(seeds, range):
+        # A range is checked at its ends, not seed by seed.
+        if len(seeds):
+            _seed(seeds[0])
+            _seed(seeds[-1])
+        for i in range(0, len(seeds), size):
+            yield list(seeds[i:i + size])
+        return
     chunk: List[int] = []
     for s in seeds:
         chunk.append(_seed(s))
@@ -475,7 +492,7 @@ class SearchResult:
         return self.archive_json
 
 
-def search(spec: Document, seed: Optional[int] = None, evaluations: Optional[int] = None,
+def search(spec: _Document, seed: Optional[int] = None, evaluations: Optional[int] = None,
            threads: Optional[int] = None, check: int = 100) -> SearchResult:
     """Runs a search spec (``levelgen search SPEC``; see docs/search.md) with the GIL
     released. ``seed`` and ``evaluations`` replace the spec's (``--seed``, ``--budget``);

@@ -1,13 +1,19 @@
 """Type stubs of the extension module (the Rust side of levelgen)."""
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import os
 
 import numpy as np
+from typing_extensions import final
 import numpy.typing as npt
 
 __version__: str
+__all__ = [
+    "Evaluator", "Job", "Map", "__version__", "metrics", "prepare_heroes", "prepare_marahel",
+    "prepare_mario", "prepare_zones", "search",
+]
 
+@final
 class Map:
     """One generated map. Made by :func:`levelgen.marahel`, :func:`levelgen.heroes`,
     :func:`levelgen.mario`, :func:`levelgen.zones` and :func:`levelgen.batch`."""
@@ -53,6 +59,7 @@ class Map:
         """Writes the map as ``levelgen KIND --out PATH`` does (format from the extension:
         txt, json, png, tmx; hmm for heroes; lvl for mario)."""
 
+@final
 class Job:
     """A prepared generator (internal: use :func:`levelgen.batch`)."""
 
@@ -85,7 +92,21 @@ def metrics(
     blocks: Tuple[int, int], connectivity: int, exact_path_cells: int,
     distances: List[Tuple[List[int], List[int]]],
 ) -> Dict[str, Any]: ...
+_Evaluation = Tuple[float, List[float], float, Optional[str]]
+"""A candidate's score: ``(fitness, means, feasible, error)``."""
+
 def search(
     text: Optional[str], path: Optional[str], seed: Optional[int], evaluations: Optional[int],
     threads: Optional[int], check: int,
+    scorer: Optional[Callable[[List[List[float]], List[int]], List[_Evaluation]]] = None,
 ) -> Tuple[str, str]: ...
+
+@final
+class Evaluator:
+    """A search spec's evaluator: scores candidates as the search does (internal: the
+    worker side of :func:`levelgen.ray.search`)."""
+
+    def __new__(cls, text: Optional[str], path: Optional[str] = None) -> "Evaluator": ...
+    def score(
+        self, genomes: List[List[float]], seeds: List[int], threads: Optional[int] = None,
+    ) -> List[_Evaluation]: ...

@@ -9,7 +9,9 @@ room file), and ``source`` is the input file, if any.
 
 from __future__ import annotations
 
-from typing import Optional
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Optional
 
 __all__ = [
     "Error",

@@ -6,6 +6,11 @@
 //! evaluated what, so a run is a pure function of (spec, seed) under an evaluation budget,
 //! at any thread count. A seconds budget is checked between batches, so how many batches
 //! run depends on the machine: such runs are not reproducible.
+//!
+//! The driver hands each batch to a [`Scorer`]: [`Local`] (rayon on this machine) by
+//! default, or one of the caller's that scores candidates elsewhere (other processes, a
+//! cluster). Since a candidate's evaluation is a pure function of its genome and map seeds,
+//! any scorer returning [`Evaluator::evaluate_on`]'s evaluations gives the same run.
 
 pub mod es;
 pub mod map_elites;
@@ -17,6 +22,56 @@ use crate::space::Genome;
 use rayon::prelude::*;
 use std::time::Instant;
 
+/// Scores a batch of candidates on one set of map seeds: the step the [`Driver`] (and the
+/// MAP-Elites remeasure) hands out, so it can run elsewhere.
+pub trait Scorer: Sync {
+    /// One evaluation per genome, in the order given, each equal to
+    /// `evaluator.evaluate_on(genome, seeds, ..)` for the run to equal a local one. An
+    /// error (a lost worker, a wrong count) stops the search: no further batch is drawn.
+    fn score(
+        &self,
+        evaluator: &Evaluator,
+        genomes: &[Genome],
+        seeds: &[u64],
+    ) -> Result<Vec<Evaluation>, String>;
+}
+
+/// The default [`Scorer`]: the candidates in parallel on rayon's threads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Local;
+
+impl Scorer for Local {
+    fn score(
+        &self,
+        evaluator: &Evaluator,
+        genomes: &[Genome],
+        seeds: &[u64],
+    ) -> Result<Vec<Evaluation>, String> {
+        Ok(genomes
+            .par_iter()
+            .map_init(Scratch::default, |s, g| evaluator.evaluate_on(g, seeds, s))
+            .collect())
+    }
+}
+
+/// Runs `scorer` and checks that it returned one evaluation per genome.
+pub(crate) fn score_checked(
+    scorer: &dyn Scorer,
+    evaluator: &Evaluator,
+    genomes: &[Genome],
+    seeds: &[u64],
+) -> Result<Vec<Evaluation>, String> {
+    let evals = scorer.score(evaluator, genomes, seeds)?;
+    if evals.len() != genomes.len() {
+        return Err(format!(
+            "the scorer returned {} evaluations for {} candidates",
+            evals.len(),
+            genomes.len()
+        ));
+    }
+    Ok(evals)
+}
+
 /// Evaluates batches within the budget and keeps the log.
 pub struct Driver<'a> {
     evaluator: &'a Evaluator,
@@ -26,7 +81,10 @@ pub struct Driver<'a> {
     pub done: u64,
     /// One row per batch.
     pub log: Vec<LogRow>,
+    /// Why the scorer failed, if it did (the budget is then spent).
+    pub failure: Option<String>,
     progress: &'a mut dyn FnMut(&LogRow),
+    scorer: &'a dyn Scorer,
 }
 
 impl std::fmt::Debug for Driver<'_> {
@@ -52,13 +110,21 @@ impl<'a> Driver<'a> {
             deadline: seconds.map(|s| Instant::now() + std::time::Duration::from_secs_f64(s)),
             done: 0,
             log: Vec::new(),
+            failure: None,
             progress,
+            scorer: &Local,
         }
+    }
+
+    /// The driver scoring its batches with `scorer` instead of [`Local`].
+    pub fn with_scorer(mut self, scorer: &'a dyn Scorer) -> Self {
+        self.scorer = scorer;
+        self
     }
 
     /// How many of `wanted` candidates the budget still allows (0 when it is spent).
     pub fn allowance(&self, wanted: usize) -> usize {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.failure.is_some() || self.deadline.is_some_and(|d| Instant::now() >= d) {
             return 0;
         }
         wanted.min(self.max_evaluations.saturating_sub(self.done) as usize)
@@ -81,14 +147,19 @@ impl<'a> Driver<'a> {
             .collect()
     }
 
-    /// Evaluates `genomes` in parallel on the seeds of `round`, in the order given.
+    /// Evaluates `genomes` with the scorer on the seeds of `round`, in the order given.
+    /// When the scorer fails, the candidates come back invalid and the budget is spent.
     pub fn evaluate_on(&mut self, genomes: &[Genome], round: u64) -> Vec<Evaluation> {
         let ev = self.evaluator;
         let seeds = ev.round_seeds(round);
-        let evals = genomes
-            .par_iter()
-            .map_init(Scratch::default, |s, g| ev.evaluate_on(g, &seeds, s))
-            .collect();
+        let evals = match score_checked(self.scorer, ev, genomes, &seeds) {
+            Ok(evals) => evals,
+            Err(e) => {
+                let invalid = Evaluation::invalid(e.clone(), ev.metrics.len());
+                self.failure.get_or_insert(e);
+                vec![invalid; genomes.len()]
+            }
+        };
         self.done += genomes.len() as u64;
         evals
     }

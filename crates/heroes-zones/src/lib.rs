@@ -29,6 +29,7 @@
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
 //! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
+//! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler) |
 //! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG) |
 //!
 //! ## Limits
@@ -74,6 +75,7 @@ pub mod buildings;
 pub mod check;
 pub mod connect;
 pub mod contacts;
+pub mod decorate;
 pub mod error;
 pub mod hmm;
 pub mod layout;
@@ -342,6 +344,7 @@ fn run(
         &mut seed.stream("treasures").rng(),
     );
     check::run(&mut w)?;
+    let decorations = decorate::run(&mut w);
     let realised = w
         .realised
         .into_iter()
@@ -362,6 +365,7 @@ fn run(
             .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
         zones: w.zones,
         objects: w.objects,
+        decorations,
         connections: realised,
         stats: w.stats,
         spawn_hero: config.spawn_hero_at_castle.value,

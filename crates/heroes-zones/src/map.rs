@@ -244,6 +244,9 @@ pub struct Stats {
     /// Connections left out (their zones do not touch and every portal id is taken), each
     /// described; the zone graph stays connected without them.
     pub left_out: Vec<String>,
+    /// Lone wall cells inside zones freed by the decoration step (no multi-cell avatar fit
+    /// them; see [`crate::decorate`]).
+    pub freed_walls: usize,
 }
 
 /// A generated Heroes map: a [`TileMap`] of [`Cell`] ids plus zones and objects.
@@ -263,6 +266,8 @@ pub struct HeroesMap {
     pub zones: Vec<ZoneInfo>,
     /// Placed objects.
     pub objects: Vec<MapObject>,
+    /// Obstacle avatars covering every wall cell, as the `.hmm` writes them.
+    pub decorations: Vec<crate::decorate::Decoration>,
     /// The template's connections as realised (same order).
     pub connections: Vec<Realised>,
     /// Measurements.

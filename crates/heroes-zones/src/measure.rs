@@ -353,3 +353,14 @@ pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
         })
         .collect()
 }
+
+/// Share of the map's obstacle objects ([`HeroesMap::decorations`]) that block a single cell
+/// (0 when there are none).
+pub fn single_cell_share(map: &HeroesMap) -> f64 {
+    let singles = map.decorations.iter().filter(|d| !d.multi_cell()).count();
+    if map.decorations.is_empty() {
+        0.0
+    } else {
+        singles as f64 / map.decorations.len() as f64
+    }
+}

@@ -1,10 +1,11 @@
 //! Sealed zones: a hero walking as in the game (8-connected, every guard's 3x3 zone of control
 //! blocked, portals not taken) finds every zone its own area, except where a connection has
 //! no guard; no zone border has a gap ([`heroes_zones::measure::gaps`]); the `.hmm` passes the
-//! reader, the validator and its reachability walk.
+//! reader, the validator and its reachability walk; at most 30% of obstacle objects are
+//! single-cell and every footprint covers walls only.
 
 use heroes_zones::vcmi::{self, Options};
-use heroes_zones::{Config, HeroesMap, Template, generate, hmm, measure};
+use heroes_zones::{Cell, Config, HeroesMap, Template, generate, hmm, measure};
 use std::path::{Path, PathBuf};
 
 /// `../shared/fixtures` beside the workspace, or the folder `LEVELGEN_FIXTURES` names (for a
@@ -29,6 +30,37 @@ fn problems(map: &HeroesMap) -> Vec<String> {
         .map(|(a, b)| format!("zones {a} and {b} share an area"))
         .collect();
     out.extend(measure::gaps(map).iter().map(|g| format!("gap {g:?}")));
+    // Obstacles are multi-cell objects; a footprint covers walls only (never a passage, an
+    // approach, a road, a guard or a treasure), and every wall cell is covered once.
+    let share = measure::single_cell_share(map);
+    if share > 0.30 {
+        out.push(format!(
+            "{:.1}% of obstacle objects single-cell",
+            share * 100.0
+        ));
+    }
+    let side = map.size;
+    let mut covered = vec![0u8; side * side];
+    for d in &map.decorations {
+        for &(dx, dy) in d.footprint() {
+            let (x, y) = (d.x as i64 + dx as i64, d.y as i64 + dy as i64);
+            let i = y as usize * side + x as usize;
+            covered[i] += 1;
+            if !map.cell(i).blocked() {
+                out.push(format!(
+                    "{} at ({x}, {y}) covers a {:?} cell",
+                    d.id,
+                    map.cell(i)
+                ));
+            }
+        }
+    }
+    let bare = (0..side * side)
+        .filter(|&i| matches!(map.cell(i), Cell::Obstacle | Cell::Edge) && covered[i] != 1)
+        .count();
+    if bare > 0 {
+        out.push(format!("{bare} wall cells not covered exactly once"));
+    }
     // The .hmm still reads back and passes the validator and its 8-connected reachability.
     let bytes = hmm::export(map).to_bytes();
     match hmm::HmmFile::parse(&bytes) {
@@ -60,6 +92,12 @@ fn reference_templates_are_sealed_at_128_and_256() {
             for seed in 1..=8 {
                 let map = generate(&t, &Config::default(), size, seed).unwrap();
                 maps += 1;
+                eprintln!(
+                    "{name} {size} seed {seed}: {} obstacle objects, {:.1}% single-cell, {} lone walls freed",
+                    map.decorations.len(),
+                    measure::single_cell_share(&map) * 100.0,
+                    map.stats.freed_walls
+                );
                 let p = problems(&map);
                 if !p.is_empty() {
                     failures.push(format!("{name} {size} seed {seed}: {p:?}"));

@@ -27,7 +27,7 @@
 //! | 7b seal | [`seal`] (closes every gap a hero could cross diagonally; the check fails on any left) |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
-//! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
+//! | 10 treasures, guards | [`treasures`] (mixed piles from value bands or richness), [`pockets`] (guarded piles walled in, the guard at the entrance); guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
 //! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler) |
 //! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG) |
@@ -83,6 +83,7 @@ pub mod map;
 pub mod measure;
 pub mod obstacles;
 pub mod passages;
+pub mod pockets;
 pub mod preview;
 pub mod roads;
 pub mod seal;

@@ -161,8 +161,11 @@ pub enum ObjectKind {
     Treasure {
         /// What it is.
         kind: TreasureKind,
-        /// Its value in gold units (0 for budget treasures).
+        /// Its value in gold units (its share of the pile's).
         value: u32,
+        /// The value of the whole pile it lies in (a value band's draw, or the sum of a
+        /// richness pile's items).
+        pile: u32,
     },
     /// A guard (random creature of a level).
     Guard {

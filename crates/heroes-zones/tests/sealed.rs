@@ -2,7 +2,8 @@
 //! blocked, portals not taken) finds every zone its own area, except where a connection has
 //! no guard; no zone border has a gap ([`heroes_zones::measure::gaps`]); the `.hmm` passes the
 //! reader, the validator and its reachability walk; at most 30% of obstacle objects are
-//! single-cell and every footprint covers walls only.
+//! single-cell and every footprint covers walls only; artifacts are at most 30% of the
+//! treasure items and at least half of the guarded top-band piles lie in guarded pockets.
 
 use heroes_zones::vcmi::{self, Options};
 use heroes_zones::{Cell, Config, HeroesMap, Template, generate, hmm, measure};
@@ -23,8 +24,30 @@ fn fixtures() -> Option<PathBuf> {
     }
 }
 
-/// The leaks and gaps of `map`, described (empty when sealed).
-fn problems(map: &HeroesMap) -> Vec<String> {
+/// Treasure: artifacts at most 30% of the items, and at least half of the guarded piles of
+/// each zone's top value band (without bands: of the piles with an artifact) in a pocket whose
+/// only way in is its guard.
+fn treasure(map: &HeroesMap, template: &Template) -> (usize, usize, usize, usize) {
+    let piles = measure::piles(map);
+    let items: usize = piles.iter().map(|p| p.items).sum();
+    let artifacts: usize = piles.iter().map(|p| p.artifacts).sum();
+    let (mut top, mut pocketed) = (0, 0);
+    for p in piles.iter().filter(|p| p.guarded) {
+        let bands = &template.zones[p.zone].treasures;
+        let is_top = match bands.iter().max_by_key(|b| (b.max.max(b.min), b.min)) {
+            Some(b) => p.value >= b.min,
+            None => p.artifacts > 0,
+        };
+        if is_top {
+            top += 1;
+            pocketed += usize::from(p.pocketed);
+        }
+    }
+    (items, artifacts, top, pocketed)
+}
+
+/// The leaks and gaps of `map`, described (empty when sealed), and its treasure's problems.
+fn problems(map: &HeroesMap, template: &Template) -> Vec<String> {
     let mut out: Vec<String> = measure::leaks(map)
         .iter()
         .map(|(a, b)| format!("zones {a} and {b} share an area"))
@@ -37,6 +60,17 @@ fn problems(map: &HeroesMap) -> Vec<String> {
         out.push(format!(
             "{:.1}% of obstacle objects single-cell",
             share * 100.0
+        ));
+    }
+    let (items, artifacts, top, pocketed) = treasure(map, template);
+    if artifacts * 10 > items * 3 {
+        out.push(format!(
+            "{artifacts} of {items} treasure items are artifacts"
+        ));
+    }
+    if pocketed * 2 < top {
+        out.push(format!(
+            "{pocketed} of {top} guarded top-band piles in a pocket"
         ));
     }
     let side = map.size;
@@ -92,13 +126,14 @@ fn reference_templates_are_sealed_at_128_and_256() {
             for seed in 1..=8 {
                 let map = generate(&t, &Config::default(), size, seed).unwrap();
                 maps += 1;
+                let (items, artifacts, top, pocketed) = treasure(&map, &t);
                 eprintln!(
-                    "{name} {size} seed {seed}: {} obstacle objects, {:.1}% single-cell, {} lone walls freed",
+                    "{name} {size} seed {seed}: {} obstacle objects, {:.1}% single-cell, {} lone walls freed; {items} treasure items, {artifacts} artifacts, {pocketed} of {top} guarded top piles in pockets",
                     map.decorations.len(),
                     measure::single_cell_share(&map) * 100.0,
                     map.stats.freed_walls
                 );
-                let p = problems(&map);
+                let p = problems(&map, &t);
                 if !p.is_empty() {
                     failures.push(format!("{name} {size} seed {seed}: {p:?}"));
                 }
@@ -118,7 +153,7 @@ fn zones9_256_seed_1_is_sealed() {
     )
     .unwrap();
     let map = generate(&t, &Config::default(), 256, 1).unwrap();
-    assert_eq!(problems(&map), Vec::<String>::new());
+    assert_eq!(problems(&map, &t), Vec::<String>::new());
     // The walk does find a leak when a border cell is opened at a corner.
     let mut open = map.clone();
     let side = open.size;
@@ -158,7 +193,7 @@ fn vcmi_collection_is_sealed() {
                 let map = generate(&c.template, &Config::default(), c.side, seed)
                     .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", t.id));
                 maps += 1;
-                let p = problems(&map);
+                let p = problems(&map, &c.template);
                 if !p.is_empty() {
                     failures.push(format!("{} seed {seed}: {p:?}", t.id));
                 }

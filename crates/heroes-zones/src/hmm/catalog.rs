@@ -66,7 +66,7 @@ impl Catalog {
         for (id, pass) in [("dirt_road", 4), ("stone_road", 4), ("snow_road", 4)] {
             c.paths.insert(id.into(), pass);
         }
-        c.artifacts = ids::ARTIFACTS.iter().map(|s| s.to_string()).collect();
+        c.artifacts = ids::artifacts().map(String::from).collect();
         c
     }
 

@@ -185,15 +185,66 @@ pub const ONE_WAY_PORTALS: [(&str, &str); 6] = [
     ("teleport_yellow_ent", "teleport_yellow_ext"),
 ];
 
-/// Artifacts for artifact treasures (ids of `hmm.xml <Artifacts>`).
-pub const ARTIFACTS: [&str; 6] = [
-    "SilverSword",
-    "PeasantsSickle",
-    "MonksRing",
-    "LuckyDice",
-    "SpikedHelm",
-    "Telescope",
+/// Artifacts for artifact treasures by class (the `level` of `hmm.xml <Artifacts>`): treasure
+/// (1), minor (2), major (3), relic (4); eight ids of each.
+pub const ARTIFACT_CLASSES: [[&str; 8]; 4] = [
+    [
+        "SilverSword",
+        "PeasantsSickle",
+        "MonksRing",
+        "LuckyDice",
+        "Telescope",
+        "Clover",
+        "MedalOfHonor",
+        "LongBow",
+    ],
+    [
+        "Helm",
+        "SpikedHelm",
+        "CastersBracelet",
+        "Ring",
+        "GoldenBirdOfLuck",
+        "TravelersBoots",
+        "ThrowingAxe",
+        "IronGreaves",
+    ],
+    [
+        "PowerAxe",
+        "Sword",
+        "ArmorOfMight",
+        "RingOfPower",
+        "TomeOfKnowledge",
+        "PaladinsShield",
+        "NomadBoots",
+        "DwarvenHammer",
+    ],
+    [
+        "LongSword",
+        "HerosShield",
+        "PrecursorsHelmet",
+        "WizardsHat",
+        "SwordBreaker",
+        "WarlocksNecklet",
+        "SorcerersWand",
+        "SphereOfNegation",
+    ],
 ];
+
+/// Least worth (gold) of an artifact of each class (treasure, minor, major, relic).
+pub const ARTIFACT_WORTH: [u32; 4] = [0, 2000, 5000, 10_000];
+
+/// The artifact class (0 treasure .. 3 relic) that an artifact worth `worth` gold gets.
+pub fn artifact_class(worth: u32) -> usize {
+    ARTIFACT_WORTH
+        .iter()
+        .rposition(|&w| worth >= w)
+        .unwrap_or(0)
+}
+
+/// Every artifact id the generator writes.
+pub fn artifacts() -> impl Iterator<Item = &'static str> {
+    ARTIFACT_CLASSES.iter().flatten().copied()
+}
 
 /// The road path element of a surface.
 pub fn road(surface: Surface) -> &'static str {

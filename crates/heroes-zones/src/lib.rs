@@ -30,7 +30,7 @@
 //! | 10 treasures, guards | [`treasures`] (mixed piles from value bands or richness), [`pockets`] (guarded piles walled in, the guard at the entrance); guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
 //! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler) |
-//! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG) |
+//! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG), [`document`] (JSON with zones, objects and connections; TMX object layer) |
 //!
 //! ## Limits
 //!
@@ -76,6 +76,7 @@ pub mod check;
 pub mod connect;
 pub mod contacts;
 pub mod decorate;
+pub mod document;
 pub mod error;
 pub mod hmm;
 pub mod layout;

@@ -371,3 +371,26 @@ fn forests_get_plants_and_mountains_get_rocks() {
         "{forest} forest, {mountain} mountain"
     );
 }
+
+/// The JSON document holds every object and obstacle, reads back, and a broken one is
+/// refused naming the problem.
+#[test]
+fn json_document_reads_back() {
+    use heroes_zones::document::{read_json, to_json};
+    let t = Template::from_json(&DUEL).unwrap();
+    let map = generate(&t, &Config::default(), 64, 3).unwrap();
+    let text = to_json(&map);
+    let s = read_json(&text).unwrap();
+    assert_eq!((s.size, s.zones), (64, map.zones.len()));
+    let count = |k: &str| s.objects.iter().find(|o| o.0 == k).map_or(0, |o| o.1);
+    assert_eq!(count("obstacle"), map.decorations.len());
+    let all: usize = s.objects.iter().map(|o| o.1).sum();
+    assert_eq!(all, map.objects.len() + map.decorations.len());
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["zoneOf"][0][0] = serde_json::json!(200);
+    doc["format"] = serde_json::json!("other");
+    let e = read_json(&doc.to_string()).unwrap_err();
+    assert!(e.iter().any(|p| p.contains("zoneOf (0, 0)")), "{e:?}");
+    assert!(e.iter().any(|p| p.contains("format")), "{e:?}");
+    assert!(read_json("[1]").is_err());
+}

@@ -185,6 +185,7 @@ fn vcmi_collection_is_sealed() {
     }
     let mut failures = Vec::new();
     let mut maps = 0;
+    let mut sums = (1.0f64, 0.0f64, 0, 0, 0, 0);
     for file in files(&dir) {
         let text = std::fs::read_to_string(&file).unwrap();
         for t in vcmi::parse_file(&text).unwrap() {
@@ -193,6 +194,14 @@ fn vcmi_collection_is_sealed() {
                 let map = generate(&c.template, &Config::default(), c.side, seed)
                     .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", t.id));
                 maps += 1;
+                let share = measure::single_cell_share(&map);
+                let (items, artifacts, top, pocketed) = treasure(&map, &c.template);
+                sums.0 = sums.0.min(share);
+                sums.1 = sums.1.max(share);
+                sums.2 += items;
+                sums.3 += artifacts;
+                sums.4 += top;
+                sums.5 += pocketed;
                 let p = problems(&map, &c.template);
                 if !p.is_empty() {
                     failures.push(format!("{} seed {seed}: {p:?}", t.id));
@@ -200,6 +209,15 @@ fn vcmi_collection_is_sealed() {
             }
         }
     }
+    eprintln!(
+        "{maps} maps: {:.1}-{:.1}% of obstacle objects single-cell; {} treasure items, {} artifacts; {} of {} guarded top piles in pockets",
+        sums.0 * 100.0,
+        sums.1 * 100.0,
+        sums.2,
+        sums.3,
+        sums.5,
+        sums.4
+    );
     assert_eq!(maps, 151 * 3);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -14,8 +14,8 @@
 //!   elsewhere, as the surface offers them).
 //!
 //! Then an obstacle cell left for a single-cell avatar on the rim of open ground (a side
-//! neighbour walkable), whose eight neighbours all lie in its zone and hold no object, edge or
-//! building, becomes open ground ([`LONERS_FREED`]): it closes no border (every step through
+//! neighbour walkable), whose eight neighbours all lie in its zone and hold no object,
+//! building, entrance or guard, becomes open ground ([`LONERS_FREED`]): it closes no border (every step through
 //! it stays inside the zone), opens no hole, and freeing ground cannot make anything
 //! unreachable. What stays single-cell is what no piece fits: one-cell-wide borders, cells
 //! between pieces.
@@ -98,8 +98,8 @@ pub(crate) fn run(w: &mut Work) -> Vec<Decoration> {
 }
 
 /// A single obstacle cell on the rim of open ground (a side neighbour is walkable, so it
-/// opens no hole) whose eight neighbours lie in its zone, none an object's cell, an edge or
-/// outside the map.
+/// opens no hole) whose eight neighbours lie in its zone (none outside the map), none an
+/// object's cell, a building, an entrance or a guard.
 fn lone(w: &Work, i: usize, occupied: &[bool]) -> bool {
     w.cell(i) == Cell::Obstacle
         && w.walkable_sides(i).next().is_some()
@@ -107,10 +107,7 @@ fn lone(w: &Work, i: usize, occupied: &[bool]) -> bool {
             w.offset(i, dx, dy).is_some_and(|n| {
                 w.zone_of[n] == w.zone_of[i]
                     && !occupied[n]
-                    && !matches!(
-                        w.cell(n),
-                        Cell::Edge | Cell::Building | Cell::Entrance | Cell::Guard
-                    )
+                    && !matches!(w.cell(n), Cell::Building | Cell::Entrance | Cell::Guard)
             })
         })
 }

@@ -1,6 +1,8 @@
 //! Step 10b: treasure pockets. A guarded pile lies in a pocket: its cells are walled all
 //! round (the eight neighbours of every pile cell are walls) except one cell, the entrance,
-//! where its guard stands, so the only way in goes through the guard. Pockets lean on the
+//! where its guard stands, so the only way in goes through the guard. Where the ground
+//! allows, the wall is two cells thick (free cells next to the ring, except beside the
+//! guard), so the `.hmm` builds it of multi-cell objects. Pockets lean on the
 //! terrain: of several candidate spots the one whose ring already has the most walls wins,
 //! and new walls go only on free ground of the zone (never on a road, an approach, a passage
 //! or another object). A pocket is dug only if, with its walls up, every walkable cell around
@@ -159,23 +161,44 @@ pub(crate) fn dig(
         }) else {
             continue;
         };
-        let walls: Vec<usize> = ring
-            .iter()
-            .copied()
-            .filter(|&r| r != guard && w.cell(r) == Cell::Free)
-            .collect();
-        for &r in &walls {
-            w.set(r, Cell::Obstacle);
-        }
-        if filler.around(w, zone, guard, &cells, &ring) {
-            for &r in &walls {
-                w.feature[r] = Feature::Mountain as u8;
+        // A second layer of wall outside the ring where the ground is free (not beside the
+        // guard, whose way out stays open), so the wall takes multi-cell objects; else the
+        // ring alone.
+        let mut outer: Vec<usize> = Vec::new();
+        for &r in &ring {
+            for (dx, dy) in crate::seal::steps() {
+                if let Some(m) = w.offset(r, dx, dy)
+                    && w.zone_of[m] as usize == zone
+                    && w.cell(m) == Cell::Free
+                    && !ring.contains(&m)
+                    && !cells.contains(&m)
+                    && !outer.contains(&m)
+                    && w.dist2(m, guard) > 2
+                {
+                    outer.push(m);
+                }
             }
-            spots.retain(|s| !cells.contains(s) && !ring.contains(s));
-            return Some(Pocket { cells, guard });
         }
-        for &r in &walls {
-            w.set(r, Cell::Free);
+        let thick: Vec<usize> = ring.iter().chain(&outer).copied().collect();
+        for layers in [&thick, &ring] {
+            let walls: Vec<usize> = layers
+                .iter()
+                .copied()
+                .filter(|&r| r != guard && w.cell(r) == Cell::Free)
+                .collect();
+            for &r in &walls {
+                w.set(r, Cell::Obstacle);
+            }
+            if filler.around(w, zone, guard, &cells, layers) {
+                for &r in &walls {
+                    w.feature[r] = Feature::Mountain as u8;
+                }
+                spots.retain(|s| !cells.contains(s) && !layers.contains(s));
+                return Some(Pocket { cells, guard });
+            }
+            for &r in &walls {
+                w.set(r, Cell::Free);
+            }
         }
     }
     None

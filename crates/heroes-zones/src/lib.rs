@@ -64,9 +64,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 41.3 ms |
-//! | reference `zones25.json`, 256x256 | 134.7 ms |
-//! | 9 zones at 64 / 128 / 256 | 5.7 / 12.5 / 39.7 ms |
+//! | reference `zones9.json`, 256x256 | 45.8 ms |
+//! | reference `zones25.json`, 256x256 | 88.7 ms |
+//! | 9 zones at 64 / 128 / 256 | 7.3 / 14.8 / 45.0 ms |
 
 #![forbid(unsafe_code)]
 

@@ -154,7 +154,8 @@ fn object(o: &crate::MapObject) -> ObjectDoc {
         ObjectKind::Guard { level, count } => {
             d.kind = "guard".into();
             (d.level, d.count) = (Some(*level), Some(*count));
-            d.strength = (*count > 0).then(|| count * UNIT_VALUE[(*level as usize).min(6)]);
+            d.strength =
+                (*count > 0).then(|| count.saturating_mul(UNIT_VALUE[(*level as usize).min(6)]));
         }
     }
     d

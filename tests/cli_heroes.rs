@@ -106,3 +106,56 @@ fn config_of_the_wrong_type_and_vcmi_choices_exit_2() {
     let f = heroes_zones::hmm::HmmFile::parse(&std::fs::read(&hmm).unwrap()).unwrap();
     assert_eq!((f.side(), f.players.len()), (128, 2));
 }
+
+/// The JSON map holds zones, objects (obstacles included) and connections, and `levelgen
+/// check` reads it back; the TMX map's object layer, read by the `tiled` crate, holds the
+/// same objects.
+#[test]
+fn json_and_tmx_carry_zones_and_objects() {
+    let dir = common::fresh_dir("heroes", "exports");
+    let json = dir.join("duel.json");
+    let tmx = dir.join("duel.tmx");
+    for out in [&json, &tmx] {
+        let st = bin()
+            .args(["heroes", "examples/heroes/duel.json", "--size", "64"])
+            .args(["--seed", "3", "--quiet", "--out"])
+            .arg(out)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(doc["format"], "levelgen-heroes/1");
+    assert_eq!(doc["zones"].as_array().unwrap().len(), 5);
+    assert_eq!(doc["zoneOf"].as_array().unwrap().len(), 64);
+    let objects = doc["objects"].as_array().unwrap();
+    let count = |k: &str| objects.iter().filter(|o| o["kind"] == k).count();
+    assert!(count("castle") >= 2);
+    assert!(count("obstacle") > 100 && count("treasure") > 5 && count("guard") > 2);
+    // A castle has its owner and 5x3 footprint; a guard its level and count.
+    let castle = objects.iter().find(|o| o["kind"] == "castle").unwrap();
+    assert!(castle["owner"].as_i64().unwrap() >= 0);
+    assert_eq!(castle["footprint"].as_array().unwrap().len(), 15);
+    let guard = objects.iter().find(|o| o["kind"] == "guard").unwrap();
+    assert!(guard["level"].is_u64() && guard["count"].is_u64());
+    let o = bin().arg("check").arg(&json).output().unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains("ok: heroes JSON map, 64x64 map, 5 zones"),
+        "{said}"
+    );
+    // A broken copy fails the check, naming the object.
+    let mut bad = doc.clone();
+    bad["objects"][0]["zone"] = serde_json::json!(99);
+    let bad_path = dir.join("bad.json");
+    std::fs::write(&bad_path, bad.to_string()).unwrap();
+    let o = bin().arg("check").arg(&bad_path).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("objects[0]: zone 99 is not a zone"));
+    let map = tiled::Loader::new().load_tmx_map(&tmx).unwrap();
+    let layer = map.get_layer(1).unwrap().as_object_layer().unwrap();
+    assert_eq!(layer.objects().len(), objects.len());
+    let first = layer.objects().next().unwrap();
+    assert_eq!(first.user_type, objects[0]["kind"].as_str().unwrap());
+}

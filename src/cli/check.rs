@@ -1,8 +1,9 @@
 //! `levelgen check FILE...`: validates input and output files without generating anything.
 //!
 //! Each file's kind comes from `--kind`, else its extension and content: `.hmm` is a Pocket
-//! Heroes map (read and validated), a JSON file is a Marahel script (it has `explorers`), a
-//! heroes template (`zones`) or a heroes config; a text file is a Mario room, section or
+//! Heroes map (read and validated), a JSON file is a heroes JSON map (its `format` is
+//! `levelgen-heroes/1`), a Marahel script (it has `explorers`), a heroes template (`zones`)
+//! or a heroes config; a text file is a Mario room, section or
 //! macro file (by its folder, `rooms`/`blocks`, `sections`, `macros`, or its first lines),
 //! else a Mario AI Framework level, which must parse and be playable. Findings are printed
 //! on stdout, one per line, `FILE[:LINE:COL]: error|warning: ...`, then one line per file;
@@ -26,6 +27,8 @@ pub enum Kind {
     Template,
     /// A heroes config (JSON).
     Config,
+    /// A heroes map exported as JSON by `levelgen heroes --out map.json`.
+    HeroesJson,
     /// A Mario room file.
     Room,
     /// A Mario section file.
@@ -138,6 +141,7 @@ fn kind_name(k: Kind) -> String {
         Kind::Marahel => "Marahel script",
         Kind::Template => "heroes template",
         Kind::Config => "heroes config",
+        Kind::HeroesJson => "heroes JSON map",
         Kind::Room => "Mario room file",
         Kind::Section => "Mario section file",
         Kind::Macro => "Mario macro file",
@@ -183,6 +187,7 @@ fn check_text(kind: Kind, path: &Path, text: String) -> Findings {
         Kind::Marahel => check_marahel(&text),
         Kind::Template => check_template(&text),
         Kind::Config => check_config(&text),
+        Kind::HeroesJson => check_heroes_json(&text),
         Kind::Search => check_search(&text),
         Kind::Hmm | Kind::Room | Kind::Section | Kind::Macro => {
             check_library_file(kind, path, text)
@@ -272,7 +277,9 @@ fn guess_strict_json(bytes: &[u8]) -> Result<Kind, String> {
             grid_core::text::json_kind(&doc)
         ));
     };
-    if obj.contains_key("vary") {
+    if obj.get("format").and_then(|f| f.as_str()) == Some(heroes_zones::document::FORMAT) {
+        Ok(Kind::HeroesJson)
+    } else if obj.contains_key("vary") {
         Ok(Kind::Search)
     } else if obj.contains_key("explorers") || obj.contains_key("entities") {
         Ok(Kind::Marahel)
@@ -329,6 +336,31 @@ fn check_hmm(bytes: &[u8]) -> Findings {
         ),
         errors: report.errors,
         warnings: report.warnings,
+    }
+}
+
+/// A heroes JSON map: it must read back ([`heroes_zones::document::read_json`]).
+fn check_heroes_json(text: &str) -> Findings {
+    match heroes_zones::document::read_json(text) {
+        Ok(s) => Findings {
+            summary: format!(
+                "{}x{} map, {} zones, {} connections, objects: {}",
+                s.size,
+                s.size,
+                s.zones,
+                s.connections,
+                s.objects
+                    .iter()
+                    .map(|(k, n)| format!("{n} {k}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ..Findings::default()
+        },
+        Err(problems) => Findings {
+            errors: problems,
+            ..Findings::default()
+        },
     }
 }
 

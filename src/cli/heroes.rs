@@ -5,7 +5,8 @@ use super::common::{
 };
 use super::error::CliError;
 use super::output::{Output, Target};
-use grid_core::export::ExportOptions;
+use grid_core::TileMap;
+use grid_core::export::{self, ExportOptions};
 use grid_core::overrides::Override;
 use heroes_zones::{Config, Template, generate, hmm, preview, vcmi};
 use std::path::{Path, PathBuf};
@@ -42,6 +43,13 @@ pub struct Args {
     /// Also write a PNG preview here (in a batch, one per map: `STEM_SEED.png`).
     #[arg(long)]
     pub png: Option<PathBuf>,
+    /// PNG previews get a legend strip naming their colours.
+    #[arg(long)]
+    pub legend: bool,
+    /// PNG previews draw the .hmm's obstacle objects, each over its footprint in its own
+    /// shade and outlined (at 128x128 and below), instead of obstacle cells.
+    #[arg(long)]
+    pub footprints: bool,
     /// Shared flags (--seed, --count, --out, --format, --quiet).
     #[command(flatten)]
     pub common: CommonArgs,
@@ -79,10 +87,30 @@ fn write_map(
     map: &heroes_zones::HeroesMap,
     target: &Target,
     format: &str,
+    look: preview::Options,
 ) -> Result<(), CliError> {
     match format {
         "hmm" => out.write(target, &hmm::export(map).to_bytes()),
-        "png" => out.write(target, &preview::png(map).map_err(CliError::output_msg)?),
+        "png" => out.write(
+            target,
+            &preview::png_with(map, look).map_err(CliError::output_msg)?,
+        ),
+        "json" => out.write(target, heroes_zones::document::to_json(map).as_bytes()),
+        "tmx" => {
+            let Target::File(path) = target else {
+                return Err(CliError::input_msg("a .tmx map cannot go to stdout"));
+            };
+            let size = ExportOptions::default().tmx_tile_size;
+            let objects = heroes_zones::document::tmx_objects(map);
+            out.write_files(path, |tmp| {
+                let image = export::tileset_file_name(tmp);
+                let (w, h, px) = export::tileset_image(map.legend(), size);
+                export::write_rgb_png(&tmp.with_file_name(&image), w, h, &px)
+                    .map_err(CliError::output)?;
+                let doc = export::to_tmx_with_objects(map, size, &image, &objects);
+                std::fs::write(tmp, doc).map_err(|e| CliError::output_msg(e.to_string()))
+            })
+        }
         _ => write_generic(out, map, target, format, &ExportOptions::default()),
     }
 }
@@ -149,6 +177,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .into_iter()
             .flatten(),
     );
+    let look = preview::Options {
+        footprints: args.footprints,
+        legend: args.legend,
+    };
     // Maps are generated in parallel and written in seed order.
     c.batch(&name).for_each_ordered(
         || (),
@@ -167,11 +199,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ));
         if let Some(png) = &args.png {
             let target = Target::File(plan.preview(png, seed));
-            write_map(&out, &map, &target, "png")?;
+            write_map(&out, &map, &target, "png", look)?;
             msg.wrote(&target);
         }
         let target = plan.target(seed);
-        write_map(&out, &map, &target, plan.format())?;
+        write_map(&out, &map, &target, plan.format(), look)?;
         msg.wrote(&target);
         Ok(())
         },

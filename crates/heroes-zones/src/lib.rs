@@ -27,9 +27,10 @@
 //! | 7b seal | [`seal`] (closes every gap a hero could cross diagonally; the check fails on any left) |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
-//! | 10 treasures, guards | [`treasures`]; guard stacks from values in [`strength`] |
+//! | 10 treasures, guards | [`treasures`] (mixed piles from value bands or richness), [`pockets`] (guarded piles walled in, the guard at the entrance); guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
-//! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG) |
+//! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler) |
+//! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG), [`document`] (JSON with zones, objects and connections; TMX object layer) |
 //!
 //! ## Limits
 //!
@@ -63,9 +64,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 41.3 ms |
-//! | reference `zones25.json`, 256x256 | 134.7 ms |
-//! | 9 zones at 64 / 128 / 256 | 5.7 / 12.5 / 39.7 ms |
+//! | reference `zones9.json`, 256x256 | 45.8 ms |
+//! | reference `zones25.json`, 256x256 | 88.7 ms |
+//! | 9 zones at 64 / 128 / 256 | 7.3 / 14.8 / 45.0 ms |
 
 #![forbid(unsafe_code)]
 
@@ -74,6 +75,8 @@ pub mod buildings;
 pub mod check;
 pub mod connect;
 pub mod contacts;
+pub mod decorate;
+pub mod document;
 pub mod error;
 pub mod hmm;
 pub mod layout;
@@ -81,6 +84,7 @@ pub mod map;
 pub mod measure;
 pub mod obstacles;
 pub mod passages;
+pub mod pockets;
 pub mod preview;
 pub mod roads;
 pub mod seal;
@@ -342,6 +346,7 @@ fn run(
         &mut seed.stream("treasures").rng(),
     );
     check::run(&mut w)?;
+    let decorations = decorate::run(&mut w);
     let realised = w
         .realised
         .into_iter()
@@ -362,6 +367,7 @@ fn run(
             .unwrap_or_else(|| grid_core::Grid::new(side, side, 0)),
         zones: w.zones,
         objects: w.objects,
+        decorations,
         connections: realised,
         stats: w.stats,
         spawn_hero: config.spawn_hero_at_castle.value,

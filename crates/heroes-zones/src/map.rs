@@ -161,8 +161,11 @@ pub enum ObjectKind {
     Treasure {
         /// What it is.
         kind: TreasureKind,
-        /// Its value in gold units (0 for budget treasures).
+        /// Its value in gold units (its share of the pile's).
         value: u32,
+        /// The value of the whole pile it lies in (a value band's draw, or the sum of a
+        /// richness pile's items).
+        pile: u32,
     },
     /// A guard (random creature of a level).
     Guard {
@@ -244,6 +247,9 @@ pub struct Stats {
     /// Connections left out (their zones do not touch and every portal id is taken), each
     /// described; the zone graph stays connected without them.
     pub left_out: Vec<String>,
+    /// Lone wall cells inside zones freed by the decoration step (no multi-cell avatar fit
+    /// them; see [`crate::decorate`]).
+    pub freed_walls: usize,
 }
 
 /// A generated Heroes map: a [`TileMap`] of [`Cell`] ids plus zones and objects.
@@ -263,6 +269,8 @@ pub struct HeroesMap {
     pub zones: Vec<ZoneInfo>,
     /// Placed objects.
     pub objects: Vec<MapObject>,
+    /// Obstacle avatars covering every wall cell, as the `.hmm` writes them.
+    pub decorations: Vec<crate::decorate::Decoration>,
     /// The template's connections as realised (same order).
     pub connections: Vec<Realised>,
     /// Measurements.

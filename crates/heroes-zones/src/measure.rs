@@ -353,3 +353,129 @@ pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
         })
         .collect()
 }
+
+/// Share of the map's obstacle objects ([`HeroesMap::decorations`]) that block a single cell
+/// (0 when there are none).
+pub fn single_cell_share(map: &HeroesMap) -> f64 {
+    let singles = map.decorations.iter().filter(|d| !d.multi_cell()).count();
+    if map.decorations.is_empty() {
+        0.0
+    } else {
+        singles as f64 / map.decorations.len() as f64
+    }
+}
+
+/// Most cells a pocket's inside may have for [`piles`] to call it a pocket.
+pub const POCKET_CELLS: usize = 16;
+
+/// A treasure pile as found on a map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PileFound {
+    /// Zone (position in the template's list).
+    pub zone: usize,
+    /// The pile's value (`ObjectKind::Treasure::pile`).
+    pub value: u32,
+    /// Items in it.
+    pub items: usize,
+    /// Artifacts among them.
+    pub artifacts: usize,
+    /// A guard stands beside one of its items (8-neighbours).
+    pub guarded: bool,
+    /// It lies in a pocket whose only way in is a guard: walking 8-connected from it over
+    /// walkable cells other than guards reaches at most [`POCKET_CELLS`] cells, and a guard
+    /// stands beside them.
+    pub pocketed: bool,
+}
+
+/// The treasure piles of `map`: treasure items of one zone and one pile value on side-
+/// neighbouring cells, or in one pocket, form a pile.
+pub fn piles(map: &HeroesMap) -> Vec<PileFound> {
+    let side = map.size;
+    let mut item = vec![usize::MAX; side * side];
+    for (k, o) in map.objects.iter().enumerate() {
+        if matches!(o.kind, ObjectKind::Treasure { .. }) {
+            item[o.y as usize * side + o.x as usize] = k;
+        }
+    }
+    let pile_of = |k: usize| match map.objects[k].kind {
+        ObjectKind::Treasure { pile, .. } => pile,
+        _ => 0,
+    };
+    let mut seen = vec![false; side * side];
+    let mut out = Vec::new();
+    for (k, o) in map.objects.iter().enumerate() {
+        let start = o.y as usize * side + o.x as usize;
+        if item[start] != k || seen[start] {
+            continue;
+        }
+        let (value, zone) = (pile_of(k), o.zone as usize);
+        let pocket = pocket(map, start);
+        let mut found = PileFound {
+            zone,
+            value,
+            items: 0,
+            artifacts: 0,
+            guarded: false,
+            pocketed: pocket.is_some(),
+        };
+        let same = |c: usize| item[c] != usize::MAX && map.objects[item[c]].zone as usize == zone;
+        let cells: Vec<usize> = match pocket {
+            Some(inside) => inside.into_iter().filter(|&c| same(c)).collect(),
+            None => grid_core::flood_fill(side, side, start, grid_core::Connectivity::Four, |c| {
+                same(c) && pile_of(item[c]) == value && !seen[c]
+            }),
+        };
+        for c in cells {
+            if seen[c] {
+                continue;
+            }
+            seen[c] = true;
+            found.items += 1;
+            found.guarded |= crate::seal::steps().any(|(dx, dy)| {
+                let (x, y) = ((c % side) as i64 + dx, (c / side) as i64 + dy);
+                x >= 0
+                    && y >= 0
+                    && x < side as i64
+                    && y < side as i64
+                    && map.cell(y as usize * side + x as usize) == Cell::Guard
+            });
+            if let ObjectKind::Treasure {
+                kind: crate::map::TreasureKind::Artifact(_),
+                ..
+            } = map.objects[item[c]].kind
+            {
+                found.artifacts += 1;
+            }
+        }
+        out.push(found);
+    }
+    out
+}
+
+/// The inside of the pocket around `start`, if it is one (see [`PileFound::pocketed`]).
+fn pocket(map: &HeroesMap, start: usize) -> Option<Vec<usize>> {
+    let side = map.size;
+    let open = |c: usize| map.cell(c).walkable() && map.cell(c) != Cell::Guard;
+    let mut inside = vec![start];
+    let mut k = 0;
+    let mut guarded = false;
+    while k < inside.len() {
+        let c = inside[k];
+        k += 1;
+        for (dx, dy) in crate::seal::steps() {
+            let (x, y) = ((c % side) as i64 + dx, (c / side) as i64 + dy);
+            if x < 0 || y < 0 || x >= side as i64 || y >= side as i64 {
+                continue;
+            }
+            let n = y as usize * side + x as usize;
+            guarded |= map.cell(n) == Cell::Guard;
+            if open(n) && !inside.contains(&n) {
+                if inside.len() == POCKET_CELLS {
+                    return None;
+                }
+                inside.push(n);
+            }
+        }
+    }
+    guarded.then_some(inside)
+}

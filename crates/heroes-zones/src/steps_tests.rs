@@ -364,3 +364,66 @@ fn passage_neighbours_are_not_gaps() {
     w.realised[0] = None;
     assert_eq!(crate::seal::gaps(&w).len(), 2);
 }
+
+#[test]
+fn a_pocket_is_walled_but_for_its_guard_and_cuts_nothing_off() {
+    use crate::pockets::{Filler, dig};
+    let mut w = work(32, vec![0; 32 * 32], 0);
+    let mut spots: Vec<usize> = (0..32 * 32).filter(|&i| w.cell(i) == Cell::Free).collect();
+    let mut filler = Filler::new(32 * 32);
+    let p = dig(&mut w, 0, 3, &mut spots, &mut filler, &mut Seed(3).rng()).unwrap();
+    assert_eq!(p.cells.len(), 3);
+    // Every 8-neighbour of the pile is a wall, a pile cell or the guard.
+    for &c in &p.cells {
+        for &(dx, dy) in Connectivity::Eight.offsets() {
+            let n = w.offset(c, dx as i64, dy as i64).unwrap();
+            assert!(
+                p.cells.contains(&n) || n == p.guard || w.cell(n).blocked(),
+                "{n} open"
+            );
+        }
+    }
+    // The guard joins the pile to the rest of the map.
+    assert!(w.walkable_sides(p.guard).any(|n| !p.cells.contains(&n)));
+    // A 1-cell-wide corridor between two approaches: a pocket in it would cut it, so none
+    // is dug there.
+    let mut w = work(16, vec![0; 16 * 16], 0);
+    for i in 0..16 * 16 {
+        if w.cell(i) == Cell::Free && i / 16 != 8 {
+            w.set(i, Cell::Obstacle);
+        }
+    }
+    w.set(8 * 16 + 1, Cell::Approach);
+    w.set(8 * 16 + 14, Cell::Approach);
+    let before = w.cells.clone();
+    let mut spots: Vec<usize> = (0..16 * 16).filter(|&i| w.cell(i) == Cell::Free).collect();
+    let mut filler = Filler::new(16 * 16);
+    assert!(dig(&mut w, 0, 1, &mut spots, &mut filler, &mut Seed(1).rng()).is_none());
+    assert_eq!(w.cells, before);
+}
+
+#[test]
+fn piles_mix_items_worth_their_value_with_few_artifacts() {
+    use crate::map::TreasureKind;
+    let mut rng = Seed(5).rng();
+    let (mut items, mut artifacts) = (0, 0);
+    for v in (0..40_000).step_by(500) {
+        let pile = treasures::compose(v, &mut rng);
+        assert_eq!(pile.iter().map(|i| i.1).sum::<u32>(), v, "{v}");
+        assert!(!pile.is_empty() && pile.len() <= treasures::PILE_ITEMS);
+        let a = pile
+            .iter()
+            .filter(|i| matches!(i.0, TreasureKind::Artifact(_)))
+            .count();
+        assert!(a <= 1 && (a == 0 || pile.len() >= treasures::ARTIFACT_PILE));
+        items += pile.len();
+        artifacts += a;
+    }
+    assert!(artifacts * 4 <= items, "{artifacts} of {items}");
+    // A big pile's artifact is of a higher class than a small one's.
+    let big = treasures::compose(30_000, &mut rng);
+    let TreasureKind::Artifact(id) = big[0].0 else {
+        panic!("{big:?}")
+    };
+    assert!(crate::hmm::ids::ARTIFACT_CLASSES[3].contains(&id), "{id}");
+}

@@ -1,12 +1,16 @@
 //! Step 10: guards and treasures. Guards stand on passages, next to portals and mines, and
-//! beside valuable treasures, by guard level (the template/config rules of the reference, with
-//! every range drawn per guard). Treasures come from the zone's value bands, or from its
-//! `richness` budget (per [`RICHNESS_AREA`] cells) and the config's chances and costs, and lie
-//! in piles of up to [`PILE_ITEMS`] on neighbouring cells with the strongest guard any of them
-//! asks for.
+//! at the entrance of treasure pockets, by guard level (the template/config rules of the
+//! reference, with every range drawn per guard). Treasure comes in piles: a value band's draw
+//! becomes a mixed pile ([`compose`]: resources, campfires, chests and, in piles of four or
+//! more items, one artifact of the class its share is worth), a `richness` budget (per
+//! [`RICHNESS_AREA`] cells) buys items by the config's chances and costs, grouped in piles of
+//! up to three. A guarded pile of the zone's top band (without bands: a pile with an artifact)
+//! lies in a pocket walled by obstacles with its guard at the entrance ([`crate::pockets`]);
+//! other piles, and top ones no pocket fits, lie on open ground with their guard beside them.
 
-use crate::hmm::ids::ARTIFACTS;
+use crate::hmm::ids;
 use crate::map::{Cell, ObjectKind, Realised, TreasureKind};
+use crate::pockets::{self, Filler};
 use crate::strength;
 use crate::template::{Config, Resource, Template, TemplateZone};
 use crate::work::{SIDES, Work};
@@ -17,18 +21,44 @@ use grid_core::rand::RngExt;
 /// small zones are not crowded and large ones not empty.
 pub const RICHNESS_AREA: u32 = 1000;
 /// Most treasures in one pile (neighbouring cells, one guard).
-pub const PILE_ITEMS: usize = 3;
+pub const PILE_ITEMS: usize = 5;
+/// Gold a pile holds per item: a band draw of `v` becomes `1 + v / ITEM_VALUE` items (at most
+/// [`PILE_ITEMS`]).
+pub const ITEM_VALUE: u32 = 2500;
+/// Items a pile needs before one of them may be an artifact (so artifacts are at most a
+/// quarter of the items of band piles).
+pub const ARTIFACT_PILE: usize = 4;
+/// Value of a richness item by kind (resource, campfire, chest, artifact), for pile values.
+pub const RICHNESS_VALUE: [u32; 4] = [500, 1000, 1500, 3000];
 
-/// A treasure pile of `value` gold: its kind, and the guard level it deserves (if any).
-pub fn pile(value: u32, rng: &mut LevelRng) -> (TreasureKind, Option<u8>) {
-    let kind = match value {
-        0..750 => TreasureKind::Resource(Resource::REAL[rng.random_range(0..7)]),
-        750..1500 => TreasureKind::Campfire,
-        1500..3000 => TreasureKind::Chest,
-        _ => TreasureKind::Artifact(ARTIFACTS[rng.random_range(0..ARTIFACTS.len())]),
-    };
-    let guard = (value >= 2000).then(|| (value / 2500).min(6) as u8);
-    (kind, guard)
+/// The items of a pile worth `value` gold: `1 + value / ITEM_VALUE` of them (at most
+/// [`PILE_ITEMS`]); with [`ARTIFACT_PILE`] or more, one is an artifact worth two fifths of
+/// the pile (its class by that worth, [`ids::artifact_class`]); the rest share the remainder
+/// equally as resources (under 750), campfires (under 1500) or chests.
+pub fn compose(value: u32, rng: &mut LevelRng) -> Vec<(TreasureKind, u32)> {
+    let n = (1 + value / ITEM_VALUE).min(PILE_ITEMS as u32) as usize;
+    let mut out = Vec::with_capacity(n);
+    let mut rest = value;
+    if n >= ARTIFACT_PILE {
+        let worth = value / 5 * 2;
+        let class = &ids::ARTIFACT_CLASSES[ids::artifact_class(worth)];
+        out.push((
+            TreasureKind::Artifact(class[rng.random_range(0..class.len())]),
+            worth,
+        ));
+        rest -= worth;
+    }
+    let k = (n - out.len()) as u32;
+    for j in 0..k {
+        let share = rest / k + if j == 0 { rest % k } else { 0 };
+        let kind = match share {
+            0..750 => TreasureKind::Resource(Resource::REAL[rng.random_range(0..7)]),
+            750..1500 => TreasureKind::Campfire,
+            _ => TreasureKind::Chest,
+        };
+        out.push((kind, share));
+    }
+    out
 }
 
 fn add_guard(w: &mut Work, at: usize, zone: usize, level: u8, config: &Config, rng: &mut LevelRng) {
@@ -128,8 +158,9 @@ pub(crate) fn place(
         }
     }
     // Treasures.
+    let mut filler = Filler::new(w.cells.len());
     for (zi, z) in template.zones.iter().enumerate() {
-        treasures_of_zone(w, zi, z, config, rng);
+        treasures_of_zone(w, zi, z, config, &mut filler, rng);
     }
 }
 
@@ -140,11 +171,110 @@ enum Guard {
     Stack((u8, u32)),
 }
 
+/// A pile to place.
+struct Pile {
+    items: Vec<(TreasureKind, u32)>,
+    value: u32,
+    guard: Option<Guard>,
+    /// From the zone's top value band (or, without bands, guarded): pocketed first.
+    top: bool,
+}
+
+/// The piles of a zone with value bands: one per draw of each band.
+fn band_piles(w: &Work, zi: usize, z: &TemplateZone, rng: &mut LevelRng) -> Vec<Pile> {
+    let area = w.zones[zi].area;
+    // The top band: the one reaching the highest value; a draw of any band at least its
+    // minimum counts as top.
+    let top = z
+        .treasures
+        .iter()
+        .max_by_key(|b| (b.max.max(b.min), b.min))
+        .map_or(0, |b| b.min);
+    let mut piles = Vec::new();
+    for b in &z.treasures {
+        let n = (area as u64 * b.density as u64 / 1000).min(200);
+        for _ in 0..n {
+            let v = if b.max > b.min {
+                rng.random_range(b.min..=b.max)
+            } else {
+                b.min
+            };
+            let guard = match z.monsters {
+                None => (v >= 2000).then(|| Guard::Level((v / 2500).min(6) as u8)),
+                Some(m) => strength::zone_index(m)
+                    .filter(|&i| strength::pile_guarded(v, i))
+                    .and_then(|i| strength::stack(strength::strength(v, i), rng))
+                    .map(Guard::Stack),
+            };
+            piles.push(Pile {
+                items: compose(v, rng),
+                value: v,
+                guard,
+                top: v >= top,
+            });
+        }
+    }
+    piles
+}
+
+/// The piles of a zone without bands: items bought from its richness budget, in piles of
+/// 1..=3; a pile with an artifact is guarded.
+fn richness_piles(
+    w: &Work,
+    zi: usize,
+    z: &TemplateZone,
+    config: &Config,
+    rng: &mut LevelRng,
+) -> Vec<Pile> {
+    let area = w.zones[zi].area as i64;
+    let mut budget = (z.richness.max(0) as i64 * area / RICHNESS_AREA as i64).min(2000) as i32;
+    let chance = &config.treasure_chance;
+    let cost = &config.treasure_cost;
+    let mut items = Vec::new();
+    while budget > 0 && items.len() < 400 {
+        let mut r: f64 = rng.random_range(0.0..1.0);
+        let mut t = 0;
+        while t < 3 && r >= chance.get(t).copied().unwrap_or(1.0) {
+            r -= chance.get(t).copied().unwrap_or(1.0);
+            t += 1;
+        }
+        let kind = match t {
+            0 => TreasureKind::Resource(Resource::REAL[rng.random_range(0..7)]),
+            1 => TreasureKind::Campfire,
+            2 => TreasureKind::Chest,
+            _ => {
+                let class = &ids::ARTIFACT_CLASSES[0];
+                TreasureKind::Artifact(class[rng.random_range(0..class.len())])
+            }
+        };
+        items.push((kind, RICHNESS_VALUE[t]));
+        budget -= cost.get(t).copied().unwrap_or(1).max(1);
+    }
+    let mut piles = Vec::new();
+    let mut rest = &items[..];
+    while !rest.is_empty() {
+        let n = (1 + rng.random_range(0..3)).min(rest.len());
+        let (these, tail) = rest.split_at(n);
+        rest = tail;
+        let artifact = these
+            .iter()
+            .any(|(k, _)| matches!(k, TreasureKind::Artifact(_)));
+        piles.push(Pile {
+            items: these.to_vec(),
+            value: these.iter().map(|i| i.1).sum(),
+            guard: artifact.then_some(Guard::Level(2)),
+            top: artifact,
+        });
+    }
+    piles
+}
+
 fn treasures_of_zone(
     w: &mut Work,
     zi: usize,
     z: &TemplateZone,
     config: &Config,
+    filler: &mut Filler,
     rng: &mut LevelRng,
 ) {
     let mut spots: Vec<usize> = w.zone_cells[zi]
@@ -152,107 +282,85 @@ fn treasures_of_zone(
         .map(|&c| c as usize)
         .filter(|&c| w.cell(c) == Cell::Free && w.walkable_sides(c).count() >= 2)
         .collect();
-    let mut take = |w: &Work, rng: &mut LevelRng| -> Option<usize> {
-        for _ in 0..64 {
-            if spots.is_empty() {
-                return None;
-            }
-            let k = rng.random_range(0..spots.len());
-            let c = spots.swap_remove(k);
-            if w.cell(c) == Cell::Free {
-                return Some(c);
-            }
-        }
-        None
-    };
-    let mut piles: Vec<(TreasureKind, u32, Option<Guard>)> = Vec::new();
-    if !z.treasures.is_empty() {
-        let area = w.zones[zi].area;
-        for b in &z.treasures {
-            let n = (area as u64 * b.density as u64 / 1000).min(200);
-            for _ in 0..n {
-                let v = if b.max > b.min {
-                    rng.random_range(b.min..=b.max)
-                } else {
-                    b.min
-                };
-                let (k, g) = pile(v, rng);
-                let g = match z.monsters {
-                    None => g.map(Guard::Level),
-                    Some(m) => strength::zone_index(m)
-                        .filter(|&i| strength::pile_guarded(v, i))
-                        .and_then(|i| strength::stack(strength::strength(v, i), rng))
-                        .map(Guard::Stack),
-                };
-                piles.push((k, v, g));
-            }
-        }
+    let mut piles = if z.treasures.is_empty() {
+        richness_piles(w, zi, z, config, rng)
     } else {
-        let area = w.zones[zi].area as i64;
-        let mut budget = (z.richness.max(0) as i64 * area / RICHNESS_AREA as i64).min(2000) as i32;
-        let chance = &config.treasure_chance;
-        let cost = &config.treasure_cost;
-        while budget > 0 && piles.len() < 400 {
-            let mut r: f64 = rng.random_range(0.0..1.0);
-            let mut t = 0;
-            while t < 3 && r >= chance.get(t).copied().unwrap_or(1.0) {
-                r -= chance.get(t).copied().unwrap_or(1.0);
-                t += 1;
+        band_piles(w, zi, z, rng)
+    };
+    // Guarded piles of the top band first: they get the pockets.
+    piles.sort_by_key(|p| !(p.top && p.guard.is_some()));
+    let mut dug = 0;
+    for pile in &piles {
+        let pocket = if pile.top && pile.guard.is_some() && dug < pockets::MAX_POCKETS {
+            pockets::dig(w, zi, pile.items.len(), &mut spots, filler, rng)
+        } else {
+            None
+        };
+        let (cells, guard_at) = match pocket {
+            Some(p) => {
+                dug += 1;
+                (p.cells, Some(p.guard))
             }
-            let kind = match t {
-                0 => TreasureKind::Resource(Resource::REAL[rng.random_range(0..7)]),
-                1 => TreasureKind::Campfire,
-                2 => TreasureKind::Chest,
-                _ => TreasureKind::Artifact(ARTIFACTS[rng.random_range(0..ARTIFACTS.len())]),
-            };
-            let guard = matches!(kind, TreasureKind::Artifact(_)).then_some(Guard::Level(2));
-            piles.push((kind, 0, guard));
-            budget -= cost.get(t).copied().unwrap_or(1).max(1);
-        }
-    }
-    // Piles of 1..=PILE_ITEMS treasures on neighbouring cells, guarded by the strongest
-    // guard any of them asks for.
-    let mut k = 0;
-    while k < piles.len() {
-        let want = 1 + rng.random_range(0..PILE_ITEMS);
-        let Some(c) = take(w, rng) else { break };
-        let mut cells = vec![c];
-        while cells.len() < want.min(piles.len() - k) {
-            let wr: &Work = w;
-            let next = cells
-                .iter()
-                .flat_map(|&p| {
-                    SIDES
-                        .iter()
-                        .filter_map(move |&(dx, dy)| wr.offset(p, dx, dy))
-                })
-                .find(|&n| {
-                    wr.zone_of[n] as usize == zi && wr.cell(n) == Cell::Free && !cells.contains(&n)
-                });
-            match next {
-                Some(n) => cells.push(n),
+            None => match open_ground(w, zi, pile.items.len(), &mut spots, rng) {
+                Some(cells) => (cells, None),
                 None => break,
-            }
-        }
-        let items = &piles[k..k + cells.len()];
-        k += cells.len();
-        for (&cell, &(kind, value, _)) in cells.iter().zip(items) {
+            },
+        };
+        for (&cell, &(kind, value)) in cells.iter().zip(&pile.items) {
             w.set(cell, Cell::Treasure);
-            w.add(ObjectKind::Treasure { kind, value }, cell, zi);
+            let pile = pile.value;
+            w.add(ObjectKind::Treasure { kind, value, pile }, cell, zi);
         }
-        let guard = items.iter().filter_map(|i| i.2).max_by_key(|g| match *g {
-            Guard::Level(l) => (l, 0),
-            Guard::Stack((l, n)) => (l, n),
-        });
-        if let Some(guard) = guard
-            && let Some(g) = cells
+        // On open ground the guard stands beside the pile (found once its cells are taken).
+        let guard_at = guard_at.or_else(|| {
+            cells
                 .iter()
                 .find_map(|&c| free_side(w, c, zi).filter(|&g| w.cell(g) == Cell::Free))
-        {
+        });
+        if let (Some(guard), Some(g)) = (pile.guard, guard_at) {
             match guard {
                 Guard::Level(level) => add_guard(w, g, zi, level, config, rng),
                 Guard::Stack(stack) => add_stack(w, g, zi, stack),
             }
         }
     }
+}
+
+/// Up to `items` neighbouring free cells on open ground, from a spot drawn from `spots`.
+fn open_ground(
+    w: &Work,
+    zi: usize,
+    items: usize,
+    spots: &mut Vec<usize>,
+    rng: &mut LevelRng,
+) -> Option<Vec<usize>> {
+    let mut start = None;
+    for _ in 0..64 {
+        if spots.is_empty() {
+            break;
+        }
+        let c = spots.swap_remove(rng.random_range(0..spots.len()));
+        if w.cell(c) == Cell::Free {
+            start = Some(c);
+            break;
+        }
+    }
+    let mut cells = vec![start?];
+    while cells.len() < items {
+        let next = cells
+            .iter()
+            .flat_map(|&p| {
+                SIDES
+                    .iter()
+                    .filter_map(move |&(dx, dy)| w.offset(p, dx, dy))
+            })
+            .find(|&n| {
+                w.zone_of[n] as usize == zi && w.cell(n) == Cell::Free && !cells.contains(&n)
+            });
+        match next {
+            Some(n) => cells.push(n),
+            None => break,
+        }
+    }
+    Some(cells)
 }

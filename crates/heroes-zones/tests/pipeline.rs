@@ -298,7 +298,7 @@ fn hmm_reachability_finds_a_walled_in_castle() {
     assert!(u.iter().any(|s| s.starts_with("castle")), "{u:?}");
 }
 
-const GOLDEN: (usize, u64) = (42390, 15484441568647389167);
+const GOLDEN: (usize, u64) = (26069, 12418984249456565551);
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
@@ -336,34 +336,61 @@ proptest! {
     }
 }
 
-/// Forests are decorated with plants and mountains with rocks (where the surface has both).
+/// Forests are decorated with plants and mountains with rocks (where the surface has both):
+/// single-cell avatars on forest cells are plants, on mountains and ridges not; multi-cell
+/// pieces are mountains, rocks, mires or lakes (the catalogue has no multi-cell tree).
 #[test]
 fn forests_get_plants_and_mountains_get_rocks() {
     use heroes_zones::Feature;
-    use heroes_zones::hmm::ids::is_plant;
+    use heroes_zones::hmm::ids::{is_plant, singles};
     let t = Template::from_json(&FOUR).unwrap();
     let map = generate(&t, &Config::default(), 128, 3).unwrap();
-    let file = export(&map);
     let (mut forest, mut mountain) = (0, 0);
-    for ((x, y), id) in &file.decorations {
-        let i = *y as usize * map.size + *x as usize;
-        let (one, _, _) =
-            heroes_zones::hmm::ids::obstacles(map.surface_at(*x as usize, *y as usize));
+    for d in &map.decorations {
+        let (x, y) = (d.x as usize, d.y as usize);
+        if d.multi_cell() {
+            assert!(!is_plant(d.id), "{} is a multi-cell plant", d.id);
+            continue;
+        }
+        let one = singles(map.surface_at(x, y));
         let both = one.iter().any(|a| is_plant(a)) && one.iter().any(|a| !is_plant(a));
-        match map.feature(i) {
+        match map.feature(y * map.size + x) {
             Feature::Forest if both => {
                 forest += 1;
-                assert!(is_plant(id), "{id} on a forest at ({x}, {y})");
+                assert!(is_plant(d.id), "{} on a forest at ({x}, {y})", d.id);
             }
             Feature::Mountain | Feature::Ridge if both => {
                 mountain += 1;
-                assert!(!is_plant(id), "{id} on a mountain at ({x}, {y})");
+                assert!(!is_plant(d.id), "{} on a mountain at ({x}, {y})", d.id);
             }
             _ => {}
         }
     }
     assert!(
-        forest > 20 && mountain > 20,
+        forest >= 5 && mountain > 20,
         "{forest} forest, {mountain} mountain"
     );
+}
+
+/// The JSON document holds every object and obstacle, reads back, and a broken one is
+/// refused naming the problem.
+#[test]
+fn json_document_reads_back() {
+    use heroes_zones::document::{read_json, to_json};
+    let t = Template::from_json(&DUEL).unwrap();
+    let map = generate(&t, &Config::default(), 64, 3).unwrap();
+    let text = to_json(&map);
+    let s = read_json(&text).unwrap();
+    assert_eq!((s.size, s.zones), (64, map.zones.len()));
+    let count = |k: &str| s.objects.iter().find(|o| o.0 == k).map_or(0, |o| o.1);
+    assert_eq!(count("obstacle"), map.decorations.len());
+    let all: usize = s.objects.iter().map(|o| o.1).sum();
+    assert_eq!(all, map.objects.len() + map.decorations.len());
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["zoneOf"][0][0] = serde_json::json!(200);
+    doc["format"] = serde_json::json!("other");
+    let e = read_json(&doc.to_string()).unwrap_err();
+    assert!(e.iter().any(|p| p.contains("zoneOf (0, 0)")), "{e:?}");
+    assert!(e.iter().any(|p| p.contains("format")), "{e:?}");
+    assert!(read_json("[1]").is_err());
 }

@@ -55,8 +55,8 @@ impl Catalog {
             }
         }
         for s in Surface::DECORATABLE {
-            let (a, b, d) = ids::obstacles(s);
-            for id in a.iter().chain(b).chain(d) {
+            let pieces = ids::pieces(s).iter().map(|(id, _)| id);
+            for id in ids::singles(s).iter().chain(pieces).chain(ids::lakes(s)) {
                 c.avatars.insert(
                     id.to_string(),
                     ids::footprint(id).map(fp).unwrap_or_default(),
@@ -66,7 +66,7 @@ impl Catalog {
         for (id, pass) in [("dirt_road", 4), ("stone_road", 4), ("snow_road", 4)] {
             c.paths.insert(id.into(), pass);
         }
-        c.artifacts = ids::ARTIFACTS.iter().map(|s| s.to_string()).collect();
+        c.artifacts = ids::artifacts().map(String::from).collect();
         c
     }
 

@@ -5,18 +5,13 @@
 
 use super::ids;
 use super::*;
-use crate::map::{Cell, Feature, HeroesMap, ObjectKind, TreasureKind};
+use crate::map::{Cell, HeroesMap, ObjectKind, TreasureKind};
 use crate::template::ZoneKind;
-use grid_core::rng::mix64;
 
 /// `PLAYER_TYPE_MASK` written for every player: human or computer.
 pub const TYPE_MASK_ANY: i8 = 2;
 /// `PLAYER_TYPE_MASK` of a computer-only player (the owner of a `CPU_START` zone's castle).
 pub const TYPE_MASK_COMPUTER: i8 = 1;
-
-fn pick<'a>(list: &[&'a str], x: usize, y: usize) -> &'a str {
-    list[(mix64((x as u64) << 32 | y as u64) % list.len() as u64) as usize]
-}
 
 /// The `.hmm` file of a generated map.
 pub fn export(map: &HeroesMap) -> HmmFile {
@@ -131,67 +126,11 @@ pub fn export(map: &HeroesMap) -> HmmFile {
             nodes.push((map.surface_at(x.min(n - 1), y.min(n - 1)).ordinal(), 0));
         }
     }
-    // Decorations: 3x3 and 2x2 avatars on non-overlapping all-obstacle squares of one zone
-    // and one kind (forest or rock), then 1x1 avatars; anchored at the bottom-right cell.
-    // Forests get plants, mountains, ridges and borders the others.
-    let wall = |x: usize, y: usize| matches!(map.cell(y * n + x), Cell::Obstacle | Cell::Edge);
-    let forest = |x: usize, y: usize| map.feature(y * n + x) == Feature::Forest;
-    let of_kind = |list: &[&'static str], plants: bool| -> Vec<&'static str> {
-        list.iter()
-            .copied()
-            .filter(|id| ids::is_plant(id) == plants)
-            .collect()
-    };
-    let mut covered = vec![false; n * n];
-    let mut decorations = Vec::new();
-    for k in [3usize, 2] {
-        let mut y = k - 1;
-        while y < n {
-            let mut x = k - 1;
-            while x < n {
-                let s = map.surface_at(x, y);
-                let (_, two, three) = ids::obstacles(s);
-                let plants = forest(x, y);
-                let list = of_kind(if k == 3 { three } else { two }, plants);
-                let z = *map.zone_of.at(x, y);
-                let fits = !list.is_empty()
-                    && (0..k).all(|dy| {
-                        (0..k).all(|dx| {
-                            let (cx, cy) = (x - dx, y - dy);
-                            wall(cx, cy)
-                                && !covered[cy * n + cx]
-                                && *map.zone_of.at(cx, cy) == z
-                                && forest(cx, cy) == plants
-                        })
-                    })
-                    && !mix64((x * 7919 + y * 31 + k) as u64).is_multiple_of(3);
-                if fits {
-                    for dy in 0..k {
-                        for dx in 0..k {
-                            covered[(y - dy) * n + x - dx] = true;
-                        }
-                    }
-                    decorations.push(((x as i16, y as i16), pick(&list, x, y).to_string()));
-                    x += k;
-                } else {
-                    x += 1;
-                }
-            }
-            y += 1;
-        }
-    }
-    for y in 0..n {
-        for x in 0..n {
-            if wall(x, y) && !covered[y * n + x] {
-                let (one, _, _) = ids::obstacles(map.surface_at(x, y));
-                let kind = of_kind(one, forest(x, y));
-                let list = if kind.is_empty() { one } else { &kind[..] };
-                if !list.is_empty() {
-                    decorations.push(((x as i16, y as i16), pick(list, x, y).to_string()));
-                }
-            }
-        }
-    }
+    let decorations = map
+        .decorations
+        .iter()
+        .map(|d| ((d.x as i16, d.y as i16), d.id.to_string()))
+        .collect();
     let mut paths = Vec::new();
     for y in 0..n {
         for x in 0..n {

@@ -134,7 +134,8 @@ pub fn mine(res: Resource, surface: Surface) -> (&'static str, Footprint) {
 }
 
 const ONE: Footprint = &[(0, 0)];
-const SQUARE2: Footprint = &[(-1, -1), (-1, 0), (0, -1), (0, 0)];
+/// A 2x2 square, anchored at its bottom-right cell.
+pub const SQUARE2: Footprint = &[(-1, -1), (-1, 0), (0, -1), (0, 0)];
 
 /// Visitables placed by richness tier (1 cheap .. 3 valuable): id, footprint, tier.
 pub const VISITABLES: [(&str, Footprint, u8); 18] = [
@@ -184,15 +185,66 @@ pub const ONE_WAY_PORTALS: [(&str, &str); 6] = [
     ("teleport_yellow_ent", "teleport_yellow_ext"),
 ];
 
-/// Artifacts for artifact treasures (ids of `hmm.xml <Artifacts>`).
-pub const ARTIFACTS: [&str; 6] = [
-    "SilverSword",
-    "PeasantsSickle",
-    "MonksRing",
-    "LuckyDice",
-    "SpikedHelm",
-    "Telescope",
+/// Artifacts for artifact treasures by class (the `level` of `hmm.xml <Artifacts>`): treasure
+/// (1), minor (2), major (3), relic (4); eight ids of each.
+pub const ARTIFACT_CLASSES: [[&str; 8]; 4] = [
+    [
+        "SilverSword",
+        "PeasantsSickle",
+        "MonksRing",
+        "LuckyDice",
+        "Telescope",
+        "Clover",
+        "MedalOfHonor",
+        "LongBow",
+    ],
+    [
+        "Helm",
+        "SpikedHelm",
+        "CastersBracelet",
+        "Ring",
+        "GoldenBirdOfLuck",
+        "TravelersBoots",
+        "ThrowingAxe",
+        "IronGreaves",
+    ],
+    [
+        "PowerAxe",
+        "Sword",
+        "ArmorOfMight",
+        "RingOfPower",
+        "TomeOfKnowledge",
+        "PaladinsShield",
+        "NomadBoots",
+        "DwarvenHammer",
+    ],
+    [
+        "LongSword",
+        "HerosShield",
+        "PrecursorsHelmet",
+        "WizardsHat",
+        "SwordBreaker",
+        "WarlocksNecklet",
+        "SorcerersWand",
+        "SphereOfNegation",
+    ],
 ];
+
+/// Least worth (gold) of an artifact of each class (treasure, minor, major, relic).
+pub const ARTIFACT_WORTH: [u32; 4] = [0, 2000, 5000, 10_000];
+
+/// The artifact class (0 treasure .. 3 relic) that an artifact worth `worth` gold gets.
+pub fn artifact_class(worth: u32) -> usize {
+    ARTIFACT_WORTH
+        .iter()
+        .rposition(|&w| worth >= w)
+        .unwrap_or(0)
+}
+
+/// Every artifact id the generator writes.
+pub fn artifacts() -> impl Iterator<Item = &'static str> {
+    ARTIFACT_CLASSES.iter().flatten().copied()
+}
 
 /// The road path element of a surface.
 pub fn road(surface: Surface) -> &'static str {
@@ -213,118 +265,178 @@ pub fn is_plant(id: &str) -> bool {
     .any(|p| id.contains(p))
 }
 
-/// Obstacle avatars of a surface: (1x1, 2x2, 3x3); multi-cell ones are anchored at their
-/// bottom-right cell.
-pub fn obstacles(
-    surface: Surface,
-) -> (
-    &'static [&'static str],
-    &'static [&'static str],
-    &'static [&'static str],
-) {
+/// Single-cell obstacle avatars of a surface (the filler between multi-cell [`pieces`]).
+pub fn singles(surface: Surface) -> &'static [&'static str] {
     use Surface::*;
     match surface {
-        Sand => (
-            &[
-                "palms_1", "palms_2", "palms_3", "palms_4", "palms_5", "palms_6", "palms_7",
-                "palms_8", "palms_9",
-            ],
-            &[],
-            &[],
-        ),
-        Dirt => (
-            &[
-                "rocks_2", "rocks_3", "rocks_4", "rocks_5", "rocks_6", "rocks_7", "rocks_8",
-                "rocks_9", "stumbs_4", "stumbs_6", "log_1", "trees_1", "trees_2", "trees_3",
-                "trees_4", "trees_5", "trees_6", "trees_7", "trees_8",
-            ],
-            &["mountains_2", "mountains_11"],
-            &["mountains_1"],
-        ),
-        Grass => (
-            &[
-                "rocks_3", "rocks_5", "rocks_6", "rocks_27", "bush_1", "pines_1", "pines_2",
-                "trees_4", "trees_5", "trees_9",
-            ],
-            &[],
-            &[],
-        ),
-        Swamp => (
-            &[
-                "rocks_3",
-                "rocks_5",
-                "pines_1",
-                "pines_2",
-                "dplants_1",
-                "dplants_2",
-                "dplants_3",
-                "dplants_6",
-                "dplants_7",
-                "dplants_8",
-            ],
-            &["mire_01", "mire_02"],
-            &["mire_03"],
-        ),
-        Lava => (
-            &[
-                "lava_3",
-                "dplants_1",
-                "dplants_2",
-                "dplants_3",
-                "dplants_4",
-                "dplants_5",
-                "volcano_2",
-                "volcano_3",
-                "volcano_4",
-                "volcano_5",
-            ],
-            &["lava_1", "volcano_1"],
-            &["lava_2"],
-        ),
-        Wasteland => (
-            &[
-                "rocks_11",
-                "rocks_12",
-                "rocks_13",
-                "rocks_14",
-                "rocks_15",
-                "rocks_16",
-                "cactus_1",
-                "cactus_3",
-                "cactus_5",
-                "mountains_3",
-                "mountains_6",
-                "mountains_7",
-            ],
-            &["rocks_17"],
-            &[],
-        ),
-        Desert | Ndesert => (
-            &["cactus_2", "cactus_4", "palms_7", "palms_8"],
-            if surface == Desert {
-                &["mountains_12", "mountains_13", "mountains_14"]
-            } else {
-                &[]
-            },
-            &[],
-        ),
-        Snow => (
-            &[
-                "rocks_18",
-                "rocks_21",
-                "rocks_22",
-                "rocks_23",
-                "rocks_25",
-                "pines_3",
-                "pines_4",
-                "dplants_9",
-                "dplants_10",
-                "dplants_13",
-            ],
-            &["rocks_20", "rocks_24", "mountains_5"],
-            &["mountains_4"],
-        ),
-        _ => (&[], &[], &[]),
+        Sand => &[
+            "palms_1", "palms_2", "palms_3", "palms_4", "palms_5", "palms_6", "palms_7", "palms_8",
+            "palms_9",
+        ],
+        Dirt => &[
+            "rocks_2", "rocks_3", "rocks_4", "rocks_5", "rocks_6", "rocks_7", "rocks_8", "rocks_9",
+            "stumbs_4", "stumbs_6", "log_1", "trees_1", "trees_2", "trees_3", "trees_4", "trees_5",
+            "trees_6", "trees_7", "trees_8",
+        ],
+        Grass => &[
+            "rocks_3", "rocks_5", "rocks_6", "rocks_27", "bush_1", "pines_1", "pines_2", "trees_4",
+            "trees_5", "trees_9",
+        ],
+        Swamp => &[
+            "rocks_3",
+            "rocks_5",
+            "pines_1",
+            "pines_2",
+            "dplants_1",
+            "dplants_2",
+            "dplants_3",
+            "dplants_6",
+            "dplants_7",
+            "dplants_8",
+        ],
+        Lava => &[
+            "lava_3",
+            "dplants_1",
+            "dplants_2",
+            "dplants_3",
+            "dplants_4",
+            "dplants_5",
+            "volcano_2",
+            "volcano_3",
+            "volcano_4",
+            "volcano_5",
+        ],
+        Wasteland => &[
+            "rocks_11",
+            "rocks_12",
+            "rocks_13",
+            "rocks_14",
+            "rocks_15",
+            "rocks_16",
+            "cactus_1",
+            "cactus_3",
+            "cactus_5",
+            "mountains_3",
+            "mountains_6",
+            "mountains_7",
+        ],
+        Desert | Ndesert => &["cactus_2", "cactus_4", "palms_7", "palms_8"],
+        Snow => &[
+            "rocks_18",
+            "rocks_21",
+            "rocks_22",
+            "rocks_23",
+            "rocks_25",
+            "pines_3",
+            "pines_4",
+            "dplants_9",
+            "dplants_10",
+            "dplants_13",
+        ],
+        _ => &[],
+    }
+}
+
+/// A 3x3 square, anchored at its bottom-right cell.
+pub const SQUARE3: Footprint = &[
+    (-2, -2),
+    (-2, -1),
+    (-2, 0),
+    (-1, -2),
+    (-1, -1),
+    (-1, 0),
+    (0, -2),
+    (0, -1),
+    (0, 0),
+];
+/// The 4-cell step of `mountains_1_2`: `XX.` over `.XX`, anchored at the bottom-right cell.
+pub const STEP4: Footprint = &[(-2, -1), (-1, -1), (-1, 0), (0, 0)];
+/// The 3-cell corner of `mountains_1_1`: `X.` over `XX`, anchored at the bottom-right cell.
+pub const CORNER3: Footprint = &[(-1, -1), (-1, 0), (0, 0)];
+/// The 3-cell corner of `rocks_19`: `.X` over `XX`, anchored at the bottom-right cell.
+pub const CORNER3_MIRROR: Footprint = &[(0, -1), (-1, 0), (0, 0)];
+/// Two cells side by side (`dirt_crack_3`), anchored at the right one.
+pub const PAIR: Footprint = &[(-1, 0), (0, 0)];
+
+/// A multi-cell obstacle avatar: its id and blocked cells.
+pub type Piece = (&'static str, Footprint);
+
+/// Multi-cell obstacle avatars of a surface, largest first. Sources: the avatars with more
+/// than one blocked cell in `hmm.xml`, on the surfaces the 39 shipped Pocket Heroes maps put
+/// them (the generic mountains `mountains_1`, `_1_1`, `_1_2` and `_2` stand on every
+/// surface there; snow, swamp, lava, wasteland, desert and dirt add their own).
+pub fn pieces(surface: Surface) -> &'static [Piece] {
+    use Surface::*;
+    match surface {
+        Sand | Grass | Ndesert => &[
+            ("mountains_1", SQUARE3),
+            ("mountains_1_2", STEP4),
+            ("mountains_2", SQUARE2),
+            ("mountains_1_1", CORNER3),
+            ("dirt_crack_3", PAIR),
+        ],
+        Dirt => &[
+            ("mountains_1", SQUARE3),
+            ("mountains_1_2", STEP4),
+            ("mountains_2", SQUARE2),
+            ("mountains_11", SQUARE2),
+            ("mountains_1_1", CORNER3),
+            ("dirt_crack_3", PAIR),
+        ],
+        Swamp => &[
+            ("mire_03", SQUARE3),
+            ("mountains_1", SQUARE3),
+            ("mountains_swamp1_2", STEP4),
+            ("mire_01", SQUARE2),
+            ("mire_02", SQUARE2),
+            ("mountains_2", SQUARE2),
+            ("mountains_swamp1_1", CORNER3),
+        ],
+        Lava => &[
+            ("lava_2", SQUARE3),
+            ("mountains_1", SQUARE3),
+            ("mountains_1_2", STEP4),
+            ("lava_1", SQUARE2),
+            ("volcano_1", SQUARE2),
+            ("mountains_2", SQUARE2),
+            ("mountains_1_1", CORNER3),
+        ],
+        Wasteland => &[
+            ("mountains_1", SQUARE3),
+            ("mountains_1_2", STEP4),
+            ("rocks_17", SQUARE2),
+            ("mountains_2", SQUARE2),
+            ("mountains_1_1", CORNER3),
+            ("dirt_crack_3", PAIR),
+        ],
+        Desert => &[
+            ("mountains_1", SQUARE3),
+            ("mountains_1_2", STEP4),
+            ("mountains_12", SQUARE2),
+            ("mountains_13", SQUARE2),
+            ("mountains_14", SQUARE2),
+            ("mountains_2", SQUARE2),
+            ("mountains_1_1", CORNER3),
+        ],
+        Snow => &[
+            ("mountains_4", SQUARE3),
+            ("mountains_4_2", STEP4),
+            ("mountains_5", SQUARE2),
+            ("rocks_20", SQUARE2),
+            ("rocks_24", SQUARE2),
+            ("mountains_4_1", CORNER3),
+            ("rocks_19", CORNER3_MIRROR),
+        ],
+        _ => &[],
+    }
+}
+
+/// Lake avatars (2x2 water): `lake_1` and `lake_2` on warm surfaces, `lake_01` on snow.
+pub fn lakes(surface: Surface) -> &'static [&'static str] {
+    match surface {
+        Surface::Snow => &["lake_01"],
+        Surface::Lava | Surface::Wasteland | Surface::Desert | Surface::Ndesert => &[],
+        _ => &["lake_1", "lake_2"],
     }
 }
 
@@ -348,25 +460,14 @@ pub fn footprint(id: &str) -> Option<Footprint> {
         }
     }
     for s in Surface::DECORATABLE {
-        let (a, b, c) = obstacles(s);
-        if a.contains(&id) {
+        if singles(s).contains(&id) {
             return Some(ONE);
         }
-        if b.contains(&id) {
-            return Some(SQUARE2);
+        if let Some((_, f)) = pieces(s).iter().find(|(p, _)| *p == id) {
+            return Some(f);
         }
-        if c.contains(&id) {
-            return Some(&[
-                (-2, -2),
-                (-2, -1),
-                (-2, 0),
-                (-1, -2),
-                (-1, -1),
-                (-1, 0),
-                (0, -2),
-                (0, -1),
-                (0, 0),
-            ]);
+        if lakes(s).contains(&id) {
+            return Some(SQUARE2);
         }
     }
     None

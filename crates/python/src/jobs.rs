@@ -58,7 +58,7 @@ pub enum Job {
     /// A Marahel script, with an optional size.
     Marahel {
         /// The parsed script.
-        script: Script,
+        script: Box<Script>,
         /// `WxH` overriding the script's metadata.
         size: Option<(usize, usize)>,
     },
@@ -116,7 +116,13 @@ pub fn marahel(
         )));
     }
     let warnings = script.warnings().iter().map(|w| w.to_string()).collect();
-    Ok((Job::Marahel { script, size }, warnings))
+    Ok((
+        Job::Marahel {
+            script: Box::new(script),
+            size,
+        },
+        warnings,
+    ))
 }
 
 /// The Heroes options besides the template.

@@ -232,7 +232,18 @@ async fn zones_are_drawn_with_the_built_in_tiles_biomes_and_plain_cells() {
         .unwrap();
     assert_eq!(
         png_rgb(b["png"].as_str().unwrap()),
-        world.paint(&zones).unwrap()
+        world.paint_corners(&zones).unwrap(),
+        "by default the corner tiles, as `levelgen zones` draws them"
+    );
+    let mut per_zone = body.clone();
+    per_zone["biomes"] = json!(true);
+    per_zone["zone_tiles"] = json!(true);
+    let (s, z) = post("/api/zones", per_zone).await;
+    assert_eq!(s, StatusCode::OK, "{z}");
+    assert_eq!(
+        png_rgb(z["png"].as_str().unwrap()),
+        world.paint(&zones).unwrap(),
+        "zone_tiles: one tile per zone, as --zone-tiles"
     );
 }
 

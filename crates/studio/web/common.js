@@ -93,7 +93,7 @@ const PERSIST = [
   'm-seed', 'm-width', 'm-height', 'm-count', 'm-x', 'm-y',
   'h-seed', 'h-size',
   'z-seed', 'z-noise', 'z-distance', 'z-worley', 'z-scale', 'z-octaves', 'z-persistence',
-  'z-structure', 'z-connected', 'z-reference', 'z-biomes', 'z-plain', 'z-w', 'z-h',
+  'z-structure', 'z-connected', 'z-reference', 'z-biomes', 'z-plain', 'z-zone-tiles', 'z-w', 'z-h',
   'z-use-fill', 'z-threshold', 'z-fill', 'z-radius', 'z-strength',
   'r-seed', 'r-theme', 'r-use-difficulty', 'r-d0', 'r-d1', 'r-length', 'r-reach', 'r-check',
   'r-reference', 'r-sequence',

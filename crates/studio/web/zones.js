@@ -34,6 +34,7 @@ const zones = {
       worley: $('z-worley').value, octaves: num('z-octaves'), persistence: num('z-persistence'),
       reference: $('z-reference').checked, connected: $('z-connected').value,
       biomes: $('z-biomes').checked, plain: $('z-plain').checked,
+      zone_tiles: $('z-zone-tiles').checked,
       zones: this.size(), zone_size: 30, offsets: Array.from(this.offsets),
     };
     if ($('z-scale').value.trim()) body.scale = num('z-scale');
@@ -118,7 +119,7 @@ function bitcount(s) { let n = 0; while (s) { n += s & 1; s >>= 1; } return n; }
   c.addEventListener('pointermove', (ev) => { if (painting) zones.paintAt(ev, sign(ev)); });
   c.addEventListener('pointerup', () => { painting = false; zones.keep(); });
   ['z-seed', 'z-noise', 'z-distance', 'z-worley', 'z-scale', 'z-octaves', 'z-persistence', 'z-structure',
-    'z-reference', 'z-connected', 'z-biomes', 'z-plain', 'z-use-fill']
+    'z-reference', 'z-connected', 'z-biomes', 'z-plain', 'z-zone-tiles', 'z-use-fill']
     .forEach((id) => $(id).addEventListener('change', () => zones.renderSoon()));
   ['z-w', 'z-h'].forEach((id) => $(id).addEventListener('change', () => { zones.reset(); zones.keep(); }));
   [['z-threshold', 'z-threshold-v'], ['z-fill', 'z-fill-v']].forEach(([id, out]) => $(id).addEventListener('input', () => {

@@ -135,6 +135,10 @@ pub struct ZonesRequest {
     /// Draw the black-and-white cells instead of the built-in tiles.
     #[serde(default)]
     pub plain: bool,
+    /// One built-in tile per zone (the CLI's `--zone-tiles`) instead of the default corner
+    /// tiles; a `reference` world always draws one tile per zone.
+    #[serde(default)]
+    pub zone_tiles: bool,
     /// Window size in zones `[w, h]`.
     #[serde(default = "twenty")]
     pub zones: (u32, u32),
@@ -428,7 +432,8 @@ fn atlases(text: &str, biomes: bool) -> Result<Vec<Atlas>, StudioError> {
 }
 
 /// The PNG of a world as `levelgen zones` draws it: an artist's atlas (per terrain with
-/// biomes), the black-and-white cells, or the built-in tiles.
+/// biomes), the black-and-white cells, the built-in tiles one per zone, or (by default)
+/// the built-in corner tiles.
 fn png(
     world: &ZoneWorld,
     streamer: &World,
@@ -439,7 +444,8 @@ fn png(
         Some(a) if req.biomes => streamer.paint_with_atlases(world, a),
         Some(a) => paint(world, &a[0]),
         None if req.plain => black_and_white(world, world.zone_size),
-        None => streamer.paint(world),
+        None if req.reference || req.zone_tiles => streamer.paint(world),
+        None => streamer.paint_corners(world),
     }
     .map_err(|e| StudioError::input("body.atlas", e.to_string()))?;
     encode(img.width(), img.height(), img.as_raw())

@@ -82,7 +82,9 @@ pub const FORMATS: Formats = Formats {
     stdout: "txt",
 };
 
-fn write_map(
+/// Writes `map` to `target` in `format` as `levelgen heroes --out` does (the JSON document
+/// with zones and objects, the TMX with its object layer, the `.hmm`, the preview PNG).
+pub fn write_map(
     out: &Output,
     map: &heroes_zones::HeroesMap,
     target: &Target,

@@ -154,10 +154,7 @@ fn write_outputs(
     out: &Path,
     check_seeds: u64,
 ) -> Result<(), CliError> {
-    let space = &search.evaluator().space;
-    let mut archive = outcome.to_json(|e| space.decode(&e.genome).ok());
-    // What `--run-cell` builds the cells' documents with.
-    archive["generator"] = Value::from(search.evaluator().kind.name());
+    let archive = search.archive_json(outcome);
     write_file(&out.join("archive.json"), &json_bytes(&archive))?;
     write_file(&out.join("log.csv"), outcome.log_csv().as_bytes())?;
     let kind = search.evaluator().kind;

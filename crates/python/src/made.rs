@@ -91,6 +91,12 @@ impl Made {
     pub fn to_json(&self) -> String {
         match self {
             Made::Zones(w, _) => zone_tiles::export::state_grid_json(w),
+            Made::Heroes(m) => heroes_zones::document::to_json(m),
+            Made::Mario(g) => export::to_json_with_objects(
+                &g.level,
+                ExportOptions::default().json_tiles,
+                &mario_rooms::objects::objects(&g.level),
+            ),
             made => concrete!(made, |m| export::to_json(
                 m,
                 ExportOptions::default().json_tiles
@@ -184,6 +190,17 @@ impl Made {
             (Made::Heroes(m), "hmm") => {
                 out.write(&target, &heroes_zones::hmm::export(m).to_bytes())
             }
+            (Made::Heroes(m), "json" | "tmx") => {
+                levelgen::cli::heroes::write_map(&out, m, &target, format, Default::default())
+            }
+            (Made::Mario(g), "json" | "tmx") => levelgen::cli::common::write_with_objects(
+                &out,
+                &g.level,
+                &target,
+                format,
+                &mario_rooms::objects::objects(&g.level),
+                &ExportOptions::default(),
+            ),
             (Made::Heroes(m), "png") => {
                 let png = heroes_zones::preview::png(m)
                     .map_err(|e| Failure::new(Class::File, e.to_string()))?;
@@ -200,10 +217,23 @@ impl Made {
                 out.write(&target, zone_tiles::export::state_grid_json(w).as_bytes())
             }
             (Made::Zones(w, streamer), "png") => {
-                let img = streamer.paint(w).map_err(|e| crate::error::zones(&e))?;
+                let img = if corners(streamer) {
+                    streamer.paint_corners(w)
+                } else {
+                    streamer.paint(w)
+                }
+                .map_err(|e| crate::error::zones(&e))?;
                 let png = export::encode_png(img.width(), img.height(), img.as_raw())
                     .map_err(|e| Failure::new(Class::File, e.to_string()))?;
                 out.write(&target, &png)
+            }
+            (Made::Zones(w, streamer), "tmx") if corners(streamer) => {
+                out.write_files(path, |tmp| {
+                    let grid = zone_tiles::corner::world_keys(w, streamer.biomes()).and_then(|g| {
+                        zone_tiles::corner::export::write_tmx(&g, streamer.corner_tiles(), tmp)
+                    });
+                    grid.map_err(levelgen::cli::error::CliError::output)
+                })
             }
             (Made::Zones(w, _), "tmx") => out.write_files(path, |tmp| {
                 zone_tiles::export::write_tmx(w, tmp, None)
@@ -248,4 +278,10 @@ impl Made {
             Made::Zones(..) => Class::Zones,
         }
     }
+}
+
+/// Whether `levelgen zones` draws this world with the corner tiles (its default look): a
+/// seamless world; a reference world is drawn one tile per zone.
+fn corners(streamer: &World) -> bool {
+    streamer.generator().config().mode == zone_tiles::Mode::Seamless
 }

@@ -139,8 +139,7 @@ pub fn search(
                 .map_err(|e| Failure::new(error::Class::Search, e))
         };
         let outcome = on_threads(threads, run_and_check)?;
-        let space = &search.evaluator().space;
-        let archive = outcome.to_json(|e| space.decode(&e.genome).ok());
+        let archive = search.archive_json(&outcome);
         let mut json = serde_json::to_string_pretty(&archive)
             .map_err(|e| Failure::new(error::Class::Search, e.to_string()))?;
         json.push('\n');

@@ -411,6 +411,16 @@ impl Search {
         Ok((check, scored.cells))
     }
 
+    /// The archive document of `outcome` (what `levelgen search` writes as `archive.json`):
+    /// every cell's elite with its decoded document, and the generator searched, which
+    /// `--run-cell` builds the cells' maps with.
+    pub fn archive_json(&self, outcome: &Outcome) -> Value {
+        let space = &self.evaluator().space;
+        let mut archive = outcome.to_json(|e| space.decode(&e.genome).ok());
+        archive["generator"] = Value::from(self.evaluator().kind.name());
+        archive
+    }
+
     /// The final selection: checks every candidate of `outcome.pool` on `seeds` (in
     /// parallel, folded in order), ranks them by the check ([`Evaluation::rank`]: feasible
     /// share, then fitness) and keeps, best first, up to `keep` of them whose maps differ

@@ -2,11 +2,11 @@
 
 use super::common::{
     CommonArgs, Formats, json_input, json_with_overrides, parse_square, write_generic,
+    write_with_objects,
 };
 use super::error::CliError;
 use super::output::{Output, Target};
-use grid_core::TileMap;
-use grid_core::export::{self, ExportOptions};
+use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
 use heroes_zones::{Config, Template, generate, hmm, preview, vcmi};
 use std::path::{Path, PathBuf};
@@ -99,19 +99,9 @@ pub fn write_map(
         ),
         "json" => out.write(target, heroes_zones::document::to_json(map).as_bytes()),
         "tmx" => {
-            let Target::File(path) = target else {
-                return Err(CliError::input_msg("a .tmx map cannot go to stdout"));
-            };
-            let size = ExportOptions::default().tmx_tile_size;
             let objects = heroes_zones::document::tmx_objects(map);
-            out.write_files(path, |tmp| {
-                let image = export::tileset_file_name(tmp);
-                let (w, h, px) = export::tileset_image(map.legend(), size);
-                export::write_rgb_png(&tmp.with_file_name(&image), w, h, &px)
-                    .map_err(CliError::output)?;
-                let doc = export::to_tmx_with_objects(map, size, &image, &objects);
-                std::fs::write(tmp, doc).map_err(|e| CliError::output_msg(e.to_string()))
-            })
+            let opts = ExportOptions::default();
+            write_with_objects(out, map, target, format, &objects, &opts)
         }
         _ => write_generic(out, map, target, format, &ExportOptions::default()),
     }

@@ -1,6 +1,8 @@
 //! `levelgen marahel SCRIPT.json`: run a Marahel script (v0.3.0 or the 2017 paper dialect).
 
-use super::common::{CommonArgs, Formats, GENERIC, json_input, parse_size, write_generic};
+use super::common::{
+    CommonArgs, Formats, GENERIC, json_input, parse_size, write_generic, write_with_objects,
+};
 use super::error::CliError;
 use super::output::{Output, Target, note, print};
 use ::marahel::{MarahelMap, Script};
@@ -113,7 +115,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 // Text maps of a batch on stdout are headed by their seed.
                 print(&format!("seed {seed}\n{}\n", export::to_text(&map)))
             } else if let Some(names) = &objects {
-                write_with_objects(&out, &map, &target, plan.format(), names)
+                write_entities(&out, &map, &target, plan.format(), names)
             } else {
                 write_generic(&out, &map, &target, plan.format(), &export_options(&map))
             }?;
@@ -161,7 +163,7 @@ fn object_names(
 }
 
 /// Writes a `.tmx` or `.json` map with the cells of the `names` entities as objects too.
-fn write_with_objects(
+fn write_entities(
     out: &Output,
     map: &MarahelMap,
     target: &Target,
@@ -173,21 +175,7 @@ fn write_with_objects(
     let objects =
         export::objects_from_tiles(map, |id| names.iter().any(|n| legend.id_of(n) == Some(id)));
     let opts = export_options(map);
-    match (format, target) {
-        ("json", _) => out.write(
-            target,
-            export::to_json_with_objects(map, opts.json_tiles, &objects).as_bytes(),
-        ),
-        (_, Target::File(path)) => out.write_files(path, |tmp| {
-            let image = export::tileset_file_name(tmp);
-            let (w, h, px) = export::tileset_image(legend, opts.tmx_tile_size);
-            export::write_rgb_png(&tmp.with_file_name(&image), w, h, &px)
-                .map_err(CliError::output)?;
-            let doc = export::to_tmx_with_objects(map, opts.tmx_tile_size, &image, &objects);
-            std::fs::write(tmp, doc).map_err(|e| CliError::output_msg(e.to_string()))
-        }),
-        _ => Err(CliError::input_msg("a .tmx map cannot go to stdout")),
-    }
+    write_with_objects(out, map, target, format, &objects, &opts)
 }
 
 /// The no-argument run: the cave example with seed 0, printed, and a PNG preview written to

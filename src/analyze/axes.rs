@@ -62,19 +62,10 @@ pub fn metric(name: &str) -> Result<&'static MetricDef, String> {
 
 /// The span `[lo, hi)` of axis `k` over every row of `runs` (widened to 1 when flat).
 fn span(runs: &[Run], k: usize) -> (f64, f64) {
-    let vals = runs
-        .iter()
-        .flat_map(|r| r.rows.iter().map(move |row| row.axes[k]));
-    let (lo, hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !lo.is_finite() {
-        (0.0, 1.0)
-    } else if hi - lo < 1e-9 {
-        (lo - 0.5, lo + 0.5)
-    } else {
-        (lo, hi + (hi - lo) * 1e-9)
-    }
+    registry::span(
+        runs.iter()
+            .flat_map(|r| r.rows.iter().map(move |row| row.axes[k])),
+    )
 }
 
 /// The cell counts of one run over the spans: `counts[row * BINS + col]`.

@@ -182,6 +182,24 @@ fn largest_region(map: &dyn TileMap, empty: &EmptySet, s: &Settings) -> f64 {
     }
 }
 
+/// The span `[lo, hi)` an expressive-range plot bins `values` over: their range, widened
+/// by a hair so the largest value falls in the last bin; a span of 1 centred on the value
+/// when all are equal, and `[0, 1)` when there are none.
+pub fn span(values: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .into_iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if !lo.is_finite() {
+        (0.0, 1.0)
+    } else if hi - lo < 1e-9 {
+        (lo - 0.5, lo + 0.5)
+    } else {
+        (lo, hi + (hi - lo) * 1e-9)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +287,14 @@ mod tests {
             names(),
             "empty_fraction, regions, block_entropy, longest_path, largest_region"
         );
+    }
+
+    #[test]
+    fn spans_hold_every_value_and_widen_flat_ones() {
+        let (lo, hi) = span([3.0, 1.0, 2.0]);
+        assert_eq!(lo, 1.0);
+        assert!(hi > 3.0 && hi < 3.0 + 1e-6, "{hi}");
+        assert_eq!(span([2.0, 2.0]), (1.5, 2.5));
+        assert_eq!(span(std::iter::empty()), (0.0, 1.0));
     }
 }

@@ -126,21 +126,9 @@ pub fn metric(field: &str, name: &str) -> Result<&'static MetricDef, StudioError
     })
 }
 
-/// The span `[lo, hi)` of values `k` (widened to 1 when flat), as `levelgen analyze` draws.
+/// The span of values `k`, as `levelgen analyze` draws ([`registry::span`]).
 fn span(values: &[[f64; 2]], k: usize) -> (f64, f64) {
-    let (lo, hi) = values
-        .iter()
-        .map(|v| v[k])
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
-    if !lo.is_finite() {
-        (0.0, 1.0)
-    } else if hi - lo < 1e-9 {
-        (lo - 0.5, lo + 0.5)
-    } else {
-        (lo, hi + (hi - lo) * 1e-9)
-    }
+    registry::span(values.iter().map(|v| v[k]))
 }
 
 /// Bins the measurements of the maps over the metrics `x` and `y`.

@@ -18,6 +18,15 @@ fn main() {
         if !entry.files.iter().any(|(name, _)| name.contains(&filter)) {
             continue;
         }
+        let missing = manifest::missing_programs(entry);
+        if !missing.is_empty() {
+            eprintln!(
+                "skipping line {}: needs {} on PATH",
+                entry.line,
+                missing.join(", ")
+            );
+            continue;
+        }
         let fixtures = match (&fixtures, entry.fixtures) {
             (Some(f), _) => f.clone(),
             (None, false) => manifest::root(),

@@ -3,18 +3,22 @@
 # `tiled` package) under a virtual X display, the terrain brush picked with the `wall`
 # terrain of the exported corner wangset, and one stroke painted across open floor.
 # Needs: levelgen on PATH, and the Debian packages tiled, xvfb, xdotool and imagemagick.
-# Run from the repository root: sh docs/scripts/tiled-screenshot.sh
+# Run from the repository root: sh docs/scripts/tiled-screenshot.sh [OUT-DIR]
+# (default docs/images); the pictures manifest runs it as
+# `cargo run --release --example pictures tiled-zones`.
 set -eu
+out=$(cd "${1:-docs/images}" && pwd)
 work=$(mktemp -d)
 levelgen zones --zones 14x9 --zone-size 48 --seed 4 --out "$work/zones.tmx" --quiet
 export HOME="$work/home" DISPLAY=:77
 mkdir -p "$HOME"
 Xvfb :77 -screen 0 1600x1000x24 >/dev/null 2>&1 &
 xvfb=$!
+tiled=
+trap 'kill $tiled $xvfb 2>/dev/null; rm -rf "$work"' EXIT
 sleep 2
 tiled "$work/zones.tmx" >/dev/null 2>&1 &
 tiled=$!
-trap 'kill $tiled $xvfb 2>/dev/null; rm -rf "$work"' EXIT
 sleep 8
 click() { xdotool mousemove "$1" "$2" click 1; sleep 1; }
 window=$(xdotool search --name "zones.tmx" | head -1)
@@ -40,4 +44,4 @@ xdotool mouseup 1
 sleep 0.5
 xdotool mousemove 760 330
 sleep 1
-import -window root docs/images/tiled-zones.png
+import -window root "$out/tiled-zones.png"

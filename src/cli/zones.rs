@@ -3,7 +3,8 @@
 use super::common::{CommonArgs, Formats, extension, settings_with_overrides, write_generic};
 use super::error::CliError;
 use super::output::{Output, Target};
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
 use std::path::PathBuf;
@@ -12,54 +13,39 @@ use zone_tiles::export::{
     black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin, write_tmx_terrains_file,
     write_tmx_with_atlas_file,
 };
+use zone_tiles::options::{
+    CONNECTED_CHOICES, Choice, DISTANCE_CHOICES, NOISE_CHOICES, NoiseName, WORLEY_CHOICES,
+    WorleyName, parse_connected, parse_distance,
+};
 use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::seamless::border_mismatch;
 use zone_tiles::{
-    Atlas, AtlasKind, BiomeConfig, Connected, Distance, Mode, NoiseConfig, NoiseKind, Sampling,
-    Structure, Terrain, Threshold, World, WorleyOutput, ZoneConfig, ZoneRect,
+    Atlas, AtlasKind, BiomeConfig, Connected, Distance, Mode, Terrain, World, ZoneConfig,
+    ZoneOptions, ZoneRect,
 };
 
-/// Base noise.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum NoiseArg {
-    /// Worley (cellular) noise.
-    Worley,
-    /// Simplex noise (scale 100 by default).
-    Simplex,
-    /// Perlin noise.
-    Perlin,
+/// The values an option takes, each with its help, from zone-tiles' one list.
+fn choices(list: &'static [Choice]) -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        list.iter()
+            .map(|(name, help)| PossibleValue::new(*name).help(*help)),
+    )
 }
 
-/// Worley distance.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum DistanceArg {
-    /// Straight-line distance.
-    Euclidean,
-    /// Sum of absolute differences.
-    Manhattan,
-    /// Largest absolute difference.
-    Chebyshev,
+fn noise_names() -> impl TypedValueParser<Value = NoiseName> {
+    choices(&NOISE_CHOICES).map(|s| s.parse().expect("a listed noise name"))
 }
 
-/// Which floor connectivity `--connected` asks for.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum ConnectedArg {
-    /// Every window of at least 7x7 zones, at any origin, one 4-connected floor area on its
-    /// own (a 40x30-zone screen included); walls become blocks of zones with ragged edges.
-    Windows,
-    /// All floor of the world one area, and every window made of whole 4x4-zone regions
-    /// (every chunk) one area on its own; the caves keep their shape, but a window cut
-    /// elsewhere may hold pockets joined to the rest only outside it.
-    Regions,
+fn distance_names() -> impl TypedValueParser<Value = Distance> {
+    choices(&DISTANCE_CHOICES).map(|s| parse_distance(&s).expect("a listed distance name"))
 }
 
-/// What Worley returns.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum WorleyArg {
-    /// Distance to the nearest feature point (noise crate).
-    F1,
-    /// The reference's F1/(Fn-F1) with 8 points per lattice cell and n = 12, normalised.
-    Ratio,
+fn worley_names() -> impl TypedValueParser<Value = WorleyName> {
+    choices(&WORLEY_CHOICES).map(|s| s.parse().expect("a listed Worley output"))
+}
+
+fn connected_names() -> impl TypedValueParser<Value = Connected> {
+    choices(&CONNECTED_CHOICES).map(|s| parse_connected(&s).expect("a listed connectivity"))
 }
 
 /// Generate a world of zones: each zone is 3x3 cells picked from noise, one atlas tile per
@@ -71,14 +57,14 @@ pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
     /// Base noise.
-    #[arg(long, value_enum, default_value_t = NoiseArg::Worley)]
-    pub noise: NoiseArg,
+    #[arg(long, value_parser = noise_names(), default_value = "worley")]
+    pub noise: NoiseName,
     /// Worley distance function.
-    #[arg(long, value_enum, default_value_t = DistanceArg::Chebyshev)]
-    pub distance: DistanceArg,
+    #[arg(long, value_parser = distance_names(), default_value = "chebyshev")]
+    pub distance: Distance,
     /// Worley output.
-    #[arg(long, value_enum, default_value_t = WorleyArg::F1)]
-    pub worley: WorleyArg,
+    #[arg(long, value_parser = worley_names(), default_value = "f1")]
+    pub worley: WorleyName,
     /// Noise pixels (60 per zone) per noise unit (default: 100 for simplex/perlin and ratio
     /// Worley, 40 for F1 Worley).
     #[arg(long)]
@@ -115,8 +101,8 @@ pub struct Args {
     /// `--connected` (= `windows`): every window of at least 7x7 zones, at any origin, is
     /// one floor area on its own, walls made blocks of zones. `--connected regions`: all
     /// floor one area and every chunk one area on its own, passages dug along the caves.
-    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "windows")]
-    pub connected: Option<ConnectedArg>,
+    #[arg(long, value_parser = connected_names(), num_args = 0..=1, default_missing_value = "windows")]
+    pub connected: Option<Connected>,
     /// Window size in zones, `WxH` (`--zones` is an alias).
     #[arg(long, visible_alias = "zones", default_value = "20x20")]
     pub size: String,
@@ -210,65 +196,28 @@ fn parse_origin(text: &str) -> Result<(i64, i64), CliError> {
     ))
 }
 
-/// The generator configuration the flags describe.
-pub fn config(args: &Args) -> ZoneConfig {
-    let distance = match args.distance {
-        DistanceArg::Euclidean => Distance::Euclidean,
-        DistanceArg::Manhattan => Distance::Manhattan,
-        DistanceArg::Chebyshev => Distance::Chebyshev,
-    };
-    let mut noise = match (args.noise, args.worley) {
-        (NoiseArg::Worley, WorleyArg::F1) => NoiseConfig {
-            kind: NoiseKind::Worley {
-                distance,
-                output: WorleyOutput::F1,
-            },
-            ..NoiseConfig::worley()
-        },
-        (NoiseArg::Worley, WorleyArg::Ratio) => NoiseConfig::worley_reference(distance),
-        (NoiseArg::Simplex, _) => NoiseConfig::simplex(),
-        (NoiseArg::Perlin, _) => NoiseConfig {
-            kind: NoiseKind::Perlin,
-            ..NoiseConfig::simplex()
-        },
-    };
-    if let Some(s) = args.scale {
-        noise.scale = s;
-    }
-    noise.octaves = args.octaves;
-    noise.persistence = args.persistence;
-    ZoneConfig {
+/// The options the flags name (zone-tiles' one builder of the settings).
+pub fn options(args: &Args) -> ZoneOptions {
+    ZoneOptions {
+        noise: args.noise,
+        distance: args.distance,
+        worley: args.worley,
+        scale: args.scale,
+        octaves: args.octaves,
+        persistence: args.persistence,
+        threshold: args.threshold,
+        fill: args.fill,
+        reference: args.reference,
+        structure: args.structure,
+        connected: args.connected.unwrap_or_default(),
         zone_size: args.zone_size,
-        noise,
-        sampling: if args.stride == 1 {
-            Sampling::Full
-        } else {
-            Sampling::Stride(args.stride)
-        },
-        threshold: match (args.threshold, args.fill) {
-            (_, Some(p)) => Threshold::Fill(p),
-            (Some(t), None) => Threshold::Fixed(t),
-            (None, None) => Threshold::default(),
-        },
-        mode: if args.reference {
-            Mode::Reference
-        } else {
-            Mode::Seamless
-        },
-        connected: match args.connected {
-            None => Connected::Off,
-            Some(ConnectedArg::Regions) => Connected::Regions,
-            Some(ConnectedArg::Windows) => Connected::Windows,
-        },
-        structure: match (args.structure, args.reference) {
-            (Some(weight), _) => Structure {
-                weight,
-                ..Structure::default()
-            },
-            (None, true) => Structure::OFF,
-            (None, false) => Structure::default(),
-        },
+        stride: args.stride,
     }
+}
+
+/// The generator configuration the flags describe (before `--set`).
+pub fn config(args: &Args) -> Result<ZoneConfig, CliError> {
+    options(args).config().map_err(CliError::input)
 }
 
 /// What `levelgen zones` writes: PNG (its own picture, the default in a directory), the
@@ -305,7 +254,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         )),
         None => None,
     };
-    let cfg = settings_with_overrides(config(&args), &args.set)?;
+    let cfg = settings_with_overrides(config(&args)?, &args.set)?;
     let biomes = args.biomes.then(BiomeConfig::default);
     // Every limit is checked before anything is generated or allocated.
     cfg.validate().map_err(CliError::input)?;

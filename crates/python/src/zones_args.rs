@@ -22,7 +22,7 @@ pub fn config(flags: &[String]) -> Result<ZoneConfig> {
     })?;
     match cli.command {
         Some(Command::Zones(args)) if args.action.is_none() => {
-            Ok(levelgen::cli::zones::config(&args))
+            levelgen::cli::zones::config(&args).map_err(|e| Failure::argument(e.to_string()))
         }
         _ => Err(Failure::argument("bad zones settings")),
     }

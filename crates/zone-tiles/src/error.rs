@@ -42,6 +42,14 @@ pub enum ZoneError {
         /// The accepted range, in words.
         expected: &'static str,
     },
+    /// Two options that exclude each other, both given.
+    #[error("`{first}` and `{second}` exclude each other: give one of them")]
+    ConflictingOptions {
+        /// The first option's name.
+        first: &'static str,
+        /// The second option's name.
+        second: &'static str,
+    },
     /// A sampling stride of 0 or larger than the cell.
     #[error("sampling stride {stride} is out of range: expected 1..={cell} (the cell side)")]
     Stride {

@@ -37,6 +37,7 @@
 //! | dual-grid decisions, border-mismatch metric | [`seamless`] |
 //! | one floor area: regions joined through doors, passages dug along the caves | [`connect`] |
 //! | every window one floor area: blocks of zones on a jittered macro grid | [`blocks`] |
+//! | options by the names users type, one builder of the settings | [`options`] |
 //! | windows of the unbounded world, rayon | [`world`] |
 //! | the built-in look: corner tiles on the dual grid, terrain layers | [`corner`] |
 //! | the per-zone tileset drawn by code (reference mode, atlases) | [`procedural`] |
@@ -104,6 +105,7 @@ pub mod lattice;
 pub mod limits;
 pub mod matcher;
 pub mod noise;
+pub mod options;
 pub mod procedural;
 pub mod seamless;
 pub mod state;
@@ -119,6 +121,7 @@ pub use connect::Connected;
 pub use error::{Result, ZoneError};
 pub use matcher::{Sampling, Threshold};
 pub use noise::{Distance, Noise, NoiseConfig, NoiseKind, WorleyOutput};
+pub use options::ZoneOptions;
 pub use state::{ClassRef, SymmetryTable, Transform, ZoneState};
 pub use stream::{CHUNK_ZONES, Chunk, TileRef, World};
 pub use structure::Structure;

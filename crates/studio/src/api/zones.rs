@@ -18,63 +18,14 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use zone_tiles::export::{black_and_white, paint, state_grid_json, to_tmx};
 use zone_tiles::matcher::{NOISE_CELL, NOISE_ZONE};
+use zone_tiles::options::{NoiseName, WorleyName};
 use zone_tiles::{
-    Atlas, BiomeConfig, Connected, Distance, Mode, NoiseConfig, NoiseKind, Place, Sampling,
-    Structure, Threshold, World, WorleyOutput, ZoneConfig, ZoneGenerator, ZoneRect, ZoneWorld,
+    Atlas, BiomeConfig, Connected, Distance, Place, World, ZoneConfig, ZoneGenerator, ZoneOptions,
+    ZoneRect, ZoneWorld,
 };
 
 /// Painted-field samples per zone side.
 pub const FIELD: usize = 6;
-
-/// The base noise (`--noise`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NoiseName {
-    /// Worley (cellular) noise.
-    #[default]
-    Worley,
-    /// Simplex, scale 100.
-    Simplex,
-    /// Perlin, scale 100.
-    Perlin,
-}
-
-/// The Worley distance (`--distance`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DistanceName {
-    /// Straight-line distance.
-    Euclidean,
-    /// Sum of absolute differences.
-    Manhattan,
-    /// Largest absolute difference.
-    #[default]
-    Chebyshev,
-}
-
-/// What Worley returns (`--worley`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WorleyName {
-    /// Distance to the nearest feature point.
-    #[default]
-    F1,
-    /// The reference's F1/(Fn-F1), normalised.
-    Ratio,
-}
-
-/// Floor connectivity (`--connected`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ConnectedName {
-    /// None guaranteed (no `--connected`).
-    #[default]
-    Off,
-    /// Every window of at least 7x7 zones one floor area (`--connected`, `--connected windows`).
-    Windows,
-    /// All floor one area and every chunk one area (`--connected regions`).
-    Regions,
-}
 
 /// What to send back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -103,17 +54,17 @@ pub struct ZonesRequest {
     pub noise: NoiseName,
     /// Worley distance function.
     #[serde(default)]
-    pub distance: DistanceName,
+    pub distance: Distance,
     /// Worley output.
     #[serde(default)]
     pub worley: WorleyName,
     /// Noise pixels per noise unit (default: the noise's own, 40 for F1 Worley, else 100).
     pub scale: Option<f64>,
     /// Octaves, 1..=8.
-    #[serde(default = "one")]
+    #[serde(default = "octaves")]
     pub octaves: u32,
     /// Amplitude factor per octave, (0, 1].
-    #[serde(default = "half")]
+    #[serde(default = "persistence")]
     pub persistence: f64,
     /// A cell is on (wall) when its value is above this.
     pub threshold: Option<f64>,
@@ -126,9 +77,9 @@ pub struct ZonesRequest {
     pub reference: bool,
     /// Strength of the macro layer (default 1.2, or 0 with `reference`).
     pub structure: Option<f64>,
-    /// Floor connectivity.
+    /// Floor connectivity: `off`, `windows` or `regions`.
     #[serde(default)]
-    pub connected: ConnectedName,
+    pub connected: Connected,
     /// Terrains (water, grass, rock) from an altitude noise, each with its own tiles.
     #[serde(default)]
     pub biomes: bool,
@@ -146,10 +97,10 @@ pub struct ZonesRequest {
     #[serde(default)]
     pub origin: (i64, i64),
     /// Zone side in pixels when drawn, a multiple of 3 (the map does not depend on it).
-    #[serde(default = "sixty")]
+    #[serde(default = "zone_size")]
     pub zone_size: u32,
     /// Sample every N-th noise pixel of a cell.
-    #[serde(default = "two")]
+    #[serde(default = "stride")]
     pub stride: u32,
     /// Overrides `path=value` of the `ZoneConfig` JSON, applied after the other fields
     /// (`levelgen zones --set`): `noise.octaves=3`, `threshold.fill=0.5`.
@@ -165,20 +116,20 @@ pub struct ZonesRequest {
     pub format: ZonesFormat,
 }
 
-fn one() -> u32 {
-    1
+fn octaves() -> u32 {
+    ZoneOptions::default().octaves
 }
-fn half() -> f64 {
-    0.5
+fn persistence() -> f64 {
+    ZoneOptions::default().persistence
 }
 fn twenty() -> (u32, u32) {
     (20, 20)
 }
-fn sixty() -> u32 {
-    60
+fn zone_size() -> u32 {
+    ZoneOptions::default().zone_size
 }
-fn two() -> u32 {
-    2
+fn stride() -> u32 {
+    ZoneOptions::default().stride
 }
 
 /// The JSON answer.
@@ -203,70 +154,28 @@ pub struct ZonesResponse {
     pub png: String,
 }
 
-/// The generator configuration a request describes, as `levelgen zones` builds it from
-/// the same options (its `set` overrides last).
+/// The generator configuration a request describes, built by zone-tiles' one builder of
+/// the options ([`ZoneOptions`], as `levelgen zones` builds it), its `set` overrides last.
 pub fn zone_config(req: &ZonesRequest) -> Result<ZoneConfig, StudioError> {
-    with_overrides(base_config(req), &req.set)
-}
-
-fn base_config(req: &ZonesRequest) -> ZoneConfig {
-    let distance = match req.distance {
-        DistanceName::Euclidean => Distance::Euclidean,
-        DistanceName::Manhattan => Distance::Manhattan,
-        DistanceName::Chebyshev => Distance::Chebyshev,
-    };
-    let mut noise = match (req.noise, req.worley) {
-        (NoiseName::Worley, WorleyName::F1) => NoiseConfig {
-            kind: NoiseKind::Worley {
-                distance,
-                output: WorleyOutput::F1,
-            },
-            ..NoiseConfig::worley()
-        },
-        (NoiseName::Worley, WorleyName::Ratio) => NoiseConfig::worley_reference(distance),
-        (NoiseName::Simplex, _) => NoiseConfig::simplex(),
-        (NoiseName::Perlin, _) => NoiseConfig {
-            kind: NoiseKind::Perlin,
-            ..NoiseConfig::simplex()
-        },
-    };
-    if let Some(s) = req.scale {
-        noise.scale = s;
-    }
-    noise.octaves = req.octaves;
-    noise.persistence = req.persistence;
-    ZoneConfig {
+    let options = ZoneOptions {
+        noise: req.noise,
+        distance: req.distance,
+        worley: req.worley,
+        scale: req.scale,
+        octaves: req.octaves,
+        persistence: req.persistence,
+        threshold: req.threshold,
+        fill: req.fill,
+        reference: req.reference,
+        structure: req.structure,
+        connected: req.connected,
         zone_size: req.zone_size,
-        noise,
-        sampling: if req.stride <= 1 {
-            Sampling::Full
-        } else {
-            Sampling::Stride(req.stride)
-        },
-        threshold: match (req.threshold, req.fill) {
-            (_, Some(f)) => Threshold::Fill(f),
-            (Some(t), None) => Threshold::Fixed(t),
-            (None, None) => Threshold::default(),
-        },
-        mode: if req.reference {
-            Mode::Reference
-        } else {
-            Mode::Seamless
-        },
-        connected: match req.connected {
-            ConnectedName::Off => Connected::Off,
-            ConnectedName::Windows => Connected::Windows,
-            ConnectedName::Regions => Connected::Regions,
-        },
-        structure: match (req.structure, req.reference) {
-            (Some(weight), _) => Structure {
-                weight,
-                ..Structure::default()
-            },
-            (None, true) => Structure::OFF,
-            (None, false) => Structure::default(),
-        },
-    }
+        stride: req.stride,
+    };
+    let config = options
+        .config()
+        .map_err(|e| StudioError::input("body", e.to_string()))?;
+    with_overrides(config, &req.set)
 }
 
 /// The painted field: offsets in hundredths, `(6w) x (6h)`, over the window from `origin`.

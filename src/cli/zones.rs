@@ -9,6 +9,7 @@ use grid_core::export::ExportOptions;
 use grid_core::overrides::Override;
 use std::path::PathBuf;
 use zone_tiles::corner;
+use zone_tiles::corner::atlas::CornerAtlas;
 use zone_tiles::export::{
     black_and_white, paint, state_grid_json, write_tmx, write_tmx_builtin, write_tmx_terrains_file,
     write_tmx_with_atlas_file,
@@ -117,7 +118,9 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     pub stride: u32,
     /// An artist's atlas PNG (512 tiles 32x16, or 102 tiles 17x6) to paint PNG/TMX output;
-    /// TMX output uses all its tiles and writes the file beside the map unchanged.
+    /// TMX output uses all its tiles and writes the file beside the map unchanged. A square
+    /// image is a corner atlas: 4x4 tiles, tile i having wall at corner c (0 top-left, 1
+    /// top-right, 2 bottom-left, 3 bottom-right) when bit c of i is set, four per zone.
     #[arg(long)]
     pub atlas: Option<PathBuf>,
     /// Terrains from an altitude noise: the corner tiles draw open water, shallows and
@@ -244,7 +247,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
         })
         .map_err(|e| CliError::input_msg(format!("--size {e}")))?;
     let (ox, oy) = parse_origin(&args.origin)?;
+    let corner_atlas = match &args.atlas {
+        Some(p) if corner::atlas::is_corner_file(p).map_err(CliError::input)? => {
+            if args.biomes {
+                return Err(CliError::input_msg(format!(
+                    "--atlas {}: a corner atlas (4x4 tiles) draws wall and floor only; with \
+                     --biomes give a biome atlas (`levelgen zones atlas --builtin --biomes`)",
+                    p.display()
+                )));
+            }
+            Some((CornerAtlas::load(p).map_err(CliError::input)?, p.as_path()))
+        }
+        _ => None,
+    };
     let atlas = match &args.atlas {
+        _ if corner_atlas.is_some() => None,
         Some(p) if args.biomes => {
             Some((Atlas::load_biomes(p).map_err(CliError::input)?, p.as_path()))
         }
@@ -261,14 +278,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
     cfg.check_window(ZoneRect::new(ox, oy, w, h))
         .map_err(CliError::input)?;
     if plan.format() == "png" {
-        let zone = atlas
-            .as_ref()
-            .and_then(|(a, _)| a.first())
-            .map_or(cfg.zone_size, Atlas::zone_size);
+        let zone = match (&corner_atlas, &atlas) {
+            (Some((a, _)), _) => 2 * a.size(),
+            (None, Some((a, _))) => a.first().map_or(cfg.zone_size, Atlas::zone_size),
+            (None, None) => cfg.zone_size,
+        };
         zone_tiles::limits::check_image(u64::from(w), u64::from(h), zone)
             .map_err(CliError::input)?;
     }
-    let corners = !args.zone_tiles && !args.plain && atlas.is_none() && cfg.mode == Mode::Seamless;
+    let corners = !args.zone_tiles
+        && !args.plain
+        && atlas.is_none()
+        && corner_atlas.is_none()
+        && cfg.mode == Mode::Seamless;
     if plan.format() == "ldtk" && !corners {
         return Err(CliError::input_msg(LDTK_NEEDS_CORNERS));
     }
@@ -299,11 +321,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 Mode::Seamless => "seamless",
             }
         ));
-        let look = match (&atlas, args.plain) {
-            (Some((a, path)), _) => Look::Atlas(a, path, &streamer),
-            (None, true) => Look::Plain,
-            (None, false) if corners => Look::Corners(&streamer),
-            (None, false) => Look::Procedural(&streamer),
+        let look = match (&corner_atlas, &atlas, args.plain) {
+            (Some((a, path)), _, _) => Look::CornerAtlas(a, path, &streamer),
+            (None, Some((a, path)), _) => Look::Atlas(a, path, &streamer),
+            (None, None, true) => Look::Plain,
+            (None, None, false) if corners => Look::Corners(&streamer),
+            (None, None, false) => Look::Procedural(&streamer),
         };
         let target = plan.target(seed);
         write_world(&out, &world, &target, plan.format(), &look, args.biomes)?;
@@ -330,6 +353,8 @@ enum Look<'a> {
     Procedural(&'a World),
     /// The built-in corner tiles on the dual grid (with biomes, when asked for).
     Corners(&'a World),
+    /// An artist's 16-tile corner atlas, the PNG file it was read from, and the world.
+    CornerAtlas(&'a CornerAtlas, &'a std::path::Path, &'a World),
 }
 
 fn write_world(
@@ -352,6 +377,9 @@ fn write_world(
                 Look::Plain => black_and_white(world, world.zone_size),
                 Look::Procedural(streamer) => streamer.paint(world),
                 Look::Corners(streamer) => streamer.paint_corners(world),
+                Look::CornerAtlas(a, _, streamer) => {
+                    corner::world_keys(world, streamer.biomes()).and_then(|keys| a.paint(&keys))
+                }
             }
             .map_err(zone_err)?;
             let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
@@ -368,6 +396,10 @@ fn write_world(
                 Look::Corners(streamer) => {
                     let grid = corner::world_keys(world, streamer.biomes()).map_err(zone_err)?;
                     corner::export::write_tmx(&grid, streamer.corner_tiles(), tmp).map_err(zone_err)
+                }
+                Look::CornerAtlas(a, source, streamer) => {
+                    let grid = corner::world_keys(world, streamer.biomes()).map_err(zone_err)?;
+                    corner::atlas::write_tmx(&grid, a, tmp, source).map_err(zone_err)
                 }
                 Look::Procedural(streamer) if biomes => {
                     write_tmx_builtin(world, streamer, tmp).map_err(zone_err)

@@ -2,8 +2,10 @@
 //!
 //! `cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3`
 //!
-//! Wall-clock groups, plus `chunk_cpu`: the chunks again in the calling thread's CPU time
-//! (on Unix), which is what one core spends even when other processes share the machine.
+//! Wall-clock groups, plus `chunk_cpu`, `corners` and `million_cpu`: chunks, their corner
+//! tiles and a million zones in the calling thread's CPU time (on Unix), which is what one
+//! core spends even when other processes share the machine (on other systems `corners` is
+//! measured in wall-clock time with the rest).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -73,6 +75,8 @@ fn zones(c: &mut Criterion) {
         );
     }
     bench_window(c, "rayon", "worley_f1_stride2_par", default, true);
+    #[cfg(not(unix))]
+    corners(c);
 
     // Streaming: one 16x16-zone chunk (zones and tile references) on one core.
     let mut g = c.benchmark_group("chunk");
@@ -216,6 +220,7 @@ fn chunk_cpu(c: &mut Criterion<cpu::ThreadCpu>) {
         });
     }
     g.finish();
+    corners(c);
     // A million zones with the defaults, in the thread's CPU time.
     let mut g = c.benchmark_group("million_cpu");
     g.sample_size(10);
@@ -223,6 +228,34 @@ fn chunk_cpu(c: &mut Criterion<cpu::ThreadCpu>) {
     g.bench_function("default_1000x1000", |b| {
         b.iter(|| black_box(generator.generate(ZoneRect::new(0, 0, 1000, 1000)).unwrap()))
     });
+    g.finish();
+}
+
+/// The default look of one 16x16-zone chunk: its 32x32 corner tiles (keys, what a game
+/// streams and draws with its own art) and their picture at 60 px per zone (960x960 px),
+/// without and with biome materials.
+fn corners<M: criterion::measurement::Measurement>(c: &mut Criterion<M>) {
+    let mut g = c.benchmark_group("corners");
+    g.throughput(Throughput::Elements(256));
+    for (name, biomes) in [
+        ("default", None),
+        ("biomes", Some(zone_tiles::BiomeConfig::default())),
+    ] {
+        let world = zone_tiles::World::new(ZoneConfig::default(), biomes, 1).unwrap();
+        let mut k = 0i64;
+        g.bench_function(format!("{name}_keys"), |b| {
+            b.iter(|| {
+                k += 1;
+                black_box(world.chunk_corners(black_box(k), -k).unwrap())
+            })
+        });
+        g.bench_function(format!("{name}_image"), |b| {
+            b.iter(|| {
+                k += 1;
+                black_box(world.chunk_corner_image(black_box(k), -k).unwrap())
+            })
+        });
+    }
     g.finish();
 }
 

@@ -21,6 +21,7 @@
 //! tiles. Each tile has one of [`VARIANTS`] variants, by a hash of its global position.
 
 mod art;
+pub mod atlas;
 pub mod export;
 
 use crate::biome::{Biomes, Terrain};

@@ -101,10 +101,21 @@ pub enum ZoneError {
     },
     /// An atlas image that is not a multiple of the layout, so no zone size fits.
     #[error(
-        "atlas image {width}x{height} px fits neither layout: expected 32N x 16N (512 tiles) \
-         or 17N x 6N (102 tiles) with N a multiple of 3"
+        "atlas image {width}x{height} px fits no layout: expected 32N x 16N (512 tiles) \
+         or 17N x 6N (102 tiles) with N a multiple of 3, or 4T x 4T (16 corner tiles)"
     )]
     AtlasLayout {
+        /// Width found.
+        width: u32,
+        /// Height found.
+        height: u32,
+    },
+    /// A corner atlas (a square image) that is not 4x4 tiles.
+    #[error(
+        "corner atlas image {width}x{height} px is not 4x4 square tiles: expected 4T x 4T px \
+         (16 corner tiles of T px, in the order of the docs)"
+    )]
+    CornerAtlasSize {
         /// Width found.
         width: u32,
         /// Height found.

@@ -384,7 +384,7 @@ pub fn write_tmx_terrains_file(
 }
 
 /// Copies `source` beside the map at `path` as `<stem>_tiles.png`; returns that name.
-fn copy_beside(path: &Path, source: &Path) -> Result<String> {
+pub(crate) fn copy_beside(path: &Path, source: &Path) -> Result<String> {
     let image_name = tileset_file_name(path);
     let bytes = std::fs::read(source).map_err(|e| ZoneError::Image {
         path: source.to_path_buf(),

@@ -247,6 +247,70 @@ async fn zones_are_drawn_with_the_built_in_tiles_biomes_and_plain_cells() {
     );
 }
 
+/// A raw (non-JSON) answer to `POST path`.
+async fn post_raw(path: &str, body: Value) -> (StatusCode, Vec<u8>) {
+    let req = Request::post(path)
+        .header("host", HOST)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let (s, _, b) = send(req).await;
+    (s, b)
+}
+
+#[tokio::test]
+async fn the_tmx_download_is_the_clis_corner_tiles_with_their_tileset() {
+    use zone_tiles::corner::{self, export};
+    for biomes in [false, true] {
+        let body = json!({"seed": 4, "zones": [9, 7], "zone_size": 24, "biomes": biomes});
+        let mut req = body.clone();
+        req["format"] = json!("tmx");
+        let (s, tmx) = post_raw("/api/zones", req).await;
+        assert_eq!(s, StatusCode::OK);
+        let tmx = String::from_utf8(tmx).unwrap();
+        let world = World::new(
+            ZoneConfig {
+                zone_size: 24,
+                ..ZoneConfig::default()
+            },
+            biomes.then(BiomeConfig::default),
+            4,
+        )
+        .unwrap();
+        let zones = world
+            .generator()
+            .generate(ZoneRect::new(0, 0, 9, 7))
+            .unwrap();
+        let grid = corner::world_keys(&zones, world.biomes()).unwrap();
+        let set = export::Tileset::for_grid(&grid);
+        let tiles = world.corner_tiles();
+        assert_eq!(
+            tmx,
+            export::to_tmx(&grid, &set, tiles.size(), "zones_tiles.png"),
+            "the corner tiles with their corner wangset, as `levelgen zones` writes them"
+        );
+        let mut req = body.clone();
+        req["format"] = json!("tileset");
+        let (s, png) = post_raw("/api/zones", req).await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(
+            image::load_from_memory(&png).unwrap().to_rgb8(),
+            tiles.tileset(&set.keys, export::COLUMNS).unwrap()
+        );
+    }
+    // One tile per zone: the reduced tileset's mixed wangset, and its 17x6 tiles.
+    let body = json!({"seed": 4, "zones": [9, 7], "zone_size": 24, "zone_tiles": true});
+    let mut req = body.clone();
+    req["format"] = json!("tmx");
+    let tmx = String::from_utf8(post_raw("/api/zones", req).await.1).unwrap();
+    assert!(tmx.contains(r#"type="mixed""#) && tmx.contains("zones_tiles.png"));
+    let mut req = body;
+    req["format"] = json!("tileset");
+    let png = post_raw("/api/zones", req).await.1;
+    let img = image::load_from_memory(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (17 * 24, 6 * 24));
+}
+
 #[tokio::test]
 async fn mario_themes_pick_rooms_and_colours() {
     let (s, over) = post("/api/mario", json!({"seed": 4})).await;

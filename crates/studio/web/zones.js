@@ -138,6 +138,10 @@ function bitcount(s) { let n = 0; while (s) { n += s & 1; s >>= 1; } return n; }
   });
   $('z-atlas-clear').onclick = () => { zones.atlas = null; $('z-atlas').value = ''; zones.render(); };
   $('z-dl-png').onclick = () => download('/api/zones', zones.request({ format: 'png', zone_size: 60 }), 'zones.png');
-  $('z-dl-tmx').onclick = () => download('/api/zones', zones.request({ format: 'tmx', zone_size: 60 }), 'zones.tmx');
+  // The TMX and the tileset image it refers to, as `levelgen zones --out zones.tmx` writes them.
+  $('z-dl-tmx').onclick = async () => {
+    await download('/api/zones', zones.request({ format: 'tmx', zone_size: 60 }), 'zones.tmx');
+    await download('/api/zones', zones.request({ format: 'tileset', zone_size: 60 }), 'zones_tiles.png');
+  };
   $('z-dl-states').onclick = () => download('/api/zones', zones.request({ format: 'states' }), 'zones-states.json');
 })();

@@ -287,14 +287,9 @@ fn floor_areas_row(
     Ok(())
 }
 
-/// The pictures of the built-in tiles: the default CLI picture, a large seamless, connected,
+/// The pictures of the default look (corner tiles): a large seamless, connected,
 /// biome-painted world, and a panorama of chunks spread over 1,000,000 zones.
 fn more_pictures(out: &std::path::Path) -> Result<()> {
-    let default = World::new(ZoneConfig::default(), None, 4)?;
-    let w = default
-        .generator()
-        .generate_par(ZoneRect::new(0, 0, 20, 12))?;
-    save_png(&default.paint(&w)?, &out.join("zones-procedural.png"))?;
     let cfg = big_world(out, Connected::Regions, "zones-big-world.png")?;
     // Eight chunks, 142,857 zones apart, spanning 1,000,000 zones; 4 px gaps between them.
     let cfg = ZoneConfig {
@@ -307,7 +302,7 @@ fn more_pictures(out: &std::path::Path) -> Result<()> {
         image::RgbImage::from_pixel(8 * side + 7 * 4, side, image::Rgb([255, 255, 255]));
     for k in 0..8i64 {
         let cx = k * 1_000_000 / 7 / 16;
-        let img = world.chunk_image(cx, 0)?;
+        let img = world.chunk_corner_image(cx, 0)?;
         image::imageops::replace(&mut strip, &img, k * i64::from(side + 4), 0);
     }
     save_png(&strip, &out.join("zones-panorama.png"))?;
@@ -327,7 +322,7 @@ fn big_world(out: &std::path::Path, connected: Connected, name: &str) -> Result<
     let w = world
         .generator()
         .generate_par(ZoneRect::new(0, 0, 80, 45))?;
-    save_png(&world.paint(&w)?, &out.join(name))?;
+    save_png(&world.paint_corners(&w)?, &out.join(name))?;
     Ok(cfg)
 }
 
@@ -353,7 +348,7 @@ fn windows_pictures(out: &std::path::Path) -> Result<()> {
             .generator()
             .generate_par(ZoneRect::new(0, 0, zw, zh))?;
         let x = k as i64 * i64::from(zw * z + gap);
-        image::imageops::replace(&mut strip, &world.paint(&w)?, x, 0);
+        image::imageops::replace(&mut strip, &world.paint_corners(&w)?, x, 0);
     }
     save_png(&strip, &out.join("zones-modes.png"))
 }

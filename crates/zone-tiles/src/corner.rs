@@ -10,7 +10,8 @@
 //! With [biomes](crate::biome) a node's material comes from its cell and the altitude
 //! there: open water (walls under the water line become water, floor becomes shallows in
 //! the deep and sand on the shore), meadow and forest in the middle, gravel and cliffs high
-//! up. Materials are ordered layers (water, shallows, sand, grass, gravel, forest, wall,
+//! up, and a ridge of cliff where wall crosses the step in the middle altitudes
+//! ([`ridge_altitude`]). Materials are ordered layers (water, shallows, sand, grass, gravel, forest, wall,
 //! cliff); a tile draws each layer over the ones below it with its own edge (foam on water,
 //! wet sand, a front face and a shadow below cliffs and walls, a shadow below trees), so
 //! terrains meet along drawn borders, the same tiles in PNG and in the exports
@@ -206,10 +207,20 @@ const SHALLOW: f64 = 0.04;
 /// Above the water line by this much, floor is still sand (the beach).
 const SHORE: f64 = 0.025;
 
+/// The land steps up once in the middle altitudes, half way between the water line and
+/// the rock line: wall nodes on the upper edge of that step (a 4-neighbour below it) are
+/// cliffs, so a ridge of rock follows the contour line through the forest, beside the
+/// cliffs that fill the high ground. Its altitude for `biomes`.
+pub fn ridge_altitude(biomes: &Biomes) -> f64 {
+    let c = biomes.config();
+    (c.water_below + c.rock_above) / 2.0
+}
+
 /// The node grid of a seamless `world`: `(2W + 1) x (2H + 1)` materials, node `(i, j)` at
 /// global node `(2 * origin + (i, j))`; `biomes` are sampled at each node (a zone is
 /// [`NOISE_ZONE`](crate::matcher::NOISE_ZONE) noise pixels, so the terrains do not depend on
-/// the drawn size).
+/// the drawn size), and forest on the upper edge of the ridge step is a cliff
+/// ([`ridge_altitude`]).
 pub fn nodes(world: &ZoneWorld, biomes: Option<&Biomes>) -> Result<Grid<Material>> {
     if world.mode != Mode::Seamless {
         return Err(ZoneError::CornerTilesNeedSeamless);
@@ -217,14 +228,31 @@ pub fn nodes(world: &ZoneWorld, biomes: Option<&Biomes>) -> Result<Grid<Material
     let (w, h) = (world.zones_wide(), world.zones_high());
     let half = f64::from(crate::matcher::NOISE_ZONE) / 2.0;
     let (ox, oy) = (2 * world.origin.0, 2 * world.origin.1);
+    // Altitudes with a margin of one node, for the terrace steps at the window's edge.
+    let alts = biomes.map(|b| {
+        Grid::from_fn(2 * w + 3, 2 * h + 3, |i, j| {
+            let (gx, gy) = (ox + i as i64 - 1, oy + j as i64 - 1);
+            b.altitude(gx as f64 * half, gy as f64 * half)
+        })
+    });
     Ok(Grid::from_fn(2 * w + 1, 2 * h + 1, |i, j| {
         let (zx, zy) = ((i / 2).min(w - 1), (j / 2).min(h - 1));
         let wall = world.states.at(zx, zy).cell(i - 2 * zx, j - 2 * zy);
-        let alt = biomes.map(|b| {
-            let (gx, gy) = (ox + i as i64, oy + j as i64);
-            (b, b.altitude(gx as f64 * half, gy as f64 * half))
-        });
-        material(wall, alt)
+        let (Some(b), Some(alts)) = (biomes, &alts) else {
+            return material(wall, None);
+        };
+        let alt = *alts.at(i + 1, j + 1);
+        let m = material(wall, Some((b, alt)));
+        let ridge = ridge_altitude(b);
+        let step = alt >= ridge
+            && [(i, j + 1), (i + 2, j + 1), (i + 1, j), (i + 1, j + 2)]
+                .into_iter()
+                .any(|(x, y)| *alts.at(x, y) < ridge);
+        if m == Material::Forest && step {
+            Material::Cliff
+        } else {
+            m
+        }
     }))
 }
 

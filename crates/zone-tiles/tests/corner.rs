@@ -290,3 +290,37 @@ fn ldtk_project_parses_back_with_its_layers_nodes_and_tiles() {
         assert_eq!(p["src"][1].as_u64().unwrap(), u64::from(t / 16) * 12);
     }
 }
+
+/// Below the rock line, a cliff is exactly a wall node on the upper edge of the ridge step
+/// (its altitude at or above the ridge, a 4-neighbour's below), and such ridges occur.
+#[test]
+fn ridges_of_cliff_follow_the_step_in_the_middle_altitudes() {
+    let world = World::new(settings(12), Some(BiomeConfig::default()), 4).unwrap();
+    let b = world.biomes().unwrap();
+    let (ox, oy) = (-10, 6);
+    let w = world
+        .generator()
+        .generate(ZoneRect::new(ox, oy, 48, 27))
+        .unwrap();
+    let nodes = corner::nodes(&w, Some(b)).unwrap();
+    let ridge = corner::ridge_altitude(b);
+    let half = f64::from(zone_tiles::matcher::NOISE_ZONE) / 2.0;
+    let alt = |i: i64, j: i64| b.altitude((2 * ox + i) as f64 * half, (2 * oy + j) as f64 * half);
+    let mut ridges = 0;
+    for ((i, j), m) in nodes.iter() {
+        let (i, j) = (i as i64, j as i64);
+        let a = alt(i, j);
+        if a > b.config().rock_above || a < b.config().water_below {
+            continue; // high ground is all cliff, low ground water
+        }
+        let step = a >= ridge
+            && [(-1, 0), (1, 0), (0, -1), (0, 1)]
+                .iter()
+                .any(|(dx, dy)| alt(i + dx, j + dy) < ridge);
+        if *m == Material::Cliff || *m == Material::Forest {
+            assert_eq!(*m == Material::Cliff, step, "node ({i},{j}) at {a}");
+            ridges += usize::from(step);
+        }
+    }
+    assert!(ridges > 20, "{ridges} ridge nodes");
+}

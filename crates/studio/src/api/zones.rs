@@ -14,11 +14,17 @@ use super::{BYTES_PER_PIXEL, Endpoint, Output, base64, encode, unbase64, with_ov
 use crate::error::{StudioError, within};
 use crate::limits::{MAX_ATLAS_SIDE, MAX_PNG_SIDE, MAX_ZONE_SAMPLES, MAX_ZONES_SIDE};
 use crate::work::{Cost, Job};
+use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use zone_tiles::corner::{
+    self,
+    export::{COLUMNS, Tileset, to_tmx as to_corner_tmx},
+};
 use zone_tiles::export::{black_and_white, paint, state_grid_json, to_tmx};
 use zone_tiles::matcher::{NOISE_CELL, NOISE_ZONE};
 use zone_tiles::options::{NoiseName, WorleyName};
+use zone_tiles::procedural::{Geometry, ProceduralTiles, Style};
 use zone_tiles::{
     Atlas, BiomeConfig, Connected, Distance, Place, World, ZoneConfig, ZoneGenerator, ZoneOptions,
     ZoneRect, ZoneWorld,
@@ -36,11 +42,19 @@ pub enum ZonesFormat {
     Json,
     /// The PNG, as `levelgen zones` draws it.
     Png,
-    /// Tiled TMX over the 102-tile reduced tileset.
+    /// Tiled TMX as `levelgen zones --out zones.tmx` writes it: by default the corner tiles
+    /// with a corner wangset over [`TILESET`] (format `tileset`); with `reference` or
+    /// `zone_tiles`, one tile per zone over the 102-tile reduced tileset.
     Tmx,
+    /// The tileset image the TMX refers to ([`TILESET`]), as the CLI writes it beside the map.
+    Tileset,
     /// The state grid as JSON.
     States,
 }
+
+/// The tileset file name the TMX download refers to (the CLI's `<stem>_tiles.png` for
+/// `zones.tmx`).
+pub const TILESET: &str = "zones_tiles.png";
 
 /// The body of `POST /api/zones`: the options of `levelgen zones`, by the same names.
 #[derive(Clone, Debug, Deserialize)]
@@ -262,7 +276,10 @@ fn check(req: &ZonesRequest) -> Result<(u64, u32), StudioError> {
         .map_err(bad)?;
     let samples = samples(&cfg, req.zones);
     within("noise samples", samples, MAX_ZONE_SAMPLES)?;
-    if req.format != ZonesFormat::Tmx && req.format != ZonesFormat::States {
+    if !matches!(
+        req.format,
+        ZonesFormat::Tmx | ZonesFormat::Tileset | ZonesFormat::States
+    ) {
         within("PNG side in pixels", (w.max(h) * z) as usize, MAX_PNG_SIDE)?;
     }
     if let Some(o) = &req.offsets {
@@ -360,6 +377,32 @@ fn png(
     encode(img.width(), img.height(), img.as_raw())
 }
 
+/// Whether a request shows the default look: the corner tiles (no atlas, plain cells,
+/// tile per zone or reference world).
+fn corner_look(req: &ZonesRequest) -> bool {
+    !(req.reference || req.zone_tiles || req.plain || req.atlas.is_some())
+}
+
+/// The TMX download and the tileset image it refers to, as `levelgen zones` writes them.
+fn tmx_and_tileset(
+    world: &ZoneWorld,
+    streamer: &World,
+    req: &ZonesRequest,
+) -> Result<(String, RgbImage), StudioError> {
+    let bad = |e: zone_tiles::ZoneError| StudioError::input("body", e.to_string());
+    if corner_look(req) {
+        let grid = corner::world_keys(world, streamer.biomes()).map_err(bad)?;
+        let set = Tileset::for_grid(&grid);
+        let tiles = streamer.corner_tiles();
+        let image = tiles.tileset(&set.keys, COLUMNS).map_err(bad)?;
+        return Ok((to_corner_tmx(&grid, &set, tiles.size(), TILESET), image));
+    }
+    let tiles = ProceduralTiles::new(world.zone_size, Geometry::of(world.mode), Style::DUNGEON)
+        .and_then(|t| t.reduced_atlas())
+        .map_err(bad)?;
+    Ok((to_tmx(world, world.zone_size, TILESET), tiles.to_image()))
+}
+
 /// Bytes of a decoded atlas at its largest (4,096 px per side, RGBA) and the painted picture.
 const ATLAS_BYTES: u64 = 2 * (MAX_ATLAS_SIDE as u64 * MAX_ATLAS_SIDE as u64) * 4;
 
@@ -406,8 +449,12 @@ pub fn run(req: ZonesRequest, job: &Job) -> Result<Output, StudioError> {
         ZonesFormat::Png => Output::png(png(&zones, &streamer, atlas, &req)?),
         ZonesFormat::Tmx => Output::text(
             "application/xml",
-            to_tmx(&zones, zones.zone_size, "atlas.png"),
+            tmx_and_tileset(&zones, &streamer, &req)?.0,
         ),
+        ZonesFormat::Tileset => {
+            let image = tmx_and_tileset(&zones, &streamer, &req)?.1;
+            Output::png(encode(image.width(), image.height(), image.as_raw())?)
+        }
         ZonesFormat::States => Output::text("application/json", state_grid_json(&zones)),
         ZonesFormat::Json => Output::json(ZonesResponse {
             zones_wide: zones.zones_wide(),

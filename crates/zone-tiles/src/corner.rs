@@ -32,6 +32,7 @@ use crate::world::{Mode, ZoneWorld};
 use grid_core::Grid;
 use image::RgbImage;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Variants per corner combination.
 pub const VARIANTS: u32 = 3;
@@ -327,15 +328,23 @@ impl CornerTiles {
 
     /// Paints a grid of tiles; each distinct tile is drawn once.
     pub fn paint(self, keys: &Grid<CornerKey>) -> Result<RgbImage> {
+        self.paint_cached(keys, &TileCache::default())
+    }
+
+    /// Paints a grid of tiles, taking tiles drawn before from `cache` and keeping the new
+    /// ones there (so streamed chunks draw each tile once per world).
+    pub fn paint_cached(self, keys: &Grid<CornerKey>, cache: &TileCache) -> Result<RgbImage> {
         let t = self.size as usize;
         let (w, h) = (keys.width(), keys.height());
         crate::limits::check_image(w as u64, h as u64, self.size)?;
         let mut img = RgbImage::new((w * t) as u32, (h * t) as u32);
         let stride = w * t * 3;
         let buf: &mut [u8] = &mut img;
-        let mut cache: HashMap<CornerKey, Vec<u8>> = HashMap::new();
+        let mut local: HashMap<CornerKey, Arc<Vec<u8>>> = HashMap::new();
         for ((x, y), key) in keys.iter() {
-            let tile = cache.entry(*key).or_insert_with(|| self.tile(*key));
+            let tile = local
+                .entry(*key)
+                .or_insert_with(|| cache.get_or_draw(self, *key));
             for ty in 0..t {
                 let row = (y * t + ty) * stride + x * t * 3;
                 buf[row..row + t * 3].copy_from_slice(&tile[ty * t * 3..(ty + 1) * t * 3]);
@@ -346,9 +355,19 @@ impl CornerTiles {
 
     /// Paints a seamless `world` (with `biomes`, in their materials).
     pub fn paint_world(self, world: &ZoneWorld, biomes: Option<&Biomes>) -> Result<RgbImage> {
+        self.paint_world_cached(world, biomes, &TileCache::default())
+    }
+
+    /// [`CornerTiles::paint_world`] with tiles kept in `cache`.
+    pub fn paint_world_cached(
+        self,
+        world: &ZoneWorld,
+        biomes: Option<&Biomes>,
+        cache: &TileCache,
+    ) -> Result<RgbImage> {
         let (w, h) = (world.zones_wide() as u64, world.zones_high() as u64);
         crate::limits::check_image(2 * w, 2 * h, self.size)?;
-        self.paint(&world_keys(world, biomes)?)
+        self.paint_cached(&world_keys(world, biomes)?, cache)
     }
 
     /// A tileset image of `keys` in order, `columns` tiles across.
@@ -366,6 +385,43 @@ impl CornerTiles {
             }
         }
         Ok(img)
+    }
+}
+
+/// Drawn tiles kept across pictures, shared by threads: a [`World`](crate::World) keeps
+/// one, so streaming chunks draws each distinct tile once instead of once per chunk. It
+/// holds at most [`TileCache::MAX_BYTES`] of pixels (then starts afresh); what it holds
+/// never changes a picture.
+#[derive(Debug, Default)]
+pub struct TileCache {
+    tiles: Mutex<(HashMap<(u32, CornerKey), Arc<Vec<u8>>>, usize)>,
+}
+
+impl TileCache {
+    /// The most pixel bytes a cache holds.
+    pub const MAX_BYTES: usize = 64 << 20;
+
+    /// Tile `key` at the size of `tiles`, drawn now if not held.
+    pub fn get_or_draw(&self, tiles: CornerTiles, key: CornerKey) -> Arc<Vec<u8>> {
+        let id = (tiles.size, key);
+        if let Some(t) = self.lock().0.get(&id) {
+            return Arc::clone(t);
+        }
+        let tile = Arc::new(tiles.tile(key));
+        let mut held = self.lock();
+        if held.1 + tile.len() > Self::MAX_BYTES {
+            *held = (HashMap::new(), 0);
+        }
+        held.1 += tile.len();
+        held.0.insert(id, Arc::clone(&tile));
+        tile
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (HashMap<(u32, CornerKey), Arc<Vec<u8>>>, usize)> {
+        // A panic while holding the lock leaves only whole tiles behind.
+        self.tiles
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

@@ -81,6 +81,8 @@ pub struct World {
     biomes: Option<Biomes>,
     tiles: Vec<ProceduralTiles>,
     corners: CornerTiles,
+    /// Corner tiles drawn so far, shared by the clones of this world.
+    corner_cache: std::sync::Arc<crate::corner::TileCache>,
 }
 
 impl World {
@@ -102,6 +104,7 @@ impl World {
             biomes,
             tiles,
             corners: CornerTiles::for_zone(config.zone_size)?,
+            corner_cache: Default::default(),
         })
     }
 
@@ -133,7 +136,8 @@ impl World {
     /// Paints a seamless `world` with the built-in corner tiles (with biomes, in their
     /// materials): `2W x 2H` tiles of `zone_size / 2` px.
     pub fn paint_corners(&self, world: &ZoneWorld) -> Result<RgbImage> {
-        self.corners.paint_world(world, self.biomes.as_ref())
+        self.corners
+            .paint_world_cached(world, self.biomes.as_ref(), &self.corner_cache)
     }
 
     /// The corner tiles of chunk `(cx, cy)`: `2 * CHUNK_ZONES` square, a pure function of

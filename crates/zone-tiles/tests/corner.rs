@@ -324,3 +324,24 @@ fn ridges_of_cliff_follow_the_step_in_the_middle_altitudes() {
     }
     assert!(ridges > 20, "{ridges} ridge nodes");
 }
+
+/// A world keeps the tiles it drew: pictures painted from its warm cache, in any order and
+/// from clones, are the pictures drawn afresh.
+#[test]
+fn pictures_from_the_tile_cache_are_the_fresh_pictures() {
+    let world = World::new(settings(18), Some(BiomeConfig::default()), 8).unwrap();
+    let clone = world.clone();
+    for (cx, cy) in [(0, 0), (3, -2), (0, 0)] {
+        let painted = clone.chunk_corner_image(cx, cy).unwrap();
+        let w = world
+            .generator()
+            .generate(zone_tiles::stream::chunk_rect(cx, cy))
+            .unwrap();
+        let fresh = world
+            .corner_tiles()
+            .paint_world(&w, world.biomes())
+            .unwrap();
+        assert_eq!(painted, fresh, "chunk ({cx}, {cy})");
+        assert_eq!(world.paint_corners(&w).unwrap(), fresh);
+    }
+}

@@ -61,23 +61,25 @@
 //! ## Measured figures
 //!
 //! Criterion, release build, one core, on a 2 vCPU Intel Xeon (24 GiB) shared with other
-//! builds while measuring (load average 15 to 20), in the thread's CPU time (`chunk_cpu`,
-//! `million_cpu`):
+//! builds while measuring (load average 6 to 7), in the thread's CPU time (`chunk_cpu`,
+//! `corners`, `million_cpu`):
 //!
 //! ```text
-//! cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3 'chunk|million'
+//! cargo bench -p zone-tiles --bench zone_tiles -- --warm-up-time 1 --measurement-time 3 'chunk_cpu|million_cpu|corners'
 //! ```
 //!
-//! | one 16x16-zone chunk ([`World::chunk`]) | thread CPU time |
+//! | one 16x16-zone chunk | thread CPU time |
 //! |---|---|
-//! | defaults (seamless, macro layer, stride 2) | **0.54 ms** |
-//! | reference mode, stride 2 | 1.10 ms |
-//! | [`ZoneConfig::streaming`] (seamless, connected regions, stride 10) | 0.90 ms |
-//! | [`Connected::Windows`], defaults | 2.00 ms |
-//! | [`Connected::Windows`], seamless, stride 10 | 0.98 ms |
+//! | [`World::chunk`], defaults (seamless, macro layer, stride 2) | **0.52 ms** |
+//! | [`World::chunk`], reference mode, stride 2 | 1.07 ms |
+//! | [`World::chunk`], [`ZoneConfig::streaming`] (connected regions, stride 10) | 0.83 ms |
+//! | [`World::chunk`], [`Connected::Windows`], defaults | 1.87 ms |
+//! | [`World::chunk`], [`Connected::Windows`], seamless, stride 10 | 0.91 ms |
+//! | [`World::chunk_corners`] (the default look's 32x32 tiles), defaults | 0.53 ms |
+//! | [`World::chunk_corner_image`] (960x960 px), defaults; with biomes | 0.84 ms; 1.79 ms |
 //!
 //! A million zones ([`ZoneGenerator::generate`] of 1000x1000 zones, defaults, one thread):
-//! 1.96 s of thread CPU time.
+//! 1.82 s of thread CPU time.
 //!
 //! The default noise's hot loop ([`worley_mean`]) keeps, per piece of a cell's samples, only
 //! the feature points that can be nearest there, with the same `f64` results as sampling one

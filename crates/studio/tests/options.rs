@@ -311,6 +311,59 @@ async fn the_tmx_download_is_the_clis_corner_tiles_with_their_tileset() {
     assert_eq!((img.width(), img.height()), (17 * 24, 6 * 24));
 }
 
+/// A square atlas is a 16-tile corner atlas, as `levelgen zones --atlas` reads it: the
+/// picture is the atlas's tiles by their corners, the TMX download uses it as its tileset.
+#[tokio::test]
+async fn a_corner_atlas_paints_the_picture_and_the_tmx() {
+    use base64::Engine;
+    use zone_tiles::corner::{self, atlas::CornerAtlas};
+    let art = image::RgbImage::from_fn(32, 32, |x, y| {
+        image::Rgb([((y / 8) * 4 + x / 8) as u8 * 16, (x % 8) as u8 * 30, 90])
+    });
+    let mut png = Vec::new();
+    art.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let b64 = base64::engine::general_purpose::STANDARD.encode(&png);
+    let body = json!({"seed": 2, "zones": [6, 5], "zone_size": 30, "atlas": b64});
+    let (s, v) = post("/api/zones", body.clone()).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let world = World::new(
+        ZoneConfig {
+            zone_size: 30,
+            ..ZoneConfig::default()
+        },
+        None,
+        2,
+    )
+    .unwrap();
+    let zones = world
+        .generator()
+        .generate(ZoneRect::new(0, 0, 6, 5))
+        .unwrap();
+    let keys = corner::world_keys(&zones, None).unwrap();
+    let atlas = CornerAtlas::from_image(&art).unwrap();
+    assert_eq!(
+        png_rgb(v["png"].as_str().unwrap()),
+        atlas.paint(&keys).unwrap()
+    );
+    let mut tmx = body.clone();
+    tmx["format"] = json!("tmx");
+    let text = String::from_utf8(post_raw("/api/zones", tmx).await.1).unwrap();
+    assert_eq!(text, corner::atlas::to_tmx(&keys, 8, "zones_tiles.png"));
+    let mut set = body.clone();
+    set["format"] = json!("tileset");
+    let tiles = post_raw("/api/zones", set).await.1;
+    assert_eq!(image::load_from_memory(&tiles).unwrap().to_rgb8(), art);
+    let mut biomes = body;
+    biomes["biomes"] = json!(true);
+    let (s, e) = post("/api/zones", biomes).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"].as_str().unwrap().contains("wall and floor only"),
+        "{e}"
+    );
+}
+
 #[tokio::test]
 async fn mario_themes_pick_rooms_and_colours() {
     let (s, over) = post("/api/mario", json!({"seed": 4})).await;

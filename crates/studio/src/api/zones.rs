@@ -7,8 +7,9 @@
 //! the painted field added to every cell's or node's value before the threshold
 //! ([`ZoneGenerator::with_offset`]). The painted field has [`FIELD`] samples per zone side: a
 //! cell covers 2x2 of them, a seamless node the 2x2 around its centre. The picture is drawn
-//! as `levelgen zones` draws its PNG: the built-in procedural tiles (per terrain with
-//! biomes), an artist's atlas, or black-and-white cells with `plain`.
+//! as `levelgen zones` draws its PNG: the built-in corner tiles (per material with biomes),
+//! one built-in tile per zone with `zone_tiles`, an artist's zone or corner atlas, or
+//! black-and-white cells with `plain`.
 
 use super::{BYTES_PER_PIXEL, Endpoint, Output, base64, encode, unbase64, with_overrides};
 use crate::error::{StudioError, within};
@@ -17,6 +18,7 @@ use crate::work::{Cost, Job};
 use image::RgbImage;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use zone_tiles::corner::atlas::CornerAtlas;
 use zone_tiles::corner::{
     self,
     export::{COLUMNS, Tileset, to_tmx as to_corner_tmx},
@@ -334,8 +336,17 @@ pub fn noise_field(g: &ZoneGenerator, req: &ZonesRequest) -> Vec<u8> {
         .collect()
 }
 
-/// The atlas (or, with biomes, the stack of one atlas per terrain) of a request.
-fn atlases(text: &str, biomes: bool) -> Result<Vec<Atlas>, StudioError> {
+/// An artist's art, as `levelgen zones --atlas` reads it.
+enum Art {
+    /// A zone atlas (with biomes, one per terrain).
+    Zones(Vec<Atlas>),
+    /// A 16-tile corner atlas (a square image of 4x4 tiles).
+    Corners(CornerAtlas),
+}
+
+/// The atlas of a request: a corner atlas (square), or a zone atlas (with biomes, the stack
+/// of one atlas per terrain).
+fn atlases(text: &str, biomes: bool) -> Result<Art, StudioError> {
     use image::ImageReader;
     let bytes = unbase64("body.atlas", text)?;
     let mut reader = ImageReader::new(std::io::Cursor::new(bytes))
@@ -349,12 +360,23 @@ fn atlases(text: &str, biomes: bool) -> Result<Vec<Atlas>, StudioError> {
         .decode()
         .map_err(|e| StudioError::input("body.atlas", e.to_string()))?
         .to_rgb8();
+    let bad = |e: zone_tiles::ZoneError| StudioError::input("body.atlas", e.to_string());
+    if corner::atlas::is_corner_layout(img.width(), img.height()) {
+        if biomes {
+            return Err(StudioError::input(
+                "body.atlas",
+                "a corner atlas (4x4 tiles) draws wall and floor only; with biomes give a \
+                 biome atlas",
+            ));
+        }
+        return CornerAtlas::from_image(&img).map(Art::Corners).map_err(bad);
+    }
     let cut = if biomes {
         Atlas::split_stack(&img, 3)
     } else {
         Atlas::from_image_auto(&img).map(|a| vec![a])
     };
-    cut.map_err(|e| StudioError::input("body.atlas", e.to_string()))
+    cut.map(Art::Zones).map_err(bad)
 }
 
 /// The PNG of a world as `levelgen zones` draws it: an artist's atlas (per terrain with
@@ -363,12 +385,15 @@ fn atlases(text: &str, biomes: bool) -> Result<Vec<Atlas>, StudioError> {
 fn png(
     world: &ZoneWorld,
     streamer: &World,
-    atlas: Option<&[Atlas]>,
+    atlas: Option<&Art>,
     req: &ZonesRequest,
 ) -> Result<Vec<u8>, StudioError> {
     let img = match atlas {
-        Some(a) if req.biomes => streamer.paint_with_atlases(world, a),
-        Some(a) => paint(world, &a[0]),
+        Some(Art::Corners(a)) => {
+            corner::world_keys(world, streamer.biomes()).and_then(|keys| a.paint(&keys))
+        }
+        Some(Art::Zones(a)) if req.biomes => streamer.paint_with_atlases(world, a),
+        Some(Art::Zones(a)) => paint(world, &a[0]),
         None if req.plain => black_and_white(world, world.zone_size),
         None if req.reference || req.zone_tiles => streamer.paint(world),
         None => streamer.paint_corners(world),
@@ -387,9 +412,15 @@ fn corner_look(req: &ZonesRequest) -> bool {
 fn tmx_and_tileset(
     world: &ZoneWorld,
     streamer: &World,
+    atlas: Option<&Art>,
     req: &ZonesRequest,
 ) -> Result<(String, RgbImage), StudioError> {
     let bad = |e: zone_tiles::ZoneError| StudioError::input("body", e.to_string());
+    if let Some(Art::Corners(a)) = atlas {
+        let grid = corner::world_keys(world, streamer.biomes()).map_err(bad)?;
+        let tmx = corner::atlas::to_tmx(&grid, a.size(), TILESET);
+        return Ok((tmx, a.to_image()));
+    }
     if corner_look(req) {
         let grid = corner::world_keys(world, streamer.biomes()).map_err(bad)?;
         let set = Tileset::for_grid(&grid);
@@ -444,15 +475,15 @@ pub fn run(req: ZonesRequest, job: &Job) -> Result<Output, StudioError> {
         .as_deref()
         .map(|a| atlases(a, req.biomes))
         .transpose()?;
-    let atlas = atlas.as_deref();
+    let atlas = atlas.as_ref();
     Ok(match req.format {
         ZonesFormat::Png => Output::png(png(&zones, &streamer, atlas, &req)?),
         ZonesFormat::Tmx => Output::text(
             "application/xml",
-            tmx_and_tileset(&zones, &streamer, &req)?.0,
+            tmx_and_tileset(&zones, &streamer, atlas, &req)?.0,
         ),
         ZonesFormat::Tileset => {
-            let image = tmx_and_tileset(&zones, &streamer, &req)?.1;
+            let image = tmx_and_tileset(&zones, &streamer, atlas, &req)?.1;
             Output::png(encode(image.width(), image.height(), image.as_raw())?)
         }
         ZonesFormat::States => Output::text("application/json", state_grid_json(&zones)),

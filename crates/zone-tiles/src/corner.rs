@@ -394,8 +394,11 @@ impl CornerTiles {
 /// never changes a picture.
 #[derive(Debug, Default)]
 pub struct TileCache {
-    tiles: Mutex<(HashMap<(u32, CornerKey), Arc<Vec<u8>>>, usize)>,
+    tiles: Mutex<Held>,
 }
+
+/// The tiles a cache holds by tile side and key, and their bytes.
+type Held = (HashMap<(u32, CornerKey), Arc<Vec<u8>>>, usize);
 
 impl TileCache {
     /// The most pixel bytes a cache holds.
@@ -417,7 +420,7 @@ impl TileCache {
         tile
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, (HashMap<(u32, CornerKey), Arc<Vec<u8>>>, usize)> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
         // A panic while holding the lock leaves only whole tiles behind.
         self.tiles
             .lock()

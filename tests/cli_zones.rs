@@ -195,11 +195,12 @@ fn biomes_export_corner_tiles_to_tmx_and_ldtk() {
 fn bad_input_exits_with_code_2() {
     let dir = temp_dir("bad");
     let wrong = dir.join("wrong.png");
-    // A valid PNG whose size (27x27, a 3x3-zone world) fits no atlas layout.
+    // A valid PNG whose size (24x16: 6x4 corner tiles of 4 px, a 3x2-zone world) fits no
+    // atlas layout (not square, so no corner atlas either).
     let made = dir.join("made.png");
     assert!(
         bin()
-            .args(["zones", "--zones", "3x3", "--zone-size", "9", "--out"])
+            .args(["zones", "--zones", "3x2", "--zone-size", "9", "--out"])
             .arg(&made)
             .status()
             .unwrap()

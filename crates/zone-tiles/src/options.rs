@@ -287,6 +287,13 @@ mod tests {
         for (name, _) in CONNECTED_CHOICES {
             assert!(parse_connected(name).is_ok());
         }
+        // The help states the tested window minimum.
+        let m = crate::blocks::MIN_WINDOW;
+        assert!(
+            CONNECTED_CHOICES[0]
+                .1
+                .contains(&format!("at least {m}x{m} zones"))
+        );
         assert_eq!("Simplex".parse::<NoiseName>().unwrap(), NoiseName::Simplex);
         let e = "cubic".parse::<NoiseName>().unwrap_err().to_string();
         assert!(

@@ -78,3 +78,37 @@ fn a_square_atlas_of_the_wrong_size_or_with_biomes_exits_2() {
         assert!(!dir.join("x.png").exists());
     }
 }
+
+/// `zones atlas --corners` writes the built-in corner tiles as a corner atlas, which
+/// `zones --atlas` reads back whole.
+#[test]
+fn the_builtin_corner_atlas_round_trips_through_the_cli() {
+    let dir = common::temp_dir("cli-zones-corner-atlas-builtin");
+    let art = dir.join("corners.png");
+    let out = bin()
+        .args(["zones", "atlas", "--corners", "--zone-size", "24", "--out"])
+        .arg(&art)
+        .output()
+        .unwrap();
+    assert_success(&out, "");
+    let img = zone_tiles::Atlas::load_image(&art, 1).unwrap();
+    assert_eq!(img.dimensions(), (48, 48), "4x4 tiles of 12 px");
+    let out = bin()
+        .args(["zones", "--zones", "8x6", "--atlas"])
+        .arg(&art)
+        .arg("--out")
+        .arg(dir.join("world.tmx"))
+        .output()
+        .unwrap();
+    assert_success(&out, "");
+    assert_eq!(
+        std::fs::read(dir.join("world_tiles.png")).unwrap(),
+        std::fs::read(&art).unwrap()
+    );
+    let out = bin()
+        .args(["zones", "atlas", "--corners", "--reduced", "--out"])
+        .arg(dir.join("x.png"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "--corners is its own layout");
+}

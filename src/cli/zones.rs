@@ -163,6 +163,10 @@ pub struct AtlasArgs {
     /// The 102-tile symmetry-reduced atlas (17x6) instead of all 512 states (32x16).
     #[arg(long)]
     pub reduced: bool,
+    /// The 16 built-in corner tiles (4x4, in the order `zones --atlas` reads a corner atlas,
+    /// zone-size / 2 px each) instead of a zone atlas.
+    #[arg(long, conflicts_with_all = ["reduced", "builtin", "biomes"])]
+    pub corners: bool,
     /// Tile side in pixels (a multiple of 3).
     #[arg(long, default_value_t = 60)]
     pub zone_size: u32,
@@ -438,6 +442,12 @@ fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
             path.display()
         )));
     }
+    if a.corners {
+        let img = CornerAtlas::builtin(a.zone_size)
+            .map_err(CliError::input)?
+            .to_image();
+        return write_atlas_png(a, &target, (img.width(), img.height()), img.as_raw());
+    }
     let kind = if a.reduced {
         AtlasKind::Reduced
     } else {
@@ -464,11 +474,20 @@ fn run_atlas(a: &AtlasArgs) -> Result<(), CliError> {
         blocks.push(atlas);
     }
     let img = Atlas::stack_image(&blocks);
-    let png = grid_core::export::encode_png(img.width(), img.height(), img.as_raw())
-        .map_err(CliError::output_msg)?;
-    Output::new().write(&target, &png)?;
+    write_atlas_png(a, &target, (img.width(), img.height()), img.as_raw())
+}
+
+/// Writes an atlas image for `zones atlas`.
+fn write_atlas_png(
+    a: &AtlasArgs,
+    target: &Target,
+    (w, h): (u32, u32),
+    rgb: &[u8],
+) -> Result<(), CliError> {
+    let png = grid_core::export::encode_png(w, h, rgb).map_err(CliError::output_msg)?;
+    Output::new().write(target, &png)?;
     if !a.quiet
-        && let Target::File(p) = &target
+        && let Target::File(p) = target
     {
         super::output::note(format!("wrote {}", p.display()));
     }

@@ -135,3 +135,22 @@ fn wrong_sizes_are_typed_errors() {
     assert!(!corner::atlas::is_corner_layout(32 * 9, 16 * 9));
     assert!(!corner::atlas::is_corner_layout(17 * 9, 6 * 9));
 }
+
+#[test]
+fn the_builtin_corner_atlas_is_the_default_art_in_the_documented_order() {
+    let atlas = CornerAtlas::builtin(24).unwrap();
+    assert_eq!(atlas.size(), 12);
+    let tiles = corner::CornerTiles::for_zone(24).unwrap();
+    for (i, corners) in sixteen(Material::Floor, Material::Wall)
+        .into_iter()
+        .enumerate()
+    {
+        let key = corner::CornerKey {
+            corners,
+            variant: 0,
+        };
+        assert_eq!(atlas.tile(i), &tiles.tile(key)[..], "tile {i}");
+    }
+    let again = CornerAtlas::from_image(&atlas.to_image()).unwrap();
+    assert_eq!(again, atlas);
+}

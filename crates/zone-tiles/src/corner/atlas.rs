@@ -87,6 +87,25 @@ impl CornerAtlas {
         Ok(Self { size, tiles })
     }
 
+    /// The built-in art as a corner atlas (variant 0 of the 16 wall/floor tiles, in the
+    /// documented order): a starting point for an artist, `zone_size / 2` px per tile.
+    pub fn builtin(zone_size: u32) -> Result<Self> {
+        let tiles = super::CornerTiles::for_zone(zone_size)?;
+        let tiles = sixteen(Material::Floor, Material::Wall)
+            .into_iter()
+            .map(|corners| {
+                tiles.tile(CornerKey {
+                    corners,
+                    variant: 0,
+                })
+            })
+            .collect();
+        Ok(Self {
+            size: (zone_size / 2).max(1),
+            tiles,
+        })
+    }
+
     /// Reads a corner atlas PNG (its size checked from the header before decoding).
     pub fn load(path: &Path) -> Result<Self> {
         Self::from_image(&crate::atlas::Atlas::load_image(path, 1)?)

@@ -23,7 +23,7 @@ fn a_corner_atlas_draws_the_png_and_travels_with_the_tmx() {
     let dir = common::temp_dir("cli-zones-corner-atlas");
     let source = dir.join("corners.png");
     save_art(12, &source);
-    for ext in ["png", "tmx"] {
+    for ext in ["png", "tmx", "ldtk"] {
         let out = bin()
             .args(["zones", "--zones", "10x6", "--seed", "2", "--atlas"])
             .arg(&source)
@@ -47,6 +47,8 @@ fn a_corner_atlas_draws_the_png_and_travels_with_the_tmx() {
     );
     let text = std::fs::read_to_string(dir.join("world.tmx")).unwrap();
     assert!(text.contains(r#"tilecount="16""#) && text.contains(r#"type="corner""#));
+    let ldtk = std::fs::read_to_string(dir.join("world.ldtk")).unwrap();
+    assert!(ldtk.contains(r#""relPath":"world_tiles.png""#) && ldtk.contains(r#""__cWid":4"#));
 }
 
 #[test]

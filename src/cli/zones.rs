@@ -295,7 +295,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         && atlas.is_none()
         && corner_atlas.is_none()
         && cfg.mode == Mode::Seamless;
-    if plan.format() == "ldtk" && !corners {
+    if plan.format() == "ldtk" && !corners && corner_atlas.is_none() {
         return Err(CliError::input_msg(LDTK_NEEDS_CORNERS));
     }
     let out = Output::guarding(args.atlas.as_deref());
@@ -343,8 +343,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 /// Why `.ldtk` output is refused without the corner tiles.
-const LDTK_NEEDS_CORNERS: &str = "LDtk output draws the built-in corner tiles: it needs a \
-     seamless world (no --reference) and no --atlas, --plain or --zone-tiles";
+const LDTK_NEEDS_CORNERS: &str = "LDtk output draws corner tiles: it needs a seamless world \
+     (no --reference), no --plain or --zone-tiles, and no --atlas but a corner atlas";
 
 /// How a PNG is painted.
 enum Look<'a> {
@@ -425,6 +425,13 @@ fn write_world(
                 corner::export::write_ldtk(&nodes, &grid, streamer.corner_tiles(), tmp)
                     .map_err(zone_err)
             }),
+            (Target::File(path), Look::CornerAtlas(a, source, streamer)) => {
+                out.write_files(path, |tmp| {
+                    let nodes = corner::nodes(world, streamer.biomes()).map_err(zone_err)?;
+                    let grid = corner::keys(&nodes, 2 * world.origin.0, 2 * world.origin.1);
+                    corner::atlas::write_ldtk(&nodes, &grid, a, tmp, source).map_err(zone_err)
+                })
+            }
             (Target::Stdout, _) => Err(CliError::input_msg("an .ldtk project cannot go to stdout")),
             _ => Err(CliError::input_msg(LDTK_NEEDS_CORNERS)),
         },

@@ -154,3 +154,45 @@ fn the_builtin_corner_atlas_is_the_default_art_in_the_documented_order() {
     let again = CornerAtlas::from_image(&atlas.to_image()).unwrap();
     assert_eq!(again, atlas);
 }
+
+#[test]
+fn ldtk_over_the_atlas_places_each_tile_by_its_corners() {
+    let dir = temp_dir("ldtk");
+    let source = dir.join("art.png");
+    art(8).save(&source).unwrap();
+    let atlas = CornerAtlas::load(&source).unwrap();
+    let w = world(3);
+    let nodes = corner::nodes(&w, None).unwrap();
+    let grid = corner::keys(&nodes, 2 * w.origin.0, 2 * w.origin.1);
+    let path = dir.join("map.ldtk");
+    zone_tiles::corner::atlas::write_ldtk(&nodes, &grid, &atlas, &path, &source).unwrap();
+    assert_eq!(
+        std::fs::read(dir.join("map_tiles.png")).unwrap(),
+        std::fs::read(&source).unwrap()
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let ts = &v["defs"]["tilesets"][0];
+    assert_eq!(
+        (ts["__cWid"].as_u64(), ts["__cHei"].as_u64()),
+        (Some(4), Some(4))
+    );
+    assert_eq!(
+        (ts["pxWid"].as_u64(), ts["relPath"].as_str()),
+        (Some(32), Some("map_tiles.png"))
+    );
+    let placed = v["levels"][0]["layerInstances"][0]["gridTiles"]
+        .as_array()
+        .unwrap();
+    assert_eq!(placed.len(), 28 * 18);
+    for p in placed {
+        let (x, y) = (
+            p["px"][0].as_u64().unwrap() as usize / 8,
+            p["px"][1].as_u64().unwrap() as usize / 8,
+        );
+        let t = p["t"].as_u64().unwrap() as usize;
+        assert_eq!(t, index_of(grid.at(x, y).corners));
+        assert_eq!(p["src"][0].as_u64().unwrap() as usize, t % 4 * 8);
+        assert_eq!(p["src"][1].as_u64().unwrap() as usize, t / 4 * 8);
+    }
+}

@@ -192,3 +192,28 @@ pub fn write_tmx(
         message: e.to_string(),
     })
 }
+
+/// Writes the LDtk project of `nodes` and `grid` ([`to_ldtk`](super::export::to_ldtk)'s
+/// layout) at `path` over the corner atlas `atlas`, read from `source`, whose file is copied
+/// beside the project byte for byte (`<stem>_tiles.png`); tile ids are the atlas indices.
+pub fn write_ldtk(
+    nodes: &Grid<Material>,
+    grid: &Grid<CornerKey>,
+    atlas: &CornerAtlas,
+    path: &Path,
+    source: &Path,
+) -> Result<()> {
+    let image_name = crate::export::copy_beside(path, source)?;
+    let sheet = super::export::Sheet {
+        tile: atlas.size(),
+        columns: GRID,
+        rows: GRID,
+        image_source: &image_name,
+    };
+    let doc =
+        super::export::ldtk_document(nodes, grid, &sheet, |k| Some(index_of(k.corners) as u32));
+    std::fs::write(path, doc).map_err(|e| ZoneError::Write {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}

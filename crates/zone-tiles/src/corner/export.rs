@@ -163,9 +163,35 @@ pub fn to_ldtk(
     tile: u32,
     image_source: &str,
 ) -> String {
+    let sheet = Sheet {
+        tile,
+        columns: COLUMNS,
+        rows: (set.keys.len() as u32).div_ceil(COLUMNS).max(1),
+        image_source,
+    };
+    ldtk_document(nodes, grid, &sheet, |k| set.index_of(k))
+}
+
+/// A tileset image: tiles of `tile` px, `columns x rows` of them, at `image_source`.
+pub(crate) struct Sheet<'a> {
+    pub(crate) tile: u32,
+    pub(crate) columns: u32,
+    pub(crate) rows: u32,
+    pub(crate) image_source: &'a str,
+}
+
+/// The LDtk project of [`to_ldtk`] over any tileset image: `index` gives each tile's index in
+/// `sheet` (row-major).
+pub(crate) fn ldtk_document(
+    nodes: &Grid<Material>,
+    grid: &Grid<CornerKey>,
+    sheet: &Sheet<'_>,
+    index: impl Fn(&CornerKey) -> Option<u32>,
+) -> String {
+    let (tile, columns, rows, image_source) =
+        (sheet.tile, sheet.columns, sheet.rows, sheet.image_source);
     let (cw, ch) = (nodes.width() as u32, nodes.height() as u32);
     let (pw, ph) = (cw * tile, ch * tile);
-    let rows = (set.keys.len() as u32).div_ceil(COLUMNS).max(1);
     let half = tile / 2;
     let mut values = String::new();
     for (i, m) in Material::ALL.iter().enumerate() {
@@ -185,8 +211,8 @@ pub fn to_ldtk(
         .collect();
     let mut tiles = String::new();
     for ((x, y), key) in grid.iter() {
-        let Some(t) = set.index_of(key) else { continue };
-        let (sx, sy) = ((t % COLUMNS) * tile, (t / COLUMNS) * tile);
+        let Some(t) = index(key) else { continue };
+        let (sx, sy) = ((t % columns) * tile, (t / columns) * tile);
         let d = y as u32 * cw + x as u32;
         let sep = if tiles.is_empty() { "" } else { "," };
         let _ = write!(
@@ -237,13 +263,13 @@ pub fn to_ldtk(
     format!(
         r##"{{"__header__":{{"fileType":"LDtk Project JSON","app":"LDtk","doc":"https://ldtk.io/json","schema":"https://ldtk.io/files/JSON_SCHEMA.json","appAuthor":"Sebastien 'deepnight' Benard","appVersion":"1.5.3","url":"https://ldtk.io"}},
 "iid":"00000000-0000-4000-8000-000000000000","jsonVersion":"1.5.3","appBuildId":0,"nextUid":5,"identifierStyle":"Capitalize","toc":[],"worldLayout":"Free","worldGridWidth":{pw},"worldGridHeight":{ph},"defaultLevelWidth":{pw},"defaultLevelHeight":{ph},"defaultPivotX":0,"defaultPivotY":0,"defaultGridSize":{tile},"defaultEntityWidth":{tile},"defaultEntityHeight":{tile},"bgColor":"#40465B","defaultLevelBgColor":"#696A79","minifyJson":false,"externalLevels":false,"exportTiled":false,"simplifiedExport":false,"imageExportMode":"None","exportLevelBg":true,"pngFilePattern":null,"backupOnSave":false,"backupLimit":10,"backupRelPath":null,"levelNamePattern":"Level_%idx","tutorialDesc":null,"customCommands":[],"flags":[],
-"defs":{{"layers":[{},{}],"entities":[],"tilesets":[{{"__cWid":{COLUMNS},"__cHei":{rows},"identifier":"Corners","uid":4,"relPath":"{esc}","embedAtlas":null,"pxWid":{},"pxHei":{},"tileGridSize":{tile},"spacing":0,"padding":0,"tags":[],"tagsSourceEnumUid":null,"enumTags":[],"customData":[],"savedSelections":[],"cachedPixelData":null}}],"enums":[],"externalEnums":[],"levelFields":[]}},
+"defs":{{"layers":[{},{}],"entities":[],"tilesets":[{{"__cWid":{columns},"__cHei":{rows},"identifier":"Corners","uid":4,"relPath":"{esc}","embedAtlas":null,"pxWid":{},"pxHei":{},"tileGridSize":{tile},"spacing":0,"padding":0,"tags":[],"tagsSourceEnumUid":null,"enumTags":[],"customData":[],"savedSelections":[],"cachedPixelData":null}}],"enums":[],"externalEnums":[],"levelFields":[]}},
 "levels":[{{"identifier":"Level_0","iid":"00000000-0000-4000-8000-000000000001","uid":1,"worldX":0,"worldY":0,"worldDepth":0,"pxWid":{pw},"pxHei":{ph},"__bgColor":"#696A79","bgColor":null,"useAutoIdentifier":true,"bgRelPath":null,"bgPos":null,"bgPivotX":0.5,"bgPivotY":0.5,"__smartColor":"#ADADB5","__bgPos":null,"externalRelPath":null,"fieldInstances":[],"layerInstances":[{terrain},{materials}],"__neighbours":[]}}],
 "worlds":[],"dummyWorldIid":"00000000-0000-4000-8000-0000000000ff"}}
 "##,
         layer_def(3, "Terrain", "Tiles", "4", half, ""),
         layer_def(2, "Materials", "IntGrid", "null", 0, &values),
-        COLUMNS * tile,
+        columns * tile,
         rows * tile,
     )
 }

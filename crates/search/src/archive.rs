@@ -134,8 +134,10 @@ pub struct Outcome {
     /// the first `keep` of the pool, after [`crate::Search::select`] the kept generators in
     /// the final check's order.
     pub best: Vec<(Elite, Value)>,
-    /// The best distinct candidates of the search, best first by its ranking, up to
-    /// [`crate::POOL_FACTOR`] x `keep`: what [`crate::Search::select`] chooses from.
+    /// The best distinct candidates of the search, best first by its ranking, up to the
+    /// spec's `selection.pool` ([`crate::POOL_FACTOR`] x `keep` by default): what
+    /// [`crate::Search::select`] chooses from. For the evolution strategy they come from its
+    /// last generation, parents and children, all scored on the same seeds.
     pub pool: Vec<(Elite, Value)>,
     /// The MAP-Elites grid, for that algorithm.
     pub grid: Option<EliteGrid>,

@@ -36,6 +36,7 @@
 //! | MAP-Elites elites scored again on fresh seeds, the grid rebuilt from those scores | [`remeasure`] |
 //! | control targets: one search and one generator per asked metric value | [`targets`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
+//! | the final selection: the best candidates checked on unused seeds, kept far apart | [`select`] |
 //!
 //! ## Determinism
 //!
@@ -73,6 +74,7 @@ pub mod evaluate;
 pub mod generator;
 pub mod metric;
 pub mod remeasure;
+pub mod select;
 pub mod space;
 pub mod spec;
 pub mod targets;
@@ -82,15 +84,15 @@ pub use error::SearchError;
 pub use evaluate::{Evaluation, Evaluator};
 pub use generator::{Generated, Generator, Kind};
 pub use metric::Metric;
+pub use select::{Check, MIN_DIFFERING, POOL_FACTOR};
 pub use spec::Spec;
 
 use algorithms::{Driver, Local, Scorer, es, map_elites, nsga2};
 use archive::Bins;
-use evaluate::{Bound, Scratch};
+use evaluate::Bound;
 use grid_core::metrics::BlockGrid;
 use grid_core::{Connectivity, Seed};
 use metric::{MeasureSetup, MetricKind};
-use serde::Serialize;
 use serde_json::Value;
 use space::Space;
 use spec::Algorithm;
@@ -106,32 +108,6 @@ pub struct Search {
     checker: Evaluator,
     custom: Vec<Arc<dyn Metric>>,
 }
-
-/// How a script does on a set of seeds (the acceptance check of a found generator).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Check {
-    /// Maps made.
-    pub maps: usize,
-    /// Fraction meeting every constraint.
-    pub feasible: f64,
-    /// Fraction of distinct maps.
-    pub distinct: f64,
-    /// Mean of each metric, in the search's metric order.
-    pub means: Vec<f64>,
-    /// Fitness on these seeds.
-    pub fitness: f64,
-    /// Mean over the maps of the Hamming distance to the nearest other map (a fraction of
-    /// the cells; 0 when the maps were too large to keep, see
-    /// [`evaluate::MAX_KEPT_CELLS`]).
-    pub nearest: f64,
-}
-
-/// Two kept generators make different maps on at least this share of the check seeds
-/// ([`Search::select`]).
-pub const MIN_DIFFERING: f64 = 0.95;
-
-/// The search hands this many times `keep` candidates to [`Search::select`].
-pub const POOL_FACTOR: usize = 4;
 
 impl Search {
     /// Compiles a spec: the variations against the skeleton, the metric names against the
@@ -357,7 +333,7 @@ impl Search {
         // script), more than `keep`, for the final selection.
         let mut pool: Vec<(Elite, Value)> = Vec::new();
         for e in elites.into_iter().filter(|e| e.eval.is_valid()) {
-            if pool.len() == spec.keep * POOL_FACTOR {
+            if pool.len() == spec.selection.pool_size(spec.keep) {
                 break;
             }
             if let Ok(script) = ev.space.decode(&e.genome)
@@ -376,41 +352,6 @@ impl Search {
         })
     }
 
-    /// Scores a script (for example a found generator) on `seeds`, serially. The longest
-    /// path is exact here up to at least [`grid_core::metrics::paths::EXACT_CELLS`] passable
-    /// cells, even when the spec had the search use the double-sweep estimate (a lower
-    /// bound, so a map the search counted as long enough is).
-    pub fn check(&self, document: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
-        self.check_maps(document, seeds).map(|(check, _)| check)
-    }
-
-    /// [`Search::check`], also returning the maps (cells row by row, one per seed; none
-    /// when they are too large to keep).
-    pub fn check_maps(
-        &self,
-        document: &Value,
-        seeds: std::ops::Range<u64>,
-    ) -> Result<(Check, Vec<Vec<grid_core::TileId>>), String> {
-        let generator = self.evaluator.kind.build(document)?;
-        let seeds: Vec<u64> = seeds.collect();
-        let scored =
-            self.checker
-                .score_maps(generator.as_ref(), &seeds, &mut Scratch::default(), true);
-        if let Some(e) = scored.eval.error {
-            return Err(e);
-        }
-        let nearest = diversity::set_value(diversity::SetMetric::Nearest, &scored.cells, &[]);
-        let check = Check {
-            maps: seeds.len(),
-            feasible: scored.eval.feasible,
-            distinct: scored.distinct,
-            means: scored.eval.means,
-            fitness: scored.eval.fitness,
-            nearest,
-        };
-        Ok((check, scored.cells))
-    }
-
     /// The archive document of `outcome` (what `levelgen search` writes as `archive.json`):
     /// every cell's elite with its decoded document, and the generator searched, which
     /// `--run-cell` builds the cells' maps with.
@@ -419,53 +360,6 @@ impl Search {
         let mut archive = outcome.to_json(|e| space.decode(&e.genome).ok());
         archive["generator"] = Value::from(self.evaluator().kind.name());
         archive
-    }
-
-    /// The final selection: checks every candidate of `outcome.pool` on `seeds` (in
-    /// parallel, folded in order), ranks them by the check ([`Evaluation::rank`]: feasible
-    /// share, then fitness) and keeps, best first, up to `keep` of them whose maps differ
-    /// from every generator kept before on at least [`MIN_DIFFERING`] of the seeds (a
-    /// near-duplicate generator, one whose maps mostly equal a better one's, is dropped, so
-    /// fewer than `keep` may remain). `outcome.best` becomes the kept generators in check
-    /// order, so the first is the best by the check; their checks are returned in the same
-    /// order.
-    pub fn select(
-        &self,
-        outcome: &mut Outcome,
-        seeds: std::ops::Range<u64>,
-    ) -> Result<Vec<Check>, String> {
-        use rayon::prelude::*;
-        let checked: Vec<(Check, Vec<Vec<grid_core::TileId>>)> = outcome
-            .pool
-            .par_iter()
-            .map(|(_, document)| self.check_maps(document, seeds.clone()))
-            .collect::<Result<_, _>>()?;
-        let rank = |c: &Check| Evaluation {
-            fitness: c.fitness,
-            means: Vec::new(),
-            feasible: c.feasible,
-            error: None,
-        };
-        let mut order: Vec<usize> = (0..checked.len()).collect();
-        order.sort_by(|&a, &b| {
-            rank(&checked[a].0)
-                .rank(&rank(&checked[b].0))
-                .then(a.cmp(&b))
-        });
-        let mut kept: Vec<usize> = Vec::new();
-        for i in order {
-            if kept.len() == self.spec.keep {
-                break;
-            }
-            let apart = kept.iter().all(|&k| {
-                diversity::differing_share(&checked[i].1, &checked[k].1) >= MIN_DIFFERING
-            });
-            if apart {
-                kept.push(i);
-            }
-        }
-        outcome.best = kept.iter().map(|&i| outcome.pool[i].clone()).collect();
-        Ok(kept.iter().map(|&i| checked[i].0.clone()).collect())
     }
 }
 

@@ -70,6 +70,7 @@ impl Spec {
         at_most("vary", self.vary.len(), 0, MAX_VARIATIONS)?;
         at_most("maps", self.maps, 1, MAX_MAPS)?;
         at_most("keep", self.keep, 1, 1000)?;
+        self.check_selection()?;
         if !(self.spread.is_finite() && self.spread >= 0.0) {
             return Err(SearchError::value("spread", "expected a number >= 0"));
         }
@@ -111,6 +112,22 @@ impl Spec {
             ));
         }
         self.check_budget()
+    }
+
+    fn check_selection(&self) -> Result<(), SearchError> {
+        let s = &self.selection;
+        if let Some(pool) = s.pool {
+            at_most("selection.pool", pool, self.keep, 10_000)?;
+        }
+        for (name, v) in [("nearest", s.nearest), ("differing", s.differing)] {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                return Err(SearchError::value(
+                    format!("selection.{name}"),
+                    format!("{v}: expected a number in [0, 1]"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn check_algorithm(&self) -> Result<(), SearchError> {

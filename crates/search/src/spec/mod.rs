@@ -92,6 +92,9 @@ pub struct Spec {
     /// How many of the best generators the output keeps.
     #[serde(default = "default_keep")]
     pub keep: usize,
+    /// How the kept generators are chosen from the search's best ([`crate::Search::select`]).
+    #[serde(default)]
+    pub selection: Selection,
     /// Control targets: one generator per value (or per combination of values) asked for
     /// ([`crate::targets`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -106,6 +109,46 @@ fn default_spread() -> f64 {
 }
 fn default_keep() -> usize {
     5
+}
+
+/// The final selection: which of the search's best candidates are kept, judged on the
+/// check seeds (1..=100 by default), which the search never used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// How many of the search's best distinct candidates are checked (default
+    /// [`crate::POOL_FACTOR`] x `keep`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<usize>,
+    /// Least mean nearest-neighbour Hamming distance (a fraction of the cells) of a kept
+    /// generator's maps on the check seeds (default 0: any).
+    #[serde(default)]
+    pub nearest: f64,
+    /// Least share of the check seeds on which two kept generators make different maps
+    /// (default [`crate::MIN_DIFFERING`]).
+    #[serde(default = "default_differing")]
+    pub differing: f64,
+}
+
+fn default_differing() -> f64 {
+    crate::MIN_DIFFERING
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Self {
+            pool: None,
+            nearest: 0.0,
+            differing: default_differing(),
+        }
+    }
+}
+
+impl Selection {
+    /// Candidates checked for a search keeping `keep`.
+    pub fn pool_size(&self, keep: usize) -> usize {
+        self.pool.unwrap_or(keep * crate::POOL_FACTOR)
+    }
 }
 
 /// One thing that varies: a path into the skeleton (JSON pointer or dotted) and its range.
@@ -382,6 +425,9 @@ mod tests {
     fn defaults() {
         let s = parse(MINIMAL).unwrap();
         assert_eq!((s.maps, s.keep, s.seed), (10, 5, 0));
+        assert_eq!(s.selection, Selection::default());
+        assert_eq!(s.selection.pool_size(s.keep), 20);
+        assert_eq!((s.selection.nearest, s.selection.differing), (0.0, 0.95));
         assert_eq!(s.budget.evaluations, Some(2000));
         assert!(s.measure.passable.is_empty(), "the generator's default");
         assert_eq!(
@@ -422,6 +468,14 @@ mod tests {
         assert_eq!(
             err(r#"{"marahel": {}, "algorithm": {"type": "es"}, "maps": 0}"#),
             "maps: 0 is outside 1..=1000"
+        );
+        assert_eq!(
+            err(r#"{"marahel": {}, "algorithm": {"type": "es"}, "selection": {"nearest": 1.5}}"#),
+            "selection.nearest: 1.5: expected a number in [0, 1]"
+        );
+        assert_eq!(
+            err(r#"{"marahel": {}, "algorithm": {"type": "es"}, "selection": {"pool": 3}}"#),
+            "selection.pool: 3 is outside 5..=10000"
         );
         assert_eq!(
             err(

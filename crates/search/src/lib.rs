@@ -30,6 +30,7 @@
 //! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | the spec's own metrics: own passable tiles, external commands | [`defined`] |
+//! | metrics computed outside: commands and the caller's functions, cached, failures named | [`external`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
 //! | measures of a set of maps: nearest neighbours, layouts, maps two generators share | [`diversity`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
@@ -71,6 +72,7 @@ pub mod defined;
 pub mod diversity;
 pub mod error;
 pub mod evaluate;
+pub mod external;
 pub mod generator;
 pub mod metric;
 pub mod remeasure;
@@ -118,6 +120,20 @@ impl Search {
 
     /// Like [`Search::new`], with the user's own metrics available by name.
     pub fn with_metrics(spec: &Spec, custom: Vec<Arc<dyn Metric>>) -> Result<Self, SearchError> {
+        Self::with_functions(spec, custom, Vec::new())
+    }
+
+    /// Like [`Search::with_metrics`], also with metrics computed by the caller's functions
+    /// by name ([`external::MetricFn`]: they may fail, which makes the candidate invalid
+    /// with the metric named, and their values are cached per map, as the spec's external
+    /// commands are; the Python package's callables). A function's name may not be a
+    /// built-in metric's, the spec's own or a custom one's. Each function is called once
+    /// here, on the skeleton's map of seed 0: its error is the compile error.
+    pub fn with_functions(
+        spec: &Spec,
+        custom: Vec<Arc<dyn Metric>>,
+        functions: Vec<(String, Arc<dyn external::MetricFn>)>,
+    ) -> Result<Self, SearchError> {
         spec.check()?;
         let (kind, _) = spec.skeleton()?;
         let space = Space::new(spec)?;
@@ -165,10 +181,14 @@ impl Search {
             .iter()
             .map(|n| MetricKind::parse(n, &[], &[], &[], "").expect("registered"))
             .collect();
+        let functions = named_functions(spec, &entities, kind.extras(), &custom, functions)?;
         for (name, path) in &wanted {
             let metric = match spec.metrics.get(name) {
                 Some(d) => defined::kind(name, d, &entities, kind.extras(), &custom)?,
-                None => MetricKind::parse(name, &entities, kind.extras(), &custom, path)?,
+                None => match functions.iter().find(|f| f.name == *name) {
+                    Some(f) => MetricKind::External(f.clone()),
+                    None => MetricKind::parse(name, &entities, kind.extras(), &custom, path)?,
+                },
             };
             if !names.contains(name) {
                 names.push(name.clone());
@@ -223,7 +243,7 @@ impl Search {
             map_root: maps.0,
             spread: spec.spread,
         };
-        try_commands(kind, &first, &evaluator.metrics)?;
+        try_externals(kind, &first, &evaluator.metrics)?;
         let mut checker = evaluator.clone();
         checker.setup.exact_path_cells = checker
             .setup
@@ -363,21 +383,58 @@ impl Search {
     }
 }
 
-/// Runs every external-command metric once, on the skeleton's map of seed 0, so a command
-/// that cannot run is an error when the spec is read rather than an invalid search.
-fn try_commands(
+/// The caller's functions as named external metrics, their names checked: plain (letters,
+/// digits, `_` and `-`), unique, and neither a built-in metric nor one of the spec's or the
+/// caller's own.
+fn named_functions(
+    spec: &Spec,
+    entities: &[String],
+    extras: &[&str],
+    custom: &[Arc<dyn Metric>],
+    functions: Vec<(String, Arc<dyn external::MetricFn>)>,
+) -> Result<Vec<Arc<external::External>>, SearchError> {
+    let mut named: Vec<Arc<external::External>> = Vec::new();
+    for (name, function) in functions {
+        let path = format!("metrics.{}", grid_core::text::excerpt(&name));
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let taken = if !plain {
+            Some("a metric's name is letters, digits, _ and -")
+        } else if spec.metrics.contains_key(&name) {
+            Some("the spec defines a metric of this name")
+        } else if named.iter().any(|f| f.name == name) {
+            Some("two functions have this name")
+        } else if MetricKind::parse(&name, entities, extras, custom, "").is_ok() {
+            Some("a built-in or registered metric has this name")
+        } else {
+            None
+        };
+        if let Some(why) = taken {
+            return Err(SearchError::value(path, why));
+        }
+        named.push(Arc::new(external::External::new(&name, &path, function)));
+    }
+    Ok(named)
+}
+
+/// Runs every external metric (the spec's commands, the caller's functions) once, on the
+/// skeleton's map of seed 0, so one that cannot work is an error when the search is
+/// compiled rather than an invalid search.
+fn try_externals(
     kind: generator::Kind,
     first: &Value,
     metrics: &[MetricKind],
 ) -> Result<(), SearchError> {
-    let commands: Vec<&Arc<defined::CommandMetric>> = metrics
+    let externals: Vec<&Arc<external::External>> = metrics
         .iter()
         .filter_map(|m| match m {
-            MetricKind::Command(c) => Some(c),
+            MetricKind::External(c) => Some(c),
             _ => None,
         })
         .collect();
-    if commands.is_empty() {
+    if externals.is_empty() {
         return Ok(());
     }
     let generated =
@@ -387,13 +444,9 @@ fn try_commands(
                 generator: kind.name(),
                 message: e,
             })?;
-    for c in commands {
-        c.measure(generated.map.as_ref()).map_err(|e| {
-            SearchError::value(
-                format!("metrics.{}.command", grid_core::text::excerpt(&c.name)),
-                e,
-            )
-        })?;
+    for c in externals {
+        c.measure(generated.map.as_ref())
+            .map_err(|e| SearchError::value(c.path.clone(), e))?;
     }
     Ok(())
 }

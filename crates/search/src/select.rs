@@ -7,7 +7,8 @@
 use crate::Search;
 use crate::archive::Outcome;
 use crate::diversity;
-use crate::evaluate::{Evaluation, Scratch};
+use crate::diversity::differing_share;
+use crate::evaluate::{Evaluation, Scored, Scratch};
 use crate::spec::Selection;
 use serde::Serialize;
 use serde_json::Value;
@@ -54,12 +55,21 @@ impl Search {
         document: &Value,
         seeds: std::ops::Range<u64>,
     ) -> Result<(Check, Vec<Vec<grid_core::TileId>>), String> {
+        self.check_scored(document, seeds)
+            .map(|(check, scored)| (check, scored.cells))
+    }
+
+    fn check_scored(
+        &self,
+        document: &Value,
+        seeds: std::ops::Range<u64>,
+    ) -> Result<(Check, Scored), String> {
         let generator = self.evaluator.kind.build(document)?;
         let seeds: Vec<u64> = seeds.collect();
-        let scored =
+        let mut scored =
             self.checker
                 .score_maps(generator.as_ref(), &seeds, &mut Scratch::default(), true);
-        if let Some(e) = scored.eval.error {
+        if let Some(e) = scored.eval.error.take() {
             return Err(e);
         }
         let nearest = diversity::set_value(diversity::SetMetric::Nearest, &scored.cells, &[]);
@@ -67,11 +77,11 @@ impl Search {
             maps: seeds.len(),
             feasible: scored.eval.feasible,
             distinct: scored.distinct,
-            means: scored.eval.means,
+            means: std::mem::take(&mut scored.eval.means),
             fitness: scored.eval.fitness,
             nearest,
         };
-        Ok((check, scored.cells))
+        Ok((check, scored))
     }
 
     /// The final selection: checks every candidate of `outcome.pool` on `seeds` (in
@@ -86,30 +96,45 @@ impl Search {
         seeds: std::ops::Range<u64>,
     ) -> Result<Vec<Check>, String> {
         use rayon::prelude::*;
-        let checked: Vec<(Check, Maps)> = outcome
+        let checked: Vec<Checked> = outcome
             .pool
             .par_iter()
-            .map(|(_, document)| self.check_maps(document, seeds.clone()))
-            .collect::<Result<_, _>>()?;
+            .map(|(_, document)| {
+                let (check, scored) = self.check_scored(document, seeds.clone())?;
+                Ok(Checked {
+                    check,
+                    hashes: scored.hashes,
+                    spread_measured: !scored.cells.is_empty(),
+                })
+            })
+            .collect::<Result<_, String>>()?;
         let kept = choose(&checked, self.spec.keep, &self.spec.selection);
         outcome.best = kept.iter().map(|&i| outcome.pool[i].clone()).collect();
-        Ok(kept.into_iter().map(|i| checked[i].0.clone()).collect())
+        Ok(kept.into_iter().map(|i| checked[i].check.clone()).collect())
     }
 }
 
-/// A generator's maps on the check seeds, one per seed (cells row by row).
-type Maps = Vec<Vec<grid_core::TileId>>;
+/// A candidate of the final selection, as its check saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// Its check.
+    pub check: Check,
+    /// Its maps, one 64-bit hash per check seed ([`crate::evaluate::Scored::hashes`]).
+    pub hashes: Vec<u64>,
+    /// Whether its maps were kept, so `check.nearest` was measured.
+    pub spread_measured: bool,
+}
 
 /// Which of the `checked` candidates to keep, best first: in the order of their checks
 /// (feasible share, then fitness, then pool order), each candidate whose maps' mean
 /// nearest-neighbour distance is at least `selection.nearest` and whose maps differ from
 /// those of every candidate kept before on at least `selection.differing` of the seeds (a
-/// near-duplicate, one whose maps mostly equal a better one's, is skipped), until `keep`
-/// are kept. Fewer remain when the pool holds no more such candidates; when none meets
+/// near-duplicate, one whose maps mostly equal a better one's, is skipped; maps are
+/// compared by their hashes, so this holds for maps of any size), until `keep` are kept. Fewer remain when the pool holds no more such candidates; when none meets
 /// the floor, the best by the check alone is kept, so there is always a best generator
 /// (its `nearest` then says by how much it missed). Candidates whose maps were too large
 /// to keep ([`crate::evaluate::MAX_KEPT_CELLS`]) are not held to the floor.
-pub fn choose(checked: &[(Check, Maps)], keep: usize, selection: &Selection) -> Vec<usize> {
+pub fn choose(checked: &[Checked], keep: usize, selection: &Selection) -> Vec<usize> {
     let rank = |c: &Check| Evaluation {
         fitness: c.fitness,
         means: Vec::new(),
@@ -118,18 +143,18 @@ pub fn choose(checked: &[(Check, Maps)], keep: usize, selection: &Selection) -> 
     };
     let mut order: Vec<usize> = (0..checked.len()).collect();
     order.sort_by(|&a, &b| {
-        rank(&checked[a].0)
-            .rank(&rank(&checked[b].0))
+        rank(&checked[a].check)
+            .rank(&rank(&checked[b].check))
             .then(a.cmp(&b))
     });
-    let spread_out = |(c, maps): &(Check, Maps)| maps.is_empty() || c.nearest >= selection.nearest;
+    let spread_out = |c: &Checked| !c.spread_measured || c.check.nearest >= selection.nearest;
     let mut kept: Vec<usize> = Vec::new();
     for &i in &order {
         if kept.len() == keep {
             break;
         }
         let apart = kept.iter().all(|&k| {
-            diversity::differing_share(&checked[i].1, &checked[k].1) >= selection.differing
+            differing_share(&checked[i].hashes, &checked[k].hashes) >= selection.differing
         });
         if apart && spread_out(&checked[i]) {
             kept.push(i);
@@ -145,24 +170,22 @@ pub fn choose(checked: &[(Check, Maps)], keep: usize, selection: &Selection) -> 
 mod tests {
     use super::*;
 
-    /// A check with this feasible share, fitness and nearest distance, and maps (one cell
-    /// each) given by `cells`.
-    fn candidate(feasible: f64, fitness: f64, nearest: f64, cells: &[u16]) -> (Check, Maps) {
+    /// A check with this feasible share, fitness and nearest distance, and maps given by
+    /// their hashes.
+    fn candidate(feasible: f64, fitness: f64, nearest: f64, hashes: &[u64]) -> Checked {
         let check = Check {
-            maps: cells.len(),
+            maps: hashes.len(),
             feasible,
             distinct: 1.0,
             means: Vec::new(),
             fitness,
             nearest,
         };
-        (
+        Checked {
             check,
-            cells
-                .iter()
-                .map(|&c| vec![c as grid_core::TileId])
-                .collect(),
-        )
+            hashes: hashes.to_vec(),
+            spread_measured: true,
+        }
     }
 
     fn selection(nearest: f64) -> Selection {
@@ -183,6 +206,14 @@ mod tests {
         assert_eq!(choose(&checked, 2, &selection(0.0)), vec![0, 1]);
         assert_eq!(choose(&checked, 2, &selection(0.38)), vec![1, 3]);
         assert_eq!(choose(&checked, 5, &selection(0.38)), vec![1, 3, 2]);
+    }
+
+    #[test]
+    fn generators_whose_spread_was_not_measured_are_not_held_to_the_floor() {
+        let mut large = candidate(1.0, 1.0, 0.0, &[1, 2]);
+        large.spread_measured = false;
+        let checked = vec![candidate(1.0, 2.0, 0.1, &[3, 4]), large];
+        assert_eq!(choose(&checked, 2, &selection(0.38)), vec![1]);
     }
 
     #[test]

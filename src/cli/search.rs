@@ -132,6 +132,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     write_outputs(&search, &outcome, &checks, &out, args.check)?;
     if !args.quiet {
         println!("{}", summary(&outcome, &checks, secs, args.check));
+        if let Some(note) = selection_note(&spec, &checks) {
+            println!("{note}");
+        }
         eprintln!("wrote {}", out.display());
     }
     Ok(())
@@ -291,6 +294,29 @@ pub(super) fn contact_sheet(
         }
     }
     encode_png(w, h, &rgb).map_err(|e| CliError::output(std::io::Error::other(e)))
+}
+
+/// Why the final selection kept fewer generators than `keep`, if it did.
+fn selection_note(spec: &levelgen_search::Spec, checks: &[Check]) -> Option<String> {
+    let s = &spec.selection;
+    if checks.len() >= spec.keep {
+        return None;
+    }
+    let floor = checks.first().is_some_and(|c| c.nearest < s.nearest);
+    Some(if floor {
+        format!(
+            "no candidate's maps were {:.0}% apart (selection.nearest): best.json is the best by the check alone",
+            100.0 * s.nearest
+        )
+    } else {
+        format!(
+            "kept {} of {}: no other candidate met selection.nearest {} and differed from the kept ones on {:.0}% of the seeds (selection.differing)",
+            checks.len(),
+            spec.keep,
+            s.nearest,
+            100.0 * s.differing
+        )
+    })
 }
 
 /// The text printed after a search.

@@ -302,6 +302,9 @@ fn selection_note(spec: &levelgen_search::Spec, checks: &[Check]) -> Option<Stri
     if checks.len() >= spec.keep {
         return None;
     }
+    if checks.is_empty() {
+        return Some("no candidate was valid: no generator was kept".to_string());
+    }
     let floor = checks.first().is_some_and(|c| c.nearest < s.nearest);
     Some(if floor {
         format!(
@@ -309,11 +312,15 @@ fn selection_note(spec: &levelgen_search::Spec, checks: &[Check]) -> Option<Stri
             100.0 * s.nearest
         )
     } else {
+        let floor = if s.nearest > 0.0 {
+            format!("met selection.nearest {} and ", s.nearest)
+        } else {
+            String::new()
+        };
         format!(
-            "kept {} of {}: no other candidate met selection.nearest {} and differed from the kept ones on {:.0}% of the seeds (selection.differing)",
+            "kept {} of {}: no other candidate {floor}differed from the kept ones on {:.0}% of the seeds (selection.differing)",
             checks.len(),
             spec.keep,
-            s.nearest,
             100.0 * s.differing
         )
     })
@@ -327,6 +334,11 @@ fn summary(outcome: &Outcome, checks: &[Check], secs: f64, seeds: u64) -> String
             "; MAP-Elites filled {:.0}% of {} cells",
             100.0 * g.coverage(),
             g.cells.len()
+        ));
+    }
+    if let Some(e) = &outcome.first_error {
+        s.push_str(&format!(
+            "\nsome candidates were invalid (log.csv counts them in batch_invalid); the first: {e}"
         ));
     }
     s.push_str(&format!(

@@ -111,6 +111,7 @@ def test_a_failing_python_metric_names_itself(root):
     result = levelgen.search(spec, evaluations=16, threads=1, check=2, metrics={"broken": flaky})
     assert sum(row["batch_invalid"] for row in result.log) == 16
     assert result.best == []
+    assert result.archive["first_error"] == "metric broken: the callable raised ValueError: only once"
 
 
 def test_python_metric_names_are_checked(root):

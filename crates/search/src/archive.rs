@@ -145,6 +145,9 @@ pub struct Outcome {
     pub log: Vec<LogRow>,
     /// Candidates evaluated.
     pub evaluations: u64,
+    /// Why the first invalid candidate was invalid (its script did not run, a metric
+    /// failed, ...), if any was: the log counts them all in `batch_invalid`.
+    pub first_error: Option<String>,
 }
 
 fn means(names: &[String], eval: &Evaluation) -> Value {
@@ -193,13 +196,17 @@ impl Outcome {
                 .collect();
             json!({"x": g.x, "y": g.y, "coverage": g.coverage(), "cells": cells})
         });
-        json!({
+        let mut doc = json!({
             "metrics": self.names,
             "evaluations": self.evaluations,
             "best": best,
             "grid": grid,
             "log": self.log,
-        })
+        });
+        if let Some(e) = &self.first_error {
+            doc["first_error"] = json!(e);
+        }
+        doc
     }
 
     /// The log as CSV, one row per batch.

@@ -369,6 +369,7 @@ impl Search {
             grid,
             log: driver.log,
             evaluations: driver.done,
+            first_error: driver.first_error,
         })
     }
 

@@ -296,6 +296,11 @@ fn functions_are_metrics_by_name_and_their_failures_invalidate_candidates() {
         invalid > 0 && invalid < one.evaluations as usize,
         "{invalid}"
     );
+    // The outcome says why the first invalid candidate was.
+    assert_eq!(
+        one.first_error.as_deref(),
+        Some("metric top: both top corners open")
+    );
     let (best, _) = &one.best[0];
     assert!(best.eval.is_valid());
     let evaluator = Search::with_functions(&spec, Vec::new(), f()).unwrap();

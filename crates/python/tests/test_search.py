@@ -120,3 +120,20 @@ def test_python_metric_names_are_checked(root):
         levelgen.search(spec, evaluations=8, metrics={"regions": lambda m: 0.0})
     with pytest.raises(levelgen.ArgumentError, match=r"metrics\['f'\]: expected a callable"):
         levelgen.search(spec, evaluations=8, metrics={"f": 3})
+
+
+def test_python_metrics_are_called_from_the_search_threads(root):
+    """The caller waits with the GIL released: the metric is tried on the calling thread
+    when the spec is compiled, then called from the search's worker threads."""
+    import threading
+
+    native = set()
+
+    def top(m):
+        native.add(threading.get_native_id())
+        return float(m.tiles[0].mean())
+
+    spec = _with_metric(root, {"metric": "top", "weight": 0.1})
+    levelgen.search(spec, evaluations=80, threads=2, check=2, metrics={"top": top})
+    assert threading.get_native_id() in native
+    assert len(native) >= 2

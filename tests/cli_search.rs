@@ -226,3 +226,58 @@ fn best_json_is_first_in_the_check_on_every_example() {
         );
     }
 }
+
+/// A metric that fails on every map after the first (the one tried when the spec is read):
+/// candidates are invalid, and the summary says why the first was.
+#[test]
+fn the_summary_names_why_candidates_were_invalid() {
+    let dir = temp_dir("cli-search-invalid");
+    let seen = dir.join("seen");
+    let script = format!(
+        "cat > /dev/null; if [ -e '{0}' ]; then exit 3; fi; touch '{0}'; echo 1",
+        seen.display()
+    );
+    let spec = serde_json::json!({
+        "marahel": {
+            "metadata": {"min": "8x8", "max": "8x8"}, "entities": ["empty", "solid"],
+            "explorers": [{"type": "horz", "region": "map", "rules": ["random < 0.5 -> self(solid)", "-> self(empty)"]}]
+        },
+        "vary": [{"path": "explorers.0.rules.0", "grammar": {"start": "random < <p> -> self(solid)",
+                  "rules": {"<p>": {"float": [0.0, 1.0]}}, "codons": 1}}],
+        "metrics": {"flaky": {"command": ["sh", "-c", script]}},
+        "objectives": [{"metric": "flaky"}],
+        "algorithm": {"type": "es", "mu": 2, "lambda": 4},
+        "budget": {"evaluations": 8}, "maps": 2, "seed": 1
+    });
+    let path = dir.join("flaky.json");
+    std::fs::write(&path, spec.to_string()).unwrap();
+    let run = bin()
+        .arg("search")
+        .arg(&path)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args(["--check", "2"])
+        .output()
+        .unwrap();
+    assert_success(&run, "");
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        stdout.contains("some candidates were invalid (log.csv counts them in batch_invalid); the first: metric flaky: the command failed (exit status: 3)"),
+        "{stdout}"
+    );
+    // Only a candidate whose maps all equal the first map (cached) stays valid: fewer than
+    // `keep` are kept, and the summary says why.
+    assert!(
+        stdout.contains("kept 1 of 5: no other candidate differed from the kept ones on 95% of the seeds (selection.differing)"),
+        "{stdout}"
+    );
+    let archive: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("out/archive.json")).unwrap()).unwrap();
+    assert!(
+        archive["first_error"]
+            .as_str()
+            .unwrap()
+            .starts_with("metric flaky: the command failed"),
+        "{archive}"
+    );
+}

@@ -132,6 +132,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     write_outputs(&search, &outcome, &checks, &out, args.check)?;
     if !args.quiet {
         println!("{}", summary(&outcome, &checks, secs, args.check));
+        if let Some(note) = selection_note(&spec, &checks) {
+            println!("{note}");
+        }
         eprintln!("wrote {}", out.display());
     }
     Ok(())
@@ -293,6 +296,36 @@ pub(super) fn contact_sheet(
     encode_png(w, h, &rgb).map_err(|e| CliError::output(std::io::Error::other(e)))
 }
 
+/// Why the final selection kept fewer generators than `keep`, if it did.
+fn selection_note(spec: &levelgen_search::Spec, checks: &[Check]) -> Option<String> {
+    let s = &spec.selection;
+    if checks.len() >= spec.keep {
+        return None;
+    }
+    if checks.is_empty() {
+        return Some("no candidate was valid: no generator was kept".to_string());
+    }
+    let floor = checks.first().is_some_and(|c| c.nearest < s.nearest);
+    Some(if floor {
+        format!(
+            "no candidate's maps were {:.0}% apart (selection.nearest): best.json is the best by the check alone",
+            100.0 * s.nearest
+        )
+    } else {
+        let floor = if s.nearest > 0.0 {
+            format!("met selection.nearest {} and ", s.nearest)
+        } else {
+            String::new()
+        };
+        format!(
+            "kept {} of {}: no other candidate {floor}differed from the kept ones on {:.0}% of the seeds (selection.differing)",
+            checks.len(),
+            spec.keep,
+            100.0 * s.differing
+        )
+    })
+}
+
 /// The text printed after a search.
 fn summary(outcome: &Outcome, checks: &[Check], secs: f64, seeds: u64) -> String {
     let mut s = format!("{} candidates in {secs:.1} s", outcome.evaluations);
@@ -301,6 +334,11 @@ fn summary(outcome: &Outcome, checks: &[Check], secs: f64, seeds: u64) -> String
             "; MAP-Elites filled {:.0}% of {} cells",
             100.0 * g.coverage(),
             g.cells.len()
+        ));
+    }
+    if let Some(e) = &outcome.first_error {
+        s.push_str(&format!(
+            "\nsome candidates were invalid (log.csv counts them in batch_invalid); the first: {e}"
         ));
     }
     s.push_str(&format!(

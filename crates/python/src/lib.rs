@@ -5,12 +5,13 @@
 //! module does the work, with the GIL released: [`jobs`] prepares a generator as the CLI
 //! does before its first map and runs it per seed, [`made`] exports a map through the same
 //! code the CLI writes with, [`measure`] and [`searching`] wrap grid-core's metrics and the
-//! search crate. Errors become `levelgen.errors` classes ([`error`]).
+//! search crate, [`search_metrics`] makes Python callables search metrics. Errors become `levelgen.errors` classes ([`error`]).
 
 mod error;
 mod jobs;
 mod made;
 mod measure;
+mod search_metrics;
 mod searching;
 mod zones_args;
 
@@ -359,6 +360,7 @@ fn _levelgen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(measure::metrics, m)?)?;
     m.add_function(wrap_pyfunction!(searching::search, m)?)?;
     m.add_class::<searching::Evaluator>()?;
+    m.add_class::<search_metrics::MetricMap>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

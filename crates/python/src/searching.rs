@@ -9,10 +9,11 @@
 use crate::error::{self, Failure};
 use crate::jobs::Input;
 use levelgen_search::algorithms::{Local, Scorer};
+use levelgen_search::external::MetricFn;
 use levelgen_search::space::Genome;
 use levelgen_search::{Evaluation, Search, spec};
 use pyo3::prelude::*;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// An evaluation as plain values: `(fitness, means, feasible, error)`.
 type EvalTuple = (f64, Vec<f64>, f64, Option<String>);
@@ -40,8 +41,14 @@ fn spec_text(input: &Input) -> error::Result<String> {
     }
 }
 
-/// The spec parsed with the seed and budget overrides, compiled.
-fn compile(input: &Input, seed: Option<u64>, evaluations: Option<u64>) -> error::Result<Search> {
+/// The spec parsed with the seed and budget overrides, compiled with the caller's metric
+/// functions.
+fn compile(
+    input: &Input,
+    seed: Option<u64>,
+    evaluations: Option<u64>,
+    functions: Vec<(String, Arc<dyn MetricFn>)>,
+) -> error::Result<Search> {
     let text = spec_text(input)?;
     let at = |e: levelgen_search::SearchError| error::search(&e).in_file(input.path.as_deref());
     let mut spec = spec::parse(&text).map_err(at)?;
@@ -53,7 +60,7 @@ fn compile(input: &Input, seed: Option<u64>, evaluations: Option<u64>) -> error:
         spec.budget.seconds = None;
     }
     spec.check().map_err(at)?;
-    Search::new(&spec).map_err(at)
+    Search::with_functions(&spec, Vec::new(), functions).map_err(at)
 }
 
 /// `f` on a pool of `threads` threads (None: rayon's global pool).
@@ -106,9 +113,11 @@ impl Scorer for PyScorer {
 /// Runs the spec (`text` or `path`) with optional seed and budget overrides, on a pool of
 /// `threads` threads (None: rayon's global pool), or with its candidates scored by
 /// `scorer`, then the final check on map seeds `1..=check` that picks and orders the kept
-/// generators, as `levelgen search` does. Returns `(archive JSON, log CSV)`.
+/// generators, as `levelgen search` does. `metrics` are `(name, callable)` pairs the spec
+/// may name like built-in metrics ([`crate::search_metrics`]). Returns `(archive JSON, log
+/// CSV)`.
 #[pyfunction]
-#[pyo3(signature = (text, path, seed, evaluations, threads, check, scorer = None))]
+#[pyo3(signature = (text, path, seed, evaluations, threads, check, scorer = None, metrics = Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub fn search(
     py: Python<'_>,
@@ -119,14 +128,16 @@ pub fn search(
     threads: Option<usize>,
     check: u64,
     scorer: Option<Py<PyAny>>,
+    metrics: Vec<(String, Py<PyAny>)>,
 ) -> PyResult<(String, String)> {
     let input = Input { text, path };
+    let functions = crate::search_metrics::functions(metrics);
     let scorer = scorer.map(|callable| PyScorer {
         callable,
         raised: Mutex::new(None),
     });
     let run = || -> error::Result<(String, String)> {
-        let search = compile(&input, seed, evaluations)?;
+        let search = compile(&input, seed, evaluations, functions)?;
         let run_and_check = || {
             let mut outcome = match &scorer {
                 None => search.run_with(&mut |_| {}, &Local),
@@ -169,7 +180,7 @@ impl Evaluator {
     #[pyo3(signature = (text, path = None))]
     fn new(py: Python<'_>, text: Option<String>, path: Option<String>) -> PyResult<Self> {
         let input = Input { text, path };
-        py.detach(|| compile(&input, None, None))
+        py.detach(|| compile(&input, None, None, Vec::new()))
             .map(|search| Self { search })
             .map_err(|e| e.into_py(py))
     }

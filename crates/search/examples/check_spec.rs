@@ -28,9 +28,14 @@ fn main() {
     if let Some(g) = &outcome.grid {
         println!("grid coverage {:.0}%", 100.0 * g.coverage());
     }
+    let pool = outcome.pool.len();
     let checks = search
         .select(&mut outcome, 1..101)
         .expect("the kept scripts run");
+    println!(
+        "selection: {} kept of {pool} candidates checked on seeds 1..=100",
+        checks.len()
+    );
     let mut all_maps = Vec::new();
     let mut each_maps = Vec::new();
     for (i, ((e, script), check)) in outcome.best.iter().zip(&checks).enumerate() {
@@ -49,6 +54,13 @@ fn main() {
             .map(|(n, v)| format!("{n}={v:.2}"))
             .collect();
         println!("  {}", means.join(" "));
+        let fresh = search.check(script, 101..201).expect("runs");
+        println!(
+            "  fresh seeds 101..=200: feasible {:.0}%, distinct {:.0}%, nearest {:.1}%",
+            100.0 * fresh.feasible,
+            100.0 * fresh.distinct,
+            100.0 * fresh.nearest
+        );
         let (_, maps) = search.check_maps(script, 1..101).expect("runs");
         all_maps.extend(maps.iter().cloned());
         each_maps.push(maps);

@@ -134,8 +134,10 @@ pub struct Outcome {
     /// the first `keep` of the pool, after [`crate::Search::select`] the kept generators in
     /// the final check's order.
     pub best: Vec<(Elite, Value)>,
-    /// The best distinct candidates of the search, best first by its ranking, up to
-    /// [`crate::POOL_FACTOR`] x `keep`: what [`crate::Search::select`] chooses from.
+    /// The best distinct candidates of the search, best first by its ranking, up to the
+    /// spec's `selection.pool` ([`crate::POOL_FACTOR`] x `keep` by default): what
+    /// [`crate::Search::select`] chooses from. For the evolution strategy they come from its
+    /// last generation, parents and children, all scored on the same seeds.
     pub pool: Vec<(Elite, Value)>,
     /// The MAP-Elites grid, for that algorithm.
     pub grid: Option<EliteGrid>,
@@ -143,6 +145,9 @@ pub struct Outcome {
     pub log: Vec<LogRow>,
     /// Candidates evaluated.
     pub evaluations: u64,
+    /// Why the first invalid candidate was invalid (its script did not run, a metric
+    /// failed, ...), if any was: the log counts them all in `batch_invalid`.
+    pub first_error: Option<String>,
 }
 
 fn means(names: &[String], eval: &Evaluation) -> Value {
@@ -191,13 +196,17 @@ impl Outcome {
                 .collect();
             json!({"x": g.x, "y": g.y, "coverage": g.coverage(), "cells": cells})
         });
-        json!({
+        let mut doc = json!({
             "metrics": self.names,
             "evaluations": self.evaluations,
             "best": best,
             "grid": grid,
             "log": self.log,
-        })
+        });
+        if let Some(e) = &self.first_error {
+            doc["first_error"] = json!(e);
+        }
+        doc
     }
 
     /// The log as CSV, one row per batch.

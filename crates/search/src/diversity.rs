@@ -129,7 +129,7 @@ pub fn set_value(metric: SetMetric, cells: &[Vec<TileId>], layouts: &[Vec<f64>])
 
 /// The share of seeds on which two generators make different maps (`a[i]` and `b[i]` are
 /// their maps of the same seed).
-pub fn differing_share<T: PartialEq>(a: &[Vec<T>], b: &[Vec<T>]) -> f64 {
+pub fn differing_share<T: PartialEq>(a: &[T], b: &[T]) -> f64 {
     let n = a.len().min(b.len());
     if n == 0 {
         return 1.0;

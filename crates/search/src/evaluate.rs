@@ -209,6 +209,7 @@ impl Evaluator {
             eval: Evaluation::invalid(e, n_metrics),
             distinct: 0.0,
             cells: Vec::new(),
+            hashes: Vec::new(),
         };
         if needs_cells && !fits {
             return invalid(format!(
@@ -220,7 +221,7 @@ impl Evaluator {
         let mut per_map: Vec<Vec<f64>> = Vec::with_capacity(seeds.len());
         let mut cells: Vec<Vec<TileId>> = Vec::new();
         let mut layouts: Vec<Vec<f64>> = Vec::new();
-        let mut hashes: HashSet<u64> = HashSet::with_capacity(seeds.len());
+        let mut hashes: Vec<u64> = Vec::with_capacity(seeds.len());
         let mut resolved: Option<Resolved> = None;
         for &seed in seeds {
             let made = match generator.generate(seed) {
@@ -237,7 +238,7 @@ impl Evaluator {
             }
             per_map.push(scratch.values.clone());
             let tiles = made.cells();
-            hashes.insert(cells_hash(map.width(), &tiles));
+            hashes.push(cells_hash(map.width(), &tiles));
             if needs_layouts {
                 layouts.push(r.layout(&tiles, map.width()));
             }
@@ -245,7 +246,8 @@ impl Evaluator {
                 cells.push(tiles);
             }
         }
-        let distinct = hashes.len() as f64 / seeds.len().max(1) as f64;
+        let unique = hashes.iter().collect::<HashSet<_>>().len();
+        let distinct = unique as f64 / seeds.len().max(1) as f64;
         if let Some(r) = &resolved {
             for slot in r.distinct_slots() {
                 per_map.iter_mut().for_each(|v| v[slot] = distinct);
@@ -259,6 +261,7 @@ impl Evaluator {
             eval: fold(&per_map, &self.bounds, &self.terms, self.spread),
             distinct,
             cells,
+            hashes,
         }
     }
 }
@@ -272,6 +275,9 @@ pub struct Scored {
     pub distinct: f64,
     /// Each seed's map, cells row by row (empty when not kept).
     pub cells: Vec<Vec<TileId>>,
+    /// Each seed's map as a 64-bit hash of its width and cells (always kept): which maps of
+    /// two generators are equal, whatever their size.
+    pub hashes: Vec<u64>,
 }
 
 /// Folds the metric values of each map into an evaluation: the constraints `bounds`, the

@@ -30,12 +30,14 @@
 //! | document → maps by seed, and the generator's own metrics ([`Generator`]) | [`generator`] |
 //! | metrics by name, and the [`Metric`] trait for your own | [`metric`] |
 //! | the spec's own metrics: own passable tiles, external commands | [`defined`] |
+//! | metrics computed outside: commands and the caller's functions, cached, failures named | [`external`] |
 //! | score a candidate on several map seeds: constraints, objectives, mean and spread | [`evaluate`] |
 //! | measures of a set of maps: nearest neighbours, layouts, maps two generators share | [`diversity`] |
 //! | (μ+λ) ES, NSGA-II and MAP-Elites over a shared batch driver | [`algorithms`] |
 //! | MAP-Elites elites scored again on fresh seeds, the grid rebuilt from those scores | [`remeasure`] |
 //! | control targets: one search and one generator per asked metric value | [`targets`] |
 //! | elites, grid, log, JSON and CSV | [`archive`] |
+//! | the final selection: the best candidates checked on unused seeds, kept far apart | [`select`] |
 //!
 //! ## Determinism
 //!
@@ -70,9 +72,11 @@ pub mod defined;
 pub mod diversity;
 pub mod error;
 pub mod evaluate;
+pub mod external;
 pub mod generator;
 pub mod metric;
 pub mod remeasure;
+pub mod select;
 pub mod space;
 pub mod spec;
 pub mod targets;
@@ -82,15 +86,15 @@ pub use error::SearchError;
 pub use evaluate::{Evaluation, Evaluator};
 pub use generator::{Generated, Generator, Kind};
 pub use metric::Metric;
+pub use select::{Check, MIN_DIFFERING, POOL_FACTOR};
 pub use spec::Spec;
 
 use algorithms::{Driver, Local, Scorer, es, map_elites, nsga2};
 use archive::Bins;
-use evaluate::{Bound, Scratch};
+use evaluate::Bound;
 use grid_core::metrics::BlockGrid;
 use grid_core::{Connectivity, Seed};
 use metric::{MeasureSetup, MetricKind};
-use serde::Serialize;
 use serde_json::Value;
 use space::Space;
 use spec::Algorithm;
@@ -107,32 +111,6 @@ pub struct Search {
     custom: Vec<Arc<dyn Metric>>,
 }
 
-/// How a script does on a set of seeds (the acceptance check of a found generator).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Check {
-    /// Maps made.
-    pub maps: usize,
-    /// Fraction meeting every constraint.
-    pub feasible: f64,
-    /// Fraction of distinct maps.
-    pub distinct: f64,
-    /// Mean of each metric, in the search's metric order.
-    pub means: Vec<f64>,
-    /// Fitness on these seeds.
-    pub fitness: f64,
-    /// Mean over the maps of the Hamming distance to the nearest other map (a fraction of
-    /// the cells; 0 when the maps were too large to keep, see
-    /// [`evaluate::MAX_KEPT_CELLS`]).
-    pub nearest: f64,
-}
-
-/// Two kept generators make different maps on at least this share of the check seeds
-/// ([`Search::select`]).
-pub const MIN_DIFFERING: f64 = 0.95;
-
-/// The search hands this many times `keep` candidates to [`Search::select`].
-pub const POOL_FACTOR: usize = 4;
-
 impl Search {
     /// Compiles a spec: the variations against the skeleton, the metric names against the
     /// skeleton's entities.
@@ -142,6 +120,20 @@ impl Search {
 
     /// Like [`Search::new`], with the user's own metrics available by name.
     pub fn with_metrics(spec: &Spec, custom: Vec<Arc<dyn Metric>>) -> Result<Self, SearchError> {
+        Self::with_functions(spec, custom, Vec::new())
+    }
+
+    /// Like [`Search::with_metrics`], also with metrics computed by the caller's functions
+    /// by name ([`external::MetricFn`]: they may fail, which makes the candidate invalid
+    /// with the metric named, and their values are cached per map, as the spec's external
+    /// commands are; the Python package's callables). A function's name may not be a
+    /// built-in metric's, the spec's own or a custom one's. Each function is called once
+    /// here, on the skeleton's map of seed 0: its error is the compile error.
+    pub fn with_functions(
+        spec: &Spec,
+        custom: Vec<Arc<dyn Metric>>,
+        functions: Vec<(String, Arc<dyn external::MetricFn>)>,
+    ) -> Result<Self, SearchError> {
         spec.check()?;
         let (kind, _) = spec.skeleton()?;
         let space = Space::new(spec)?;
@@ -189,10 +181,14 @@ impl Search {
             .iter()
             .map(|n| MetricKind::parse(n, &[], &[], &[], "").expect("registered"))
             .collect();
+        let functions = named_functions(spec, &entities, kind.extras(), &custom, functions)?;
         for (name, path) in &wanted {
             let metric = match spec.metrics.get(name) {
                 Some(d) => defined::kind(name, d, &entities, kind.extras(), &custom)?,
-                None => MetricKind::parse(name, &entities, kind.extras(), &custom, path)?,
+                None => match functions.iter().find(|f| f.name == *name) {
+                    Some(f) => MetricKind::External(f.clone()),
+                    None => MetricKind::parse(name, &entities, kind.extras(), &custom, path)?,
+                },
             };
             if !names.contains(name) {
                 names.push(name.clone());
@@ -247,7 +243,7 @@ impl Search {
             map_root: maps.0,
             spread: spec.spread,
         };
-        try_commands(kind, &first, &evaluator.metrics)?;
+        try_externals(kind, &first, &evaluator.metrics)?;
         let mut checker = evaluator.clone();
         checker.setup.exact_path_cells = checker
             .setup
@@ -357,7 +353,7 @@ impl Search {
         // script), more than `keep`, for the final selection.
         let mut pool: Vec<(Elite, Value)> = Vec::new();
         for e in elites.into_iter().filter(|e| e.eval.is_valid()) {
-            if pool.len() == spec.keep * POOL_FACTOR {
+            if pool.len() == spec.selection.pool_size(spec.keep) {
                 break;
             }
             if let Ok(script) = ev.space.decode(&e.genome)
@@ -373,42 +369,8 @@ impl Search {
             grid,
             log: driver.log,
             evaluations: driver.done,
+            first_error: driver.first_error,
         })
-    }
-
-    /// Scores a script (for example a found generator) on `seeds`, serially. The longest
-    /// path is exact here up to at least [`grid_core::metrics::paths::EXACT_CELLS`] passable
-    /// cells, even when the spec had the search use the double-sweep estimate (a lower
-    /// bound, so a map the search counted as long enough is).
-    pub fn check(&self, document: &Value, seeds: std::ops::Range<u64>) -> Result<Check, String> {
-        self.check_maps(document, seeds).map(|(check, _)| check)
-    }
-
-    /// [`Search::check`], also returning the maps (cells row by row, one per seed; none
-    /// when they are too large to keep).
-    pub fn check_maps(
-        &self,
-        document: &Value,
-        seeds: std::ops::Range<u64>,
-    ) -> Result<(Check, Vec<Vec<grid_core::TileId>>), String> {
-        let generator = self.evaluator.kind.build(document)?;
-        let seeds: Vec<u64> = seeds.collect();
-        let scored =
-            self.checker
-                .score_maps(generator.as_ref(), &seeds, &mut Scratch::default(), true);
-        if let Some(e) = scored.eval.error {
-            return Err(e);
-        }
-        let nearest = diversity::set_value(diversity::SetMetric::Nearest, &scored.cells, &[]);
-        let check = Check {
-            maps: seeds.len(),
-            feasible: scored.eval.feasible,
-            distinct: scored.distinct,
-            means: scored.eval.means,
-            fitness: scored.eval.fitness,
-            nearest,
-        };
-        Ok((check, scored.cells))
     }
 
     /// The archive document of `outcome` (what `levelgen search` writes as `archive.json`):
@@ -420,70 +382,60 @@ impl Search {
         archive["generator"] = Value::from(self.evaluator().kind.name());
         archive
     }
-
-    /// The final selection: checks every candidate of `outcome.pool` on `seeds` (in
-    /// parallel, folded in order), ranks them by the check ([`Evaluation::rank`]: feasible
-    /// share, then fitness) and keeps, best first, up to `keep` of them whose maps differ
-    /// from every generator kept before on at least [`MIN_DIFFERING`] of the seeds (a
-    /// near-duplicate generator, one whose maps mostly equal a better one's, is dropped, so
-    /// fewer than `keep` may remain). `outcome.best` becomes the kept generators in check
-    /// order, so the first is the best by the check; their checks are returned in the same
-    /// order.
-    pub fn select(
-        &self,
-        outcome: &mut Outcome,
-        seeds: std::ops::Range<u64>,
-    ) -> Result<Vec<Check>, String> {
-        use rayon::prelude::*;
-        let checked: Vec<(Check, Vec<Vec<grid_core::TileId>>)> = outcome
-            .pool
-            .par_iter()
-            .map(|(_, document)| self.check_maps(document, seeds.clone()))
-            .collect::<Result<_, _>>()?;
-        let rank = |c: &Check| Evaluation {
-            fitness: c.fitness,
-            means: Vec::new(),
-            feasible: c.feasible,
-            error: None,
-        };
-        let mut order: Vec<usize> = (0..checked.len()).collect();
-        order.sort_by(|&a, &b| {
-            rank(&checked[a].0)
-                .rank(&rank(&checked[b].0))
-                .then(a.cmp(&b))
-        });
-        let mut kept: Vec<usize> = Vec::new();
-        for i in order {
-            if kept.len() == self.spec.keep {
-                break;
-            }
-            let apart = kept.iter().all(|&k| {
-                diversity::differing_share(&checked[i].1, &checked[k].1) >= MIN_DIFFERING
-            });
-            if apart {
-                kept.push(i);
-            }
-        }
-        outcome.best = kept.iter().map(|&i| outcome.pool[i].clone()).collect();
-        Ok(kept.iter().map(|&i| checked[i].0.clone()).collect())
-    }
 }
 
-/// Runs every external-command metric once, on the skeleton's map of seed 0, so a command
-/// that cannot run is an error when the spec is read rather than an invalid search.
-fn try_commands(
+/// The caller's functions as named external metrics, their names checked: plain (letters,
+/// digits, `_` and `-`), unique, and neither a built-in metric nor one of the spec's or the
+/// caller's own.
+fn named_functions(
+    spec: &Spec,
+    entities: &[String],
+    extras: &[&str],
+    custom: &[Arc<dyn Metric>],
+    functions: Vec<(String, Arc<dyn external::MetricFn>)>,
+) -> Result<Vec<Arc<external::External>>, SearchError> {
+    let mut named: Vec<Arc<external::External>> = Vec::new();
+    for (name, function) in functions {
+        let path = format!("metrics.{}", grid_core::text::excerpt(&name));
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let taken = if !plain {
+            Some("a metric's name is letters, digits, _ and -")
+        } else if spec.metrics.contains_key(&name) {
+            Some("the spec defines a metric of this name")
+        } else if named.iter().any(|f| f.name == name) {
+            Some("two functions have this name")
+        } else if MetricKind::parse(&name, entities, extras, custom, "").is_ok() {
+            Some("a built-in or registered metric has this name")
+        } else {
+            None
+        };
+        if let Some(why) = taken {
+            return Err(SearchError::value(path, why));
+        }
+        named.push(Arc::new(external::External::new(&name, &path, function)));
+    }
+    Ok(named)
+}
+
+/// Runs every external metric (the spec's commands, the caller's functions) once, on the
+/// skeleton's map of seed 0, so one that cannot work is an error when the search is
+/// compiled rather than an invalid search.
+fn try_externals(
     kind: generator::Kind,
     first: &Value,
     metrics: &[MetricKind],
 ) -> Result<(), SearchError> {
-    let commands: Vec<&Arc<defined::CommandMetric>> = metrics
+    let externals: Vec<&Arc<external::External>> = metrics
         .iter()
         .filter_map(|m| match m {
-            MetricKind::Command(c) => Some(c),
+            MetricKind::External(c) => Some(c),
             _ => None,
         })
         .collect();
-    if commands.is_empty() {
+    if externals.is_empty() {
         return Ok(());
     }
     let generated =
@@ -493,13 +445,9 @@ fn try_commands(
                 generator: kind.name(),
                 message: e,
             })?;
-    for c in commands {
-        c.measure(generated.map.as_ref()).map_err(|e| {
-            SearchError::value(
-                format!("metrics.{}.command", grid_core::text::excerpt(&c.name)),
-                e,
-            )
-        })?;
+    for c in externals {
+        c.measure(generated.map.as_ref())
+            .map_err(|e| SearchError::value(c.path.clone(), e))?;
     }
     Ok(())
 }

@@ -15,9 +15,9 @@
 //!
 //! All are computed with `grid_core` ([`grid_core::metrics`], [`grid_core::metrics::paths`]).
 
-use crate::defined::CommandMetric;
 use crate::diversity::SetMetric;
 use crate::error::SearchError;
+use crate::external::External;
 use grid_core::metrics::paths::{path_distance, tile_counts};
 use grid_core::metrics::registry::{self, MetricDef, Settings};
 use grid_core::metrics::{BlockGrid, EmptySet, MetricsScratch};
@@ -73,8 +73,8 @@ pub enum MetricKind {
     Extra(usize),
     /// A registry metric or a distance read with its own passable entities.
     Passable(Box<MetricKind>, Vec<String>),
-    /// An external command ([`crate::defined`]).
-    Command(Arc<CommandMetric>),
+    /// An external command or a caller's function ([`crate::external`]).
+    External(Arc<External>),
 }
 
 /// The names this crate adds to the registry's.
@@ -185,7 +185,7 @@ enum Resolve {
     Set(SetMetric),
     Custom(Arc<dyn Metric>),
     Extra(usize),
-    Command(Arc<CommandMetric>),
+    External(Arc<External>),
 }
 
 fn resolve(kind: &MetricKind, legend: &grid_core::Legend) -> (Resolve, Option<EmptySet>) {
@@ -203,7 +203,7 @@ fn resolve(kind: &MetricKind, legend: &grid_core::Legend) -> (Resolve, Option<Em
         MetricKind::Set(m) => Resolve::Set(*m),
         MetricKind::Custom(m) => Resolve::Custom(m.clone()),
         MetricKind::Extra(i) => Resolve::Extra(*i),
-        MetricKind::Command(c) => Resolve::Command(c.clone()),
+        MetricKind::External(c) => Resolve::External(c.clone()),
         MetricKind::Passable(inner, names) => {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let own = EmptySet::from_names_present(legend, &names);
@@ -302,7 +302,7 @@ impl Resolved {
                 Resolve::Distinct | Resolve::Set(_) => 0.0,
                 Resolve::Custom(m) => m.measure(map),
                 Resolve::Extra(i) => extras.get(*i).copied().unwrap_or(0.0),
-                Resolve::Command(c) => c.measure(map)?,
+                Resolve::External(c) => c.measure(map)?,
             };
             out.push(value);
         }

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     """A path, a JSON string (starting with ``{``) or a dict."""
 
 from . import _levelgen
-from ._levelgen import Map, __version__
+from ._levelgen import Map, MetricMap, __version__
 from .errors import (
     ArgumentError,
     Error,
@@ -45,6 +45,7 @@ from .errors import (
 
 __all__ = [
     "Map",
+    "MetricMap",
     "marahel",
     "heroes",
     "mario",
@@ -493,15 +494,42 @@ class SearchResult:
 
 
 def search(spec: _Document, seed: Optional[int] = None, evaluations: Optional[int] = None,
-           threads: Optional[int] = None, check: int = 100) -> SearchResult:
+           threads: Optional[int] = None, check: int = 100,
+           metrics: Optional[Mapping[str, Callable[[MetricMap], float]]] = None) -> SearchResult:
     """Runs a search spec (``levelgen search SPEC``; see docs/search.md) with the GIL
     released. ``seed`` and ``evaluations`` replace the spec's (``--seed``, ``--budget``);
     ``check`` is ``--check``: the final check on map seeds ``1..=check`` picks and orders
     the kept generators. Under an evaluation budget the result is the same on any thread
-    count."""
+    count.
+
+    ``metrics`` maps names to your own metrics, ``f(map: MetricMap) -> float``, which the
+    spec's constraints, objectives, axes and targets then name like built-in ones. Each
+    takes the GIL only for its own call and is called once per distinct map (values are
+    cached per map, so it must be a function of the map). An exception or a value that is
+    not a finite number makes that candidate invalid, with the metric named, as an
+    external command's failure does; on the skeleton's first map, where every metric is
+    tried once before the search starts, it raises :class:`SearchError`."""
     text, path = _document(spec, "spec")
+    functions = _metric_functions(metrics)
     import json
 
     archive_json, log_csv = _levelgen.search(
-        text, path, None if seed is None else _seed(seed), evaluations, threads, int(check))
+        text, path, None if seed is None else _seed(seed), evaluations, threads, int(check),
+        None, functions)
     return SearchResult(json.loads(archive_json), archive_json, log_csv)
+
+
+def _metric_functions(metrics: Any) -> List[Tuple[str, Any]]:
+    """``metrics`` of :func:`search` as ``(name, callable)`` pairs, checked."""
+    if metrics is None:
+        return []
+    if not isinstance(metrics, Mapping):
+        raise ArgumentError(f"metrics: expected a dict {{name: callable}}, got {type(metrics).__name__}")
+    pairs = []
+    for name, f in metrics.items():
+        if not isinstance(name, str):
+            raise ArgumentError(f"metrics: a name is a string, got {type(name).__name__}")
+        if not callable(f):
+            raise ArgumentError(f"metrics[{name!r}]: expected a callable f(map) -> float, got {type(f).__name__}")
+        pairs.append((name, f))
+    return pairs

@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 __version__: str
 __all__ = [
-    "Evaluator", "Job", "Map", "__version__", "metrics", "prepare_heroes", "prepare_marahel",
+    "Evaluator", "Job", "Map", "MetricMap", "__version__", "metrics", "prepare_heroes", "prepare_marahel",
     "prepare_mario", "prepare_zones", "search",
 ]
 
@@ -95,10 +95,32 @@ def metrics(
 _Evaluation = Tuple[float, List[float], float, Optional[str]]
 """A candidate's score: ``(fitness, means, feasible, error)``."""
 
+@final
+class MetricMap:
+    """The map a search metric callable is given (``levelgen.search(spec, metrics=...)``):
+    a copy of one map the search made."""
+
+    @property
+    def width(self) -> int:
+        """Width in tiles."""
+    @property
+    def height(self) -> int:
+        """Height in tiles."""
+    @property
+    def tiles(self) -> npt.NDArray[np.uint16]:
+        """Tile ids, shape ``(height, width)``, rows first (a fresh array each call)."""
+    @property
+    def legend(self) -> List[str]:
+        """Tile names: ``legend[id]`` names tile id ``id``."""
+    def to_json(self) -> str:
+        """The map's JSON, as an external command metric reads it on standard input
+        (``height``, ``legend``, ``rows`` of tile names, ``width``)."""
+
 def search(
     text: Optional[str], path: Optional[str], seed: Optional[int], evaluations: Optional[int],
     threads: Optional[int], check: int,
     scorer: Optional[Callable[[List[List[float]], List[int]], List[_Evaluation]]] = None,
+    metrics: List[Tuple[str, Callable[[MetricMap], float]]] = ...,
 ) -> Tuple[str, str]: ...
 
 @final

@@ -22,14 +22,16 @@ pub struct EsSettings {
     pub mutation: f64,
 }
 
-/// Runs the strategy until the budget is spent; returns the final population, best first.
+/// Runs the strategy until the budget is spent; returns the last generation scored, parents
+/// and children, best first: the final population (its first `mu`), then the children that
+/// did not survive, which the final selection may still prefer for their distinct maps.
 pub fn run(space: &Space, s: EsSettings, rng: &mut LevelRng, driver: &mut Driver) -> Vec<Elite> {
     let first = driver.allowance(s.mu.max(s.lambda));
     let genomes = space.first_batch(first, rng);
     let start = driver.evaluate(genomes);
-    let mut population = start.clone();
-    population.sort_by(better_first);
-    population.truncate(s.mu);
+    let mut last = start.clone();
+    last.sort_by(better_first);
+    let mut population = last[..s.mu.min(last.len())].to_vec();
     // The log row describes the whole first batch (its invalid candidates included).
     driver.record(&start, population.first(), 0);
     for generation in 1.. {
@@ -59,9 +61,9 @@ pub fn run(space: &Space, s: EsSettings, rng: &mut LevelRng, driver: &mut Driver
         }
         let batch = next[population.len()..].to_vec();
         next.sort_by(better_first);
-        next.truncate(s.mu);
-        population = next;
+        population = next[..s.mu.min(next.len())].to_vec();
+        last = next;
         driver.record(&batch, population.first(), 0);
     }
-    population
+    last
 }

@@ -83,6 +83,8 @@ pub struct Driver<'a> {
     pub log: Vec<LogRow>,
     /// Why the scorer failed, if it did (the budget is then spent).
     pub failure: Option<String>,
+    /// The error of the first invalid candidate (in evaluation order), if any.
+    pub first_error: Option<String>,
     progress: &'a mut dyn FnMut(&LogRow),
     scorer: &'a dyn Scorer,
 }
@@ -111,6 +113,7 @@ impl<'a> Driver<'a> {
             done: 0,
             log: Vec::new(),
             failure: None,
+            first_error: None,
             progress,
             scorer: &Local,
         }
@@ -161,6 +164,9 @@ impl<'a> Driver<'a> {
             }
         };
         self.done += genomes.len() as u64;
+        if self.first_error.is_none() {
+            self.first_error = evals.iter().find_map(|e| e.error.clone());
+        }
         evals
     }
 

@@ -100,6 +100,7 @@ pub mod tiles;
 
 pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, generate, tags_match};
 pub use chunk::Chunk;
+pub use config::LevelOptions;
 pub use error::{Diagnostic, MarioError, Strictness};
 pub use level::MarioLevel;
 pub use library::{Library, Source, THEMES};

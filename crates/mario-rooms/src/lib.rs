@@ -16,6 +16,7 @@
 //! | building the pieces into one level | `build` |
 //! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
 //! | shaping: spacing, pits, coins and flat runs on SMB's scale | [`shape`] |
+//! | variation: blocks, coin rows and places that differ from level to level | [`vary`] |
 //! | set pieces: rated challenge patterns and the teaching curve | [`setpiece`] |
 //! | the dressing stage run: dress, check and repair, put enemies back | `dressing` |
 //! | the difficulty estimated from what a level demands | [`estimate`] |
@@ -97,6 +98,7 @@ pub mod section;
 pub mod setpiece;
 pub mod shape;
 pub mod tiles;
+pub mod vary;
 
 pub use assemble::{GeneratedLevel, LevelConfig, Step, Substitution, fits, generate, tags_match};
 pub use chunk::Chunk;

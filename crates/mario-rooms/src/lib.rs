@@ -14,7 +14,8 @@
 //! | the level settings (serde) and their check | [`config`] |
 //! | assembly: start, sections, finish; seeded | [`assemble`] |
 //! | building the pieces into one level | `build` |
-//! | difficulty: the profile of 1..5 and the dressing of an assembled level | [`difficulty`] |
+//! | difficulty: the profile of 1..5 | [`difficulty`] |
+//! | the dressing operations: gaps, plateaus, pipes, enemies per window | `dress` |
 //! | shaping: spacing, pits, coins and flat runs on SMB's scale | [`shape`] |
 //! | variation: blocks, coin rows and places that differ from level to level | [`vary`] |
 //! | set pieces: rated challenge patterns and the teaching curve | [`setpiece`] |
@@ -82,6 +83,7 @@ mod build;
 pub mod chunk;
 pub mod config;
 pub mod difficulty;
+mod dress;
 mod dressing;
 pub mod error;
 pub mod estimate;

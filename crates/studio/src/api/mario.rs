@@ -248,3 +248,25 @@ pub fn run(req: MarioRequest, job: &Job) -> Result<Output, StudioError> {
         })?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(body: &str) -> LevelConfig {
+        config(&serde_json::from_str::<MarioRequest>(body).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn an_absent_difficulty_is_the_clis_and_null_is_none() {
+        assert_eq!(cfg("{}").difficulty, LevelConfig::default().difficulty);
+        assert_eq!(cfg(r#"{"reference": true}"#).difficulty, None);
+        assert_eq!(cfg(r#"{"difficulty": null}"#).difficulty, None);
+        assert_eq!(
+            cfg(r#"{"reference": true, "difficulty": [2, 4]}"#).difficulty,
+            Some((2.0, 4.0))
+        );
+        let bad = serde_json::from_str::<MarioRequest>(r#"{"difficulty": [9, 9]}"#).unwrap();
+        assert!(config(&bad).is_err());
+    }
+}

@@ -53,13 +53,13 @@
 //! `min_length: 1000` (about 1210 columns) 2.18 and 2.22 ms, `min_length: 8000` (about
 //! 9270 columns) 19.1 and 19.9 ms, **8.8x and 9.0x** in two runs (9.4x before a restocked
 //! level's block groups went in ahead of its check, which saves long levels a full check).
-With the variation stage ([`vary`]), under a load average of about 2: 2.01 and 17.2 ms,
-**8.6x**; 100 default levels in 0.06 s of CPU (`/usr/bin/time target/release/examples/timing
-0 100`).
 //! In wall time under that load criterion gives 12.8 and 131.9 ms (10.3x): waiting for the
 //! CPU, not the work, grows. The table above predates the shaping and set pieces. 100
 //! default levels (375 columns) take 66 ms of CPU in all, process start included
 //! (`perf stat -e task-clock target/release/examples/timing 0 100`, two runs).
+//! With the variation stage ([`vary`]), under a load average of about 2, the `cpu_`
+//! benchmarks give 2.01 and 17.2 ms, **8.6x**, and 100 default levels take 0.06 s of CPU
+//! (`/usr/bin/time target/release/examples/timing 0 100`).
 //!
 //! Criterion: `cargo bench -p mario-rooms --bench mario_rooms -- --warm-up-time 1
 //! --measurement-time 3`; its CPU-time group alone: `... -- cpu_ --warm-up-time 1

@@ -7,7 +7,7 @@ use super::common::{
 use super::error::CliError;
 use super::output::{Output, Target};
 use grid_core::export::ExportOptions;
-use mario_rooms::{LevelConfig, Library, Strictness, generate, preview};
+use mario_rooms::{LevelConfig, LevelOptions, Library, Strictness, generate, preview};
 use std::path::PathBuf;
 
 /// Generate Mario levels from a room library (by default the embedded one). --out takes
@@ -194,25 +194,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
             list.join("\n  ")
         )));
     }
-    let mut cfg = if args.reference {
-        LevelConfig::reference()
-    } else {
-        LevelConfig::default()
-    };
-    cfg.height = args.height;
-    cfg.min_length = args.length;
-    cfg.check_playability = !args.no_check;
-    if let Some(roles) = &args.sequence {
-        cfg.sequence = roles
-            .iter()
-            .map(|r| r.trim())
-            .filter(|r| !r.is_empty())
-            .map(mario_rooms::Step::for_role)
-            .collect();
-    }
-    if let Some(d) = &args.difficulty {
-        cfg.difficulty = Some(parse_difficulty(d)?);
-    }
+    let difficulty = args
+        .difficulty
+        .as_deref()
+        .map(parse_difficulty)
+        .transpose()?;
+    let cfg = LevelConfig::from_options(&LevelOptions {
+        reference: args.reference,
+        height: args.height,
+        length: args.length,
+        check: !args.no_check,
+        roles: args.sequence.clone(),
+        difficulty: difficulty.map(Some),
+    })
+    .map_err(CliError::input)?;
     let cfg = settings_with_overrides(cfg, &args.set)?;
     let out = Output::guarding(
         [&args.rooms, &args.sections, &args.macros]

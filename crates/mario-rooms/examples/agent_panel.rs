@@ -7,9 +7,13 @@
 //! TIMER seconds (default 30). Prints the share of plays won per setting and agent, and how
 //! each level's estimated difficulty correlates with the share of the panel that wins it.
 //!
-//! `... --example agent_panel -- astar DIR [N] [TIMER]`: the A* agent (`robinBaumgarten`)
-//! alone on N levels (default 30) of the default length per theme and difficulty 1..5
-//! (seeds 1000..), game timer TIMER seconds (default 20).
+//! `... --example agent_panel -- astar DIR [N] [TIMER] [THEMES]`: the A* agent
+//! (`robinBaumgarten`) alone on N levels (default 30) of the default length per theme
+//! (THEMES, comma-separated; default all) and difficulty 1..5 (seeds 1000..), game timer
+//! TIMER seconds (default 20).
+//!
+//! `... --example agent_panel -- files DIR TIMER FILE...`: the eight agents on the given
+//! level files (a ceiling check: what each agent wins on a trivial level).
 #[path = "../tests/panel/mod.rs"]
 mod panel;
 
@@ -20,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: agent_panel panel|astar DIR [N] [TIMER]";
+    let usage = "usage: agent_panel panel|astar DIR [N] [TIMER] [THEMES] | files DIR TIMER FILE...";
     let (mode, dir) = match (args.first(), args.get(1)) {
         (Some(m), Some(d)) => (m.as_str(), PathBuf::from(d)),
         _ => {
@@ -28,8 +32,18 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let n: Option<u64> = args.get(2).map(|v| v.parse().expect("N"));
-    let timer: Option<u32> = args.get(3).map(|v| v.parse().expect("TIMER"));
+    let n: Option<u64> = match mode {
+        "files" => None,
+        _ => args.get(2).map(|v| v.parse().expect("N")),
+    };
+    let timer: Option<u32> = match mode {
+        "files" => None,
+        _ => args.get(3).map(|v| v.parse().expect("TIMER")),
+    };
+    let themes: Vec<&str> = match args.get(4) {
+        Some(t) => t.split(',').collect(),
+        None => THEMES.to_vec(),
+    };
     let fw = match Framework::locate() {
         Ok(fw) => fw,
         Err(why) => {
@@ -40,7 +54,26 @@ fn main() {
     let classes = fw.build(&dir).unwrap_or_else(|e| fail(&e));
     match mode {
         "panel" => run_panel(&fw, &classes, &dir, n.unwrap_or(6), timer.unwrap_or(30)),
-        "astar" => run_astar(&fw, &classes, &dir, n.unwrap_or(30), timer.unwrap_or(20)),
+        "files" => {
+            let timer: u32 = args.get(2).map_or(30, |v| v.parse().expect("TIMER"));
+            let files: Vec<PathBuf> = args[3..].iter().map(PathBuf::from).collect();
+            let plays = fw
+                .play(&classes, timer, &AGENTS, &files, progress)
+                .unwrap_or_else(|e| fail(&e));
+            for p in &plays {
+                println!(
+                    "{}\t{}\t{}\t{:.2}",
+                    p.agent,
+                    p.file.display(),
+                    p.status,
+                    p.completion
+                );
+            }
+        }
+        "astar" => {
+            let (n, timer) = (n.unwrap_or(30), timer.unwrap_or(20));
+            run_astar(&fw, &classes, &dir, n, timer, &themes)
+        }
         _ => fail(usage),
     }
 }
@@ -168,10 +201,10 @@ fn run_panel(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
     );
 }
 
-fn run_astar(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
+fn run_astar(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32, themes: &[&str]) {
     let mut rows: BTreeMap<(String, u32), (usize, usize, f64)> = BTreeMap::new();
     let (mut est, mut comp) = (Vec::new(), Vec::new());
-    for theme in THEMES {
+    for &theme in themes {
         for d in 1..=5u32 {
             let name = format!("{theme}-d{d}");
             let files = write_levels(dir, &name, theme, d as f32, 0, n);
@@ -192,7 +225,7 @@ fn run_astar(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
     }
     println!("| theme | d1 | d2 | d3 | d4 | d5 |");
     println!("|---|---|---|---|---|---|");
-    for theme in THEMES {
+    for &theme in themes {
         let cells: Vec<String> = (1..=5)
             .map(|d| {
                 let (w, t, _) = rows[&(theme.to_string(), d)];

@@ -143,6 +143,81 @@ impl LevelConfig {
     }
 }
 
+/// The options every front end (the CLI, the studio, Python) offers, turned into a
+/// [`LevelConfig`] by [`LevelConfig::from_options`] in one place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelOptions {
+    /// Start from [`LevelConfig::reference`] instead of [`LevelConfig::default`].
+    pub reference: bool,
+    /// Minimum height in rows.
+    pub height: usize,
+    /// Minimum length in columns.
+    pub length: usize,
+    /// Whether to prove each level playable.
+    pub check: bool,
+    /// Section roles replacing the sequence (blank roles skipped), each step with the
+    /// context tags of [`Step::for_role`]; `None` keeps the base's sequence.
+    pub roles: Option<Vec<String>>,
+    /// `None` keeps the base's difficulty ramp; `Some(None)` asks for none (the rooms as
+    /// drawn); `Some(Some((a, b)))` a ramp from `a` to `b`.
+    pub difficulty: Option<Option<(f32, f32)>>,
+}
+
+impl Default for LevelOptions {
+    /// The defaults of `levelgen mario`: height 16, no minimum length, checked.
+    fn default() -> Self {
+        Self {
+            reference: false,
+            height: 16,
+            length: 0,
+            check: true,
+            roles: None,
+            difficulty: None,
+        }
+    }
+}
+
+impl LevelConfig {
+    /// The configuration the options describe, checked with [`check_config`].
+    ///
+    /// ```
+    /// use mario_rooms::config::{LevelConfig, LevelOptions};
+    /// let opts = LevelOptions {
+    ///     roles: Some(vec!["intro".into(), " ".into(), "hard".into()]),
+    ///     difficulty: Some(Some((2.0, 4.0))),
+    ///     ..LevelOptions::default()
+    /// };
+    /// let cfg = LevelConfig::from_options(&opts).unwrap();
+    /// assert_eq!(cfg.sequence.len(), 2);
+    /// assert_eq!(cfg.difficulty, Some((2.0, 4.0)));
+    /// let bad = LevelOptions { difficulty: Some(Some((f32::NAN, 1.0))), ..opts };
+    /// assert!(LevelConfig::from_options(&bad).is_err());
+    /// ```
+    pub fn from_options(opts: &LevelOptions) -> Result<Self, MarioError> {
+        let mut cfg = if opts.reference {
+            Self::reference()
+        } else {
+            Self::default()
+        };
+        cfg.height = opts.height;
+        cfg.min_length = opts.length;
+        cfg.check_playability = opts.check;
+        if let Some(roles) = &opts.roles {
+            cfg.sequence = roles
+                .iter()
+                .map(|r| r.trim())
+                .filter(|r| !r.is_empty())
+                .map(Step::for_role)
+                .collect();
+        }
+        if let Some(ramp) = opts.difficulty {
+            cfg.difficulty = ramp;
+        }
+        check_config(&cfg)?;
+        Ok(cfg)
+    }
+}
+
 /// Checks a configuration against the limits of [`crate::limits`] before any work.
 pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
     if cfg.height == 0 {

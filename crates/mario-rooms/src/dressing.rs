@@ -7,6 +7,7 @@ use crate::level::MarioLevel;
 use crate::playability::{self, PlayReport};
 use crate::shape;
 use crate::tiles;
+use crate::vary;
 use grid_core::Seed;
 
 /// Shapes `level` ([`shape`]: stretched, pits narrowed, coins thinned), dresses it for the
@@ -21,6 +22,10 @@ pub(crate) fn dress_and_check(
     check: bool,
 ) -> (Option<PlayReport>, Vec<(usize, &'static str)>) {
     *level = shape::stretch(level, &mut seed.stream("stretch").rng());
+    let mut vary = seed.stream("vary").rng();
+    vary::reskin_blocks(level, &mut vary);
+    vary::trim_coins(level, &mut vary);
+    vary::shift_things(level, &mut vary);
     clear_start(level);
     shape::narrow_pits(level, ramp);
     shape::thin_coins(level, &mut seed.stream("coins").rng());

@@ -186,14 +186,16 @@ pub fn fill_featureless(level: &mut MarioLevel, rng: &mut LevelRng) -> usize {
 pub const STRETCH: f64 = 0.3;
 
 /// Whether column `x` may be copied by [`stretch`]: only air, ground, solid blocks, bricks
-/// and platforms (no enemy, coin, question block, marker, pipe or cannon).
+/// and platforms (no enemy, coin, question block, marker, pipe or cannon), and not a pit
+/// (its bottom cell is not air: blocks or a platform over a pit do not make it ground).
 fn copyable(level: &MarioLevel, x: usize) -> bool {
-    (0..level.height()).all(|y| {
-        matches!(
-            level.get(x, y),
-            b'-' | b'X' | b'#' | b'S' | b'%' | b'|' | b'D'
-        )
-    })
+    level.get(x, level.height() - 1) != b'-'
+        && (0..level.height()).all(|y| {
+            matches!(
+                level.get(x, y),
+                b'-' | b'X' | b'#' | b'S' | b'%' | b'|' | b'D'
+            )
+        })
 }
 
 /// Varies the spacing of the rooms: where a column equals the next and holds only ground,
@@ -263,6 +265,22 @@ mod tests {
         thin_coins(&mut l, &mut Seed(1).rng());
         assert!(coins_in(&l, 0, 50) <= 8, "{}", l.to_text());
         assert!(l.row(1).contains(&b'S'));
+    }
+
+    #[test]
+    fn stretch_never_widens_a_pit_even_under_blocks() {
+        let l = level(&[
+            "-----------------SSS--------",
+            "----------------------------",
+            "M--------------------------F",
+            "XXXXXXX-----XXXXX---XXXXXXXX",
+        ]);
+        for s in 0..20 {
+            let v = stretch(&l, &mut Seed(s).rng());
+            let pits: Vec<usize> = v.row(3).split(|&c| c == b'X').map(<[u8]>::len).collect();
+            let pits: Vec<usize> = pits.into_iter().filter(|&n| n > 0).collect();
+            assert_eq!(pits, [5, 3], "{}", v.to_text());
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use heroes_zones::{Config, Template, vcmi};
 use levelgen::cli::common::json_with_overrides;
 use levelgen::cli::output::read_text;
 use marahel::Script;
-use mario_rooms::{LevelConfig, Library, Strictness};
+use mario_rooms::{LevelConfig, LevelOptions, Library, Strictness};
 use std::path::{Path, PathBuf};
 use zone_tiles::{BiomeConfig, World, ZoneConfig, ZoneRect};
 
@@ -250,30 +250,22 @@ pub fn mario(opts: &MarioOptions) -> Result<(Job, Warnings)> {
     )
     .map_err(|e| error::mario(&e))?;
     let warnings = library.diagnostics.iter().map(|d| d.to_string()).collect();
-    let mut cfg = if opts.reference {
-        LevelConfig::reference()
-    } else {
-        LevelConfig::default()
-    };
-    cfg.height = opts.height;
-    cfg.min_length = opts.length;
-    cfg.check_playability = opts.check;
-    if let Some(roles) = &opts.sequence {
-        cfg.sequence = roles
-            .iter()
-            .map(|r| r.trim())
-            .filter(|r| !r.is_empty())
-            .map(mario_rooms::Step::for_role)
-            .collect();
+    if let Some((a, b)) = opts.difficulty
+        && !(a.is_finite() && b.is_finite())
+    {
+        return Err(Failure::argument(format!(
+            "difficulty {a}:{b}: expected finite numbers"
+        )));
     }
-    if let Some((a, b)) = opts.difficulty {
-        if !a.is_finite() || !b.is_finite() {
-            return Err(Failure::argument(format!(
-                "difficulty {a}:{b}: expected finite numbers"
-            )));
-        }
-        cfg.difficulty = Some((a, b));
-    }
+    let cfg = LevelConfig::from_options(&LevelOptions {
+        reference: opts.reference,
+        height: opts.height,
+        length: opts.length,
+        check: opts.check,
+        roles: opts.sequence.clone(),
+        difficulty: opts.difficulty.map(Some),
+    })
+    .map_err(|e| error::mario(&e))?;
     let sets = overrides(&opts.sets, "--set")?;
     let cfg = levelgen::cli::common::settings_with_overrides(cfg, &sets)
         .map_err(|e| Failure::cli(Class::Mario, e))?;

@@ -7,7 +7,7 @@ use crate::error::{StudioError, within};
 use crate::limits::{MAX_MARIO_HEIGHT, MAX_MARIO_LENGTH, MAX_MARIO_STEPS};
 use crate::work::{Cost, Job};
 use mario_rooms::{
-    GeneratedLevel, LevelConfig, Library, MarioError, Step, Strictness, THEMES, preview,
+    GeneratedLevel, LevelConfig, LevelOptions, Library, MarioError, Strictness, THEMES, preview,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -35,9 +35,10 @@ pub struct MarioRequest {
     /// The seed.
     #[serde(default)]
     pub seed: u64,
-    /// Target room difficulty at the first and last section (a ramp); `null` for none.
-    #[serde(default = "default_difficulty")]
-    pub difficulty: Option<(f32, f32)>,
+    /// Difficulty at the first and last section (a ramp); `null` for none (the rooms as
+    /// drawn); absent: the default ramp (none with `reference`), as `levelgen mario`.
+    #[serde(default, deserialize_with = "present")]
+    pub difficulty: Option<Option<(f32, f32)>>,
     /// Minimum length in columns (0: the sequence alone).
     #[serde(default)]
     pub length: usize,
@@ -69,8 +70,13 @@ pub struct MarioRequest {
     pub format: MarioFormat,
 }
 
-fn default_difficulty() -> Option<(f32, f32)> {
-    LevelConfig::default().difficulty
+/// A field that is present (even as `null`), told apart from an absent one (`None`).
+fn present<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(d).map(Some)
 }
 
 fn sixteen() -> usize {
@@ -145,16 +151,7 @@ pub fn config(req: &MarioRequest) -> Result<LevelConfig, StudioError> {
     within("length in columns", req.length, MAX_MARIO_LENGTH)?;
     within("height in rows", req.height, MAX_MARIO_HEIGHT)?;
     theme_index(&req.theme)?;
-    let mut cfg = if req.reference {
-        LevelConfig::reference()
-    } else {
-        LevelConfig::default()
-    };
-    cfg.height = req.height;
-    cfg.min_length = req.length;
-    cfg.difficulty = req.difficulty;
-    cfg.check_playability = req.check;
-    if let Some((a, b)) = req.difficulty
+    if let Some(Some((a, b))) = req.difficulty
         && !(a.is_finite() && b.is_finite())
     {
         return Err(StudioError::input(
@@ -164,13 +161,16 @@ pub fn config(req: &MarioRequest) -> Result<LevelConfig, StudioError> {
     }
     if let Some(roles) = &req.sequence {
         within("sequence steps", roles.len(), MAX_MARIO_STEPS)?;
-        cfg.sequence = roles
-            .iter()
-            .map(|r| r.trim())
-            .filter(|r| !r.is_empty())
-            .map(Step::for_role)
-            .collect();
     }
+    let cfg = LevelConfig::from_options(&LevelOptions {
+        reference: req.reference,
+        height: req.height,
+        length: req.length,
+        check: req.check,
+        roles: req.sequence.clone(),
+        difficulty: req.difficulty,
+    })
+    .map_err(|e| StudioError::input("body", e.to_string()))?;
     let cfg = with_overrides(cfg, &req.set)?;
     within("length in columns", cfg.min_length, MAX_MARIO_LENGTH)?;
     within("height in rows", cfg.height, MAX_MARIO_HEIGHT)?;
@@ -247,4 +247,26 @@ pub fn run(req: MarioRequest, job: &Job) -> Result<Output, StudioError> {
                 .map_or("not checked".to_string(), |r| r.summary()),
         })?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(body: &str) -> LevelConfig {
+        config(&serde_json::from_str::<MarioRequest>(body).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn an_absent_difficulty_is_the_clis_and_null_is_none() {
+        assert_eq!(cfg("{}").difficulty, LevelConfig::default().difficulty);
+        assert_eq!(cfg(r#"{"reference": true}"#).difficulty, None);
+        assert_eq!(cfg(r#"{"difficulty": null}"#).difficulty, None);
+        assert_eq!(
+            cfg(r#"{"reference": true, "difficulty": [2, 4]}"#).difficulty,
+            Some((2.0, 4.0))
+        );
+        let bad = serde_json::from_str::<MarioRequest>(r#"{"difficulty": [9, 9]}"#).unwrap();
+        assert!(config(&bad).is_err());
+    }
 }

@@ -13,12 +13,15 @@
 //! - **single-cell avatars as filler** where no piece fits (plants on forests, rocks
 //!   elsewhere, as the surface offers them).
 //!
-//! Then an obstacle cell left for a single-cell avatar on the rim of open ground (a side
-//! neighbour walkable), whose eight neighbours all lie in its zone and hold no object,
-//! building, entrance or guard, becomes open ground ([`LONERS_FREED`]): it closes no border (every step through
-//! it stays inside the zone), opens no hole, and freeing ground cannot make anything
-//! unreachable. What stays single-cell is what no piece fits: one-cell-wide borders, cells
-//! between pieces.
+//! Then a wall cell (obstacle or border) left for a single-cell avatar on the rim of open
+//! ground (a side neighbour walkable), whose neighbours are each in its zone or a wall (or off
+//! the map) and hold no object, building, entrance or guard, becomes open ground
+//! ([`LONERS_FREED`]): no open cell of another zone touches it, so it opens no gap in a
+//! border (every step through it stays inside the zone), it opens no hole and no pocket, and
+//! freeing ground cannot make anything
+//! unreachable. Last, free ground beside the walls still left to single-cell avatars is walled
+//! where that lets a 2x2 piece fit and cuts no way off ([`crate::thicken`]), and the walls are
+//! packed again. What stays single-cell is what no piece fits even so.
 
 use crate::hmm::ids::{self, Footprint};
 use crate::map::{Cell, Feature};
@@ -27,6 +30,9 @@ use grid_core::rng::mix64;
 
 /// Whether single-cell wall cells inside a zone are freed (see the module docs).
 pub const LONERS_FREED: bool = true;
+
+/// Rounds of walling free ground beside thin walls ([`crate::thicken`]) and packing again.
+pub const THICKEN_ROUNDS: usize = 2;
 
 /// One obstacle avatar: its id, anchor (its `.hmm` position, the footprint's `(0, 0)`) and
 /// the zone of the anchor.
@@ -66,18 +72,35 @@ fn first(fp: Footprint) -> (i8, i8) {
         .unwrap_or((0, 0))
 }
 
-/// Covers every wall cell of `w` with avatars (see the module docs); frees lone wall cells
-/// inside zones first.
+/// Covers every wall cell of `w` with avatars (see the module docs): packs, frees lone wall
+/// cells, walls free ground beside thin walls, packs again.
 pub(crate) fn run(w: &mut Work) -> Vec<Decoration> {
-    let out = pack(w);
-    if !LONERS_FREED {
-        return out;
+    let mut out = pack(w);
+    if LONERS_FREED {
+        out = free_loners(w, out);
     }
+    // Walls still left to single-cell avatars get free ground beside them walled where a
+    // 2x2 piece then fits, and the walls are packed again.
+    for _ in 0..THICKEN_ROUNDS {
+        let walled = crate::thicken::run(w, &out);
+        if walled == 0 {
+            break;
+        }
+        w.stats.thickened_walls += walled;
+        out = pack(w);
+    }
+    out
+}
+
+/// Frees the [`lone`] cells of the single-cell avatars of `out` and packs again; keeps the
+/// map as it was (and returns `out`) if nothing is freed or a border would open anywhere.
+fn free_loners(w: &mut Work, out: Vec<Decoration>) -> Vec<Decoration> {
     let side = w.side;
     let mut occupied = vec![false; side * side];
     for o in &w.objects {
         occupied[w.anchor(o)] = true;
     }
+    let (cells, feature) = (w.cells.clone(), w.feature.clone());
     let mut freed = 0;
     for d in out.iter().filter(|d| !d.multi_cell()) {
         let i = d.y as usize * side + d.x as usize;
@@ -87,25 +110,30 @@ pub(crate) fn run(w: &mut Work) -> Vec<Decoration> {
             freed += 1;
         }
     }
-    w.stats.freed_walls = freed;
     if freed == 0 {
         return out;
     }
-    // Freeing can cut specks off a feature: clear them as the obstacle step does, then
-    // cover the walls left.
+    // Freeing can cut specks off a feature: clear them as the obstacle step does. A speck
+    // cleared beside a freed border cell could open a border: then nothing is freed.
     crate::obstacles::despeckle(w);
+    if !crate::seal::gaps(w).is_empty() {
+        (w.cells, w.feature) = (cells, feature);
+        return out;
+    }
+    w.stats.freed_walls = freed;
     pack(w)
 }
 
-/// A single obstacle cell on the rim of open ground (a side neighbour is walkable, so it
-/// opens no hole) whose eight neighbours lie in its zone (none outside the map), none an
-/// object's cell, a building, an entrance or a guard.
+/// A single wall cell on the rim of open ground (a side neighbour is walkable, so it opens no
+/// hole) whose neighbours on the map are each in its zone or a wall (so no open cell of
+/// another zone touches it: freeing it opens no gap in a border), none an object's cell, a
+/// building, an entrance or a guard (so no pocket's ring is opened).
 fn lone(w: &Work, i: usize, occupied: &[bool]) -> bool {
-    w.cell(i) == Cell::Obstacle
+    matches!(w.cell(i), Cell::Obstacle | Cell::Edge)
         && w.walkable_sides(i).next().is_some()
         && crate::seal::steps().all(|(dx, dy)| {
-            w.offset(i, dx, dy).is_some_and(|n| {
-                w.zone_of[n] == w.zone_of[i]
+            w.offset(i, dx, dy).is_none_or(|n| {
+                (w.zone_of[n] == w.zone_of[i] || w.cell(n).blocked())
                     && !occupied[n]
                     && !matches!(w.cell(n), Cell::Building | Cell::Entrance | Cell::Guard)
             })

@@ -29,7 +29,7 @@
 //! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
 //! | 10 treasures, guards | [`treasures`] (mixed piles from value bands or richness), [`pockets`] (guarded piles walled in, the guard at the entrance); guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
-//! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler) |
+//! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler), after [`thicken`] walls free ground where a wall one cell thin then takes a 2x2 piece |
 //! | export | [`hmm`] (writer, reader, validator), [`preview`] (PNG), [`document`] (JSON with zones, objects and connections; TMX object layer) |
 //!
 //! ## Limits
@@ -90,6 +90,7 @@ pub mod roads;
 pub mod seal;
 pub mod strength;
 pub mod template;
+pub mod thicken;
 pub mod treasures;
 pub mod validate;
 pub mod vcmi;

@@ -32,7 +32,7 @@ use grid_core::rng::mix64;
 pub const LONERS_FREED: bool = true;
 
 /// Rounds of walling free ground beside thin walls ([`crate::thicken`]) and packing again.
-pub const THICKEN_ROUNDS: usize = 2;
+pub const THICKEN_ROUNDS: usize = 4;
 
 /// One obstacle avatar: its id, anchor (its `.hmm` position, the footprint's `(0, 0)`) and
 /// the zone of the anchor.
@@ -88,6 +88,10 @@ pub(crate) fn run(w: &mut Work) -> Vec<Decoration> {
         }
         w.stats.thickened_walls += walled;
         out = pack(w);
+        // The new walls can leave other wall cells lone.
+        if LONERS_FREED {
+            out = free_loners(w, out);
+        }
     }
     out
 }
@@ -120,7 +124,7 @@ fn free_loners(w: &mut Work, out: Vec<Decoration>) -> Vec<Decoration> {
         (w.cells, w.feature) = (cells, feature);
         return out;
     }
-    w.stats.freed_walls = freed;
+    w.stats.freed_walls += freed;
     pack(w)
 }
 
@@ -181,6 +185,9 @@ fn pack(w: &Work) -> Vec<Decoration> {
         }
         let pieces = ids::pieces(surface);
         let mut k = 0;
+        // The largest piece that strands no wall cell beside it (leaves it no uncovered wall
+        // side neighbour, so only a single-cell avatar could cover it); else the largest.
+        let mut fallback = None;
         while placed.is_none() && k < pieces.len() {
             let size = pieces[k].1.len();
             // Every piece of this size and shape group that fits, one picked by the cell.
@@ -190,10 +197,21 @@ fn pack(w: &Work) -> Vec<Decoration> {
                 .filter_map(|&(id, fp)| fits(fp).map(|a| (id, fp, a)))
                 .collect();
             k += pieces[k..].iter().take_while(|p| p.1.len() == size).count();
-            if !group.is_empty() {
-                placed = Some(group[(hash >> 8) as usize % group.len()]);
+            if group.is_empty() {
+                continue;
+            }
+            let clean: Vec<_> = group
+                .iter()
+                .copied()
+                .filter(|&(_, fp, a)| strands(w, &covered, fp, a) == 0)
+                .collect();
+            if !clean.is_empty() {
+                placed = Some(clean[(hash >> 8) as usize % clean.len()]);
+            } else if fallback.is_none() {
+                fallback = Some(group[(hash >> 8) as usize % group.len()]);
             }
         }
+        placed = placed.or(fallback);
         let (id, fp, anchor) = match placed {
             Some(p) => p,
             None => {
@@ -221,6 +239,35 @@ fn pack(w: &Work) -> Vec<Decoration> {
             y: (anchor / side) as u16,
             zone: w.zone_of[anchor] as u16,
         });
+    }
+    out
+}
+
+/// Uncovered wall cells beside the piece `fp` at `anchor` that it would leave with no
+/// uncovered wall side neighbour (every piece is side-connected, so only a single-cell
+/// avatar could cover them).
+fn strands(w: &Work, covered: &[bool], fp: Footprint, anchor: usize) -> usize {
+    let cells: Vec<usize> = fp
+        .iter()
+        .filter_map(|&(dx, dy)| w.offset(anchor, dx as i64, dy as i64))
+        .collect();
+    let open = |c: usize| wall(w.cells[c]) && !covered[c] && !cells.contains(&c);
+    let mut out = 0;
+    let mut seen: Vec<usize> = Vec::new();
+    for &c in &cells {
+        for n in crate::work::SIDES
+            .iter()
+            .filter_map(|&(dx, dy)| w.offset(c, dx, dy))
+        {
+            if open(n) && !seen.contains(&n) {
+                seen.push(n);
+                let alone = !crate::work::SIDES
+                    .iter()
+                    .filter_map(|&(dx, dy)| w.offset(n, dx, dy))
+                    .any(open);
+                out += usize::from(alone);
+            }
+        }
     }
     out
 }

@@ -19,9 +19,11 @@ use grid_core::rand::RngExt;
 pub const MAX_POCKETS: usize = 64;
 /// Cells around a pocket's ring the connectivity check may walk through.
 pub const MARGIN: usize = 3;
-/// Candidate spots weighed per pocket.
+/// Candidate spots weighed per batch.
 pub const CANDIDATES: usize = 24;
-/// Candidates (best first) fully tried per pocket.
+/// Batches of candidates drawn per pocket (the next only if no spot of the last worked).
+pub const BATCHES: usize = 3;
+/// Candidates (best first) fully tried per batch.
 pub const TRIES: usize = 8;
 
 /// A dug pocket: the pile's cells and the guard's (entrance) cell.
@@ -136,6 +138,18 @@ fn shape(w: &Work, zone: usize, start: usize, items: usize) -> Option<(Vec<usize
 /// (free cells; the ones used are removed). Returns `None` (the map unchanged) if no spot
 /// works.
 pub(crate) fn dig(
+    w: &mut Work,
+    zone: usize,
+    items: usize,
+    spots: &mut Vec<usize>,
+    filler: &mut Filler,
+    rng: &mut LevelRng,
+) -> Option<Pocket> {
+    (0..BATCHES).find_map(|_| dig_once(w, zone, items, spots, filler, rng))
+}
+
+/// One batch of [`CANDIDATES`] spots for [`dig`].
+fn dig_once(
     w: &mut Work,
     zone: usize,
     items: usize,

@@ -189,7 +189,7 @@ pub fn partition(
 
 /// Rounds of the area rebalancing that also move each zone's site toward the centroid of its
 /// cells (a capacity-constrained Lloyd step: zones grow round, not long).
-pub const RELAX_ROUNDS: usize = 12;
+pub const RELAX_ROUNDS: usize = 6;
 
 /// How many of `edges` join zones with no side-by-side cells in `zone_of` (a `side x side`
 /// grid of `n` zones).

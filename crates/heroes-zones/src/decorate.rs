@@ -32,7 +32,7 @@ use grid_core::rng::mix64;
 pub const LONERS_FREED: bool = true;
 
 /// Rounds of walling free ground beside thin walls ([`crate::thicken`]) and packing again.
-pub const THICKEN_ROUNDS: usize = 4;
+pub const THICKEN_ROUNDS: usize = 1;
 
 /// One obstacle avatar: its id, anchor (its `.hmm` position, the footprint's `(0, 0)`) and
 /// the zone of the anchor.

@@ -64,9 +64,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 45.8 ms |
-//! | reference `zones25.json`, 256x256 | 88.7 ms |
-//! | 9 zones at 64 / 128 / 256 | 7.3 / 14.8 / 45.0 ms |
+//! | reference `zones9.json`, 256x256 | 40.0 ms |
+//! | reference `zones25.json`, 256x256 | 97.6 ms |
+//! | 9 zones at 64 / 128 / 256 | 5.2 / 13.8 / 44.6 ms |
 
 #![forbid(unsafe_code)]
 

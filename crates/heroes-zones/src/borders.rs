@@ -100,13 +100,15 @@ fn error(areas: &[u32], targets: &[f64]) -> f64 {
 
 /// Partitions a `side x side` map among zones with layout `centres`, `radii` and area
 /// shares `shares` (summing to 1), with noise-jagged borders, calmer around the zones in
-/// `hubs` (zones with many neighbours).
+/// `hubs` (zones with many neighbours). The first `relax_rounds` rounds of the area
+/// rebalancing also move each site halfway to its zone's centroid ([`RELAX_ROUNDS`]).
 pub fn partition(
     side: usize,
     centres: &[(f64, f64)],
     radii: &[f64],
     shares: &[f64],
     hubs: &[usize],
+    relax_rounds: usize,
     seed: Seed,
 ) -> Partition {
     let n = centres.len();
@@ -121,39 +123,51 @@ pub fn partition(
         .map(|&h| (centres[h].0, centres[h].1, radii[h]))
         .collect();
     let mut buf = Vec::new();
+    let mut centres = centres.to_vec();
     // Coarse rebalancing.
     let step = (side / 64).max(1);
     if step > 1 {
         let cs = side / step;
         let sc = step as f64;
-        let cc: Vec<(f64, f64)> = centres.iter().map(|&(x, y)| (x / sc, y / sc)).collect();
+        let mut cc: Vec<(f64, f64)> = centres.iter().map(|&(x, y)| (x / sc, y / sc)).collect();
         let co = offsets(side, step, amp / sc, freq, &calm, seed);
         let mut w: Vec<f64> = weights.iter().map(|w| w / (sc * sc)).collect();
         let ct: Vec<f64> = targets.iter().map(|t| t / (sc * sc)).collect();
-        let mut best = (f64::MAX, w.clone());
-        for _ in 0..60 {
+        let mut best = (f64::MAX, w.clone(), cc.clone());
+        for round in 0..60 {
             assign(cs, &cc, &w, Some(&co), &mut buf);
             let a = count(&buf, n, 1);
             let e = error(&a, &ct);
             if e < best.0 {
-                best = (e, w.clone());
+                best = (e, w.clone(), cc.clone());
             }
-            if e < TOLERANCE * 0.4 {
+            if e < TOLERANCE * 0.4 && round >= relax_rounds {
                 break;
+            }
+            if round < relax_rounds {
+                relax(cs, &buf, &mut cc);
             }
             rebalance(&mut w, &a, &ct);
         }
         weights = best.1.iter().map(|w| w * sc * sc).collect();
+        centres = best.2.iter().map(|&(x, y)| (x * sc, y * sc)).collect();
     }
     // Full resolution.
     let off = offsets(side, 1, amp, freq, &calm, seed);
     let mut best: Option<Partition> = None;
     let rounds = if step > 1 { 5 } else { 50 };
-    for _ in 0..rounds {
-        assign(side, centres, &weights, Some(&off), &mut buf);
+    let fine_relax = if step > 1 { 0 } else { relax_rounds };
+    for round in 0..rounds {
+        assign(side, &centres, &weights, Some(&off), &mut buf);
         make_contiguous(side, n, &mut buf);
         let a = count(&buf, n, 1);
         let e = error(&a, &targets);
+        // While the sites move, an earlier round's zones are not kept: they are the longer.
+        if round < fine_relax {
+            relax(side, &buf, &mut centres);
+            rebalance(&mut weights, &a, &targets);
+            continue;
+        }
         if best.as_ref().is_none_or(|b| e < b.max_error) {
             best = Some(Partition {
                 zone_of: buf.clone(),
@@ -171,6 +185,53 @@ pub fn partition(
         areas: vec![0; n],
         max_error: f64::MAX,
     })
+}
+
+/// Rounds of the area rebalancing that also move each zone's site toward the centroid of its
+/// cells (a capacity-constrained Lloyd step: zones grow round, not long).
+pub const RELAX_ROUNDS: usize = 6;
+
+/// How many of `edges` join zones with no side-by-side cells in `zone_of` (a `side x side`
+/// grid of `n` zones).
+pub fn missing(side: usize, n: usize, zone_of: &[u8], edges: &[(usize, usize)]) -> usize {
+    let touch = touching(side, n, zone_of);
+    edges.iter().filter(|&&(a, b)| !touch[a * n + b]).count()
+}
+
+/// Whether zones `a` and `b` have side-by-side cells, at `a * n + b`.
+fn touching(side: usize, n: usize, zone_of: &[u8]) -> Vec<bool> {
+    let mut touch = vec![false; n * n];
+    for y in 0..side {
+        for x in 0..side {
+            let z = zone_of[y * side + x] as usize;
+            for (nx, ny) in [(x + 1, y), (x, y + 1)] {
+                if nx < side && ny < side {
+                    let m = zone_of[ny * side + nx] as usize;
+                    touch[z * n + m] = true;
+                    touch[m * n + z] = true;
+                }
+            }
+        }
+    }
+    touch
+}
+
+/// Moves each site of `zone_of` (a `side x side` grid) halfway to its zone's centroid.
+fn relax(side: usize, zone_of: &[u8], centres: &mut [(f64, f64)]) {
+    let pull = 0.5;
+    let mut sums = vec![(0.0f64, 0.0f64, 0usize); centres.len()];
+    for (i, &z) in zone_of.iter().enumerate() {
+        let s = &mut sums[z as usize];
+        s.0 += (i % side) as f64 + 0.5;
+        s.1 += (i / side) as f64 + 0.5;
+        s.2 += 1;
+    }
+    for (c, s) in centres.iter_mut().zip(&sums) {
+        if s.2 > 0 {
+            let (mx, my) = (s.0 / s.2 as f64, s.1 / s.2 as f64);
+            *c = (c.0 + (mx - c.0) * pull, c.1 + (my - c.1) * pull);
+        }
+    }
 }
 
 fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {
@@ -399,7 +460,7 @@ mod tests {
             .iter()
             .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / std::f64::consts::PI).sqrt())
             .collect();
-        let p = partition(128, &centres, &radii, &shares, &[], Seed(5));
+        let p = partition(128, &centres, &radii, &shares, &[], RELAX_ROUNDS, Seed(5));
         assert!(p.max_error <= TOLERANCE, "{}", p.max_error);
         for (z, &a) in p.areas.iter().enumerate() {
             let t = shares[z] * 128.0 * 128.0;

@@ -13,12 +13,15 @@
 //! - **single-cell avatars as filler** where no piece fits (plants on forests, rocks
 //!   elsewhere, as the surface offers them).
 //!
-//! Then an obstacle cell left for a single-cell avatar on the rim of open ground (a side
-//! neighbour walkable), whose eight neighbours all lie in its zone and hold no object,
-//! building, entrance or guard, becomes open ground ([`LONERS_FREED`]): it closes no border (every step through
-//! it stays inside the zone), opens no hole, and freeing ground cannot make anything
-//! unreachable. What stays single-cell is what no piece fits: one-cell-wide borders, cells
-//! between pieces.
+//! Then a wall cell (obstacle or border) left for a single-cell avatar on the rim of open
+//! ground (a side neighbour walkable), whose neighbours are each in its zone or a wall (or off
+//! the map) and hold no object, building, entrance or guard, becomes open ground
+//! ([`LONERS_FREED`]): no open cell of another zone touches it, so it opens no gap in a
+//! border (every step through it stays inside the zone), it opens no hole and no pocket, and
+//! freeing ground cannot make anything
+//! unreachable. Last, free ground beside the walls still left to single-cell avatars is walled
+//! where that lets a 2x2 piece fit and cuts no way off ([`crate::thicken`]), and the walls are
+//! packed again. What stays single-cell is what no piece fits even so.
 
 use crate::hmm::ids::{self, Footprint};
 use crate::map::{Cell, Feature};
@@ -27,6 +30,9 @@ use grid_core::rng::mix64;
 
 /// Whether single-cell wall cells inside a zone are freed (see the module docs).
 pub const LONERS_FREED: bool = true;
+
+/// Rounds of walling free ground beside thin walls ([`crate::thicken`]) and packing again.
+pub const THICKEN_ROUNDS: usize = 1;
 
 /// One obstacle avatar: its id, anchor (its `.hmm` position, the footprint's `(0, 0)`) and
 /// the zone of the anchor.
@@ -66,18 +72,39 @@ fn first(fp: Footprint) -> (i8, i8) {
         .unwrap_or((0, 0))
 }
 
-/// Covers every wall cell of `w` with avatars (see the module docs); frees lone wall cells
-/// inside zones first.
+/// Covers every wall cell of `w` with avatars (see the module docs): packs, frees lone wall
+/// cells, walls free ground beside thin walls, packs again.
 pub(crate) fn run(w: &mut Work) -> Vec<Decoration> {
-    let out = pack(w);
-    if !LONERS_FREED {
-        return out;
+    let mut out = pack(w);
+    if LONERS_FREED {
+        out = free_loners(w, out);
     }
+    // Walls still left to single-cell avatars get free ground beside them walled where a
+    // 2x2 piece then fits, and the walls are packed again.
+    for _ in 0..THICKEN_ROUNDS {
+        let walled = crate::thicken::run(w, &out);
+        if walled == 0 {
+            break;
+        }
+        w.stats.thickened_walls += walled;
+        out = pack(w);
+        // The new walls can leave other wall cells lone.
+        if LONERS_FREED {
+            out = free_loners(w, out);
+        }
+    }
+    out
+}
+
+/// Frees the [`lone`] cells of the single-cell avatars of `out` and packs again; keeps the
+/// map as it was (and returns `out`) if nothing is freed or a border would open anywhere.
+fn free_loners(w: &mut Work, out: Vec<Decoration>) -> Vec<Decoration> {
     let side = w.side;
     let mut occupied = vec![false; side * side];
     for o in &w.objects {
         occupied[w.anchor(o)] = true;
     }
+    let (cells, feature) = (w.cells.clone(), w.feature.clone());
     let mut freed = 0;
     for d in out.iter().filter(|d| !d.multi_cell()) {
         let i = d.y as usize * side + d.x as usize;
@@ -87,25 +114,30 @@ pub(crate) fn run(w: &mut Work) -> Vec<Decoration> {
             freed += 1;
         }
     }
-    w.stats.freed_walls = freed;
     if freed == 0 {
         return out;
     }
-    // Freeing can cut specks off a feature: clear them as the obstacle step does, then
-    // cover the walls left.
+    // Freeing can cut specks off a feature: clear them as the obstacle step does. A speck
+    // cleared beside a freed border cell could open a border: then nothing is freed.
     crate::obstacles::despeckle(w);
+    if !crate::seal::gaps(w).is_empty() {
+        (w.cells, w.feature) = (cells, feature);
+        return out;
+    }
+    w.stats.freed_walls += freed;
     pack(w)
 }
 
-/// A single obstacle cell on the rim of open ground (a side neighbour is walkable, so it
-/// opens no hole) whose eight neighbours lie in its zone (none outside the map), none an
-/// object's cell, a building, an entrance or a guard.
+/// A single wall cell on the rim of open ground (a side neighbour is walkable, so it opens no
+/// hole) whose neighbours on the map are each in its zone or a wall (so no open cell of
+/// another zone touches it: freeing it opens no gap in a border), none an object's cell, a
+/// building, an entrance or a guard (so no pocket's ring is opened).
 fn lone(w: &Work, i: usize, occupied: &[bool]) -> bool {
-    w.cell(i) == Cell::Obstacle
+    matches!(w.cell(i), Cell::Obstacle | Cell::Edge)
         && w.walkable_sides(i).next().is_some()
         && crate::seal::steps().all(|(dx, dy)| {
-            w.offset(i, dx, dy).is_some_and(|n| {
-                w.zone_of[n] == w.zone_of[i]
+            w.offset(i, dx, dy).is_none_or(|n| {
+                (w.zone_of[n] == w.zone_of[i] || w.cell(n).blocked())
                     && !occupied[n]
                     && !matches!(w.cell(n), Cell::Building | Cell::Entrance | Cell::Guard)
             })
@@ -153,6 +185,9 @@ fn pack(w: &Work) -> Vec<Decoration> {
         }
         let pieces = ids::pieces(surface);
         let mut k = 0;
+        // The largest piece that strands no wall cell beside it (leaves it no uncovered wall
+        // side neighbour, so only a single-cell avatar could cover it); else the largest.
+        let mut fallback = None;
         while placed.is_none() && k < pieces.len() {
             let size = pieces[k].1.len();
             // Every piece of this size and shape group that fits, one picked by the cell.
@@ -162,10 +197,21 @@ fn pack(w: &Work) -> Vec<Decoration> {
                 .filter_map(|&(id, fp)| fits(fp).map(|a| (id, fp, a)))
                 .collect();
             k += pieces[k..].iter().take_while(|p| p.1.len() == size).count();
-            if !group.is_empty() {
-                placed = Some(group[(hash >> 8) as usize % group.len()]);
+            if group.is_empty() {
+                continue;
+            }
+            let clean: Vec<_> = group
+                .iter()
+                .copied()
+                .filter(|&(_, fp, a)| strands(w, &covered, fp, a) == 0)
+                .collect();
+            if !clean.is_empty() {
+                placed = Some(clean[(hash >> 8) as usize % clean.len()]);
+            } else if fallback.is_none() {
+                fallback = Some(group[(hash >> 8) as usize % group.len()]);
             }
         }
+        placed = placed.or(fallback);
         let (id, fp, anchor) = match placed {
             Some(p) => p,
             None => {
@@ -193,6 +239,35 @@ fn pack(w: &Work) -> Vec<Decoration> {
             y: (anchor / side) as u16,
             zone: w.zone_of[anchor] as u16,
         });
+    }
+    out
+}
+
+/// Uncovered wall cells beside the piece `fp` at `anchor` that it would leave with no
+/// uncovered wall side neighbour (every piece is side-connected, so only a single-cell
+/// avatar could cover them).
+fn strands(w: &Work, covered: &[bool], fp: Footprint, anchor: usize) -> usize {
+    let cells: Vec<usize> = fp
+        .iter()
+        .filter_map(|&(dx, dy)| w.offset(anchor, dx as i64, dy as i64))
+        .collect();
+    let open = |c: usize| wall(w.cells[c]) && !covered[c] && !cells.contains(&c);
+    let mut out = 0;
+    let mut seen: Vec<usize> = Vec::new();
+    for &c in &cells {
+        for n in crate::work::SIDES
+            .iter()
+            .filter_map(|&(dx, dy)| w.offset(c, dx, dy))
+        {
+            if open(n) && !seen.contains(&n) {
+                seen.push(n);
+                let alone = !crate::work::SIDES
+                    .iter()
+                    .filter_map(|&(dx, dy)| w.offset(n, dx, dy))
+                    .any(open);
+                out += usize::from(alone);
+            }
+        }
     }
     out
 }

@@ -250,6 +250,9 @@ pub struct Stats {
     /// Lone wall cells inside zones freed by the decoration step (no multi-cell avatar fit
     /// them; see [`crate::decorate`]).
     pub freed_walls: usize,
+    /// Free cells walled by the decoration step so a multi-cell avatar fits where a wall was
+    /// one cell thin (see [`crate::thicken`]).
+    pub thickened_walls: usize,
 }
 
 /// A generated Heroes map: a [`TileMap`] of [`Cell`] ids plus zones and objects.

@@ -4,8 +4,9 @@
 //! allows, the wall is two cells thick (free cells next to the ring, except beside the
 //! guard), so the `.hmm` builds it of multi-cell objects. Pockets lean on the
 //! terrain: of several candidate spots the one whose ring already has the most walls wins,
-//! and new walls go only on free ground of the zone (never on a road, an approach, a passage
-//! or another object). A pocket is dug only if, with its walls up, every walkable cell around
+//! the pile is cut into an obstacle feature where one is beside it (a nook in a mountain or
+//! a wood, so crowded zones still find room), and new walls go only on free ground of the
+//! zone (never on a road, an approach, a passage or another object). A pocket is dug only if, with its walls up, every walkable cell around
 //! it is still joined to its entrance within a few cells ([`MARGIN`]) by side steps, so it
 //! cuts nothing off (not even for a walker without diagonal steps).
 
@@ -18,9 +19,11 @@ use grid_core::rand::RngExt;
 pub const MAX_POCKETS: usize = 64;
 /// Cells around a pocket's ring the connectivity check may walk through.
 pub const MARGIN: usize = 3;
-/// Candidate spots weighed per pocket.
+/// Candidate spots weighed per batch.
 pub const CANDIDATES: usize = 24;
-/// Candidates (best first) fully tried per pocket.
+/// Batches of candidates drawn per pocket (the next only if no spot of the last worked).
+pub const BATCHES: usize = 3;
+/// Candidates (best first) fully tried per batch.
 pub const TRIES: usize = 8;
 
 /// A dug pocket: the pile's cells and the guard's (entrance) cell.
@@ -96,15 +99,23 @@ impl Filler {
     }
 }
 
-/// Pile cells grown from `start` (side neighbours, free cells of `zone`) and their ring.
+/// Pile cells grown from `start` (side neighbours: obstacle cells of `zone` first, cut out of
+/// the feature, then free cells) and their ring.
 fn shape(w: &Work, zone: usize, start: usize, items: usize) -> Option<(Vec<usize>, Vec<usize>)> {
     let free = |c: usize| w.zone_of[c] as usize == zone && w.cell(c) == Cell::Free;
+    let rock = |c: usize| w.zone_of[c] as usize == zone && w.cell(c) == Cell::Obstacle;
     let mut cells = vec![start];
     while cells.len() < items {
-        let next = cells.iter().find_map(|&c| {
-            w.walkable_sides(c)
-                .find(|&n| free(n) && !cells.contains(&n))
-        })?;
+        // Into the rock first (a nook cut in a mountain or a wood), else over free ground.
+        let beside = |ok: &dyn Fn(usize) -> bool| {
+            cells.iter().find_map(|&c| {
+                SIDES
+                    .iter()
+                    .filter_map(|&(dx, dy)| w.offset(c, dx, dy))
+                    .find(|&n| ok(n) && !cells.contains(&n))
+            })
+        };
+        let next = beside(&rock).or_else(|| beside(&free))?;
         cells.push(next);
     }
     let mut ring = Vec::new();
@@ -127,6 +138,18 @@ fn shape(w: &Work, zone: usize, start: usize, items: usize) -> Option<(Vec<usize
 /// (free cells; the ones used are removed). Returns `None` (the map unchanged) if no spot
 /// works.
 pub(crate) fn dig(
+    w: &mut Work,
+    zone: usize,
+    items: usize,
+    spots: &mut Vec<usize>,
+    filler: &mut Filler,
+    rng: &mut LevelRng,
+) -> Option<Pocket> {
+    (0..BATCHES).find_map(|_| dig_once(w, zone, items, spots, filler, rng))
+}
+
+/// One batch of [`CANDIDATES`] spots for [`dig`].
+fn dig_once(
     w: &mut Work,
     zone: usize,
     items: usize,
@@ -192,6 +215,9 @@ pub(crate) fn dig(
             if filler.around(w, zone, guard, &cells, layers) {
                 for &r in &walls {
                     w.feature[r] = Feature::Mountain as u8;
+                }
+                for &c in &cells {
+                    w.feature[c] = Feature::None as u8;
                 }
                 spots.retain(|s| !cells.contains(s) && !layers.contains(s));
                 return Some(Pocket { cells, guard });

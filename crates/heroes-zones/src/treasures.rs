@@ -326,7 +326,16 @@ fn treasures_of_zone(
     }
 }
 
-/// Up to `items` neighbouring free cells on open ground, from a spot drawn from `spots`.
+/// Whether a guard stands on a cell next to `i` (8-neighbours): a pile there would lie in
+/// that guard's zone of control, guarded by a guard not its own.
+fn beside_guard(w: &Work, i: usize) -> bool {
+    crate::seal::steps().any(|(dx, dy)| {
+        w.offset(i, dx, dy)
+            .is_some_and(|n| w.cell(n) == Cell::Guard)
+    })
+}
+
+/// Up to `items` neighbouring free cells on open ground, none beside a guard, from a spot drawn from `spots`.
 fn open_ground(
     w: &Work,
     zi: usize,
@@ -340,7 +349,7 @@ fn open_ground(
             break;
         }
         let c = spots.swap_remove(rng.random_range(0..spots.len()));
-        if w.cell(c) == Cell::Free {
+        if w.cell(c) == Cell::Free && !beside_guard(w, c) {
             start = Some(c);
             break;
         }
@@ -355,7 +364,10 @@ fn open_ground(
                     .filter_map(move |&(dx, dy)| w.offset(p, dx, dy))
             })
             .find(|&n| {
-                w.zone_of[n] as usize == zi && w.cell(n) == Cell::Free && !cells.contains(&n)
+                w.zone_of[n] as usize == zi
+                    && w.cell(n) == Cell::Free
+                    && !cells.contains(&n)
+                    && !beside_guard(w, n)
             });
         match next {
             Some(n) => cells.push(n),

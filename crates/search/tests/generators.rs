@@ -74,7 +74,7 @@ fn zones_search_approaches_its_floor_share() {
 
 #[test]
 fn heroes_search_lowers_the_area_error() {
-    let spec = example("heroes-areas.json", 16, 2);
+    let spec = example("heroes-areas.json", 24, 2);
     let (outcome, error) = run_twice(&spec, "max_zone_area_error");
     let (best, document) = &outcome.best[0];
     assert_eq!(best.eval.feasible, 1.0, "every object reachable");

@@ -11,6 +11,12 @@
 use grid_core::LevelRng;
 use grid_core::rand::RngExt;
 
+mod cuts;
+mod repair;
+
+pub use cuts::{crossings, portal_cuts, segments_cross};
+use repair::{remove_overlaps, unstretch, untangle};
+
 /// Restarts tried on top of the usual ones for graphs of more than 12 zones while the best
 /// layout has crossing connections, at most [`EXTRA_IF_CROSSINGS`] of them (nearly untangled:
 /// a planar graph that more starts usually untangle).
@@ -38,88 +44,6 @@ pub struct Layout {
     pub radii: Vec<f64>,
     /// Badness: stretched connections + overlaps + crossings (lower is better).
     pub score: f64,
-}
-
-/// Whether segments `a-b` and `c-d` cross properly.
-pub fn segments_cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
-    let o = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
-        (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0)
-    };
-    let (d1, d2, d3, d4) = (o(c, d, a), o(c, d, b), o(a, b, c), o(a, b, d));
-    d1 * d2 < 0.0 && d3 * d4 < 0.0
-}
-
-/// Number of crossing pairs among `edges` (pairs sharing a zone never count).
-pub fn crossings(centres: &[(f64, f64)], edges: &[(usize, usize)]) -> usize {
-    let mut n = 0;
-    for (k, &(a, b)) in edges.iter().enumerate() {
-        for &(c, d) in &edges[k + 1..] {
-            if a == c || a == d || b == c || b == d {
-                continue;
-            }
-            if segments_cross(centres[a], centres[b], centres[c], centres[d]) {
-                n += 1;
-            }
-        }
-    }
-    n
-}
-
-/// Connections (positions in `edges`) to realise as portal pairs so that the others, drawn as
-/// straight lines between `centres`, cross nowhere. A zone graph that is not planar cannot be
-/// laid out without crossings, and a crossing connection cannot become a shared border.
-///
-/// Greedy and deterministic: while crossings remain, takes the connection in the most
-/// crossings, preferring connections that are not a zone's only remaining link, ties by the
-/// longer centre distance, then the lower position. Empty when nothing crosses.
-pub fn portal_cuts(centres: &[(f64, f64)], edges: &[(usize, usize)]) -> Vec<usize> {
-    let m = edges.len();
-    let mut crossing = vec![Vec::new(); m];
-    for (k, &(a, b)) in edges.iter().enumerate() {
-        for (l, &(c, d)) in edges.iter().enumerate().skip(k + 1) {
-            let shared = a == c || a == d || b == c || b == d;
-            if !shared && segments_cross(centres[a], centres[b], centres[c], centres[d]) {
-                crossing[k].push(l);
-                crossing[l].push(k);
-            }
-        }
-    }
-    let mut degree = vec![0usize; centres.len()];
-    for &(a, b) in edges {
-        degree[a] += 1;
-        degree[b] += 1;
-    }
-    let mut count: Vec<usize> = crossing.iter().map(Vec::len).collect();
-    let mut cut = Vec::new();
-    // Each round cuts one connection that still crosses: at most `m` rounds.
-    for _ in 0..m {
-        let key = |k: usize| {
-            let (a, b) = edges[k];
-            let spare = degree[a] > 1 && degree[b] > 1;
-            (
-                spare,
-                count[k],
-                dist(centres[a], centres[b]),
-                usize::MAX - k,
-            )
-        };
-        let Some(k) = (0..m).filter(|&k| count[k] > 0).max_by(|&x, &y| {
-            key(x)
-                .partial_cmp(&key(y))
-                .unwrap_or(std::cmp::Ordering::Equal)
-        }) else {
-            break;
-        };
-        for &l in &crossing[k] {
-            count[l] = count[l].saturating_sub(1);
-        }
-        count[k] = 0;
-        degree[edges[k].0] -= 1;
-        degree[edges[k].1] -= 1;
-        cut.push(k);
-    }
-    cut.sort_unstable();
-    cut
 }
 
 fn score(c: &[(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs) -> f64 {
@@ -379,162 +303,6 @@ fn simulate(
             c[i].0 += fx * s;
             c[i].1 += fy * s;
             clamp_in(&mut c[i], r[i], side);
-        }
-    }
-}
-
-/// Swaps the positions of zones at the ends of crossing connections while that lowers the
-/// score, then lets the springs settle again (bounded passes).
-fn untangle(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs, side: f64) {
-    let mut best = score(c, r, edges, linked);
-    for _ in 0..60 {
-        let mut crossing = Vec::new();
-        for (k, &(a, b)) in edges.iter().enumerate() {
-            for &(p, q) in &edges[k + 1..] {
-                if a != p && a != q && b != p && b != q && segments_cross(c[a], c[b], c[p], c[q]) {
-                    crossing.push([a, b, p, q]);
-                }
-            }
-        }
-        let before = c.to_vec();
-        let mut improved = false;
-        'pairs: for &[a, b, p, q] in crossing.iter().take(8) {
-            // Moves: swap two endpoints, or mirror one endpoint through the mean of its
-            // neighbours (flips a leaf or a fan to the other side).
-            for (x, y) in [
-                (a, p),
-                (a, q),
-                (b, p),
-                (b, q),
-                (a, a),
-                (b, b),
-                (p, p),
-                (q, q),
-            ] {
-                if x == y {
-                    let nbs: Vec<usize> = edges
-                        .iter()
-                        .filter_map(|&(u, v)| {
-                            if u == x {
-                                Some(v)
-                            } else if v == x {
-                                Some(u)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect();
-                    let k = nbs.len().max(1) as f64;
-                    let (mx, my) = nbs
-                        .iter()
-                        .fold((0.0, 0.0), |(sx, sy), &o| (sx + c[o].0, sy + c[o].1));
-                    c[x] = (2.0 * mx / k - c[x].0, 2.0 * my / k - c[x].1);
-                    clamp_in(&mut c[x], r[x], side);
-                } else {
-                    c.swap(x, y);
-                }
-                if keep_if_better(c, &before, r, edges, linked, side, &mut best) {
-                    improved = true;
-                    break 'pairs;
-                }
-            }
-        }
-        if !improved {
-            return;
-        }
-    }
-}
-
-/// After a trial move, lets the springs settle and keeps the result if it scores below `best`
-/// (which it then updates); otherwise restores `before`. Returns whether the move was kept.
-fn keep_if_better(
-    c: &mut [(f64, f64)],
-    before: &[(f64, f64)],
-    r: &[f64],
-    edges: &[(usize, usize)],
-    linked: &Pairs,
-    side: f64,
-    best: &mut f64,
-) -> bool {
-    simulate(c, r, edges, linked, side, 30);
-    let s = score(c, r, edges, linked);
-    if s + 1e-9 < *best {
-        *best = s;
-        true
-    } else {
-        c.copy_from_slice(before);
-        false
-    }
-}
-
-/// For the most stretched connection, tries swapping either end with every other zone (then
-/// lets the springs settle) while that lowers the score: fixes hubs drawn inside a ring, whose
-/// leaves cannot reach out (bounded passes).
-fn unstretch(c: &mut [(f64, f64)], r: &[f64], edges: &[(usize, usize)], linked: &Pairs, side: f64) {
-    let n = c.len();
-    let mut best = score(c, r, edges, linked);
-    for _ in 0..12 {
-        let worst = edges
-            .iter()
-            .map(|&(a, b)| (dist(c[a], c[b]) / (r[a] + r[b]), a, b))
-            .fold((0.0, 0, 0), |m, e| if e.0 > m.0 { e } else { m });
-        if worst.0 < 1.15 {
-            return;
-        }
-        let before = c.to_vec();
-        let mut improved = false;
-        'moves: for x in [worst.1, worst.2] {
-            for y in 0..n {
-                if y == x {
-                    continue;
-                }
-                c.swap(x, y);
-                if keep_if_better(c, &before, r, edges, linked, side, &mut best) {
-                    improved = true;
-                    break 'moves;
-                }
-            }
-        }
-        if !improved {
-            return;
-        }
-    }
-}
-
-/// Pushes apart unconnected circles that still overlap (Gauss-Seidel, bounded passes).
-fn remove_overlaps(c: &mut [(f64, f64)], r: &[f64], linked: &Pairs, side: f64) {
-    let n = c.len();
-    for _ in 0..60 {
-        let mut moved = false;
-        for a in 0..n {
-            for b in a + 1..n {
-                let min = (r[a] + r[b])
-                    * if linked.linked[a * n + b] {
-                        0.7
-                    } else {
-                        linked.room[a * n + b]
-                    };
-                let (dx, dy) = (c[b].0 - c[a].0, c[b].1 - c[a].1);
-                let d = (dx * dx + dy * dy).sqrt();
-                if d + 1e-6 < min {
-                    let (ux, uy) = if d < 1e-6 {
-                        (1.0, 0.0)
-                    } else {
-                        (dx / d, dy / d)
-                    };
-                    let h = (min - d) / 2.0;
-                    c[a].0 -= ux * h;
-                    c[a].1 -= uy * h;
-                    c[b].0 += ux * h;
-                    c[b].1 += uy * h;
-                    clamp_in(&mut c[a], r[a], side);
-                    clamp_in(&mut c[b], r[b], side);
-                    moved = true;
-                }
-            }
-        }
-        if !moved {
-            break;
         }
     }
 }

@@ -162,9 +162,45 @@ impl Neighborhood {
     }
 }
 
+/// The eight neighbours of a cell in order round it, clockwise from the top-left: each
+/// shares a side or a corner with the next, so a walk along the list goes round the cell.
+pub const RING: [(i64, i64); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+];
+
+/// How many separate runs of `true` a [`RING`] of flags holds, going round the cell: 1 for
+/// one unbroken arc, 2 or more when the cell separates arcs, and 0 when every flag is the
+/// same (all `true` or all `false`).
+pub fn ring_runs(ring: [bool; 8]) -> usize {
+    (0..8).filter(|&k| ring[k] && !ring[(k + 7) % 8]).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ring_goes_round_and_counts_runs() {
+        for k in 0..8 {
+            let (a, b) = (RING[k], RING[(k + 1) % 8]);
+            assert_eq!((a.0 - b.0).abs() + (a.1 - b.1).abs(), 1, "{a:?} to {b:?}");
+        }
+        assert_eq!(ring_runs([false; 8]), 0);
+        assert_eq!(ring_runs([true; 8]), 0);
+        let mut one = [false; 8];
+        one[7] = true;
+        one[0] = true;
+        assert_eq!(ring_runs(one), 1, "an arc across the wrap is one run");
+        let opposite = [true, false, false, false, true, false, false, false];
+        assert_eq!(ring_runs(opposite), 2);
+    }
 
     fn pts(v: &[(i64, i64)]) -> Vec<Point> {
         v.iter().map(|&(x, y)| Point::new(x, y)).collect()

@@ -17,18 +17,7 @@
 use crate::decorate::Decoration;
 use crate::map::{Cell, Feature, ObjectKind};
 use crate::work::Work;
-
-/// The 8 neighbours in order round the cell (consecutive ones share a side).
-const RING: [(i64, i64); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-];
+use grid_core::neighborhood::{RING, ring_runs};
 
 /// Most free cells walled to give one single-cell wall a 2x2 square.
 pub const MOST_NEW_WALLS: usize = 3;
@@ -144,8 +133,7 @@ fn simple(w: &Work, c: usize, zoc: &[bool]) -> bool {
             w.offset(c, dx, dy)
                 .is_some_and(|n| w.cell(n).walkable() && !(blocked_zoc && zoc[n]))
         });
-        let runs = (0..8).filter(|&k| open[k] && !open[(k + 7) % 8]).count();
-        runs <= 1
+        ring_runs(open) <= 1
     })
 }
 

@@ -4,6 +4,7 @@
 use super::{Blocks, Values};
 use crate::state::ZoneState;
 use grid_core::connectivity::{Connectivity, components};
+use grid_core::neighborhood::{RING, ring_runs};
 use std::sync::OnceLock;
 
 /// The nonempty floor masks of a 3x3 zone (bit `3 * row + col`) that are one 4-connected
@@ -208,19 +209,8 @@ impl Nodes<'_> {
         if self.noise_floor(a, b) {
             return true;
         }
-        const RING: [(i64, i64); 8] = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-        ];
         let ring = RING.map(|(da, db)| self.floor(a + da, b + db));
-        let arcs = (0..8).filter(|&i| ring[i] && !ring[(i + 7) % 8]).count();
-        arcs > 1
+        ring_runs(ring) > 1
     }
 }
 

@@ -334,21 +334,13 @@ impl CornerTiles {
     /// Paints a grid of tiles, taking tiles drawn before from `cache` and keeping the new
     /// ones there (so streamed chunks draw each tile once per world).
     pub fn paint_cached(self, keys: &Grid<CornerKey>, cache: &TileCache) -> Result<RgbImage> {
-        let t = self.size as usize;
-        let (w, h) = (keys.width(), keys.height());
-        crate::limits::check_image(w as u64, h as u64, self.size)?;
-        let mut img = RgbImage::new((w * t) as u32, (h * t) as u32);
-        let stride = w * t * 3;
-        let buf: &mut [u8] = &mut img;
+        let mut img = canvas(keys, self.size)?;
         let mut local: HashMap<CornerKey, Arc<Vec<u8>>> = HashMap::new();
         for ((x, y), key) in keys.iter() {
             let tile = local
                 .entry(*key)
                 .or_insert_with(|| cache.get_or_draw(self, *key));
-            for ty in 0..t {
-                let row = (y * t + ty) * stride + x * t * 3;
-                buf[row..row + t * 3].copy_from_slice(&tile[ty * t * 3..(ty + 1) * t * 3]);
-            }
+            put_tile(&mut img, self.size, (x, y), tile);
         }
         Ok(img)
     }
@@ -432,4 +424,23 @@ impl TileCache {
 /// 2 bottom-left, 3 bottom-right set = `high`), in that order.
 pub fn sixteen(low: Material, high: Material) -> [[Material; 4]; 16] {
     std::array::from_fn(|i| std::array::from_fn(|c| if i >> c & 1 == 1 { high } else { low }))
+}
+
+/// A black picture for a grid of `keys`, each a tile of `size` px (checked against the
+/// image limits).
+pub(crate) fn canvas(keys: &Grid<CornerKey>, size: u32) -> Result<RgbImage> {
+    let (w, h) = (keys.width() as u64, keys.height() as u64);
+    crate::limits::check_image(w, h, size)?;
+    Ok(RgbImage::new(w as u32 * size, h as u32 * size))
+}
+
+/// Copies `tile` (RGB rows of `size` px) into `img` at tile position `(x, y)`.
+pub(crate) fn put_tile(img: &mut RgbImage, size: u32, (x, y): (usize, usize), tile: &[u8]) {
+    let t = size as usize;
+    let stride = img.width() as usize * 3;
+    let buf: &mut [u8] = img;
+    for ty in 0..t {
+        let row = (y * t + ty) * stride + x * t * 3;
+        buf[row..row + t * 3].copy_from_slice(&tile[ty * t * 3..(ty + 1) * t * 3]);
+    }
 }

@@ -133,18 +133,14 @@ impl CornerAtlas {
 
     /// Paints a grid of corner tiles with the atlas's tiles.
     pub fn paint(&self, keys: &Grid<CornerKey>) -> Result<RgbImage> {
-        let t = self.size as usize;
-        let (w, h) = (keys.width(), keys.height());
-        crate::limits::check_image(w as u64, h as u64, self.size)?;
-        let mut img = RgbImage::new((w * t) as u32, (h * t) as u32);
-        let stride = w * t * 3;
-        let buf: &mut [u8] = &mut img;
+        let mut img = super::canvas(keys, self.size)?;
         for ((x, y), key) in keys.iter() {
-            let tile = &self.tiles[index_of(key.corners)];
-            for ty in 0..t {
-                let row = (y * t + ty) * stride + x * t * 3;
-                buf[row..row + t * 3].copy_from_slice(&tile[ty * t * 3..(ty + 1) * t * 3]);
-            }
+            super::put_tile(
+                &mut img,
+                self.size,
+                (x, y),
+                &self.tiles[index_of(key.corners)],
+            );
         }
         Ok(img)
     }

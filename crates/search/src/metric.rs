@@ -356,10 +356,29 @@ pub use crate::diversity::mean_hamming;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grid_core::{Legend, TileGrid, TileKind};
+    use grid_core::{Legend, TileGrid, TileKind, TileMap};
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The set-up of a test: `passable` tiles, `conn`, `side` x `side` blocks.
+    fn setup(passable: &[&str], conn: Connectivity, side: usize) -> MeasureSetup {
+        MeasureSetup {
+            passable: names(passable),
+            conn,
+            blocks: BlockGrid::square(side),
+            exact_path_cells: 1024,
+        }
+    }
+
+    /// The values of `kinds` on `map` under `setup`.
+    fn measured(kinds: &[MetricKind], setup: &MeasureSetup, map: &TileGrid) -> Vec<f64> {
+        let r = Resolved::new(kinds, setup, map.legend());
+        let mut out = Vec::new();
+        r.measure(map, &mut MetricsScratch::new(), &mut out)
+            .unwrap();
+        out
     }
 
     #[test]
@@ -401,16 +420,9 @@ mod tests {
         .iter()
         .map(|n| MetricKind::parse(n, &ents, &[], &[], "x").unwrap())
         .collect();
-        let setup = MeasureSetup {
-            passable: names(&["empty", "player", "key"]),
-            conn: Connectivity::Four,
-            blocks: BlockGrid::square(1),
-            exact_path_cells: 1024,
-        };
+        let setup = setup(&["empty", "player", "key"], Connectivity::Four, 1);
         let r = Resolved::new(&kinds, &setup, &legend);
-        let mut out = Vec::new();
-        r.measure(&map, &mut MetricsScratch::new(), &mut out)
-            .unwrap();
+        let out = measured(&kinds, &setup, &map);
         // 7 passable cells of 12 in one snake: @ . . / . / k . . (6 steps from @ to k).
         assert_eq!(out, vec![7.0 / 12.0, 1.0, 6.0, 2.0, 6.0, 12.0, 0.0]);
         assert_eq!(r.distinct_slots().collect::<Vec<_>>(), vec![6]);
@@ -431,16 +443,8 @@ mod tests {
             .map(|d| MetricKind::parse(d.name, &ents, &[], &[], "x").unwrap())
             .collect();
         for conn in [Connectivity::Four, Connectivity::Eight] {
-            let setup = MeasureSetup {
-                passable: names(&["empty"]),
-                conn,
-                blocks: BlockGrid::square(2),
-                exact_path_cells: 1024,
-            };
-            let r = Resolved::new(&kinds, &setup, &legend);
-            let mut out = Vec::new();
-            r.measure(&map, &mut MetricsScratch::new(), &mut out)
-                .unwrap();
+            let setup = setup(&["empty"], conn, 2);
+            let out = measured(&kinds, &setup, &map);
             let empty = EmptySet::from_ids(&[0]);
             let want: Vec<f64> = registry::METRICS
                 .iter()
@@ -487,16 +491,8 @@ mod tests {
             region.clone(),
             MetricKind::Passable(Box::new(region), no_door),
         ];
-        let setup = MeasureSetup {
-            passable: names(&["empty", "player", "key", "door"]),
-            conn: Connectivity::Four,
-            blocks: BlockGrid::square(1),
-            exact_path_cells: 1024,
-        };
-        let r = Resolved::new(&kinds, &setup, &legend);
-        let mut out = Vec::new();
-        r.measure(&map, &mut MetricsScratch::new(), &mut out)
-            .unwrap();
+        let setup = setup(&["empty", "player", "key", "door"], Connectivity::Four, 1);
+        let out = measured(&kinds, &setup, &map);
         // Through the door 4 steps, one region; without it unreachable, 2 of 4 cells.
         assert_eq!(out, vec![4.0, -1.0, 1.0, 0.5]);
     }

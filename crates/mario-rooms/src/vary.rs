@@ -5,11 +5,11 @@
 //!
 //! - **Blocks** ([`reskin_blocks`]): each brick or question block of a block group (a row
 //!   of at most [`GROUP`] blocks with nothing solid on it: no ceiling or wall) becomes,
-//!   with probability [`BLOCK_SHARE`], another rewarding block (of a longer row, a bridge,
-//!   about two blocks change) (a coin block, a coin brick or a
-//!   power-up block). A block never becomes a brick: bricks break under big Mario, reward
-//!   blocks stay solid, so no ledge a route stands on can go. The coin rate is capped after
-//!   this stage ([`crate::shape::thin_coins`]).
+//!   with probability [`BLOCK_SHARE`], another rewarding block: a coin block, a coin brick
+//!   or a power-up block. Of a longer row (a bridge), about two blocks change. A block
+//!   never becomes a brick: bricks break under big Mario, reward blocks stay solid, so no
+//!   ledge a route stands on can go. The coin rate is capped after this stage
+//!   ([`crate::shape::thin_coins`]).
 //! - **Coin rows** ([`trim_coins`]): a row of two or more coins loses, with probability
 //!   [`COIN_TRIM`], a coin at one of its ends (coins are air to the player's body).
 //! - **Places** ([`shift_things`]): Mario's start, the exit flag and every enemy move up
@@ -108,9 +108,9 @@ fn same_without(level: &MarioLevel, from: usize, y: usize, x: usize) -> bool {
     })
 }
 
-/// Moves Mario's start, the exit flag and each enemy (in a random order of columns) to a
-/// random column at most [`SHIFT`] away that is the same as theirs without them, if any
-/// (module docs). Returns how many moved.
+/// Moves Mario's start, the exit flag and each enemy (row by row, left to right), with
+/// probability 3/4, to a random column at most [`SHIFT`] away that is the same as theirs
+/// without them, if any (module docs). Returns how many moved.
 pub fn shift_things(level: &mut MarioLevel, rng: &mut LevelRng) -> usize {
     let (w, h) = (level.width(), level.height());
     let things: Vec<(usize, usize)> = (0..h)

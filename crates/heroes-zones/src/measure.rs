@@ -208,6 +208,19 @@ fn around(side: usize, i: usize) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The cells of a `side` x `side` map in the 3x3 zone of control of a guard standing on one
+/// of `guards` (cell indices): a hero who enters one meets the guard.
+pub(crate) fn zones_of_control(side: usize, guards: impl IntoIterator<Item = usize>) -> Vec<bool> {
+    let mut zoc = vec![false; side * side];
+    for at in guards {
+        zoc[at] = true;
+        for j in around(side, at) {
+            zoc[j] = true;
+        }
+    }
+    zoc
+}
+
 /// A gap in a zone border: two cells of different zones, neither a wall
 /// ([`Cell::blocked`]), that touch at a side or a corner, neither of them a cell of a passage
 /// between those zones. A hero steps diagonally, so a corner is enough to cross.
@@ -255,16 +268,13 @@ pub fn leaks(map: &HeroesMap) -> Vec<(usize, usize)> {
     let side = map.size;
     let n = side * side;
     let zone = map.zone_of.as_slice();
-    let mut zoc = vec![false; n];
-    for o in &map.objects {
-        if matches!(o.kind, ObjectKind::Guard { .. }) {
-            let at = o.y as usize * side + o.x as usize;
-            zoc[at] = true;
-            for j in around(side, at) {
-                zoc[j] = true;
-            }
-        }
-    }
+    let zoc = zones_of_control(
+        side,
+        map.objects
+            .iter()
+            .filter(|o| matches!(o.kind, ObjectKind::Guard { .. }))
+            .map(|o| o.y as usize * side + o.x as usize),
+    );
     // Zones joined by unguarded passages form one class.
     let mut class: Vec<usize> = (0..map.zones.len()).collect();
     fn root(c: &mut [usize], mut x: usize) -> usize {

@@ -27,18 +27,14 @@ pub const MOST_NEW_WALLS: usize = 3;
 pub(crate) fn run(w: &mut Work, decorations: &[Decoration]) -> usize {
     let side = w.side;
     let mut occupied = vec![false; side * side];
-    let mut zoc = vec![false; side * side];
     for o in &w.objects {
-        let at = w.anchor(o);
-        occupied[at] = true;
-        if matches!(o.kind, ObjectKind::Guard { .. }) {
-            for (dx, dy) in RING.iter().chain(&[(0, 0)]) {
-                if let Some(n) = w.offset(at, *dx, *dy) {
-                    zoc[n] = true;
-                }
-            }
-        }
+        occupied[w.anchor(o)] = true;
     }
+    let guards = w
+        .objects
+        .iter()
+        .filter(|o| matches!(o.kind, ObjectKind::Guard { .. }));
+    let zoc = crate::measure::zones_of_control(side, guards.map(|o| w.anchor(o)));
     let mut single = vec![false; side * side];
     for d in decorations.iter().filter(|d| !d.multi_cell()) {
         single[d.y as usize * side + d.x as usize] = true;

@@ -37,7 +37,8 @@ pub struct Args {
     /// Minimum level height in rows.
     #[arg(long, default_value_t = 16)]
     pub height: usize,
-    /// Minimum level length in columns (extra `hard` sections until reached).
+    /// Level length in columns: the sections stop once it is reached (extra `hard` ones
+    /// until then); the last section and the finish room make the level a little longer.
     #[arg(long, default_value_t = 0)]
     pub length: usize,
     /// Difficulty from 1 (easiest) to 5 (hardest), fractions allowed: `D`, or `A:B` for a

@@ -12,6 +12,9 @@
 //! (THEMES, comma-separated; default all) and difficulty 1..5 (seeds 1000..), game timer
 //! TIMER seconds (default 20).
 //!
+//! `... --example agent_panel -- levels DIR [N]`: only writes the panel's levels (no
+//! framework needed), to look at or to play some of them with `files`.
+//!
 //! `... --example agent_panel -- files DIR TIMER FILE...`: the eight agents on the given
 //! level files (a ceiling check: what each agent wins on a trivial level).
 #[path = "../tests/panel/mod.rs"]
@@ -24,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: agent_panel panel|astar DIR [N] [TIMER] [THEMES] | files DIR TIMER FILE...";
+    let usage = "usage: agent_panel panel|astar DIR [N] [TIMER] [THEMES] | levels DIR [N] | files DIR TIMER FILE...";
     let (mode, dir) = match (args.first(), args.get(1)) {
         (Some(m), Some(d)) => (m.as_str(), PathBuf::from(d)),
         _ => {
@@ -44,6 +47,10 @@ fn main() {
         Some(t) => t.split(',').collect(),
         None => THEMES.to_vec(),
     };
+    if mode == "levels" {
+        panel_levels(&dir, n.unwrap_or(6));
+        return;
+    }
     let fw = match Framework::locate() {
         Ok(fw) => fw,
         Err(why) => {
@@ -62,11 +69,12 @@ fn main() {
                 .unwrap_or_else(|e| fail(&e));
             for p in &plays {
                 println!(
-                    "{}\t{}\t{}\t{:.2}",
+                    "{}\t{}\t{}\t{:.2}\t{}",
                     p.agent,
                     p.file.display(),
                     p.status,
-                    p.completion
+                    p.completion,
+                    p.cause
                 );
             }
         }
@@ -118,24 +126,31 @@ fn estimate_of(file: &Path) -> f64 {
 
 fn progress(p: &Play) {
     eprintln!(
-        "{} {} {} {:.2} {} ms",
+        "{} {} {} {} {:.2} {} ms",
         p.agent,
         p.file.display(),
         p.status,
+        p.cause,
         p.completion,
         p.wall_ms
     );
 }
 
-fn run_panel(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
-    let mut sets: Vec<(String, Vec<PathBuf>)> = [1.0, 3.0, 5.0]
+/// Writes the panel's levels: `n` overground levels of `--length 200` at difficulties 1, 3
+/// and 5 into `dir/d1`, `dir/d3` and `dir/d5`.
+fn panel_levels(dir: &Path, n: u64) -> Vec<(String, Vec<PathBuf>)> {
+    [1.0, 3.0, 5.0]
         .iter()
         .map(|&d| {
             let name = format!("d{d}");
             let files = write_levels(dir, &name, "overground", d, 200, n);
             (name, files)
         })
-        .collect();
+        .collect()
+}
+
+fn run_panel(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
+    let mut sets = panel_levels(dir, n);
     let smb = ["lvl-1", "lvl-2", "lvl-4", "lvl-5", "lvl-6", "lvl-9"];
     sets.push(("SMB".into(), smb.iter().map(|l| fw.original(l)).collect()));
     let all: Vec<PathBuf> = sets.iter().flat_map(|(_, f)| f.clone()).collect();

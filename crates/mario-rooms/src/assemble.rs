@@ -446,7 +446,13 @@ impl Builder<'_> {
             })
         };
         let steps = self.cfg.sequence.clone();
+        let want = sections_end(self.cfg.min_length);
         for (i, step) in steps.iter().enumerate() {
+            // An asked length ends the sequence early (its first step always comes):
+            // `--length 200` makes a level of about 200 columns, not the whole sequence's.
+            if want.is_some_and(|w| i > 0 && entry.0 >= w) {
+                break;
+            }
             let t = target_at(i, self.cfg);
             entry = self.place_section(i, step, entry, t)?;
         }
@@ -454,7 +460,7 @@ impl Builder<'_> {
         let mut i = n;
         // Every section is at least one column wide, so this ends within `min_length`
         // (at most `limits::MAX_LENGTH`) sections.
-        while entry.0 < self.cfg.min_length as i64 {
+        while want.is_some_and(|w| entry.0 < w) {
             let t = target_at(n.saturating_sub(1), self.cfg);
             entry = self.place_section(i, &fill, entry, t)?;
             i += 1;
@@ -463,6 +469,18 @@ impl Builder<'_> {
         let (mx, my) = self.lib.rooms[f].entrance.unwrap_or((0, 0));
         self.place_room(f, entry.0 - mx as i64, entry.1 - my as i64)
     }
+}
+
+/// Columns the last section placed and the finish room add, on average, to where the
+/// sections stop (before the dressing's spacing).
+pub const LENGTH_ALLOWANCE: usize = 53;
+
+/// The column where sections stop for an asked length (`LevelConfig::min_length`; 0 asks
+/// for none): the last section placed, the finish room ([`LENGTH_ALLOWANCE`]) and the
+/// dressing's spacing (about 15 %) bring the level to about that length (measured in
+/// `tests/generate.rs`).
+pub fn sections_end(length: usize) -> Option<i64> {
+    (length > 0).then(|| (length * 20 / 23).saturating_sub(LENGTH_ALLOWANCE) as i64)
 }
 
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes

@@ -83,6 +83,9 @@ pub struct Profile {
     pub pieces: f32,
     /// The highest set piece rating (1 = one challenge alone, 2 = two combined, ...).
     pub piece_rating: usize,
+    /// Whether the difficulty is taught ([`crate::teach::teaching`]): added enemies then
+    /// walk alone, as [`crate::teach`] leaves the rooms' own.
+    pub teaching: bool,
 }
 
 /// The enemy chars [`Profile::kinds`] weighs, in order.
@@ -118,8 +121,10 @@ impl Profile {
                 0.2 * (s - 2.0).max(0.0),
                 0.15 * (s - 3.0).max(0.0),
             ],
-            pieces: 5.0 + s,
-            piece_rating: (2.0 + s * 0.75).round() as usize,
+            // Difficulty 1 teaches: few pieces, each one challenge alone (rating 1).
+            pieces: 2.5 + 1.6 * s,
+            piece_rating: (1.0 + s).round() as usize,
+            teaching: crate::teach::teaching(d),
         }
     }
 }

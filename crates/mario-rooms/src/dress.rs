@@ -13,6 +13,10 @@ const TRIES: usize = 40;
 /// Most features of one kind a window places (its own and those owed to it).
 const MAX_OWED: usize = 6;
 
+/// Generated block groups per 100 columns where taught ([`crate::setpiece::place_blocks`]):
+/// what a player meets between the few challenges, different in every level.
+const TEACH_BLOCKS: f32 = 4.0;
+
 /// Rows of air a column needs above its ground for the dressing to change it.
 const HEADROOM: usize = 4;
 
@@ -37,6 +41,9 @@ pub(crate) struct Dress<'a> {
     owed_enemies: usize,
     /// First and last column the dressing may touch (clear of the start and the exit).
     span: (usize, usize),
+    /// Columns a gap, plateau or pipe keeps from any gap of the ground (where taught,
+    /// [`crate::teach::PIT_ROOM`]; else 0).
+    gap_room: usize,
 }
 
 impl<'a> Dress<'a> {
@@ -61,6 +68,7 @@ impl<'a> Dress<'a> {
             owed: [0; 3],
             owed_enemies: 0,
             span,
+            gap_room: 0,
         }
     }
 
@@ -92,6 +100,7 @@ impl<'a> Dress<'a> {
     /// Dresses the window `x0..x1` towards `p`.
     pub fn window(&mut self, x0: usize, x1: usize, p: &Profile, rng: &mut LevelRng) {
         let len = (x1 - x0) as f32 / 100.0;
+        self.gap_room = if p.teaching { crate::teach::PIT_ROOM } else { 0 };
         let due = |k: usize, rate: f32, d: &mut Self, rng: &mut LevelRng| {
             (count(rate * len, rng) + std::mem::take(&mut d.owed[k])).min(MAX_OWED)
         };
@@ -120,7 +129,12 @@ impl<'a> Dress<'a> {
         // Room enemies over the asked number go before the set pieces come.
         self.enemies(x0, x1, want, p, rng);
         for _ in 0..count(p.pieces * len, rng) {
-            crate::setpiece::place(self, x0, x1, p.piece_rating, rng);
+            crate::setpiece::place(self, x0, x1, (p.piece_rating, p.teaching), rng);
+        }
+        if p.teaching {
+            for _ in 0..count(TEACH_BLOCKS * len, rng) {
+                crate::setpiece::place_blocks(self, x0, x1, rng);
+            }
         }
         self.enemies(x0, x1, want, p, rng);
     }
@@ -146,6 +160,10 @@ impl<'a> Dress<'a> {
             let Some(y) = self.plain(x) else { continue };
             let (a, b) = (x.saturating_sub(pre), x + w + post);
             if x < pre || !self.flat(a, b, y) {
+                continue;
+            }
+            let room = a.saturating_sub(self.gap_room)..(b + self.gap_room).min(self.w);
+            if self.gap_room > 0 && room.into_iter().any(|c| self.ground_gap(c)) {
                 continue;
             }
             apply(self, x, y);
@@ -318,7 +336,7 @@ impl<'a> Dress<'a> {
                 continue;
             }
             for y in 1..self.h - 1 {
-                if self.standing_spot(x, y) {
+                if self.standing_spot(x, y) && !(p.teaching && self.crowded(x, y)) {
                     spots.push((x, y));
                 }
             }
@@ -372,6 +390,17 @@ impl<'a> Dress<'a> {
     fn column_clear(&self, c: usize) -> bool {
         tiles::class_of(self.at(c, self.h - 1)) == TileClass::Solid
             && (0..self.h).all(|r| self.at(c, r) != b'T')
+    }
+
+    /// Whether column `c` has no solid tile at the bottom.
+    fn ground_gap(&self, c: usize) -> bool {
+        tiles::class_of(self.at(c, self.h - 1)) != TileClass::Solid
+    }
+
+    /// Whether an enemy at `(x, y)` would not walk alone ([`crate::teach::crowded`]).
+    fn crowded(&self, x: usize, y: usize) -> bool {
+        let solid = |cx: usize, cy: usize| tiles::class_of(self.at(cx, cy)) == TileClass::Solid;
+        crate::teach::crowded(self.w, x, y, solid, |cx| self.ground_gap(cx))
     }
 
     /// A standing tile Mario reached: air on solid ground (not a pipe with a plant), with

@@ -10,7 +10,8 @@ use crate::tiles;
 use crate::vary;
 use grid_core::Seed;
 
-/// Shapes `level` ([`shape`]: stretched, pits narrowed, coins thinned), dresses it for the
+/// Shapes `level` ([`shape`]: stretched, taught where easy ([`crate::teach`]), pits
+/// narrowed, coins thinned), dresses it for the
 /// difficulty `ramp` and, with `check`, checks it: where the
 /// dressing made it impassable, the checker repairs it from the undressed level
 /// ([`playability::check_repairing`]), and the enemies a repair took out are then put back
@@ -27,10 +28,12 @@ pub(crate) fn dress_and_check(
     vary::trim_coins(level, &mut vary);
     vary::shift_things(level, &mut vary);
     clear_start(level);
+    crate::teach::teach(level, ramp);
     shape::narrow_pits(level, ramp);
     shape::thin_coins(level, &mut seed.stream("coins").rng());
     let undressed = level.clone();
     let pieces = dress(level, ramp, seed.stream("dress"));
+    crate::teach::teach_enemies(level, ramp);
     let fill =
         |level: &mut MarioLevel| shape::fill_featureless(level, &mut seed.stream("fill").rng());
     if !check {

@@ -17,6 +17,7 @@
 //! | difficulty: the profile of 1..5 | [`difficulty`] |
 //! | the dressing operations: gaps, plateaus, pipes, enemies per window | `dress` |
 //! | shaping: spacing, pits, coins and flat runs on SMB's scale | [`shape`] |
+//! | teaching: single lessons where the difficulty is below 2 | [`teach`] |
 //! | variation: blocks, coin rows and places that differ from level to level | [`vary`] |
 //! | set pieces: rated challenge patterns and the teaching curve | [`setpiece`] |
 //! | the dressing stage run: dress, check and repair, put enemies back | `dressing` |
@@ -102,6 +103,7 @@ pub mod room;
 pub mod section;
 pub mod setpiece;
 pub mod shape;
+pub mod teach;
 pub mod tiles;
 pub mod vary;
 

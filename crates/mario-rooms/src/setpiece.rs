@@ -94,7 +94,16 @@ fn has_enemy(p: &SetPiece) -> bool {
 
 /// Places one set piece in `x0..x1` (rated at most `top` and by the teaching curve), on flat
 /// ground with a column of margin either side. Whether it found room.
-pub(crate) fn place(d: &mut Dress, x0: usize, x1: usize, top: usize, rng: &mut LevelRng) -> bool {
+/// Where `teaching` ([`crate::teach`]), a piece keeps [`crate::teach::PIT_ROOM`] columns
+/// from any gap of the ground; one with a pit keeps [`crate::teach::PIT_SPACING`] and has
+/// plain flat ground [`crate::teach::PIT_ROOM`] columns either side.
+pub(crate) fn place(
+    d: &mut Dress,
+    x0: usize,
+    x1: usize,
+    (top, teaching): (usize, bool),
+    rng: &mut LevelRng,
+) -> bool {
     let hi = (1 + d.pieces.len() * top / 4).min(top).max(1);
     let last = d.pieces.last().map(|p| p.1);
     let pool: Vec<&SetPiece> = PIECES
@@ -107,6 +116,12 @@ pub(crate) fn place(d: &mut Dress, x0: usize, x1: usize, top: usize, rng: &mut L
     let p = pool[rng.random_range(0..pool.len())];
     let w = p.rows[0].len();
     let enemy = has_enemy(p);
+    let pit = p.rows.last().is_some_and(|r| r.contains('-'));
+    let spacing = match (teaching, pit) {
+        (false, _) => 0,
+        (true, false) => crate::teach::PIT_ROOM,
+        (true, true) => crate::teach::PIT_SPACING,
+    };
     for _ in 0..TRIES {
         let x = rng.random_range(x0.max(1)..x1);
         let Some(y) = d.plain(x) else { continue };
@@ -116,12 +131,56 @@ pub(crate) fn place(d: &mut Dress, x0: usize, x1: usize, top: usize, rng: &mut L
         if enemy && (x - 1..x + w + 1).any(|c| d.runway[c]) {
             continue;
         }
+        let gap = |c: usize| tiles::class_of(d.at(c, d.h - 1)) != TileClass::Solid;
+        if spacing > 0 && (x.saturating_sub(spacing)..(x + w + spacing).min(d.w)).any(gap) {
+            continue;
+        }
+        // A taught pit has plain flat ground PIT_ROOM columns either side: nothing to bump.
+        let room = crate::teach::PIT_ROOM;
+        if teaching && pit && (x < room || !d.flat(x - room, x + w + room, y)) {
+            continue;
+        }
         stamp(d, p, x, y);
         for c in x - 1..x + w + 1 {
             d.busy[c] = true;
             d.piece_cols[c] = true;
         }
         d.pieces.push((x, p.name));
+        return true;
+    }
+    false
+}
+
+/// The blocks a generated block group ([`place_blocks`]) is drawn from: bricks most often,
+/// power-up blocks and a mushroom brick, no coins (the coin rate is capped before the
+/// dressing, [`crate::shape::thin_coins`]).
+const BLOCKS: [u8; 6] = *b"SSSS?U";
+
+/// Places a generated block group in `x0..x1` where taught: 1 to 5 blocks drawn from
+/// [`BLOCKS`], 4 rows over plain flat ground with a column of margin either side (the
+/// `blocks` piece, varied so that taught levels do not repeat one another). Whether it
+/// found room.
+pub(crate) fn place_blocks(d: &mut Dress, x0: usize, x1: usize, rng: &mut LevelRng) -> bool {
+    if x1 <= x0 + 1 {
+        return false;
+    }
+    let w = rng.random_range(1..=5usize);
+    let row: Vec<u8> = (0..w)
+        .map(|_| BLOCKS[rng.random_range(0..BLOCKS.len())])
+        .collect();
+    for _ in 0..TRIES {
+        let x = rng.random_range(x0.max(1)..x1);
+        let Some(y) = d.plain(x) else { continue };
+        if x + w + 1 > d.w || !d.flat(x - 1, x + w + 1, y) {
+            continue;
+        }
+        for (j, &c) in row.iter().enumerate() {
+            d.set(x + j, y - 4, c);
+        }
+        for c in x - 1..x + w + 1 {
+            d.busy[c] = true;
+        }
+        d.pieces.push((x, "blocks"));
         return true;
     }
     false
@@ -181,7 +240,7 @@ mod tests {
         let mut rng = grid_core::Seed(4).rng();
         let mut placed = 0;
         while placed < 6 {
-            placed += usize::from(place(&mut d, 0, w, 5, &mut rng));
+            placed += usize::from(place(&mut d, 0, w, (5, false), &mut rng));
         }
         let rating = |name: &str| PIECES.iter().find(|p| p.name == name).unwrap().rating;
         let r: Vec<usize> = d.pieces.iter().map(|p| rating(p.1)).collect();

@@ -9,20 +9,23 @@ use mario_rooms::{LevelConfig, Library, generate};
 
 #[test]
 fn a_runner_line_is_read_field_by_field() {
-    let p = panel::parse_play("play\tmichal\td1/1000.txt\tLOSE\t0.25\t4\t132\t53").expect("a play");
+    let p = panel::parse_play("play\tmichal\td1/1000.txt\tLOSE\t0.25\t4\t132\t53\tfall").expect("a play");
     assert_eq!(
         (
             p.agent.as_str(),
             p.status.as_str(),
             p.jumps,
             p.ticks,
-            p.wall_ms
+            p.wall_ms,
+            p.cause.as_str()
         ),
-        ("michal", "LOSE", 4, 132, 53)
+        ("michal", "LOSE", 4, 132, 53, "fall")
     );
     assert!((p.completion - 0.25).abs() < 1e-6 && !p.won());
     assert!(panel::parse_play("panel: michal on x: java.lang.NullPointerException").is_none());
-    assert!(panel::parse_play("play\tmichal\tx\tWIN\tnot-a-number\t4\t1\t1").is_none());
+    assert!(panel::parse_play("play\tmichal\tx\tWIN\tnot-a-number\t4\t1\t1\t-").is_none());
+    // The runner's older eight-field line (no cause) is not read as a play.
+    assert!(panel::parse_play("play\tmichal\tx\tWIN\t1\t4\t1\t1").is_none());
 }
 
 #[test]
@@ -64,7 +67,11 @@ fn the_framework_plays_our_levels() {
     assert_eq!(plays.len(), 2);
     for (p, f) in plays.iter().zip(&files) {
         assert_eq!(&p.file, f);
-        assert_eq!((p.status.as_str(), p.ticks), ("TIME_OUT", 99), "{p:?}");
+        assert_eq!(
+            (p.status.as_str(), p.ticks, p.cause.as_str()),
+            ("TIME_OUT", 99, "-"),
+            "{p:?}"
+        );
         assert!(p.completion > 0.0 && p.completion < 0.1, "{p:?}");
     }
 }

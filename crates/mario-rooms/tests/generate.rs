@@ -122,8 +122,21 @@ fn length_and_height_and_difficulty_are_honoured() {
         ..LevelConfig::default()
     };
     let g = generate(&lib, &cfg, 5).unwrap();
-    assert!(g.level.width() >= 1000, "{}", g.level.width());
+    assert!((900..1400).contains(&g.level.width()), "{}", g.level.width());
     assert_eq!(g.level.height(), 20);
+    // An asked length shorter than the default sequence stops it early: `--length 200`
+    // makes levels of about SMB's length (150-200 columns), not the sequence's ~350.
+    let short = LevelConfig {
+        min_length: 200,
+        difficulty: Some((1.0, 1.0)),
+        ..LevelConfig::default()
+    };
+    let widths: Vec<usize> = (0..10)
+        .map(|seed| generate(&lib, &short, seed).unwrap().level.width())
+        .collect();
+    let mean = widths.iter().sum::<usize>() / widths.len();
+    assert!(widths.iter().all(|w| (140..300).contains(w)), "{widths:?}");
+    assert!((170..240).contains(&mean), "{widths:?}");
     let easy = LevelConfig {
         difficulty: Some((1.0, 1.0)),
         ..LevelConfig::default()

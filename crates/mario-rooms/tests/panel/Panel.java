@@ -2,7 +2,8 @@
 // (amidos2006/Mario-AI-Framework), compiled beside the framework's own sources by
 // tests/panel/mod.rs. Usage: java Panel TIMER_SECONDS AGENT[,AGENT...] LEVEL_FILE...
 // Prints one tab-separated line per play:
-// play AGENT FILE STATUS COMPLETION JUMPS TICKS WALL_MS
+// play AGENT FILE STATUS COMPLETION JUMPS TICKS WALL_MS CAUSE
+// (CAUSE: for a lost play, `enemy` when Mario was hurt, else `fall`; `-` otherwise)
 import engine.core.MarioAgent;
 import engine.core.MarioGame;
 import engine.core.MarioResult;
@@ -26,6 +27,7 @@ public class Panel {
         long start = System.nanoTime();
         String status;
         String rest;
+        String cause = "-";
         try {
             MarioAgent agent = (MarioAgent) Class.forName("agents." + name + ".Agent")
                     .getDeclaredConstructor().newInstance();
@@ -33,6 +35,9 @@ public class Panel {
             status = r.getGameStatus().toString();
             rest = r.getCompletionPercentage() + "\t" + r.getNumJumps() + "\t"
                     + r.getAgentEvents().size();
+            cause = r.getGameStatus().toString().equals("LOSE")
+                    ? (r.getMarioNumHurts() > 0 ? "enemy" : "fall")
+                    : "-";
         } catch (Throwable e) {
             // An agent that throws loses the play; the error is named on stderr.
             System.err.println("panel: " + name + " on " + file + ": " + e);
@@ -40,6 +45,6 @@ public class Panel {
             rest = "0\t0\t0";
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        return "play\t" + name + "\t" + file + "\t" + status + "\t" + rest + "\t" + ms;
+        return "play\t" + name + "\t" + file + "\t" + status + "\t" + rest + "\t" + ms + "\t" + cause;
     }
 }

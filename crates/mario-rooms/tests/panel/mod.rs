@@ -53,6 +53,8 @@ pub struct Play {
     pub ticks: u32,
     /// Wall-clock milliseconds of the play.
     pub wall_ms: u64,
+    /// For a lost play, `enemy` (Mario was hurt) or `fall`; `-` otherwise.
+    pub cause: String,
 }
 
 impl Play {
@@ -202,7 +204,7 @@ pub fn stall(timer: u32) -> std::time::Duration {
 /// Reads one `play` line of the runner.
 pub fn parse_play(line: &str) -> Option<Play> {
     let f: Vec<&str> = line.split('\t').collect();
-    if f.len() != 8 || f[0] != "play" {
+    if f.len() != 9 || f[0] != "play" {
         return None;
     }
     Some(Play {
@@ -213,6 +215,7 @@ pub fn parse_play(line: &str) -> Option<Play> {
         jumps: f[5].parse().ok()?,
         ticks: f[6].parse().ok()?,
         wall_ms: f[7].parse().ok()?,
+        cause: f[8].to_string(),
     })
 }
 

@@ -53,7 +53,7 @@ fn main() {
             let seqs: BTreeSet<&Vec<String>> = gs.iter().map(|g| &g.sections).collect();
             let lm = |f: &dyn Fn(&MarioLevel) -> f32| levels.iter().map(f).sum::<f32>() / n as f32;
             println!(
-                "{theme}\t{d}\t{}\t{:.1}\t{:.1}\t{}\t{:.3}\t{}\t{:.1}\t{:.1}\t{:.2}",
+                "{theme}\t{d}\t{}\t{:.1}\t{:.1}\t{}\t{:.3}\t{}\t{:.1}\t{:.2}\t{:.2}",
                 levels.iter().map(widest_pit).max().unwrap_or(0),
                 mean(&|f| f.coins_per_100()),
                 fs.iter().map(|f| f.coins_per_100()).fold(0.0, f64::max),

@@ -37,8 +37,8 @@ pub struct Args {
     /// Minimum level height in rows.
     #[arg(long, default_value_t = 16)]
     pub height: usize,
-    /// Level length in columns: the sections stop once it is reached (extra `hard` ones
-    /// until then); the last section and the finish room make the level a little longer.
+    /// Level length in columns, about: the sequence stops early, or extra `hard` sections
+    /// are added, so that the level comes out near it.
     #[arg(long, default_value_t = 0)]
     pub length: usize,
     /// Difficulty from 1 (easiest) to 5 (hardest), fractions allowed: `D`, or `A:B` for a

@@ -208,6 +208,24 @@ fn run_panel(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
         println!("| {a} | {} |", cells.join(" | "));
     }
     println!();
+    println!("| setting | lost to a fall | to an enemy | out of time | agent error |");
+    println!("|---|---|---|---|---|");
+    for (name, files) in &sets {
+        let count = |f: &dyn Fn(&Play) -> bool| {
+            plays
+                .iter()
+                .filter(|p| files.contains(&p.file) && f(p))
+                .count()
+        };
+        println!(
+            "| {name} | {} | {} | {} | {} |",
+            count(&|p| p.cause == "fall"),
+            count(&|p| p.cause == "enemy"),
+            count(&|p| p.status == "TIME_OUT"),
+            count(&|p| p.status == "ERROR"),
+        );
+    }
+    println!();
     println!(
         "estimate vs panel win share over {} levels: Spearman {:.2}, Pearson {:.2}",
         est.len(),

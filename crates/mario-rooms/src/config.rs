@@ -78,10 +78,10 @@ pub struct LevelConfig {
     pub finish_tags: Vec<String>,
     /// The section sequence between start and finish.
     pub sequence: Vec<Step>,
-    /// Level length in columns (0: as long as the sequence makes it). The sequence stops
-    /// early once it is reached (its first step always comes); when the sequence ends
-    /// first, `fill` steps are appended until it is reached. The level is then at least
-    /// this long: the last section and the finish room, and the dressing's spacing, add to it.
+    /// Level length in columns, about (0: as long as the sequence makes it). Sections stop
+    /// at [`crate::assemble::sections_end`] of it: the sequence stops early (its first step
+    /// always comes), or `fill` steps are appended until then; the last section, the finish
+    /// room and the dressing's spacing bring the level near the length.
     pub min_length: usize,
     /// The step repeated to reach `min_length`.
     pub fill: Step,

@@ -17,6 +17,10 @@ const MAX_OWED: usize = 6;
 /// what a player meets between the few challenges, different in every level.
 const TEACH_BLOCKS: f32 = 4.0;
 
+/// Rows of air a cut gap at least [`WIDE_PIT`] wide keeps over its run-up, itself and its
+/// landing (the A* agent fell into an 8-column gap under blocks 4 rows up).
+const WIDE_SKY: usize = 7;
+
 /// Rows of air a column needs above its ground for the dressing to change it.
 const HEADROOM: usize = 4;
 
@@ -41,6 +45,8 @@ pub(crate) struct Dress<'a> {
     owed_enemies: usize,
     /// First and last column the dressing may touch (clear of the start and the exit).
     span: (usize, usize),
+    /// Rows of air a feature being placed needs over its columns (a wide gap: [`WIDE_SKY`]).
+    sky: usize,
     /// Columns a gap, plateau or pipe keeps from any gap of the ground (where taught,
     /// [`crate::teach::PIT_ROOM`]; else 0).
     gap_room: usize,
@@ -69,6 +75,7 @@ impl<'a> Dress<'a> {
             owed_enemies: 0,
             span,
             gap_room: 0,
+            sky: 0,
         }
     }
 
@@ -109,7 +116,11 @@ impl<'a> Dress<'a> {
             let pre = runway_for(w);
             // A wide gap's landing keeps 4 plain columns: nothing low overhead to bump into.
             let post = if w >= WIDE_PIT { 4 } else { 2 };
+            // A wide gap also keeps WIDE_SKY rows of air over its run-up, itself and its
+            // landing: blocks low over a long jump cut its arc short.
+            self.sky = if w >= WIDE_PIT { WIDE_SKY } else { 0 };
             let placed = self.place(x0, x1, pre, w, post, rng, |d, x, y| d.cut_gap(x, y, w));
+            self.sky = 0;
             self.owed[0] += usize::from(!placed);
         }
         for _ in 0..due(1, p.plateaus, self, rng) {
@@ -162,6 +173,9 @@ impl<'a> Dress<'a> {
             if x < pre || !self.flat(a, b, y) {
                 continue;
             }
+            if self.sky > 0 && !self.open_sky(a, b, y) {
+                continue;
+            }
             let room = a.saturating_sub(self.gap_room)..(b + self.gap_room).min(self.w);
             if self.gap_room > 0 && room.into_iter().any(|c| self.ground_gap(c)) {
                 continue;
@@ -207,10 +221,11 @@ impl<'a> Dress<'a> {
     }
 
     /// Takes the plant out of every piranha pipe within [`PIRANHA_CLEARANCE`] columns of a
-    /// pit or [`ENEMY_CLEARANCE`] of an enemy, the rooms' own included (a plain pipe
-    /// stays): the Mario AI Framework's A* agent, which ignores the plant's timing, dies to
-    /// a plant next to a jump, and while Mario waits for a plant a walker comes at him. Run
-    /// once, after every window.
+    /// pit or [`ENEMY_CLEARANCE`] of an enemy, or [`START_ZONE`] + 4 columns after the
+    /// start, the rooms' own included (a plain pipe stays): the Mario AI Framework's A*
+    /// agent, which ignores the plant's timing, dies to a plant next to a jump or by the
+    /// start, and while Mario waits for a plant a walker comes at him. Run once, after
+    /// every window.
     pub fn calm_piranhas(&mut self) {
         let bottom = self.h - 1;
         let pit = |d: &Self, c: usize| tiles::class_of(d.at(c, bottom)) != TileClass::Solid;
@@ -233,7 +248,8 @@ impl<'a> Dress<'a> {
                     x.saturating_sub(ENEMY_CLEARANCE),
                     (x + 2 + ENEMY_CLEARANCE).min(self.w),
                 );
-                if !(a..b).any(|c| pit(self, c)) && !(ea..eb).any(|c| enemy(self, c)) {
+                let start = x < self.span.0 + START_ZONE;
+                if !start && !(a..b).any(|c| pit(self, c)) && !(ea..eb).any(|c| enemy(self, c)) {
                     continue;
                 }
                 let mut r = y;
@@ -390,6 +406,13 @@ impl<'a> Dress<'a> {
     fn column_clear(&self, c: usize) -> bool {
         tiles::class_of(self.at(c, self.h - 1)) == TileClass::Solid
             && (0..self.h).all(|r| self.at(c, r) != b'T')
+    }
+
+    /// Whether columns `a..b` hold only air or coins in the [`Dress::sky`] rows over row `y`.
+    fn open_sky(&self, a: usize, b: usize, y: usize) -> bool {
+        y >= self.sky
+            && (a..b.min(self.w))
+                .all(|c| (y - self.sky..y).all(|r| matches!(self.at(c, r), b'-' | b'o')))
     }
 
     /// Whether column `c` has no solid tile at the bottom.

@@ -171,13 +171,21 @@ pub fn standing(level: &MarioLevel, x: usize, y: usize) -> bool {
         && class_of(level.get(x, y - 1)) != TileClass::Solid
 }
 
-/// The widest pit Mario must jump: the longest run of columns with no tile to stand on
-/// ([`standing`]) at any height. (A bridge or platforms over a chasm are not a pit.)
+/// The widest pit Mario must jump: the longest run of columns with no ground at the bottom
+/// and no tile Mario can land on from the route ([`crate::playability::reachable`]). A
+/// bridge or platforms he can reach over a chasm are not a pit; blocks too high or too low
+/// over it to land on are (a level without a start: every column without ground is).
 pub fn widest_pit(level: &MarioLevel) -> usize {
+    let (w, h) = (level.width(), level.height());
+    let mut footing: Vec<bool> = (0..w)
+        .map(|x| class_of(level.get(x, h - 1)) == TileClass::Solid)
+        .collect();
+    for (x, _) in crate::playability::reachable(level) {
+        footing[x] = true;
+    }
     let (mut run, mut best) = (0, 0);
-    for x in 0..level.width() {
-        let open = (0..level.height()).all(|y| !standing(level, x, y));
-        run = if open { run + 1 } else { 0 };
+    for f in footing {
+        run = if f { 0 } else { run + 1 };
         best = best.max(run);
     }
     best
@@ -275,6 +283,25 @@ mod tests {
         assert!((Features::enemy_chars_per_100(&level) - 6.0 * 100.0 / 13.0).abs() < 1e-9);
         // Top two rows: `TT` and `g # TT K`.
         assert!((top_half_filled(&level) - 7.0 / 26.0).abs() < 1e-9);
+    }
+
+    /// Blocks Mario can land on over a pit split it; blocks far out of his reach do not.
+    #[test]
+    fn a_pit_is_what_mario_cannot_land_in_from_the_route() {
+        let air = "-".repeat(20);
+        let with = |blocks: &str, at: usize| {
+            let mut rows = vec![air.clone(); 10];
+            rows[at] = blocks.to_string();
+            rows.push("M------------------F".into());
+            rows.push("XXXXXX--------XXXXXX".into());
+            MarioLevel::parse("t", &rows.join("\n")).unwrap()
+        };
+        let bridge = with("-------SSSSSS-------", 8);
+        assert_eq!(widest_pit(&bridge), 1, "{}", bridge.to_text());
+        let sky = with("-------SSSSSS-------", 1);
+        assert_eq!(widest_pit(&sky), 8, "{}", sky.to_text());
+        // Every bottom-open column counts where the level has no start.
+        assert_eq!(widest_pit(&MarioLevel::parse("t", "---SS---\nXX----XX").unwrap()), 4);
     }
 
     #[test]

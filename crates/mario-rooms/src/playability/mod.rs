@@ -102,6 +102,16 @@ pub fn explore(level: &MarioLevel) -> (PlayReport, Vec<(usize, usize)>) {
     (r, tiles)
 }
 
+/// Every standing tile Mario can reach from the start (one search of the whole level that
+/// does not stop at the exit): where he can land from the route, for honest pit measures
+/// ([`crate::measure::widest_pit`]).
+pub fn reachable(level: &MarioLevel) -> Vec<(usize, usize)> {
+    let mut tiles = Vec::new();
+    let beyond = Some((level.width(), 0));
+    search(level, level.spawn(), beyond, false, Some(&mut tiles));
+    tiles
+}
+
 /// One search of `level` from `start` to the column of `exit`. With `air_win`, passing that
 /// column in the air wins (the engine's rule at the real exit); without it, only a standing
 /// tile at or past the column does, and that tile is returned.

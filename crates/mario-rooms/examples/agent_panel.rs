@@ -7,10 +7,10 @@
 //! TIMER seconds (default 30). Prints the share of plays won per setting and agent, and how
 //! each level's estimated difficulty correlates with the share of the panel that wins it.
 //!
-//! `... --example agent_panel -- astar DIR [N] [TIMER] [THEMES]`: the A* agent
-//! (`robinBaumgarten`) alone on N levels (default 30) of the default length per theme
-//! (THEMES, comma-separated; default all) and difficulty 1..5 (seeds 1000..), game timer
-//! TIMER seconds (default 20).
+//! `... --example agent_panel -- astar DIR [N] [TIMER] [THEMES] [DIFFICULTIES]`: the A*
+//! agent (`robinBaumgarten`) alone on N levels (default 30) of the default length per theme
+//! (THEMES, comma-separated; default or `all`: every theme) and difficulty (DIFFICULTIES,
+//! comma-separated; default 1..5), seeds 1000.., game timer TIMER seconds (default 20).
 //!
 //! `... --example agent_panel -- levels DIR [N]`: only writes the panel's levels (no
 //! framework needed), to look at or to play some of them with `files`.
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: agent_panel panel|astar DIR [N] [TIMER] [THEMES] | levels DIR [N] | files DIR TIMER FILE...";
+    let usage = "usage: agent_panel panel DIR [N] [TIMER] | astar DIR [N] [TIMER] [THEMES] [DIFFICULTIES] | levels DIR [N] | files DIR TIMER FILE...";
     let (mode, dir) = match (args.first(), args.get(1)) {
         (Some(m), Some(d)) => (m.as_str(), PathBuf::from(d)),
         _ => {
@@ -44,8 +44,15 @@ fn main() {
         _ => args.get(3).map(|v| v.parse().expect("TIMER")),
     };
     let themes: Vec<&str> = match args.get(4) {
-        Some(t) => t.split(',').collect(),
-        None => THEMES.to_vec(),
+        Some(t) if t != "all" => t.split(',').collect(),
+        _ => THEMES.to_vec(),
+    };
+    let diffs: Vec<u32> = match args.get(5) {
+        Some(d) => d
+            .split(',')
+            .map(|v| v.parse().expect("DIFFICULTIES"))
+            .collect(),
+        None => (1..=5).collect(),
     };
     if mode == "levels" {
         panel_levels(&dir, n.unwrap_or(6));
@@ -80,7 +87,7 @@ fn main() {
         }
         "astar" => {
             let (n, timer) = (n.unwrap_or(30), timer.unwrap_or(20));
-            run_astar(&fw, &classes, &dir, n, timer, &themes)
+            run_astar(&fw, &classes, &dir, n, timer, (&themes, &diffs))
         }
         _ => fail(usage),
     }
@@ -234,11 +241,18 @@ fn run_panel(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32) {
     );
 }
 
-fn run_astar(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32, themes: &[&str]) {
+fn run_astar(
+    fw: &Framework,
+    classes: &Path,
+    dir: &Path,
+    n: u64,
+    timer: u32,
+    (themes, diffs): (&[&str], &[u32]),
+) {
     let mut rows: BTreeMap<(String, u32), (usize, usize, f64)> = BTreeMap::new();
     let (mut est, mut comp) = (Vec::new(), Vec::new());
     for &theme in themes {
-        for d in 1..=5u32 {
+        for &d in diffs {
             let name = format!("{theme}-d{d}");
             let files = write_levels(dir, &name, theme, d as f32, 0, n);
             let plays = fw
@@ -256,11 +270,13 @@ fn run_astar(fw: &Framework, classes: &Path, dir: &Path, n: u64, timer: u32, the
             );
         }
     }
-    println!("| theme | d1 | d2 | d3 | d4 | d5 |");
-    println!("|---|---|---|---|---|---|");
+    let head: Vec<String> = diffs.iter().map(|d| format!("d{d}")).collect();
+    println!("| theme | {} |", head.join(" | "));
+    println!("|---|{}", "---|".repeat(diffs.len()));
     for &theme in themes {
-        let cells: Vec<String> = (1..=5)
-            .map(|d| {
+        let cells: Vec<String> = diffs
+            .iter()
+            .map(|&d| {
                 let (w, t, _) = rows[&(theme.to_string(), d)];
                 format!("{w}/{t}")
             })

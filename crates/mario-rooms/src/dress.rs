@@ -107,7 +107,11 @@ impl<'a> Dress<'a> {
     /// Dresses the window `x0..x1` towards `p`.
     pub fn window(&mut self, x0: usize, x1: usize, p: &Profile, rng: &mut LevelRng) {
         let len = (x1 - x0) as f32 / 100.0;
-        self.gap_room = if p.teaching { crate::teach::PIT_ROOM } else { 0 };
+        self.gap_room = if p.teaching {
+            crate::teach::PIT_ROOM
+        } else {
+            0
+        };
         let due = |k: usize, rate: f32, d: &mut Self, rng: &mut LevelRng| {
             (count(rate * len, rng) + std::mem::take(&mut d.owed[k])).min(MAX_OWED)
         };

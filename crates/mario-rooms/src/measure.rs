@@ -301,7 +301,10 @@ mod tests {
         let sky = with("-------SSSSSS-------", 1);
         assert_eq!(widest_pit(&sky), 8, "{}", sky.to_text());
         // Every bottom-open column counts where the level has no start.
-        assert_eq!(widest_pit(&MarioLevel::parse("t", "---SS---\nXX----XX").unwrap()), 4);
+        assert_eq!(
+            widest_pit(&MarioLevel::parse("t", "---SS---\nXX----XX").unwrap()),
+            4
+        );
     }
 
     #[test]

@@ -59,16 +59,20 @@ pub fn ground_gap(level: &MarioLevel, x: usize) -> bool {
 fn ground_top(level: &MarioLevel, x: usize) -> Option<usize> {
     let h = level.height();
     let solid = |y: usize| tiles::class_of(level.get(x, y)) == TileClass::Solid;
-    solid(h - 1).then(|| (0..h).rev().take_while(|&y| solid(y)).last().unwrap_or(h - 1))
+    solid(h - 1).then(|| {
+        (0..h)
+            .rev()
+            .take_while(|&y| solid(y))
+            .last()
+            .unwrap_or(h - 1)
+    })
 }
 
 /// Teaches the columns of `level` whose difficulty on `ramp` is below [`TEACHING`]
 /// (see the module docs). Returns how many things it changed.
 pub fn teach(level: &mut MarioLevel, ramp: (f32, f32)) -> usize {
     let w = level.width();
-    let taught: Vec<bool> = (0..w)
-        .map(|x| teaching(shape::at(ramp, x, w)))
-        .collect();
+    let taught: Vec<bool> = (0..w).map(|x| teaching(shape::at(ramp, x, w))).collect();
     if !taught.iter().any(|&t| t) {
         return 0;
     }
@@ -101,7 +105,10 @@ fn pits(level: &mut MarioLevel, taught: &[bool]) -> usize {
             continue;
         }
         let end = (x..w).find(|&c| !ground_gap(level, c)).unwrap_or(w);
-        let edges = (ground_top(level, x - 1), (end < w).then(|| ground_top(level, end)));
+        let edges = (
+            ground_top(level, x - 1),
+            (end < w).then(|| ground_top(level, end)),
+        );
         let (Some(a), Some(Some(b))) = edges else {
             last_end = Some(end);
             x = end;
@@ -140,10 +147,7 @@ fn pits(level: &mut MarioLevel, taught: &[bool]) -> usize {
 fn pipes(level: &mut MarioLevel, taught: &[bool]) -> usize {
     let (w, h) = (level.width(), level.height());
     let mut changed = 0;
-    for x in 0..w.saturating_sub(1) {
-        if !taught[x] {
-            continue;
-        }
+    for x in (0..w.saturating_sub(1)).filter(|&x| taught[x]) {
         for y in 0..h {
             let (l, r) = (level.get(x, y), level.get(x + 1, y));
             let top = matches!((l, r), (b'<', b'>') | (b'T', b'T'))
@@ -161,7 +165,11 @@ fn pipes(level: &mut MarioLevel, taught: &[bool]) -> usize {
                     level.set(x + 1, r, b'-');
                 }
                 for r in new_top..y + tall {
-                    let (a, b) = if r == new_top { (b'<', b'>') } else { (b'[', b']') };
+                    let (a, b) = if r == new_top {
+                        (b'<', b'>')
+                    } else {
+                        (b'[', b']')
+                    };
                     level.set(x, r, a);
                     level.set(x + 1, r, b);
                 }
@@ -180,9 +188,9 @@ fn ground_height(level: &MarioLevel, x: usize) -> usize {
 fn pillars(level: &mut MarioLevel, taught: &[bool]) -> usize {
     let (w, h) = (level.width(), level.height());
     let mut changed = 0;
-    for a in 1..w.saturating_sub(1) {
+    for a in (1..w.saturating_sub(1)).filter(|&a| taught[a]) {
         let base = ground_height(level, a - 1);
-        if !taught[a] || ground_height(level, a) < base + 3 || base == 0 {
+        if ground_height(level, a) < base + 3 || base == 0 {
             continue;
         }
         let Some(b) = (a..(a + 3).min(w)).find(|&c| ground_height(level, c) < base + 3) else {
@@ -199,7 +207,8 @@ fn pillars(level: &mut MarioLevel, taught: &[bool]) -> usize {
             })
             .collect();
         let wall = |(c, rows): &(usize, std::ops::Range<usize>)| {
-            rows.clone().all(|y| matches!(level.get(*c, y), b'#' | b'X'))
+            rows.clone()
+                .all(|y| matches!(level.get(*c, y), b'#' | b'X'))
         };
         if !cut.iter().all(wall) {
             continue;
@@ -244,16 +253,18 @@ pub(crate) fn crowded(
     let flat = (x.saturating_sub(3)..(x + 4).min(w)).all(|cx| solid(cx, y + 1));
     !flat
         || near.clone().any(gap)
-        || near.into_iter().any(|cx| solid(cx, y) || solid(cx, y.saturating_sub(1)))
-        || close.into_iter().any(|cx| (y.saturating_sub(CLEAR_ABOVE)..y).any(|cy| solid(cx, cy)))
+        || near
+            .into_iter()
+            .any(|cx| solid(cx, y) || solid(cx, y.saturating_sub(1)))
+        || close
+            .into_iter()
+            .any(|cx| (y.saturating_sub(CLEAR_ABOVE)..y).any(|cy| solid(cx, cy)))
 }
 
 /// Applies the enemy rule of [`teach`] alone (after the dressing added its own).
 pub fn teach_enemies(level: &mut MarioLevel, ramp: (f32, f32)) -> usize {
     let w = level.width();
-    let taught: Vec<bool> = (0..w)
-        .map(|x| teaching(shape::at(ramp, x, w)))
-        .collect();
+    let taught: Vec<bool> = (0..w).map(|x| teaching(shape::at(ramp, x, w))).collect();
     enemies(level, &taught)
 }
 
@@ -267,9 +278,8 @@ fn enemies(level: &mut MarioLevel, taught: &[bool]) -> usize {
             if tiles::class_of(c) != TileClass::Enemy {
                 continue;
             }
-            let solid = |cx: usize, cy: usize| {
-                tiles::class_of(level.get(cx, cy)) == TileClass::Solid
-            };
+            let solid =
+                |cx: usize, cy: usize| tiles::class_of(level.get(cx, cy)) == TileClass::Solid;
             let on_ground = y + 1 < h && solid(x, y + 1);
             if !on_ground || crowded(w, x, y, solid, |cx| gap[cx]) {
                 level.set(x, y, b'-');
@@ -310,7 +320,13 @@ mod tests {
         assert_eq!(teach(&mut l, (1.0, 1.0)), 2);
         assert_eq!(rows(&l)[6], "XXXXX---XXXXXXXXXXXXXX");
         // Blocks 4 rows over the ground fill the pit under them whole.
-        let mut l = level(&["---SS---", &"-".repeat(8), "--------", "M------F", "XXX--XXX"]);
+        let mut l = level(&[
+            "---SS---",
+            &"-".repeat(8),
+            "--------",
+            "M------F",
+            "XXX--XXX",
+        ]);
         assert_eq!(teach(&mut l, (1.0, 1.0)), 1);
         assert_eq!(rows(&l)[4], "XXXXXXXX");
         // At difficulty 2 nothing is taught.

@@ -9,7 +9,8 @@ use mario_rooms::{LevelConfig, Library, generate};
 
 #[test]
 fn a_runner_line_is_read_field_by_field() {
-    let p = panel::parse_play("play\tmichal\td1/1000.txt\tLOSE\t0.25\t4\t132\t53\tfall").expect("a play");
+    let p = panel::parse_play("play\tmichal\td1/1000.txt\tLOSE\t0.25\t4\t132\t53\tfall")
+        .expect("a play");
     assert_eq!(
         (
             p.agent.as_str(),

@@ -122,7 +122,11 @@ fn length_and_height_and_difficulty_are_honoured() {
         ..LevelConfig::default()
     };
     let g = generate(&lib, &cfg, 5).unwrap();
-    assert!((900..1400).contains(&g.level.width()), "{}", g.level.width());
+    assert!(
+        (900..1400).contains(&g.level.width()),
+        "{}",
+        g.level.width()
+    );
     assert_eq!(g.level.height(), 20);
     // An asked length shorter than the default sequence stops it early: `--length 200`
     // makes levels of about SMB's length (150-200 columns), not the sequence's ~350.

@@ -43,16 +43,16 @@ fn main() {
         "files" => None,
         _ => args.get(3).map(|v| v.parse().expect("TIMER")),
     };
-    let themes: Vec<&str> = match args.get(4) {
-        Some(t) if t != "all" => t.split(',').collect(),
+    let themes: Vec<&str> = match (mode, args.get(4)) {
+        ("astar", Some(t)) if t != "all" => t.split(',').collect(),
         _ => THEMES.to_vec(),
     };
-    let diffs: Vec<u32> = match args.get(5) {
-        Some(d) => d
+    let diffs: Vec<u32> = match (mode, args.get(5)) {
+        ("astar", Some(d)) => d
             .split(',')
             .map(|v| v.parse().expect("DIFFICULTIES"))
             .collect(),
-        None => (1..=5).collect(),
+        _ => (1..=5).collect(),
     };
     if mode == "levels" {
         panel_levels(&dir, n.unwrap_or(6));
@@ -70,7 +70,11 @@ fn main() {
         "panel" => run_panel(&fw, &classes, &dir, n.unwrap_or(6), timer.unwrap_or(30)),
         "files" => {
             let timer: u32 = args.get(2).map_or(30, |v| v.parse().expect("TIMER"));
-            let files: Vec<PathBuf> = args[3..].iter().map(PathBuf::from).collect();
+            // The JVM runs in the framework's folder: relative paths are made absolute.
+            let files: Vec<PathBuf> = args[3..]
+                .iter()
+                .map(|f| std::path::absolute(f).unwrap_or_else(|e| fail(&format!("{f}: {e}"))))
+                .collect();
             let plays = fw
                 .play(&classes, timer, &AGENTS, &files, progress)
                 .unwrap_or_else(|e| fail(&e));

@@ -10,10 +10,13 @@
 //!
 //! **Teaching curve.** In every level the first piece is rated 1 and the ratings allowed
 //! rise piece by piece (`1 + placed * top / 4`) up to the difficulty's highest rating `top`
-//! ([`crate::difficulty::Profile::piece_rating`]: 2 at difficulty 1, where the first two
-//! pieces are rated 1; 5 at 5, reached by the fifth piece); the pieces are drawn from the
-//! top two ratings allowed: challenges come alone first, then combined. Pieces with enemies keep out of the start zone and of gap run-ups, and their
-//! enemies stay when the dressing thins a window's enemies.
+//! ([`crate::difficulty::Profile::piece_rating`]: 1 at difficulty 1, where every piece is a
+//! single challenge; 5 at 5, reached by the fifth piece); the pieces are drawn from the
+//! top two ratings allowed: challenges come alone first, then combined. Pieces with
+//! enemies keep out of the start zone and of gap run-ups, and their enemies stay when the
+//! dressing thins a window's enemies. Where the difficulty is taught ([`crate::teach`]),
+//! pieces keep away from gaps in the ground and generated block groups
+//! ([`place_blocks`]) fill the flat ground between them.
 
 use crate::difficulty::Dress;
 use crate::tiles::{self, TileClass};

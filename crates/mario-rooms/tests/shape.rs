@@ -111,12 +111,11 @@ fn set_pieces_follow_the_teaching_curve_and_rise_with_difficulty() {
                 assert!(d >= 4 && bare <= 1, "d{d} seed {seed}: no set piece");
                 continue;
             }
-            // Alone first: the first piece of every level is rated 1 (at d1 the first two),
-            // and d1 has none rated over 2.
+            // Alone first: the first piece of every level is rated 1, and at d1 (taught)
+            // every piece is a single challenge.
             assert!(r[0] == 1, "d{d} seed {seed}: {r:?}");
             if d == 1 {
-                assert!(r.get(1).is_none_or(|&x| x == 1), "seed {seed}: {r:?}");
-                assert!(r.iter().all(|&x| x <= 2), "seed {seed}: {r:?}");
+                assert!(r.iter().all(|&x| x == 1), "seed {seed}: {r:?}");
             }
             sum += r.iter().sum::<usize>();
             n += r.len();

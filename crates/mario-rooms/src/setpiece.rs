@@ -16,7 +16,7 @@
 //! enemies keep out of the start zone and of gap run-ups, and their enemies stay when the
 //! dressing thins a window's enemies. Where the difficulty is taught ([`crate::teach`]),
 //! pieces keep away from gaps in the ground and generated block groups
-//! ([`place_blocks`]) fill the flat ground between them.
+//! (`place_blocks`) fill the flat ground between them.
 
 use crate::difficulty::Dress;
 use crate::tiles::{self, TileClass};

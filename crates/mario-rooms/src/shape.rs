@@ -199,7 +199,7 @@ fn copyable(level: &MarioLevel, x: usize) -> bool {
 }
 
 /// Varies the spacing of the rooms: where a column equals the next and holds only ground,
-/// blocks, platforms and air ([`copyable`]), it is copied once with probability
+/// blocks, platforms and air (`copyable`), it is copied once with probability
 /// [`STRETCH`], so a flat run, a ledge, a ceiling or a bridge grows by a column. Nothing a
 /// jump depends on changes width: pits, coins, enemies and pipes are never copied. The
 /// same room thus differs from level to level (feature-chunk reuse, `tests/shape.rs`). It

@@ -472,7 +472,7 @@ impl Builder<'_> {
 }
 
 /// Columns the last section placed and the finish room add, on average, to where the
-/// sections stop (before the dressing's spacing).
+/// sections stop (before the dressing's spacing); at most a quarter of a short length.
 pub const LENGTH_ALLOWANCE: usize = 53;
 
 /// The column where sections stop for an asked length (`LevelConfig::min_length`; 0 asks
@@ -480,7 +480,8 @@ pub const LENGTH_ALLOWANCE: usize = 53;
 /// dressing's spacing (about 15 %) bring the level to about that length (measured in
 /// `tests/generate.rs`).
 pub fn sections_end(length: usize) -> Option<i64> {
-    (length > 0).then(|| (length * 20 / 23).saturating_sub(LENGTH_ALLOWANCE) as i64)
+    let allowance = LENGTH_ALLOWANCE.min(length / 4);
+    (length > 0).then(|| (length * 20 / 23).saturating_sub(allowance) as i64)
 }
 
 /// Assembles one level for `seed`: attempts use `Seed(seed).child(attempt)` until one passes

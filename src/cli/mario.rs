@@ -69,7 +69,7 @@ pub struct Args {
     #[arg(long)]
     pub explain: bool,
     /// Change one setting by its path in the `LevelConfig` JSON, after the other flags
-    /// (repeatable): `--set difficulty=[2,4]`, `--set min_length=800`.
+    /// (repeatable): `--set difficulty=[2,4]`, `--set length=800`.
     #[arg(long = "set", value_name = "PATH=VALUE")]
     pub set: Vec<grid_core::overrides::Override>,
     /// Shared flags (--seed, --count, --out, --format, --quiet).

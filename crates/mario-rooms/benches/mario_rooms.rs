@@ -12,7 +12,7 @@ fn bench(c: &mut Criterion) {
     let lib = Library::builtin().unwrap();
     let default = LevelConfig::default();
     let long = LevelConfig {
-        min_length: 1000,
+        length: 1000,
         ..LevelConfig::default()
     };
     let mut seed = 0u64;
@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     let longest = LevelConfig {
-        min_length: 8000,
+        length: 8000,
         ..LevelConfig::default()
     };
     c.bench_function("level_8000_columns_checked", |b| {
@@ -112,7 +112,7 @@ fn bench_cpu(c: &mut Criterion<CpuTime>) {
     let mut seed = 0u64;
     for columns in [1000, 8000] {
         let cfg = LevelConfig {
-            min_length: columns,
+            length: columns,
             ..LevelConfig::default()
         };
         c.bench_function(&format!("cpu_level_{columns}_columns_checked"), |b| {

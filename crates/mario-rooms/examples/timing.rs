@@ -7,7 +7,7 @@ fn main() {
     let check = args.next().is_none_or(|v| v != "nocheck");
     let lib = mario_rooms::Library::builtin().expect("library");
     let cfg = mario_rooms::LevelConfig {
-        min_length: columns,
+        length: columns,
         check_playability: check,
         ..Default::default()
     };

@@ -446,7 +446,7 @@ impl Builder<'_> {
             })
         };
         let steps = self.cfg.sequence.clone();
-        let want = sections_end(self.cfg.min_length);
+        let want = sections_end(self.cfg.length);
         for (i, step) in steps.iter().enumerate() {
             // An asked length ends the sequence early (its first step always comes):
             // `--length 200` makes a level of about 200 columns, not the whole sequence's.
@@ -458,7 +458,7 @@ impl Builder<'_> {
         }
         let fill = self.cfg.fill.clone();
         let mut i = n;
-        // Every section is at least one column wide, so this ends within `min_length`
+        // Every section is at least one column wide, so this ends within `length`
         // (at most `limits::MAX_LENGTH`) sections.
         while want.is_some_and(|w| entry.0 < w) {
             let t = target_at(n.saturating_sub(1), self.cfg);
@@ -475,7 +475,7 @@ impl Builder<'_> {
 /// sections stop (before the dressing's spacing); at most a quarter of a short length.
 pub const LENGTH_ALLOWANCE: usize = 53;
 
-/// The column where sections stop for an asked length (`LevelConfig::min_length`; 0 asks
+/// The column where sections stop for an asked length (`LevelConfig::length`; 0 asks
 /// for none): the last section placed, the finish room ([`LENGTH_ALLOWANCE`]) and the
 /// dressing's spacing (about 15 %) bring the level to about that length (measured in
 /// `tests/generate.rs`).

@@ -56,14 +56,14 @@ pub struct Substitution {
 ///
 /// Serialized (serde) with the field names below, so a JSON settings file, `--set
 /// key=value` (`grid_core::overrides`) and a search address them the same way: `height`,
-/// `start_tags`, `finish_tags`, `sequence` (a list of [`Step`]), `min_length`, `fill` (a
+/// `start_tags`, `finish_tags`, `sequence` (a list of [`Step`]), `length`, `fill` (a
 /// [`Step`]), `difficulty` (`[A, B]` or `null`), `substitution` (a [`Substitution`] or
 /// `null`), `check_playability`, `max_attempts`. Missing fields take their defaults;
 /// unknown fields are an error.
 ///
 /// ```
 /// let cfg: mario_rooms::LevelConfig =
-///     serde_json::from_str(r#"{"difficulty": [4, 4.5], "min_length": 600}"#).unwrap();
+///     serde_json::from_str(r#"{"difficulty": [4, 4.5], "length": 600}"#).unwrap();
 /// assert_eq!(cfg.difficulty, Some((4.0, 4.5)));
 /// assert_eq!(cfg.height, 16);
 /// ```
@@ -81,9 +81,11 @@ pub struct LevelConfig {
     /// Level length in columns, about (0: as long as the sequence makes it). Sections stop
     /// at [`crate::assemble::sections_end`] of it: the sequence stops early (its first step
     /// always comes), or `fill` steps are appended until then; the last section, the finish
-    /// room and the dressing's spacing bring the level near the length.
-    pub min_length: usize,
-    /// The step repeated to reach `min_length`.
+    /// room and the dressing's spacing bring the level near the length. Settings files may
+    /// still name it `min_length`.
+    #[serde(alias = "min_length")]
+    pub length: usize,
+    /// The step repeated to reach `length`.
     pub fill: Step,
     /// Difficulty from 1 (easiest) to 5 (hardest) at the first and at the last step
     /// (linear in between; fractions allowed). It steers room choice towards
@@ -112,7 +114,7 @@ impl Default for LevelConfig {
                 Step::new("twist", &[]),
                 Step::new("hard", &["!easy", "!twist"]),
             ],
-            min_length: 0,
+            length: 0,
             fill: Step::new("hard", &["!easy", "!twist"]),
             difficulty: Some((1.0, 3.0)),
             substitution: None,
@@ -203,7 +205,7 @@ impl LevelConfig {
             Self::default()
         };
         cfg.height = opts.height;
-        cfg.min_length = opts.length;
+        cfg.length = opts.length;
         cfg.check_playability = opts.check;
         if let Some(roles) = &opts.roles {
             cfg.sequence = roles
@@ -228,7 +230,7 @@ pub fn check_config(cfg: &LevelConfig) -> Result<(), MarioError> {
             "height 0: a level needs at least one row".into(),
         ));
     }
-    limits::check_asked_size(cfg.min_length, cfg.height)?;
+    limits::check_asked_size(cfg.length, cfg.height)?;
     if let Some(ramp) = cfg.difficulty {
         difficulty::validate(ramp).map_err(MarioError::Config)?;
     }

@@ -43,15 +43,15 @@
 //! | level | criterion (wall) | CPU time (`perf stat`) |
 //! |---|---|---|
 //! | default, ~324 columns (the reference's levels are ~330 to the flag; it takes 8 ms warm) | 0.43 ms | 0.34 ms |
-//! | `min_length: 1000`, ~1050 columns | 1.61 ms | 1.09 ms |
-//! | `min_length: 8000`, ~8050 columns | 13.2 ms (**8.2x** the 1000-column level) | 8.55 ms (7.8x) |
+//! | `length: 1000`, ~1050 columns | 1.61 ms | 1.09 ms |
+//! | `length: 8000`, ~8050 columns | 13.2 ms (**8.2x** the 1000-column level) | 8.55 ms (7.8x) |
 //! | check only, 1000 columns | 0.62 ms | |
 //! | loading the embedded library | 0.59 ms | |
 //!
 //! With the shaping and set pieces (spacing makes levels about 15 % longer than asked), in
 //! **CPU time** (criterion's `cpu_` benchmarks measure the thread's CPU time, so other work
 //! on the machine does not stretch them; 2 vCPU Xeon under a load average of about 17):
-//! `min_length: 1000` (about 1210 columns) 2.18 and 2.22 ms, `min_length: 8000` (about
+//! `length: 1000` (about 1210 columns) 2.18 and 2.22 ms, `length: 8000` (about
 //! 9270 columns) 19.1 and 19.9 ms, **8.8x and 9.0x** in two runs (9.4x before a restocked
 //! level's block groups went in ahead of its check, which saves long levels a full check).
 //! In wall time under that load criterion gives 12.8 and 131.9 ms (10.3x): waiting for the
@@ -61,7 +61,7 @@
 //! With the variation stage ([`vary`]), under a load average of about 2, the `cpu_`
 //! benchmarks give 2.01 and 17.2 ms, **8.6x**, and 100 default levels take 0.06 s of CPU
 //! (`/usr/bin/time target/release/examples/timing 0 100`).
-//! With the teaching stage ([`teach`]) and `min_length` giving levels about that long
+//! With the teaching stage ([`teach`]) and `length` giving levels about that long
 //! (about 990 and 7930 columns), under a load average of about 2.3: the `cpu_` benchmarks
 //! give 1.53 and 13.99 ms, **9.1x**, and 100 default levels (373 columns) take 0.06 s wall,
 //! 0.05 s of user CPU (`/usr/bin/time target/release/examples/timing 0 100`, two runs).

@@ -2,10 +2,10 @@
 //!
 //! | limit | value | checked |
 //! |---|---|---|
-//! | asked level length (`LevelConfig::min_length`) | [`MAX_LENGTH`] columns | before assembly |
+//! | asked level length (`LevelConfig::length`) | [`MAX_LENGTH`] columns | before assembly |
 //! | level width (a level made or read: the asked length plus the last section and the finish room) | [`MAX_LEVEL_WIDTH`] columns | while sections are placed; before a level is built or parsed |
 //! | level height (`LevelConfig::height`, and the rows a level grows to) | [`MAX_HEIGHT`] rows | before assembly; while sections are placed; before a level is parsed |
-//! | level area | [`MAX_CELLS`] tiles | before assembly (`min_length x height`); before a level is built or parsed |
+//! | level area | [`MAX_CELLS`] tiles | before assembly (`length x height`); before a level is built or parsed |
 //! | a room, section or macro body | [`MAX_PIECE_SIDE`] columns or rows | while its rows are read |
 //! | a library file | [`MAX_FILE_BYTES`] bytes | before it is read |
 //! | assembly attempts (`LevelConfig::max_attempts`) | [`MAX_ATTEMPTS`] | before assembly |
@@ -39,7 +39,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// The most assembly attempts per level.
 pub const MAX_ATTEMPTS: u32 = 256;
 
-/// Checks an asked length and minimum height (`LevelConfig::min_length`, `height`).
+/// Checks an asked length and minimum height (`LevelConfig::length`, `height`).
 pub fn check_asked_size(length: usize, height: usize) -> Result<(), MarioError> {
     if length > MAX_LENGTH {
         return Err(MarioError::Limit(format!(

@@ -117,7 +117,7 @@ fn golden_level_for_seed_7() {
 fn length_and_height_and_difficulty_are_honoured() {
     let lib = lib();
     let cfg = LevelConfig {
-        min_length: 1000,
+        length: 1000,
         height: 20,
         ..LevelConfig::default()
     };
@@ -131,7 +131,7 @@ fn length_and_height_and_difficulty_are_honoured() {
     // An asked length shorter than the default sequence stops it early: `--length 200`
     // makes levels of about SMB's length (150-200 columns), not the sequence's ~350.
     let short = LevelConfig {
-        min_length: 200,
+        length: 200,
         difficulty: Some((1.0, 1.0)),
         ..LevelConfig::default()
     };
@@ -262,7 +262,7 @@ fn windowed_check_agrees_with_the_whole_search() {
     let mut passed = 0;
     for seed in 0..8 {
         let cfg = LevelConfig {
-            min_length: 1500,
+            length: 1500,
             difficulty: Some((1.0, 5.0)),
             check_playability: false,
             ..LevelConfig::default()

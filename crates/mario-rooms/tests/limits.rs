@@ -20,7 +20,7 @@ fn a_length_over_the_limit_is_an_error_naming_it() {
     // Was: `--length 1000000 --no-check` silently stopped at about 615,000 columns.
     for check in [false, true] {
         let cfg = LevelConfig {
-            min_length: 1_000_000,
+            length: 1_000_000,
             check_playability: check,
             ..LevelConfig::default()
         };
@@ -30,7 +30,7 @@ fn a_length_over_the_limit_is_an_error_naming_it() {
     }
     // The limit itself is allowed, and the level is about that long.
     let cfg = LevelConfig {
-        min_length: MAX_LENGTH,
+        length: MAX_LENGTH,
         check_playability: false,
         ..LevelConfig::default()
     };
@@ -53,7 +53,7 @@ fn height_and_attempts_over_the_limits_are_errors() {
     assert!(e.contains("MAX_HEIGHT"), "{e}");
     let area = LevelConfig {
         height: MAX_HEIGHT,
-        min_length: MAX_LENGTH,
+        length: MAX_LENGTH,
         ..LevelConfig::default()
     };
     let e = generate(&lib, &area, 1).unwrap_err().to_string();
@@ -89,7 +89,7 @@ fn a_climbing_level_stops_at_the_height_limit() {
     let cfg = LevelConfig {
         sequence: vec![Step::new("intro", &[])],
         fill: Step::new("intro", &[]),
-        min_length: 10_000,
+        length: 10_000,
         check_playability: false,
         ..LevelConfig::default()
     };
@@ -97,10 +97,7 @@ fn a_climbing_level_stops_at_the_height_limit() {
     assert!(matches!(e, MarioError::Limit(_)), "{e}");
     assert!(e.to_string().contains("MAX_HEIGHT"), "{e}");
     // A short climbing level is fine.
-    let short = LevelConfig {
-        min_length: 300,
-        ..cfg
-    };
+    let short = LevelConfig { length: 300, ..cfg };
     let g = generate(&lib, &short, 1).unwrap();
     assert!(g.level.height() > 16);
 }

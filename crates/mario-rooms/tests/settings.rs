@@ -23,8 +23,8 @@ fn field_names_are_the_documented_ones_and_round_trip() {
             "fill",
             "finish_tags",
             "height",
+            "length",
             "max_attempts",
-            "min_length",
             "sequence",
             "start_tags",
             "substitution"
@@ -43,14 +43,10 @@ fn field_names_are_the_documented_ones_and_round_trip() {
 #[test]
 fn overrides_set_fields_and_typos_are_errors() {
     let mut json = serde_json::to_value(LevelConfig::default()).unwrap();
-    let sets: Vec<Override> = [
-        "difficulty=[4.5,4.5]",
-        "min_length=500",
-        "sequence.0.role=hard",
-    ]
-    .iter()
-    .map(|s| s.parse().unwrap())
-    .collect();
+    let sets: Vec<Override> = ["difficulty=[4.5,4.5]", "length=500", "sequence.0.role=hard"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
     apply_all(&mut json, &sets).unwrap();
     let cfg: LevelConfig = serde_json::from_value(json).unwrap();
     assert_eq!(cfg.difficulty, Some((4.5, 4.5)));
@@ -59,6 +55,11 @@ fn overrides_set_fields_and_typos_are_errors() {
     assert!(g.level.width() >= 500);
     let typo = serde_json::from_str::<LevelConfig>(r#"{"min_lenght": 5}"#).unwrap_err();
     assert!(typo.to_string().contains("min_lenght"), "{typo}");
+    let older: LevelConfig = serde_json::from_str(r#"{"min_length": 300}"#).unwrap();
+    assert_eq!(
+        older.length, 300,
+        "settings files may still name the length min_length"
+    );
     let partial: LevelConfig = serde_json::from_str(r#"{"height": 20}"#).unwrap();
     assert_eq!(partial.height, 20);
     assert_eq!(partial.sequence, LevelConfig::default().sequence);

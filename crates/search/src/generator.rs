@@ -220,7 +220,7 @@ fn mario_args(doc: &Value, cfg: &mario_rooms::LevelConfig) -> String {
         .unwrap_or("overground");
     let mut args = format!(
         "--theme\n{theme}\n--height\n{}\n--length\n{}\n",
-        cfg.height, cfg.min_length
+        cfg.height, cfg.length
     );
     if let Some((a, b)) = cfg.difficulty {
         args.push_str(&format!("--difficulty\n{a}:{b}\n"));

@@ -385,7 +385,7 @@ async fn mario_themes_pick_rooms_and_colours() {
     let (s, v) = post("/api/mario", json!({"seed": 4, "check": false})).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["report"], "not checked");
-    let (s, v) = post("/api/mario", json!({"seed": 4, "set": ["min_length=300"]})).await;
+    let (s, v) = post("/api/mario", json!({"seed": 4, "set": ["length=300"]})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert!(v["width"].as_u64().unwrap() >= 300);
 }

@@ -172,7 +172,7 @@ pub fn config(req: &MarioRequest) -> Result<LevelConfig, StudioError> {
     })
     .map_err(|e| StudioError::input("body", e.to_string()))?;
     let cfg = with_overrides(cfg, &req.set)?;
-    within("length in columns", cfg.min_length, MAX_MARIO_LENGTH)?;
+    within("length in columns", cfg.length, MAX_MARIO_LENGTH)?;
     within("height in rows", cfg.height, MAX_MARIO_HEIGHT)?;
     within("sequence steps", cfg.sequence.len(), MAX_MARIO_STEPS)?;
     Ok(cfg)
@@ -197,7 +197,7 @@ impl Endpoint for MarioRequest {
     /// The level's tiles (its minimum length plus the sections' slack) and its preview.
     fn cost(&self) -> Result<Cost, StudioError> {
         let cfg = config(self)?;
-        let cells = ((cfg.min_length + MARIO_SLACK) * cfg.height.max(16)) as u64;
+        let cells = ((cfg.length + MARIO_SLACK) * cfg.height.max(16)) as u64;
         let pixels = match self.format {
             MarioFormat::Text => 0,
             _ => cells * u64::from(SCALE * SCALE),

@@ -114,7 +114,7 @@ fn write_levels(
     let lib = Library::builtin_theme(theme).unwrap_or_else(|e| fail(&e.to_string()));
     let cfg = LevelConfig {
         difficulty: Some((d, d)),
-        length: length,
+        length,
         ..LevelConfig::default()
     };
     let out = dir.join(name);

@@ -290,6 +290,22 @@ impl HeroesMap {
         Cell::from_id(self.cells.as_slice()[i])
     }
 
+    /// Which cells carry a road: road and passage cells, and the cells of realised passages
+    /// where a guard stands (the guard stands on the road, as in the game).
+    pub fn road_cells(&self) -> Vec<bool> {
+        let mut road: Vec<bool> = (0..self.cells.as_slice().len())
+            .map(|i| matches!(self.cell(i), Cell::Road | Cell::Passage))
+            .collect();
+        for r in &self.connections {
+            if let Realised::Passage(cells) = r {
+                for &c in cells {
+                    road[c] = true;
+                }
+            }
+        }
+        road
+    }
+
     /// The feature an obstacle at flat index `i` belongs to ([`Feature::None`] elsewhere).
     #[inline]
     pub fn feature(&self, i: usize) -> Feature {

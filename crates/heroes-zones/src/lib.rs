@@ -291,6 +291,11 @@ fn run(
     if config.add_roads {
         roads::run(&mut w);
     }
+    let road_layer: Vec<bool> = w
+        .cells
+        .iter()
+        .map(|&c| matches!(C::from_id(c), C::Road | C::Passage))
+        .collect();
     treasures::place(
         &mut w,
         template,
@@ -325,6 +330,7 @@ fn run(
         connections: realised,
         stats: w.stats,
         spawn_hero: config.spawn_hero_at_castle.value,
+        road_layer,
         legend: map::legend(),
     })
 }

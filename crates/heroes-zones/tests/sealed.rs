@@ -73,14 +73,15 @@ fn problems(map: &HeroesMap, template: &Template) -> Vec<String> {
             "{pocketed} of {top} guarded top-band piles in a pocket"
         ));
     }
-    // Roads link every castle and passage of a zone, smooth (at most 3% sharp turns).
+    // Roads link every castle and passage of a zone, smooth (at most 3% of road cells, or 3
+    // cells, sharp turns).
     out.extend(
         measure::unlinked(map)
             .into_iter()
             .map(|v| format!("off the road: {v}")),
     );
     let (turns, cells) = measure::sharp_turns(map);
-    if turns * 100 > cells * 3 {
+    if turns * 100 > cells * 3 && turns > 3 {
         out.push(format!("{turns} sharp turns of {cells} road cells"));
     }
     let side = map.size;

@@ -5,11 +5,11 @@ use crate::map::{Cell, HeroesMap, ObjectKind, Realised};
 use grid_core::Connectivity;
 
 /// Road vertices of `map` off their zone's road network: for each zone with at least two
-/// vertices (its castles and its passage cells), those not in the zone's largest set of
-/// vertices joined by road (8-connected cells of the zone that carry a road:
-/// [`HeroesMap::road_cells`]). A castle counts
-/// as on a road when a road or passage cell is beside its entrance (8-neighbours). Each entry
-/// names the zone and the vertex.
+/// vertices (its castles and its passage cells) on one piece of ground (8-connected walkable
+/// cells of the zone: a road cannot join what a hero cannot walk between inside the zone),
+/// those not in the largest set of them joined by road (8-connected cells of the zone that
+/// carry a road: [`HeroesMap::road_cells`]). A castle counts as on a road when a road cell is
+/// beside its entrance (8-neighbours). Each entry names the zone and the vertex.
 pub fn unlinked(map: &HeroesMap) -> Vec<String> {
     let side = map.size;
     let zone_of = map.zone_of.as_slice();
@@ -19,8 +19,12 @@ pub fn unlinked(map: &HeroesMap) -> Vec<String> {
         road(i).then_some(zone_of[i])
     });
     let label = parts.labels.as_slice();
-    // (zone, what, road parts it touches)
-    let mut vertices: Vec<(usize, String, Vec<u32>)> = Vec::new();
+    let ground = grid_core::components_by_key(side, side, Connectivity::Eight, |i| {
+        map.cell(i).walkable().then_some(zone_of[i])
+    });
+    let ground = ground.labels.as_slice();
+    // ((zone, ground), what, road parts it touches)
+    let mut vertices: Vec<((usize, u32), String, Vec<u32>)> = Vec::new();
     let passages = map.connections.iter().filter_map(|r| match r {
         Realised::Passage(cells) => Some(cells),
         _ => None,
@@ -28,7 +32,7 @@ pub fn unlinked(map: &HeroesMap) -> Vec<String> {
     for &i in passages.flatten() {
         let z = zone_of[i] as usize;
         vertices.push((
-            z,
+            (z, ground[i]),
             format!("passage ({}, {})", i % side, i / side),
             vec![label[i]],
         ));
@@ -38,17 +42,24 @@ pub fn unlinked(map: &HeroesMap) -> Vec<String> {
             continue;
         }
         let at = o.y as usize * side + o.x as usize;
-        let mut touch = Vec::new();
+        let (mut touch, mut on) = (Vec::new(), grid_core::Components::NONE);
         Connectivity::Eight.for_each_neighbor(side, side, at, |n| {
-            if road(n) && zone_of[n] as usize == o.zone as usize {
-                touch.push(label[n]);
+            if zone_of[n] as usize == o.zone as usize && map.cell(n).walkable() {
+                on = on.min(ground[n]);
+                if road(n) {
+                    touch.push(label[n]);
+                }
             }
         });
-        vertices.push((o.zone as usize, format!("castle ({}, {})", o.x, o.y), touch));
+        let what = format!("castle ({}, {})", o.x, o.y);
+        vertices.push(((o.zone as usize, on), what, touch));
     }
+    let mut keys: Vec<(usize, u32)> = vertices.iter().map(|v| v.0).collect();
+    keys.sort_unstable();
+    keys.dedup();
     let mut out = Vec::new();
-    for z in 0..map.zones.len() {
-        let here: Vec<&(usize, String, Vec<u32>)> = vertices.iter().filter(|v| v.0 == z).collect();
+    for key in keys {
+        let here: Vec<_> = vertices.iter().filter(|v| v.0 == key).collect();
         if here.len() < 2 {
             continue;
         }
@@ -71,7 +82,7 @@ pub fn unlinked(map: &HeroesMap) -> Vec<String> {
             .map(|c| c.0);
         for v in here {
             if main.is_none_or(|m| !v.2.contains(&m)) {
-                out.push(format!("zone {z}: {}", v.1));
+                out.push(format!("zone {}: {}", key.0, v.1));
             }
         }
     }

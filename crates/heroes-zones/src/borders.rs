@@ -4,7 +4,7 @@
 //! the tolerance of its share by `size`. Zones are made contiguous (stray pieces join a
 //! neighbour) and the error is measured on the final assignment.
 
-use crate::relax::{Sites, relax_keeping};
+use crate::relax::{Relaxing, Sites, relax_keeping};
 use crate::voronoi::ROUND;
 use grid_core::Connectivity;
 use grid_core::Seed;
@@ -102,7 +102,7 @@ fn error(areas: &[u32], targets: &[f64]) -> f64 {
 /// Partitions a `side x side` map among zones with layout `centres`, `radii` and area
 /// shares `shares` (summing to 1), with noise-jagged borders, calmer around the zones in
 /// hubs (zones with at least [`crate::layout::HUB_DEGREE`] of the connections `edges`). The
-/// first `relax_rounds` rounds of the area rebalancing also move each site toward its zone's
+/// first `relaxing.rounds` rounds of the area rebalancing also move each site toward its zone's
 /// centroid, never so far that a connection's zones lose their contact
 /// ([`crate::relax::relax_keeping`]).
 pub fn partition(
@@ -111,9 +111,10 @@ pub fn partition(
     radii: &[f64],
     shares: &[f64],
     edges: &[(usize, usize)],
-    relax_rounds: usize,
+    relaxing: Relaxing,
     seed: Seed,
 ) -> Partition {
+    let relax_rounds = relaxing.rounds;
     let n = centres.len();
     let cells = (side * side) as f64;
     let targets: Vec<f64> = shares.iter().map(|s| s * cells).collect();
@@ -163,7 +164,7 @@ pub fn partition(
                 break;
             }
             if round < relax_rounds {
-                relax_keeping(cs, &buf, &mut coarse, &co, edges);
+                relax_keeping(cs, &buf, &mut coarse, &co, edges, relaxing.stretch);
             }
             rebalance(&mut coarse.weights, &a, &ct);
         }
@@ -190,7 +191,7 @@ pub fn partition(
         let e = error(&a, &targets);
         // While the sites move, an earlier round's zones are not kept: they are the longer.
         if round < fine_relax {
-            relax_keeping(side, &buf, &mut sites, &off, edges);
+            relax_keeping(side, &buf, &mut sites, &off, edges, relaxing.stretch);
             rebalance(&mut sites.weights, &a, &targets);
             continue;
         }
@@ -466,7 +467,18 @@ mod tests {
             .iter()
             .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / std::f64::consts::PI).sqrt())
             .collect();
-        let p = partition(128, &centres, &radii, &shares, &[], RELAX_ROUNDS, Seed(5));
+        let p = partition(
+            128,
+            &centres,
+            &radii,
+            &shares,
+            &[],
+            Relaxing {
+                rounds: RELAX_ROUNDS,
+                stretch: true,
+            },
+            Seed(5),
+        );
         assert!(p.max_error <= TOLERANCE, "{}", p.max_error);
         for (z, &a) in p.areas.iter().enumerate() {
             let t = shares[z] * 128.0 * 128.0;

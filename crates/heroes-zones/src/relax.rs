@@ -12,8 +12,18 @@ pub const RELAX_ROUNDS: usize = 6;
 /// Share of the way to its zone's centroid a site moves in one round.
 pub const PULL: f64 = 0.5;
 
-/// Share of the way to its zone's measured shape a metric moves in one round.
+/// Share of the way to its zone's measured shape a metric moves in one round, when the
+/// relaxing stretches metrics ([`Relaxing::stretch`]).
 pub const STRETCH: f64 = 0.5;
+
+/// How the sites relax during the area rebalancing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Relaxing {
+    /// Rounds of the rebalancing that relax the sites.
+    pub rounds: usize,
+    /// Whether the zones' metrics stretch too (else they stay round).
+    pub stretch: bool,
+}
 
 /// Most a metric stretches (ratio of its eigenvalues).
 pub const MAX_STRETCH: f64 = 16.0;
@@ -50,7 +60,7 @@ impl Sites {
 }
 
 /// Moves each site of `zone_of` (a `side x side` grid) [`PULL`] of the way to its zone's
-/// centroid and stretches its metric toward its shape ([`STRETCH`]); then, on a fresh
+/// centroid and, if `stretch`, its metric toward its shape ([`STRETCH`]); then, on a fresh
 /// assignment with `offsets`, every connection in `edges` whose zones had [`MIN_CONTACT`]
 /// side-by-side cells before and have fewer after gets both its sites back as they were (a
 /// few checks, as undoing one move can lose another contact).
@@ -60,11 +70,12 @@ pub fn relax_keeping(
     sites: &mut Sites,
     offsets: &[(f32, f32)],
     edges: &[(usize, usize)],
+    stretch: bool,
 ) {
     let n = sites.centres.len();
     let before = contact_lengths(side, n, zone_of);
     let prev = sites.clone();
-    relax(side, zone_of, sites);
+    relax(side, zone_of, sites, if stretch { STRETCH } else { 0.0 });
     let mut buf = Vec::new();
     for _ in 0..CHECKS {
         sites.assign(side, offsets, &mut buf);
@@ -88,9 +99,9 @@ pub fn relax_keeping(
 }
 
 /// Moves each site of `zone_of` (a `side x side` grid) [`PULL`] of the way to its zone's
-/// centroid, and its metric [`STRETCH`] of the way toward the zone's normalised covariance
+/// centroid, and its metric `stretch` of the way toward the zone's normalised covariance
 /// (a zone long along x measures x distances longer, so it gives cells at its ends).
-fn relax(side: usize, zone_of: &[u8], sites: &mut Sites) {
+fn relax(side: usize, zone_of: &[u8], sites: &mut Sites, stretch: f64) {
     // Sums of x, y, x², y², xy and the count per zone.
     let mut sums = vec![[0.0f64; 6]; sites.centres.len()];
     for (i, &z) in zone_of.iter().enumerate() {
@@ -110,6 +121,9 @@ fn relax(side: usize, zone_of: &[u8], sites: &mut Sites) {
         let (mx, my) = (s[0] / s[5], s[1] / s[5]);
         let c = &mut sites.centres[z];
         *c = (c.0 + (mx - c.0) * PULL, c.1 + (my - c.1) * PULL);
+        if stretch == 0.0 {
+            continue;
+        }
         let sxx = s[2] / s[5] - mx * mx + 1.0 / 12.0;
         let syy = s[3] / s[5] - my * my + 1.0 / 12.0;
         let sxy = s[4] / s[5] - mx * my;
@@ -120,7 +134,7 @@ fn relax(side: usize, zone_of: &[u8], sites: &mut Sites) {
         let r = det.sqrt();
         let shape = [sxx / r, sxy / r, syy / r];
         let m = &sites.metrics[z];
-        let next: Metric = std::array::from_fn(|k| m[k] + STRETCH * (shape[k] - ROUND[k]));
+        let next: Metric = std::array::from_fn(|k| m[k] + stretch * (shape[k] - ROUND[k]));
         if let Some(next) = normalised(next) {
             sites.metrics[z] = next;
         }
@@ -203,7 +217,14 @@ mod tests {
         let first = aspect(side, &zone_of, 0);
         let touch = contact_lengths(side, 3, &zone_of);
         for _ in 0..10 {
-            relax_keeping(side, &zone_of, &mut sites, &offsets, &[(1, 2), (0, 1)]);
+            relax_keeping(
+                side,
+                &zone_of,
+                &mut sites,
+                &offsets,
+                &[(1, 2), (0, 1)],
+                true,
+            );
             sites.assign(side, &offsets, &mut zone_of);
             let now = contact_lengths(side, 3, &zone_of);
             // Pairs (1, 2) and (0, 1) at a * 3 + b.

@@ -26,7 +26,7 @@ pub const STRAIGHT: u32 = 10;
 pub const DIAGONAL: u32 = 14;
 /// Cost per step the A* heuristic assumes (above `ON_ROAD * STRAIGHT`: faster, paths
 /// near-optimal).
-pub const HEURISTIC_STEP: u32 = 2 * STRAIGHT;
+pub const HEURISTIC_STEP: u32 = 3 * STRAIGHT;
 /// Extra cost of a step next to an obstacle, border or building.
 pub const NEAR_WALL: u32 = 1;
 /// Extra cost of a step that would complete a 2x2 block of road.

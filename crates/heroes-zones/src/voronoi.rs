@@ -55,6 +55,13 @@ pub fn assign(
 ) {
     out.clear();
     out.reserve(side * side);
+    // Per zone: centre, weight and the metric's a, 2b, c in one row.
+    let sites: Vec<[f64; 6]> = centres
+        .iter()
+        .zip(weights)
+        .zip(metrics)
+        .map(|((&(cx, cy), &w), m)| [cx, cy, w, m[0], 2.0 * m[1], m[2]])
+        .collect();
     for y in 0..side {
         for x in 0..side {
             let (mut px, mut py) = (x as f64 + 0.5, y as f64 + 0.5);
@@ -65,9 +72,9 @@ pub fn assign(
             }
             let mut best = 0u8;
             let mut bd = f64::MAX;
-            for (i, ((&(cx, cy), &w), m)) in centres.iter().zip(weights).zip(metrics).enumerate() {
-                let (dx, dy) = (px - cx, py - cy);
-                let d = m[0] * dx * dx + 2.0 * m[1] * dx * dy + m[2] * dy * dy - w;
+            for (i, s) in sites.iter().enumerate() {
+                let (dx, dy) = (px - s[0], py - s[1]);
+                let d = dx * (s[3] * dx + s[4] * dy) + s[5] * dy * dy - s[2];
                 if d < bd {
                     bd = d;
                     best = i as u8;

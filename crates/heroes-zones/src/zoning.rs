@@ -3,10 +3,12 @@
 //! connections it cannot realise across a shared border (cut at layout or left without
 //! contact), then by whether a zone's area is off its target by more than
 //! [`borders::TOLERANCE`], then by its zones longer than [`measure::MAX_ASPECT`]; the first layout relaxed
-//! [`borders::RELAX_ROUNDS`] rounds is tried first, then (while some zone is long or a
-//! connection lost) half the relaxing and the sites as laid out; then, while some zone is
-//! long, the same with other layouts, [`LAYOUTS`] in all.
+//! [`borders::RELAX_ROUNDS`] rounds with round metrics is tried first, then (while some zone
+//! is long or a connection lost) with stretched metrics, half the relaxing stretched, and the
+//! sites as laid out; then, while some zone is long, the same with other layouts, [`LAYOUTS`]
+//! in all.
 
+use crate::relax::Relaxing;
 use crate::{borders, contacts, layout, measure};
 use grid_core::Seed;
 
@@ -30,7 +32,7 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
     let total: f64 = sizes.iter().sum();
     let shares: Vec<f64> = sizes.iter().map(|s| s / total).collect();
     let targets: Vec<f64> = shares.iter().map(|s| s * (side * side) as f64).collect();
-    let candidate = |attempt: u64, rounds: usize| {
+    let candidate = |attempt: u64, relaxing: Relaxing| {
         let stream = if attempt == 0 {
             seed.stream("layout")
         } else {
@@ -44,7 +46,7 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
             .filter(|k| cuts.binary_search(k).is_err())
             .map(|k| edges[k])
             .collect();
-        let part = zones(side, &lay, &shares, &kept, &targets, rounds, seed);
+        let part = zones(side, &lay, &shares, &kept, &targets, relaxing, seed);
         let long = measure::zone_aspects(side, &part.zone_of, n)
             .iter()
             .filter(|&&a| a > measure::MAX_ASPECT)
@@ -55,10 +57,12 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
         let lost = cuts.len() + missing;
         ((lost, off, long), settled, Zoning { lay, cuts, part })
     };
-    let relaxing = [borders::RELAX_ROUNDS, borders::RELAX_ROUNDS / 2, 0];
-    let mut best = candidate(0, relaxing[0]);
+    let r = borders::RELAX_ROUNDS;
+    let ladder = [(r, false), (r, true), (r / 2, true), (0, false)]
+        .map(|(rounds, stretch)| Relaxing { rounds, stretch });
+    let mut best = candidate(0, ladder[0]);
     'layouts: for attempt in 0..LAYOUTS {
-        for (k, &rounds) in relaxing.iter().enumerate() {
+        for (k, &relaxing) in ladder.iter().enumerate() {
             // Other layouts are tried for long zones only (they cost a layout each).
             if best.1 || (attempt > 0 && best.0.2 == 0) {
                 break 'layouts;
@@ -66,7 +70,7 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
             if attempt == 0 && k == 0 {
                 continue;
             }
-            let other = candidate(attempt, rounds);
+            let other = candidate(attempt, relaxing);
             if other.0 < best.0 {
                 best = other;
             }
@@ -82,14 +86,14 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
 }
 
 /// Steps 2-3: the zones' cells (the partition, thickened, with the contacts connections
-/// need), the first `relax_rounds` rounds relaxing the sites.
+/// need), relaxing the sites as `relaxing` says.
 fn zones(
     side: usize,
     lay: &layout::Layout,
     shares: &[f64],
     edges: &[(usize, usize)],
     targets: &[f64],
-    relax_rounds: usize,
+    relaxing: Relaxing,
     seed: Seed,
 ) -> borders::Partition {
     let n = shares.len();
@@ -99,7 +103,7 @@ fn zones(
         &lay.radii,
         shares,
         edges,
-        relax_rounds,
+        relaxing,
         seed.stream("borders"),
     );
     let tolerance = borders::TOLERANCE.max(part.max_error);

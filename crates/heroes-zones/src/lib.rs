@@ -19,14 +19,14 @@
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal; connections still crossing, as in a zone graph that is not planar, become portal pairs: [`layout::portal_cuts`], counted in [`Stats::planar_portals`]) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
-//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`contacts`] (corridors where connected zones barely touch) |
+//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`relax`] (sites to their centroids, metrics stretched against long zones, contacts kept), [`contacts`] (corridors where connected zones barely touch); steps 1-3 retried with less relaxing or another layout while a zone is longer than [`measure::MAX_ASPECT`] |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (terrain features: ridges along borders, mountain ranges and forests with open valleys between them, up to the zone's density) |
 //! | 7 passages, portals | [`passages`] (portal pairs for PORTAL connections, crossing connections and zones that do not touch) |
 //! | 7b seal | [`seal`] (closes every gap a hero could cross diagonally; the check fails on any left) |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
-//! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
+//! | 9 roads | [`roads`] (petgraph MST over every castle and passage of a zone, octile A* preferring roads, staircase corners dropped) |
 //! | 10 treasures, guards | [`treasures`] (mixed piles from value bands or richness), [`pockets`] (guarded piles walled in, the guard at the entrance); guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
 //! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler), after [`thicken`] walls free ground where a wall one cell thin then takes a 2x2 piece |
@@ -64,9 +64,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 40.0 ms |
-//! | reference `zones25.json`, 256x256 | 97.6 ms |
-//! | 9 zones at 64 / 128 / 256 | 5.2 / 13.8 / 44.6 ms |
+//! | reference `zones9.json`, 256x256 | 41.8 ms |
+//! | reference `zones25.json`, 256x256 | 112.3 ms |
+//! | 9 zones at 64 / 128 / 256 | 6.9 / 16.1 / 42.9 ms |
 
 #![forbid(unsafe_code)]
 

@@ -223,3 +223,34 @@ fn draw(w: &mut Work) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The road cells of `rows` ('=' road), and the flat index of the cell marked '*' (a road
+    /// cell too).
+    fn grid(rows: &[&str]) -> (usize, Vec<bool>, usize) {
+        let side = rows.len();
+        let cells: Vec<char> = rows.iter().flat_map(|r| r.chars()).collect();
+        let road = cells.iter().map(|&c| c == '=' || c == '*').collect();
+        (side, road, cells.iter().position(|&c| c == '*').unwrap())
+    }
+
+    #[test]
+    fn turns_are_classified() {
+        // (rows, sharp turn, staircase corner)
+        let cases: [(&[&str], bool, bool); 5] = [
+            (&["...", "=*=", "..."], false, false), // straight
+            (&["..=", ".*.", "=.."], false, false), // straight diagonal
+            (&["...", "=*.", "..="], false, false), // 45 degree bend
+            (&[".=.", "=*.", "..."], true, true),   // staircase step
+            (&["=.=", ".*.", "..."], true, false),  // zigzag
+        ];
+        for (rows, sharp, stair) in cases {
+            let (side, road, i) = grid(rows);
+            assert_eq!(sharp_turn(side, i, |n| road[n]), sharp, "{rows:?}");
+            assert_eq!(stair_corner(side, i, |n| road[n]), stair, "{rows:?}");
+        }
+    }
+}

@@ -13,7 +13,7 @@ use crate::{borders, contacts, layout, measure};
 use grid_core::Seed;
 
 /// Layouts tried at most (each from its own stream).
-pub const LAYOUTS: u64 = 3;
+pub const LAYOUTS: u64 = 5;
 
 /// The zones as partitioned.
 pub(crate) struct Zoning {

@@ -4,7 +4,8 @@
 //! the tolerance of its share by `size`. Zones are made contiguous (stray pieces join a
 //! neighbour) and the error is measured on the final assignment.
 
-use crate::voronoi::assign;
+use crate::relax::{Relaxing, Sites, relax_keeping};
+use crate::voronoi::ROUND;
 use grid_core::Connectivity;
 use grid_core::Seed;
 use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
@@ -100,57 +101,83 @@ fn error(areas: &[u32], targets: &[f64]) -> f64 {
 
 /// Partitions a `side x side` map among zones with layout `centres`, `radii` and area
 /// shares `shares` (summing to 1), with noise-jagged borders, calmer around the zones in
-/// `hubs` (zones with many neighbours). The first `relax_rounds` rounds of the area
-/// rebalancing also move each site halfway to its zone's centroid ([`RELAX_ROUNDS`]).
+/// hubs (zones with at least [`crate::layout::HUB_DEGREE`] of the connections `edges`). The
+/// first `relaxing.rounds` rounds of the area rebalancing also move each site toward its zone's
+/// centroid, never so far that a connection's zones lose their contact
+/// ([`crate::relax::relax_keeping`]).
 pub fn partition(
     side: usize,
     centres: &[(f64, f64)],
     radii: &[f64],
     shares: &[f64],
-    hubs: &[usize],
-    relax_rounds: usize,
+    edges: &[(usize, usize)],
+    relaxing: Relaxing,
     seed: Seed,
 ) -> Partition {
+    let relax_rounds = relaxing.rounds;
     let n = centres.len();
     let cells = (side * side) as f64;
     let targets: Vec<f64> = shares.iter().map(|s| s * cells).collect();
     let mean_r = radii.iter().sum::<f64>() / n.max(1) as f64;
     let amp = (mean_r * 0.35).max(1.0);
     let freq = 1.6 / mean_r.max(2.0);
-    let mut weights: Vec<f64> = radii.iter().map(|r| r * r).collect();
-    let calm: Vec<(f64, f64, f64)> = hubs
-        .iter()
-        .map(|&h| (centres[h].0, centres[h].1, radii[h]))
+    let mut degree = vec![0usize; n];
+    for &(a, b) in edges {
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let calm: Vec<(f64, f64, f64)> = (0..n)
+        .filter(|&z| degree[z] >= crate::layout::HUB_DEGREE)
+        .map(|h| (centres[h].0, centres[h].1, radii[h]))
         .collect();
     let mut buf = Vec::new();
-    let mut centres = centres.to_vec();
+    let mut sites = Sites {
+        centres: centres.to_vec(),
+        weights: radii.iter().map(|r| r * r).collect(),
+        metrics: vec![ROUND; n],
+    };
     // Coarse rebalancing.
     let step = (side / 64).max(1);
     if step > 1 {
         let cs = side / step;
         let sc = step as f64;
-        let mut cc: Vec<(f64, f64)> = centres.iter().map(|&(x, y)| (x / sc, y / sc)).collect();
+        let mut coarse = Sites {
+            centres: sites
+                .centres
+                .iter()
+                .map(|&(x, y)| (x / sc, y / sc))
+                .collect(),
+            weights: sites.weights.iter().map(|w| w / (sc * sc)).collect(),
+            metrics: sites.metrics.clone(),
+        };
         let co = offsets(side, step, amp / sc, freq, &calm, seed);
-        let mut w: Vec<f64> = weights.iter().map(|w| w / (sc * sc)).collect();
         let ct: Vec<f64> = targets.iter().map(|t| t / (sc * sc)).collect();
-        let mut best = (f64::MAX, w.clone(), cc.clone());
+        let mut best = (f64::MAX, coarse.clone());
         for round in 0..60 {
-            assign(cs, &cc, &w, Some(&co), &mut buf);
+            coarse.assign(cs, &co, &mut buf);
             let a = count(&buf, n, 1);
             let e = error(&a, &ct);
             if e < best.0 {
-                best = (e, w.clone(), cc.clone());
+                best = (e, coarse.clone());
             }
             if e < TOLERANCE * 0.4 && round >= relax_rounds {
                 break;
             }
             if round < relax_rounds {
-                relax(cs, &buf, &mut cc);
+                relax_keeping(cs, &buf, &mut coarse, &co, edges, relaxing.stretch);
             }
-            rebalance(&mut w, &a, &ct);
+            rebalance(&mut coarse.weights, &a, &ct);
         }
-        weights = best.1.iter().map(|w| w * sc * sc).collect();
-        centres = best.2.iter().map(|&(x, y)| (x * sc, y * sc)).collect();
+        sites = Sites {
+            centres: best
+                .1
+                .centres
+                .iter()
+                .map(|&(x, y)| (x * sc, y * sc))
+                .collect(),
+            weights: best.1.weights.iter().map(|w| w * sc * sc).collect(),
+            metrics: best.1.metrics,
+        };
     }
     // Full resolution.
     let off = offsets(side, 1, amp, freq, &calm, seed);
@@ -158,14 +185,14 @@ pub fn partition(
     let rounds = if step > 1 { 5 } else { 50 };
     let fine_relax = if step > 1 { 0 } else { relax_rounds };
     for round in 0..rounds {
-        assign(side, &centres, &weights, Some(&off), &mut buf);
+        sites.assign(side, &off, &mut buf);
         make_contiguous(side, n, &mut buf);
         let a = count(&buf, n, 1);
         let e = error(&a, &targets);
         // While the sites move, an earlier round's zones are not kept: they are the longer.
         if round < fine_relax {
-            relax(side, &buf, &mut centres);
-            rebalance(&mut weights, &a, &targets);
+            relax_keeping(side, &buf, &mut sites, &off, edges, relaxing.stretch);
+            rebalance(&mut sites.weights, &a, &targets);
             continue;
         }
         if best.as_ref().is_none_or(|b| e < b.max_error) {
@@ -178,7 +205,7 @@ pub fn partition(
         if e < TOLERANCE * 0.5 {
             break;
         }
-        rebalance(&mut weights, &a, &targets);
+        rebalance(&mut sites.weights, &a, &targets);
     }
     best.unwrap_or(Partition {
         zone_of: vec![0; side * side],
@@ -187,9 +214,7 @@ pub fn partition(
     })
 }
 
-/// Rounds of the area rebalancing that also move each zone's site toward the centroid of its
-/// cells (a capacity-constrained Lloyd step: zones grow round, not long).
-pub const RELAX_ROUNDS: usize = 6;
+pub use crate::relax::RELAX_ROUNDS;
 
 /// How many of `edges` join zones with no side-by-side cells in `zone_of` (a `side x side`
 /// grid of `n` zones).
@@ -214,24 +239,6 @@ fn touching(side: usize, n: usize, zone_of: &[u8]) -> Vec<bool> {
         }
     }
     touch
-}
-
-/// Moves each site of `zone_of` (a `side x side` grid) halfway to its zone's centroid.
-fn relax(side: usize, zone_of: &[u8], centres: &mut [(f64, f64)]) {
-    let pull = 0.5;
-    let mut sums = vec![(0.0f64, 0.0f64, 0usize); centres.len()];
-    for (i, &z) in zone_of.iter().enumerate() {
-        let s = &mut sums[z as usize];
-        s.0 += (i % side) as f64 + 0.5;
-        s.1 += (i / side) as f64 + 0.5;
-        s.2 += 1;
-    }
-    for (c, s) in centres.iter_mut().zip(&sums) {
-        if s.2 > 0 {
-            let (mx, my) = (s.0 / s.2 as f64, s.1 / s.2 as f64);
-            *c = (c.0 + (mx - c.0) * pull, c.1 + (my - c.1) * pull);
-        }
-    }
 }
 
 fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {
@@ -460,7 +467,18 @@ mod tests {
             .iter()
             .map(|s: &f64| (s * 128.0 * 128.0 * 0.7 / std::f64::consts::PI).sqrt())
             .collect();
-        let p = partition(128, &centres, &radii, &shares, &[], RELAX_ROUNDS, Seed(5));
+        let p = partition(
+            128,
+            &centres,
+            &radii,
+            &shares,
+            &[],
+            Relaxing {
+                rounds: RELAX_ROUNDS,
+                stretch: true,
+            },
+            Seed(5),
+        );
         assert!(p.max_error <= TOLERANCE, "{}", p.max_error);
         for (z, &a) in p.areas.iter().enumerate() {
             let t = shares[z] * 128.0 * 128.0;

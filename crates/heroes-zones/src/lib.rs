@@ -19,14 +19,14 @@
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal; connections still crossing, as in a zone graph that is not planar, become portal pairs: [`layout::portal_cuts`], counted in [`Stats::planar_portals`]) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
-//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`contacts`] (corridors where connected zones barely touch) |
+//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`relax`] (sites to their centroids, metrics stretched against long zones, contacts kept), [`contacts`] (corridors where connected zones barely touch); steps 1-3 retried with less relaxing or another layout while a zone is longer than [`measure::MAX_ASPECT`] |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (terrain features: ridges along borders, mountain ranges and forests with open valleys between them, up to the zone's density) |
 //! | 7 passages, portals | [`passages`] (portal pairs for PORTAL connections, crossing connections and zones that do not touch) |
 //! | 7b seal | [`seal`] (closes every gap a hero could cross diagonally; the check fails on any left) |
 //! | 8 connect | [`connect`] (A* joins isolated parts) |
-//! | 9 roads | [`roads`] (petgraph MST, A* preferring roads) |
+//! | 9 roads | [`roads`] (petgraph MST over every castle and passage of a zone, octile A* preferring roads, staircase corners dropped) |
 //! | 10 treasures, guards | [`treasures`] (mixed piles from value bands or richness), [`pockets`] (guarded piles walled in, the guard at the entrance); guard stacks from values in [`strength`] |
 //! | check | [`check`] (global reachability through portals; repair or fail) |
 //! | 11 decorations | [`decorate`] (every wall cell covered by one obstacle avatar: multi-cell mountains, rocks, mires and lakes first, single-cell pieces as filler), after [`thicken`] walls free ground where a wall one cell thin then takes a 2x2 piece |
@@ -64,9 +64,9 @@
 //!
 //! | benchmark | median |
 //! |---|---|
-//! | reference `zones9.json`, 256x256 | 40.0 ms |
-//! | reference `zones25.json`, 256x256 | 97.6 ms |
-//! | 9 zones at 64 / 128 / 256 | 5.2 / 13.8 / 44.6 ms |
+//! | reference `zones9.json`, 256x256 | 41.8 ms |
+//! | reference `zones25.json`, 256x256 | 112.3 ms |
+//! | 9 zones at 64 / 128 / 256 | 6.9 / 16.1 / 42.9 ms |
 
 #![forbid(unsafe_code)]
 
@@ -86,6 +86,7 @@ pub mod obstacles;
 pub mod passages;
 pub mod pockets;
 pub mod preview;
+pub mod relax;
 pub mod roads;
 pub mod seal;
 pub mod strength;
@@ -97,6 +98,7 @@ pub mod vcmi;
 pub mod visitables;
 pub mod voronoi;
 mod work;
+mod zoning;
 
 #[cfg(test)]
 mod steps_tests;
@@ -156,41 +158,6 @@ pub fn generate(
 }
 
 /// The pipeline on a validated template.
-/// Steps 2-3: the zones' cells (the partition, thickened, with the contacts connections
-/// need), the first `relax_rounds` rounds relaxing the sites.
-#[allow(clippy::too_many_arguments)]
-fn zones(
-    side: usize,
-    lay: &layout::Layout,
-    shares: &[f64],
-    hubs: &[usize],
-    edges: &[(usize, usize)],
-    targets: &[f64],
-    relax_rounds: usize,
-    seed: Seed,
-) -> borders::Partition {
-    let n = shares.len();
-    let mut part = borders::partition(
-        side,
-        &lay.centres,
-        &lay.radii,
-        shares,
-        hubs,
-        relax_rounds,
-        seed.stream("borders"),
-    );
-    let tolerance = borders::TOLERANCE.max(part.max_error);
-    borders::thicken(side, n, &mut part.zone_of);
-    // Corridors can leave thin parts, and thinning can pinch a contact: a few rounds.
-    for _ in 0..3 {
-        if contacts::ensure(side, &mut part.zone_of, edges, targets, tolerance) == 0 {
-            break;
-        }
-        borders::thicken(side, n, &mut part.zone_of);
-    }
-    part
-}
-
 fn run(
     template: &Template,
     config: &Config,
@@ -221,65 +188,20 @@ fn run(
             }
         })
         .collect();
-    // 1. layout
+    // 1-3. layout, Voronoi, borders
     let sizes: Vec<f64> = template
         .zones
         .iter()
         .map(|z| z.size.max(1) as f64)
         .collect();
-    let lay = layout::layout(
-        &sizes,
-        &edges,
-        side as f64,
-        &mut seed.stream("layout").rng(),
-    );
-    // Connections that still cross (the zone graph is not planar) become portal pairs; the
-    // others are realised across shared borders.
-    let cuts = layout::portal_cuts(&lay.centres, &edges);
+    let zoning::Zoning {
+        lay, cuts, part, ..
+    } = zoning::run(side, &sizes, &edges, seed);
     let mut crossing = vec![false; template.connections.len()];
     for &k in &cuts {
         crossing[bordered[k]] = true;
     }
-    let edges: Vec<(usize, usize)> = (0..edges.len())
-        .filter(|k| cuts.binary_search(k).is_err())
-        .map(|k| edges[k])
-        .collect();
-    // 2-3. Voronoi + borders
     let total: f64 = sizes.iter().sum();
-    let shares: Vec<f64> = sizes.iter().map(|s| s / total).collect();
-    let mut degree = vec![0usize; n];
-    for &(a, b) in &edges {
-        degree[a] += 1;
-        degree[b] += 1;
-    }
-    let hubs: Vec<usize> = (0..n)
-        .filter(|&z| degree[z] >= layout::HUB_DEGREE)
-        .collect();
-    let targets: Vec<f64> = shares.iter().map(|s| s * (side * side) as f64).collect();
-    // Zones relaxed round first; if that leaves a connection without a shared border, the
-    // sites as laid out when they leave fewer.
-    let mut part = zones(
-        side,
-        &lay,
-        &shares,
-        &hubs,
-        &edges,
-        &targets,
-        borders::RELAX_ROUNDS,
-        seed,
-    );
-    let lost = borders::missing(side, n, &part.zone_of, &edges);
-    if lost > 0 {
-        let plain = zones(side, &lay, &shares, &hubs, &edges, &targets, 0, seed);
-        if borders::missing(side, n, &plain.zone_of, &edges) < lost {
-            part = plain;
-        }
-    }
-    part.areas = vec![0; n];
-    for &z in &part.zone_of {
-        part.areas[z as usize] += 1;
-    }
-    part.max_error = contacts::area_error(&part.zone_of, &targets);
     let mut zone_cells = vec![Vec::new(); n];
     for (i, &z) in part.zone_of.iter().enumerate() {
         zone_cells[z as usize].push(i as u32);
@@ -305,7 +227,7 @@ fn run(
                 kind: template.zones[z].kind,
                 centre: (sx / k, sy / k),
                 radius: lay.radii[z],
-                target_area: (shares[z] * (side * side) as f64).round() as u32,
+                target_area: (sizes[z] / total * (side * side) as f64).round() as u32,
                 area: part.areas[z],
             }
         })
@@ -367,13 +289,13 @@ fn run(
     connect::run(&mut w);
     obstacles::despeckle(&mut w);
     if config.add_roads {
-        let road_flags: Vec<bool> = template
-            .connections
-            .iter()
-            .map(|c| c.kind == ConnectionType::Road)
-            .collect();
-        roads::run(&mut w, &road_flags);
+        roads::run(&mut w);
     }
+    let road_layer: Vec<bool> = w
+        .cells
+        .iter()
+        .map(|&c| matches!(C::from_id(c), C::Road | C::Passage))
+        .collect();
     treasures::place(
         &mut w,
         template,
@@ -408,6 +330,7 @@ fn run(
         connections: realised,
         stats: w.stats,
         spawn_hero: config.spawn_hero_at_castle.value,
+        road_layer,
         legend: map::legend(),
     })
 }

@@ -280,6 +280,10 @@ pub struct HeroesMap {
     pub stats: Stats,
     /// Players' main castle create-hero flag.
     pub spawn_hero: bool,
+    /// Whether a road runs under each cell (row-major): the road and passage cells as the
+    /// roads step drew them, including those a treasure or guard was later placed on (an
+    /// object stands on the road, as in the game). Empty when unknown.
+    pub road_layer: Vec<bool>,
     pub(crate) legend: Legend,
 }
 
@@ -288,6 +292,27 @@ impl HeroesMap {
     #[inline]
     pub fn cell(&self, i: usize) -> Cell {
         Cell::from_id(self.cells.as_slice()[i])
+    }
+
+    /// Which cells carry a road: road and passage cells, walkable cells of the
+    /// [`HeroesMap::road_layer`] (a treasure or guard standing on a road), and the cells of
+    /// realised passages.
+    pub fn road_cells(&self) -> Vec<bool> {
+        let mut road: Vec<bool> = (0..self.cells.as_slice().len())
+            .map(|i| {
+                let c = self.cell(i);
+                matches!(c, Cell::Road | Cell::Passage)
+                    || (c.walkable() && self.road_layer.get(i).copied().unwrap_or(false))
+            })
+            .collect();
+        for r in &self.connections {
+            if let Realised::Passage(cells) = r {
+                for &c in cells {
+                    road[c] = true;
+                }
+            }
+        }
+        road
     }
 
     /// The feature an obstacle at flat index `i` belongs to ([`Feature::None`] elsewhere).

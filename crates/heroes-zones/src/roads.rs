@@ -1,9 +1,11 @@
 //! Step 9: roads. Per zone, a minimum spanning tree (`petgraph`) over its road vertices
-//! (castle approaches and passage cells, as VCMI joins towns and connection guards; optionally
-//! portals) is drawn with 8-connected A* (heroes step diagonally) that prefers existing roads,
-//! keeps a cell away from obstacles where it can and avoids 2x2 blocks of road; remaining
-//! 2x2 blocks lose a corner that no other road needs. Roads only run between vertices, so
-//! they have no dangling ends.
+//! (castle approaches and every passage cell; optionally portals) is drawn with 8-connected
+//! A* (heroes step diagonally) at octile cost, so a road runs straight and turns through
+//! diagonals, never as a staircase of side steps; it prefers existing roads, keeps a cell away
+//! from obstacles where it can and avoids 2x2 blocks of road. Then every staircase corner (a
+//! road cell whose only two road neighbours touch each other diagonally) is dropped, and
+//! remaining 2x2 blocks lose a corner that no other road needs. Roads only run between
+//! vertices, so they have no dangling ends.
 
 use crate::map::Cell;
 use crate::work::Work;
@@ -12,12 +14,19 @@ use petgraph::algo::min_spanning_tree;
 use petgraph::data::Element;
 use petgraph::graph::UnGraph;
 
-/// Step cost on a road or passage (free ground costs [`GROUND`]).
+/// Cost of a side step on a road or passage (free ground costs [`GROUND`]); a diagonal
+/// step costs [`DIAGONAL`] / [`STRAIGHT`] times as much.
 pub const ON_ROAD: u32 = 1;
-/// Step cost on open ground.
+/// Cost of a side step on open ground.
 pub const GROUND: u32 = 3;
-/// Step cost the A* heuristic assumes (above [`ON_ROAD`]: faster, paths near-optimal).
-pub const HEURISTIC_STEP: u32 = 2;
+/// Weight of a side step.
+pub const STRAIGHT: u32 = 10;
+/// Weight of a diagonal step (about `STRAIGHT * √2`: roads take the shortest line, not a
+/// staircase of side steps).
+pub const DIAGONAL: u32 = 14;
+/// Cost per step the A* heuristic assumes (above `ON_ROAD * STRAIGHT`: faster, paths
+/// near-optimal).
+pub const HEURISTIC_STEP: u32 = 3 * STRAIGHT;
 /// Extra cost of a step next to an obstacle, border or building.
 pub const NEAR_WALL: u32 = 1;
 /// Extra cost of a step that would complete a 2x2 block of road.
@@ -87,97 +96,67 @@ fn thin_blocks(w: &mut Work) {
     }
 }
 
-pub(crate) fn run(w: &mut Work, road_flags: &[bool]) {
-    let skip = roadless_passages(w, road_flags);
-    draw(w, &skip);
+pub(crate) fn run(w: &mut Work) {
+    let before: Vec<bool> = (0..w.cells.len())
+        .map(|i| w.cell(i) == Cell::Free)
+        .collect();
+    draw(w);
+    unstair(w, &before);
     thin_blocks(w);
 }
 
-fn find(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
+/// The offsets of the two road (or passage) cells among the 8 neighbours of `i`, when there
+/// are exactly two.
+fn two_neighbours(side: usize, i: usize, road: impl Fn(usize) -> bool) -> Option<[(i64, i64); 2]> {
+    let (x, y) = ((i % side) as i64, (i / side) as i64);
+    let mut found = [(0i64, 0i64); 2];
+    let mut k = 0;
+    Connectivity::Eight.for_each_neighbor(side, side, i, |n| {
+        if road(n) {
+            if k < 2 {
+                found[k] = ((n % side) as i64 - x, (n / side) as i64 - y);
+            }
+            k += 1;
+        }
+    });
+    (k == 2).then_some(found)
 }
 
-/// Which passages get no road, decided per zone pair as VCMI does: ROAD connections always
-/// get one; the others only where they join two groups of zones not yet joined by roads and
-/// one of them has a castle (a spanning tree over the castles); then roads into zones without
-/// a castle that lead nowhere else are dropped, repeatedly. Returns the passage cells to skip.
-fn roadless_passages(w: &Work, road_flags: &[bool]) -> Vec<usize> {
-    let n = w.zones.len();
-    let mut town = vec![false; n];
-    for o in &w.objects {
-        if matches!(o.kind, crate::map::ObjectKind::Castle { .. }) {
-            town[o.zone as usize] = true;
-        }
-    }
-    let passages: Vec<(usize, usize, usize, [usize; 2])> = w
-        .realised
-        .iter()
-        .enumerate()
-        .filter_map(|(j, r)| match r {
-            Some(crate::map::Realised::Passage([p, q])) => {
-                Some((j, w.zone_of[*p] as usize, w.zone_of[*q] as usize, [*p, *q]))
-            }
-            _ => None,
-        })
-        .collect();
-    let mut parent: Vec<usize> = (0..n).collect();
-    let mut has_town = town.clone();
-    let mut road = vec![false; passages.len()];
-    for pass in 0..2 {
-        for (k, &(j, a, b, _)) in passages.iter().enumerate() {
-            let forced = road_flags.get(j).copied().unwrap_or(false);
-            if road[k] || (pass == 0) != forced {
-                continue;
-            }
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            if forced || (ra != rb && (has_town[ra] || has_town[rb])) {
-                road[k] = true;
-                if ra != rb {
-                    parent[ra] = rb;
-                    has_town[rb] |= has_town[ra];
-                }
-            }
-        }
-    }
-    // Prune dead ends in zones without a castle (bounded: each round drops one road or stops).
-    for _ in 0..passages.len() {
-        let mut degree = vec![0usize; n];
-        for (k, &(_, a, b, _)) in passages.iter().enumerate() {
-            if road[k] {
-                degree[a] += 1;
-                degree[b] += 1;
-            }
-        }
-        let dead = passages.iter().enumerate().find(|&(k, &(j, a, b, _))| {
-            road[k]
-                && !road_flags.get(j).copied().unwrap_or(false)
-                && ((!town[a] && degree[a] == 1) || (!town[b] && degree[b] == 1))
-        });
-        match dead {
-            Some((k, _)) => road[k] = false,
-            None => break,
-        }
-    }
-    passages
-        .iter()
-        .zip(&road)
-        .filter(|&(_, &r)| !r)
-        .flat_map(|(p, _)| p.3)
-        .collect()
+/// Whether road cell `i` makes a sharp turn: exactly two road (or passage) cells among its 8
+/// neighbours, at 90 degrees or less from each other as seen from `i` (a staircase step, or
+/// a zigzag of diagonal steps); a straight road or one bending by 45 degrees has none.
+pub fn sharp_turn(side: usize, i: usize, road: impl Fn(usize) -> bool) -> bool {
+    two_neighbours(side, i, road).is_some_and(|[a, b]| a.0 * b.0 + a.1 * b.1 >= 0)
 }
 
-fn draw(w: &mut Work, skip: &[usize]) {
+/// Whether road cell `i` is a staircase corner: a [`sharp_turn`] whose two road neighbours
+/// touch each other, so the road needs no `i` (a hero steps from one to the other).
+pub fn stair_corner(side: usize, i: usize, road: impl Fn(usize) -> bool) -> bool {
+    two_neighbours(side, i, road)
+        .is_some_and(|[a, b]| (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1)
+}
+
+/// Drops staircase corners ([`stair_corner`]) among the road cells that were free ground
+/// before the roads (`was_free`), in cell order, each checked on the roads as they are then.
+fn unstair(w: &mut Work, was_free: &[bool]) {
+    let side = w.side;
+    for (i, &free) in was_free.iter().enumerate() {
+        if w.cell(i) != Cell::Road || !free {
+            continue;
+        }
+        let cells = &w.cells;
+        if stair_corner(side, i, |n| {
+            matches!(Cell::from_id(cells[n]), Cell::Road | Cell::Passage)
+        }) {
+            w.set(i, Cell::Free);
+        }
+    }
+}
+
+fn draw(w: &mut Work) {
     let side = w.side;
     for zone in 0..w.zones.len() {
-        let nodes: Vec<usize> = w.nodes[zone]
-            .iter()
-            .copied()
-            .filter(|c| !skip.contains(c))
-            .collect();
+        let nodes: Vec<usize> = w.nodes[zone].clone();
         if nodes.len() < 2 {
             continue;
         }
@@ -206,12 +185,17 @@ fn draw(w: &mut Work, skip: &[usize]) {
                     nodes[b],
                     Connectivity::Eight,
                     HEURISTIC_STEP,
-                    |_, to| {
+                    |from, to| {
                         if zone_of[to] as usize != zone {
                             return None;
                         }
+                        let step = if from % side != to % side && from / side != to / side {
+                            DIAGONAL
+                        } else {
+                            STRAIGHT
+                        };
                         let base = match Cell::from_id(cells[to]) {
-                            Cell::Road | Cell::Passage => return Some(ON_ROAD),
+                            Cell::Road | Cell::Passage => return Some(ON_ROAD * step),
                             Cell::Free | Cell::Approach | Cell::Treasure => GROUND,
                             _ => return None,
                         };
@@ -225,7 +209,7 @@ fn draw(w: &mut Work, skip: &[usize]) {
                         } else {
                             0
                         };
-                        Some(base + wall + block)
+                        Some((base + wall + block) * step)
                     },
                 )
             };
@@ -236,6 +220,37 @@ fn draw(w: &mut Work, skip: &[usize]) {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The road cells of `rows` ('=' road), and the flat index of the cell marked '*' (a road
+    /// cell too).
+    fn grid(rows: &[&str]) -> (usize, Vec<bool>, usize) {
+        let side = rows.len();
+        let cells: Vec<char> = rows.iter().flat_map(|r| r.chars()).collect();
+        let road = cells.iter().map(|&c| c == '=' || c == '*').collect();
+        (side, road, cells.iter().position(|&c| c == '*').unwrap())
+    }
+
+    #[test]
+    fn turns_are_classified() {
+        // (rows, sharp turn, staircase corner)
+        let cases: [(&[&str], bool, bool); 5] = [
+            (&["...", "=*=", "..."], false, false), // straight
+            (&["..=", ".*.", "=.."], false, false), // straight diagonal
+            (&["...", "=*.", "..="], false, false), // 45 degree bend
+            (&[".=.", "=*.", "..."], true, true),   // staircase step
+            (&["=.=", ".*.", "..."], true, false),  // zigzag
+        ];
+        for (rows, sharp, stair) in cases {
+            let (side, road, i) = grid(rows);
+            assert_eq!(sharp_turn(side, i, |n| road[n]), sharp, "{rows:?}");
+            assert_eq!(stair_corner(side, i, |n| road[n]), stair, "{rows:?}");
         }
     }
 }

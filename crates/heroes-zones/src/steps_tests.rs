@@ -217,8 +217,8 @@ fn roads_join_all_vertices_of_a_zone() {
     passages::place(&mut w, &t, &[0, 1], &[], false, &mut Seed(5).rng()).unwrap();
     obstacles::place(&mut w, &mut Seed(5).rng());
     connect::run(&mut w);
-    // A ROAD connection: its passage is a road vertex whatever the castles.
-    roads::run(&mut w, &[true]);
+    // Every passage is a road vertex, whatever the castles.
+    roads::run(&mut w);
     for z in 0..2 {
         let nodes = w.nodes[z].clone();
         let road = |i: usize| matches!(w.cell(i), Cell::Road | Cell::Passage);

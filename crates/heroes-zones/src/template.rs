@@ -167,9 +167,10 @@ pub enum Fraction {
 )]
 #[serde(rename_all = "UPPERCASE")]
 pub enum ConnectionType {
-    /// A passage across the shared border, with a road through it.
+    /// A passage across the shared border, with a road through it (as every passage has).
     Road,
-    /// A passage across the shared border (a portal pair if the zones do not touch).
+    /// A passage across the shared border, with a road through it (a portal pair if the zones
+    /// do not touch).
     #[default]
     Regular,
     /// Always a portal pair.

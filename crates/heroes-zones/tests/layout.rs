@@ -75,9 +75,16 @@ fn stars_lay_out_with_a_centred_hub_and_no_forced_portal() {
             eprintln!(
                 "{leaves}-leaf star {size} seed {seed}: zone aspect ratio at most {aspect:.2}"
             );
-            // Measured at most 3.62 (16 leaves, 128, seed 2); the target is 3.
+            // Measured at most 3.52 (16 leaves, 128 seed 5 and 256 seed 7): sixteen leaves of a 17th of the
+            // map each touching a hub of the same size are wedges (a ring of round leaves
+            // would need about 2.5 times the hub's circumference); 8 leaves stay below 2.
             assert!(
-                aspect <= 3.7,
+                aspect
+                    <= if leaves == 16 {
+                        3.6
+                    } else {
+                        measure::MAX_ASPECT
+                    },
                 "{leaves}-leaf star {size} seed {seed}: aspect {aspect:.2}"
             );
             assert!(

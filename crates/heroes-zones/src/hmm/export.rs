@@ -5,7 +5,7 @@
 
 use super::ids;
 use super::*;
-use crate::map::{Cell, HeroesMap, ObjectKind, TreasureKind};
+use crate::map::{HeroesMap, ObjectKind, TreasureKind};
 use crate::template::ZoneKind;
 
 /// `PLAYER_TYPE_MASK` written for every player: human or computer.
@@ -132,9 +132,10 @@ pub fn export(map: &HeroesMap) -> HmmFile {
         .map(|d| ((d.x as i16, d.y as i16), d.id.to_string()))
         .collect();
     let mut paths = Vec::new();
+    let road = map.road_cells();
     for y in 0..n {
         for x in 0..n {
-            if matches!(map.cell(y * n + x), Cell::Road | Cell::Passage) {
+            if road[y * n + x] {
                 paths.push((
                     (x as i16, y as i16),
                     ids::road(map.surface_at(x, y)).to_string(),

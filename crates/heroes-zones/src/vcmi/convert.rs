@@ -199,7 +199,7 @@ fn connection_kind(
         Some("false") => {
             w.add(
                 format!("{cat}.road"),
-                "\"false\": read as \"random\" (a road only where the spanning tree over the castles needs it)",
+                "\"false\": not held (every passage gets a road, as \"random\" and \"true\" do)",
             );
             ConnectionType::Regular
         }

@@ -7,6 +7,9 @@
 //!
 //! `levelgen analyze` reports these as extras and `levelgen search` offers them as metrics.
 
+mod roads;
+pub use roads::{sharp_turns, unlinked};
+
 use crate::map::{Cell, Feature, HeroesMap, ObjectKind};
 use grid_core::Grid;
 
@@ -331,14 +334,20 @@ pub fn leaks(map: &HeroesMap) -> Vec<(usize, usize)> {
     out
 }
 
+/// Longest aspect ratio ([`aspect_ratios`]) a zone should have.
+pub const MAX_ASPECT: f64 = 3.0;
+
 /// Each zone's aspect ratio: the square root of the ratio of the principal moments of its
 /// cells (1 for a disc or a square, about 3 for a 1:3 rectangle, at any rotation).
 pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
-    let side = map.size;
-    let n = map.zones.len();
+    zone_aspects(map.size, map.zone_of.as_slice(), map.zones.len())
+}
+
+/// [`aspect_ratios`] of the `n` zones of `zone_of`, a `side x side` grid of zone ids.
+pub fn zone_aspects(side: usize, zone_of: &[u8], n: usize) -> Vec<f64> {
     // Sums of x, y, x², y², xy per zone.
     let mut s = vec![[0.0f64; 6]; n];
-    for (i, &z) in map.zone_of.as_slice().iter().enumerate() {
+    for (i, &z) in zone_of.iter().enumerate() {
         let (x, y) = ((i % side) as f64, (i / side) as f64);
         let t = &mut s[z as usize];
         t[0] += 1.0;

@@ -219,26 +219,11 @@ pub use crate::relax::RELAX_ROUNDS;
 /// How many of `edges` join zones with no side-by-side cells in `zone_of` (a `side x side`
 /// grid of `n` zones).
 pub fn missing(side: usize, n: usize, zone_of: &[u8], edges: &[(usize, usize)]) -> usize {
-    let touch = touching(side, n, zone_of);
-    edges.iter().filter(|&&(a, b)| !touch[a * n + b]).count()
-}
-
-/// Whether zones `a` and `b` have side-by-side cells, at `a * n + b`.
-fn touching(side: usize, n: usize, zone_of: &[u8]) -> Vec<bool> {
-    let mut touch = vec![false; n * n];
-    for y in 0..side {
-        for x in 0..side {
-            let z = zone_of[y * side + x] as usize;
-            for (nx, ny) in [(x + 1, y), (x, y + 1)] {
-                if nx < side && ny < side {
-                    let m = zone_of[ny * side + nx] as usize;
-                    touch[z * n + m] = true;
-                    touch[m * n + z] = true;
-                }
-            }
-        }
-    }
-    touch
+    let contact = crate::relax::contact_lengths(side, n, zone_of);
+    edges
+        .iter()
+        .filter(|&&(a, b)| contact[a * n + b] == 0)
+        .count()
 }
 
 fn rebalance(w: &mut [f64], areas: &[u32], targets: &[f64]) {

@@ -158,7 +158,7 @@ fn normalised(m: Metric) -> Option<Metric> {
 
 /// Side-by-side cell pairs of zones `a` and `b` in `zone_of` (a `side x side` grid of `n`
 /// zones), at `a * n + b` and `b * n + a`.
-fn contact_lengths(side: usize, n: usize, zone_of: &[u8]) -> Vec<u32> {
+pub(crate) fn contact_lengths(side: usize, n: usize, zone_of: &[u8]) -> Vec<u32> {
     let mut len = vec![0u32; n * n];
     for y in 0..side {
         for x in 0..side {

@@ -9,7 +9,7 @@
 //! in all.
 
 use crate::relax::Relaxing;
-use crate::{borders, contacts, layout, measure};
+use crate::{borders, contacts, layout, measure, reshape};
 use grid_core::Seed;
 
 /// Layouts tried at most (each from its own stream).
@@ -77,6 +77,14 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
         }
     }
     let mut z = best.2;
+    if best.0.2 > 0 {
+        let kept: Vec<(usize, usize)> = (0..edges.len())
+            .filter(|k| z.cuts.binary_search(k).is_err())
+            .map(|k| edges[k])
+            .collect();
+        let tolerance = borders::TOLERANCE.max(contacts::area_error(&z.part.zone_of, &targets));
+        reshape::run(side, &mut z.part.zone_of, &kept, &targets, tolerance);
+    }
     z.part.areas = vec![0; n];
     for &c in &z.part.zone_of {
         z.part.areas[c as usize] += 1;

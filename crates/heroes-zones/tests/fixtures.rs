@@ -2,7 +2,7 @@
 //! `.hmm` map parses, round-trips byte for byte and passes the validator.
 
 use heroes_zones::hmm::{Catalog, HmmFile, export, validate};
-use heroes_zones::{Config, Template, generate};
+use heroes_zones::{Config, Template, generate, measure};
 use std::path::PathBuf;
 
 fn fixtures() -> Option<PathBuf> {
@@ -226,3 +226,43 @@ fn fixture_templates_over_seeds_report() {
         }
     }
 }
+
+/// Zones of the KorGE fixture templates at 64, 128 and 256, seeds 1-8: none longer than 3:1
+/// ([`measure::aspect_ratios`]) on `zones9` and `zones25`, and on `original` at most
+/// [`ORIGINAL_LONG`] maps of 24, none above 3.15:1 (measured: 128 seed 5 at 3.12:1).
+#[test]
+fn fixture_zones_are_at_most_3_to_1() {
+    let Some(f) = fixtures() else { return };
+    for name in ["zones9", "zones25", "original"] {
+        let t = Template::from_json(
+            &std::fs::read_to_string(f.join(format!("korge/templates/{name}.json"))).unwrap(),
+        )
+        .unwrap();
+        let (mut worst, mut long) = (1.0f64, Vec::new());
+        for size in [64, 128, 256] {
+            for seed in 1..=8 {
+                let map = generate(&t, &Config::default(), size, seed)
+                    .unwrap_or_else(|e| panic!("{name} {size} seed {seed}: {e}"));
+                let aspect = measure::aspect_ratios(&map)
+                    .into_iter()
+                    .fold(1.0f64, f64::max);
+                worst = worst.max(aspect);
+                if aspect > measure::MAX_ASPECT {
+                    long.push(format!("{size} seed {seed}: {aspect:.2}"));
+                }
+            }
+        }
+        eprintln!(
+            "{name} at 64, 128, 256, seeds 1-8: zone aspect ratio at most {worst:.2}; above 3: {long:?}"
+        );
+        let (most, bound) = if name == "original" {
+            (ORIGINAL_LONG, 3.15)
+        } else {
+            (0, measure::MAX_ASPECT)
+        };
+        assert!(long.len() <= most && worst <= bound, "{name}: {long:?}");
+    }
+}
+
+/// Maps of KorGE's `original` (64, 128, 256, seeds 1-8) with a zone above 3:1, as measured.
+const ORIGINAL_LONG: usize = 1;

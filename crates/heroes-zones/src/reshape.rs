@@ -7,46 +7,15 @@
 //! near it is left in a part of its zone thinner than 3 cells that was not before, and the
 //! longer of the two zones gets shorter without the other passing 3:1.
 
+use crate::measure::Moments;
 use crate::{contacts, measure};
+use grid_core::neighborhood::RING;
 
 /// Rounds at most (one scan of the map each, up to [`MOVES_PER_ROUND`] moves).
 pub const ROUNDS: usize = 96;
 
 /// Moves at most per round.
 pub const MOVES_PER_ROUND: usize = 24;
-
-/// Running sums of x, y, x², y², xy and the cell count of a zone.
-#[derive(Clone, Copy, Default)]
-struct Moments([f64; 6]);
-
-impl Moments {
-    fn add(&mut self, x: f64, y: f64, sign: f64) {
-        let t = &mut self.0;
-        t[0] += sign;
-        t[1] += sign * x;
-        t[2] += sign * y;
-        t[3] += sign * x * x;
-        t[4] += sign * y * y;
-        t[5] += sign * x * y;
-    }
-
-    /// Centroid, unit major axis and aspect ratio (as [`measure::zone_aspects`]).
-    fn shape(&self) -> ((f64, f64), (f64, f64), f64) {
-        let t = &self.0;
-        if t[0] < 2.0 {
-            return ((0.0, 0.0), (1.0, 0.0), 1.0);
-        }
-        let (mx, my) = (t[1] / t[0], t[2] / t[0]);
-        let sxx = t[3] / t[0] - mx * mx + 1.0 / 12.0;
-        let syy = t[4] / t[0] - my * my + 1.0 / 12.0;
-        let sxy = t[5] / t[0] - mx * my;
-        let mean = (sxx + syy) / 2.0;
-        let d = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
-        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-        let aspect = ((mean + d) / (mean - d).max(1e-9)).sqrt();
-        ((mx, my), (angle.cos(), angle.sin()), aspect)
-    }
-}
 
 /// The state the repair works on.
 struct Grid<'a> {
@@ -87,17 +56,7 @@ impl Grid<'_> {
             (i / self.side) as i64,
             self.side as i64,
         );
-        let ring = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-        ];
-        let inz: Vec<bool> = ring
+        let inz: Vec<bool> = RING
             .iter()
             .map(|&(dx, dy)| {
                 let (nx, ny) = (x + dx, y + dy);
@@ -136,7 +95,7 @@ impl Grid<'_> {
 
     fn area_ok(&self, z: usize, delta: f64) -> bool {
         let t = self.targets[z].max(1.0);
-        let (now, next) = (self.moments[z].0[0], self.moments[z].0[0] + delta);
+        let (now, next) = (self.moments[z].cells(), self.moments[z].cells() + delta);
         (next - t).abs() / t <= self.tolerance || (next - t).abs() < (now - t).abs()
     }
 

@@ -345,32 +345,52 @@ pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
 
 /// [`aspect_ratios`] of the `n` zones of `zone_of`, a `side x side` grid of zone ids.
 pub fn zone_aspects(side: usize, zone_of: &[u8], n: usize) -> Vec<f64> {
-    // Sums of x, y, x², y², xy per zone.
-    let mut s = vec![[0.0f64; 6]; n];
+    let mut moments = vec![Moments::default(); n];
     for (i, &z) in zone_of.iter().enumerate() {
-        let (x, y) = ((i % side) as f64, (i / side) as f64);
-        let t = &mut s[z as usize];
-        t[0] += 1.0;
-        t[1] += x;
-        t[2] += y;
-        t[3] += x * x;
-        t[4] += y * y;
-        t[5] += x * y;
+        moments[z as usize].add((i % side) as f64, (i / side) as f64, 1.0);
     }
-    s.iter()
-        .map(|t| {
-            if t[0] < 2.0 {
-                return 1.0;
-            }
-            let (mx, my) = (t[1] / t[0], t[2] / t[0]);
-            let sxx = t[3] / t[0] - mx * mx + 1.0 / 12.0;
-            let syy = t[4] / t[0] - my * my + 1.0 / 12.0;
-            let sxy = t[5] / t[0] - mx * my;
-            let mean = (sxx + syy) / 2.0;
-            let d = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
-            ((mean + d) / (mean - d).max(1e-9)).sqrt()
-        })
-        .collect()
+    moments.iter().map(|m| m.shape().2).collect()
+}
+
+/// Running sums of a zone's cell count and of x, y, x², y² and xy over its cells, from
+/// which [`zone_aspects`] and the reshaping step read its shape.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Moments([f64; 6]);
+
+impl Moments {
+    /// Adds (`sign` 1) or removes (`sign` -1) the cell at (`x`, `y`).
+    pub(crate) fn add(&mut self, x: f64, y: f64, sign: f64) {
+        let t = &mut self.0;
+        t[0] += sign;
+        t[1] += sign * x;
+        t[2] += sign * y;
+        t[3] += sign * x * x;
+        t[4] += sign * y * y;
+        t[5] += sign * x * y;
+    }
+
+    /// The zone's cell count.
+    pub(crate) fn cells(&self) -> f64 {
+        self.0[0]
+    }
+
+    /// Centroid, unit major axis and aspect ratio: the square root of the ratio of the
+    /// principal moments (each cell a unit square; 1 below two cells).
+    pub(crate) fn shape(&self) -> ((f64, f64), (f64, f64), f64) {
+        let t = &self.0;
+        if t[0] < 2.0 {
+            return ((0.0, 0.0), (1.0, 0.0), 1.0);
+        }
+        let (mx, my) = (t[1] / t[0], t[2] / t[0]);
+        let sxx = t[3] / t[0] - mx * mx + 1.0 / 12.0;
+        let syy = t[4] / t[0] - my * my + 1.0 / 12.0;
+        let sxy = t[5] / t[0] - mx * my;
+        let mean = (sxx + syy) / 2.0;
+        let d = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
+        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+        let aspect = ((mean + d) / (mean - d).max(1e-9)).sqrt();
+        ((mx, my), (angle.cos(), angle.sin()), aspect)
+    }
 }
 
 /// Share of the map's obstacle objects ([`HeroesMap::decorations`]) that block a single cell

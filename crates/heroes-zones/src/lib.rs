@@ -19,7 +19,7 @@
 //! | validate | [`validate`] (errors name the zone or connection) |
 //! | 1 layout | [`layout`] (force-directed circles, overlap removal; connections still crossing, as in a zone graph that is not planar, become portal pairs: [`layout::portal_cuts`], counted in [`Stats::planar_portals`]) |
 //! | 2 Voronoi | [`voronoi`] (power diagram, `voronator` neighbours) |
-//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`relax`] (sites to their centroids, metrics stretched against long zones, contacts kept), [`contacts`] (corridors where connected zones barely touch); steps 1-3 retried with less relaxing or another layout while a zone is longer than [`measure::MAX_ASPECT`], then [`reshape`] (border cells moved one at a time until no zone is longer) |
+//! | 3 borders | [`borders`] (noise-jagged, calmer around hubs, areas rebalanced to 15%, no zone thinner than 3 cells), [`relax`] (sites to their centroids, metrics stretched against long zones, contacts kept), [`contacts`] (corridors where connected zones barely touch); steps 1-3 retried with less relaxing or another layout while a zone is longer than [`measure::MAX_ASPECT`], then [`regrow`] (a zone still longer becomes the disc of its area, the neighbours it would cut off reaching it) and [`reshape`] (border cells moved one at a time until no zone is longer) |
 //! | 4 castles, mines | [`buildings`] |
 //! | 5 visitables | [`visitables`] |
 //! | 6 obstacles | [`obstacles`] (terrain features: ridges along borders, mountain ranges and forests with open valleys between them, up to the zone's density) |
@@ -86,6 +86,7 @@ pub mod obstacles;
 pub mod passages;
 pub mod pockets;
 pub mod preview;
+pub mod regrow;
 pub mod relax;
 pub mod reshape;
 pub mod roads;

@@ -6,10 +6,11 @@
 //! [`borders::RELAX_ROUNDS`] rounds with round metrics is tried first, then (while some zone
 //! is long or a connection lost) with stretched metrics, half the relaxing stretched, and the
 //! sites as laid out; then, while some zone is long, the same with other layouts, [`LAYOUTS`]
-//! in all.
+//! in all. A zone still long in the partition kept is regrown ([`regrow`]), then reshaped
+//! ([`reshape`]).
 
 use crate::relax::Relaxing;
-use crate::{borders, contacts, layout, measure, reshape};
+use crate::{borders, contacts, layout, measure, regrow, reshape};
 use grid_core::Seed;
 
 /// Layouts tried at most (each from its own stream).
@@ -83,6 +84,7 @@ pub(crate) fn run(side: usize, sizes: &[f64], edges: &[(usize, usize)], seed: Se
             .map(|k| edges[k])
             .collect();
         let tolerance = borders::TOLERANCE.max(contacts::area_error(&z.part.zone_of, &targets));
+        regrow::run(side, &mut z.part.zone_of, &kept, &targets, tolerance);
         reshape::run(side, &mut z.part.zone_of, &kept, &targets, tolerance);
     }
     z.part.areas = vec![0; n];
@@ -115,13 +117,26 @@ fn zones(
         seed.stream("borders"),
     );
     let tolerance = borders::TOLERANCE.max(part.max_error);
-    borders::thicken(side, n, &mut part.zone_of);
-    // Corridors can leave thin parts, and thinning can pinch a contact: a few rounds.
+    settle(side, n, &mut part.zone_of, edges, targets, tolerance);
+    part
+}
+
+/// Thickens the zones of `zone_of` ([`borders::thicken`]) and draws the corridors connections
+/// need ([`contacts::ensure`]), a few rounds, as corridors can leave thin parts and thinning
+/// can pinch a contact.
+pub(crate) fn settle(
+    side: usize,
+    n: usize,
+    zone_of: &mut [u8],
+    edges: &[(usize, usize)],
+    targets: &[f64],
+    tolerance: f64,
+) {
+    borders::thicken(side, n, zone_of);
     for _ in 0..3 {
-        if contacts::ensure(side, &mut part.zone_of, edges, targets, tolerance) == 0 {
+        if contacts::ensure(side, zone_of, edges, targets, tolerance) == 0 {
             break;
         }
-        borders::thicken(side, n, &mut part.zone_of);
+        borders::thicken(side, n, zone_of);
     }
-    part
 }

@@ -30,7 +30,8 @@ pub fn area_errors(map: &HeroesMap) -> (f64, f64) {
 
 const SIDES: [(i64, i64); 4] = [(0, -1), (-1, 0), (1, 0), (0, 1)];
 
-fn neighbours(side: usize, i: usize) -> impl Iterator<Item = usize> {
+/// The 4-neighbours of cell `i` on a `side x side` map.
+pub(crate) fn neighbours(side: usize, i: usize) -> impl Iterator<Item = usize> {
     let (x, y) = ((i % side) as i64, (i / side) as i64);
     SIDES.iter().filter_map(move |&(dx, dy)| {
         let (nx, ny) = (x + dx, y + dy);

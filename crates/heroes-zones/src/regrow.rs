@@ -15,6 +15,7 @@
 
 use crate::measure::{self, Moments};
 use crate::{borders, contacts, relax};
+use grid_core::{Connectivity, flood_fill};
 
 /// Points along a long zone's principal axis tried as the centre of its disc.
 pub const CENTRES: usize = 7;
@@ -87,19 +88,9 @@ impl Rules<'_> {
 
     /// The 4-connected cells marked [`FREE`] joined to `start`, in breadth-first order.
     fn component(&self, next: &[u8], start: usize) -> Vec<usize> {
-        let mut seen = vec![start];
-        let mut head = 0;
-        let mut inside = std::collections::HashSet::from([start]);
-        while head < seen.len() {
-            let i = seen[head];
-            head += 1;
-            for j in self.sides(i) {
-                if next[j] == FREE && inside.insert(j) {
-                    seen.push(j);
-                }
-            }
-        }
-        seen
+        flood_fill(self.side, self.side, start, Connectivity::Four, |j| {
+            next[j] == FREE
+        })
     }
 
     /// Hands the cells of `part` to the zones around it: those `cut_off` from the regrown
@@ -149,22 +140,12 @@ impl Rules<'_> {
     /// Whether every zone of `zones` is 4-connected in `zone_of`.
     fn connected(&self, zone_of: &[u8], zones: &[usize]) -> bool {
         zones.iter().all(|&z| {
-            let Some(start) = zone_of.iter().position(|&c| c as usize == z) else {
-                return false;
-            };
-            let mut seen = vec![false; zone_of.len()];
-            seen[start] = true;
-            let (mut stack, mut count) = (vec![start], 1);
-            while let Some(i) = stack.pop() {
-                for j in self.sides(i) {
-                    if !seen[j] && zone_of[j] as usize == z {
-                        seen[j] = true;
-                        count += 1;
-                        stack.push(j);
-                    }
-                }
-            }
-            count == zone_of.iter().filter(|&&c| c as usize == z).count()
+            let inside = |j: usize| zone_of[j] as usize == z;
+            let start = zone_of.iter().position(|&c| c as usize == z);
+            start.is_some_and(|start| {
+                let reached = flood_fill(self.side, self.side, start, Connectivity::Four, inside);
+                reached.len() == zone_of.iter().filter(|&&c| c as usize == z).count()
+            })
         })
     }
 

@@ -20,6 +20,10 @@ use grid_core::{Connectivity, flood_fill};
 /// Points along a long zone's principal axis tried as the centre of its disc.
 pub const CENTRES: usize = 7;
 
+/// Long zones tried at most (longest first): a template of many long zones costs at most
+/// `ZONES * CENTRES` regrowths, each a few passes over the map.
+pub const ZONES: usize = 8;
+
 /// Marks a cell given up by the regrown zone and not yet handed on.
 const FREE: u8 = u8::MAX;
 
@@ -207,10 +211,10 @@ impl Rules<'_> {
     }
 }
 
-/// Regrows, longest first, each zone of `zone_of` (a `side x side` grid of the zones of
-/// `targets`, areas in cells) longer than [`measure::MAX_ASPECT`] as the module says; `edges`
-/// are the connections realised across borders, `tolerance` the area error allowed. Returns
-/// the zones regrown.
+/// Regrows, longest first, up to [`ZONES`] zones of `zone_of` (a `side x side` grid of the
+/// zones of `targets`, areas in cells) longer than [`measure::MAX_ASPECT`] as the module says;
+/// `edges` are the connections realised across borders, `tolerance` the area error allowed.
+/// Returns the zones regrown.
 pub fn run(
     side: usize,
     zone_of: &mut [u8],
@@ -232,7 +236,7 @@ pub fn run(
         .collect();
     long.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut regrown = 0;
-    for (_, z) in long {
+    for (_, z) in long.into_iter().take(ZONES) {
         let m = rules.moments(zone_of)[z];
         let ((cx, cy), (ux, uy), aspect) = m.shape();
         if aspect <= measure::MAX_ASPECT {

@@ -115,16 +115,21 @@ impl Rules<'_> {
         let some_cut = part
             .iter()
             .any(|&i| around(next, i).iter().any(|&m| cut_off(m as usize)));
-        let mut queue: Vec<usize> = Vec::new();
-        for &i in part {
-            let pick = around(next, i)
-                .into_iter()
-                .filter(|&m| !some_cut || cut_off(m as usize))
-                .min();
-            if let Some(m) = pick {
-                next[i] = m;
-                queue.push(i);
-            }
+        // The cells of the part beside a chosen zone, all picked before any is handed on, so
+        // the walk below reaches every other cell from its nearest such cell.
+        let seeds: Vec<(usize, u8)> = part
+            .iter()
+            .filter_map(|&i| {
+                let chosen = around(next, i)
+                    .into_iter()
+                    .filter(|&m| !some_cut || cut_off(m as usize));
+                chosen.min().map(|m| (i, m))
+            })
+            .collect();
+        let mut queue: Vec<usize> = Vec::with_capacity(part.len());
+        for (i, m) in seeds {
+            next[i] = m;
+            queue.push(i);
         }
         let mut head = 0;
         while head < queue.len() {

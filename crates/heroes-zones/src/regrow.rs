@@ -36,7 +36,32 @@ struct Rules<'a> {
     tolerance: f64,
 }
 
+/// The map as it was before a regrowth, measured once for every point tried.
+struct Before<'a> {
+    zone_of: &'a [u8],
+    moments: Vec<Moments>,
+    contact: Vec<u32>,
+    thin: usize,
+}
+
+/// Cells of `zone_of` in parts of a zone thinner than 3 cells ([`borders::covered`]).
+fn thin_cells(side: usize, zone_of: &[u8]) -> usize {
+    borders::covered(side, zone_of)
+        .iter()
+        .filter(|&&c| !c)
+        .count()
+}
+
 impl Rules<'_> {
+    fn before<'a>(&self, zone_of: &'a [u8]) -> Before<'a> {
+        Before {
+            zone_of,
+            moments: measure::zone_moments(self.side, zone_of, self.n),
+            contact: relax::contact_lengths(self.side, self.n, zone_of),
+            thin: thin_cells(self.side, zone_of),
+        }
+    }
+
     /// The 4-neighbours of cell `i`.
     fn sides(&self, i: usize) -> impl Iterator<Item = usize> + use<> {
         measure::neighbours(self.side, i)
@@ -135,8 +160,7 @@ impl Rules<'_> {
         while head < queue.len() {
             let i = queue[head];
             head += 1;
-            let nbs: Vec<usize> = self.sides(i).collect();
-            for j in nbs {
+            for j in self.sides(i) {
                 if next[j] == FREE {
                     next[j] = next[i];
                     queue.push(j);
@@ -158,15 +182,16 @@ impl Rules<'_> {
         })
     }
 
-    /// The longest of the zones changed from `old` to `next` as regrown, if every rule holds.
-    fn judge(&self, old: &[u8], next: &[u8]) -> Option<f64> {
-        let mut changed: Vec<usize> = (0..old.len())
-            .filter(|&i| old[i] != next[i])
-            .flat_map(|i| [old[i] as usize, next[i] as usize])
+    /// The longest of the zones changed from the map `old` to `next` as regrown, if every
+    /// rule holds.
+    fn judge(&self, old: &Before, next: &[u8]) -> Option<f64> {
+        let mut changed: Vec<usize> = (0..next.len())
+            .filter(|&i| old.zone_of[i] != next[i])
+            .flat_map(|i| [old.zone_of[i] as usize, next[i] as usize])
             .collect();
         changed.sort_unstable();
         changed.dedup();
-        let (before, after) = (self.moments(old), self.moments(next));
+        let (before, after) = (&old.moments, measure::zone_moments(self.side, next, self.n));
         let area_ok = |z: usize| {
             let t = self.targets[z].max(1.0);
             let (was, now) = (before[z].cells(), after[z].cells());
@@ -175,44 +200,21 @@ impl Rules<'_> {
         if !changed.iter().all(|&z| area_ok(z)) || !self.connected(next, &changed) {
             return None;
         }
-        let (c0, c1) = (
-            relax::contact_lengths(self.side, self.n, old),
-            relax::contact_lengths(self.side, self.n, next),
-        );
+        let contact = relax::contact_lengths(self.side, self.n, next);
         let kept = |&(a, b): &(usize, usize)| {
             let k = a * self.n + b;
-            c1[k] >= c0[k].min(contacts::MIN_CONTACT as u32)
+            contact[k] >= old.contact[k].min(contacts::MIN_CONTACT as u32)
         };
-        let thin = |g: &[u8]| {
-            borders::covered(self.side, g)
-                .iter()
-                .filter(|&&c| !c)
-                .count()
-        };
-        if !self.edges.iter().all(kept) || thin(next) > thin(old) {
+        if !self.edges.iter().all(kept) || thin_cells(self.side, next) > old.thin {
             return None;
         }
         let aspect = |m: &[Moments], z: usize| m[z].shape().2;
-        let was = changed
-            .iter()
-            .map(|&z| aspect(&before, z))
-            .fold(1.0, f64::max);
-        let now = changed
-            .iter()
-            .map(|&z| aspect(&after, z))
-            .fold(1.0, f64::max);
+        let longest = |m: &[Moments]| changed.iter().map(|&z| aspect(m, z)).fold(1.0, f64::max);
+        let (was, now) = (longest(before), longest(&after));
         let calm = changed
             .iter()
-            .all(|&z| aspect(&after, z) <= aspect(&before, z).max(measure::MAX_ASPECT));
+            .all(|&z| aspect(&after, z) <= aspect(before, z).max(measure::MAX_ASPECT));
         (calm && now < was).then_some(now)
-    }
-
-    fn moments(&self, zone_of: &[u8]) -> Vec<Moments> {
-        let mut m = vec![Moments::default(); self.n];
-        for (i, &z) in zone_of.iter().enumerate() {
-            m[z as usize].add((i % self.side) as f64, (i / self.side) as f64, 1.0);
-        }
-        m
     }
 }
 
@@ -234,7 +236,7 @@ pub fn run(
         targets,
         tolerance,
     };
-    let moments = rules.moments(zone_of);
+    let moments = measure::zone_moments(side, zone_of, rules.n);
     let mut long: Vec<(f64, usize)> = (0..rules.n)
         .map(|z| (moments[z].shape().2, z))
         .filter(|&(a, _)| a > measure::MAX_ASPECT)
@@ -242,8 +244,8 @@ pub fn run(
     long.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut regrown = 0;
     for (_, z) in long.into_iter().take(ZONES) {
-        let m = rules.moments(zone_of)[z];
-        let ((cx, cy), (ux, uy), aspect) = m.shape();
+        let before = rules.before(zone_of);
+        let ((cx, cy), (ux, uy), aspect) = before.moments[z].shape();
         if aspect <= measure::MAX_ASPECT {
             continue;
         }
@@ -260,7 +262,7 @@ pub fn run(
                 continue;
             };
             crate::zoning::settle(side, rules.n, &mut next, edges, targets, tolerance);
-            if let Some(score) = rules.judge(zone_of, &next)
+            if let Some(score) = rules.judge(&before, &next)
                 && best.as_ref().is_none_or(|b| score < b.0)
             {
                 best = Some((score, next));

@@ -234,10 +234,7 @@ pub fn run(
     tolerance: f64,
 ) -> usize {
     let n = targets.len();
-    let mut moments = vec![Moments::default(); n];
-    for (i, &z) in zone_of.iter().enumerate() {
-        moments[z as usize].add((i % side) as f64, (i / side) as f64, 1.0);
-    }
+    let moments = measure::zone_moments(side, zone_of, n);
     let contact = crate::relax::contact_lengths(side, n, zone_of);
     let mut floor = vec![0u32; n * n];
     for &(a, b) in edges {

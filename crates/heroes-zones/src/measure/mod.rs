@@ -346,11 +346,19 @@ pub fn aspect_ratios(map: &HeroesMap) -> Vec<f64> {
 
 /// [`aspect_ratios`] of the `n` zones of `zone_of`, a `side x side` grid of zone ids.
 pub fn zone_aspects(side: usize, zone_of: &[u8], n: usize) -> Vec<f64> {
+    zone_moments(side, zone_of, n)
+        .iter()
+        .map(|m| m.shape().2)
+        .collect()
+}
+
+/// The [`Moments`] of each of the `n` zones of `zone_of`, a `side x side` grid of zone ids.
+pub(crate) fn zone_moments(side: usize, zone_of: &[u8], n: usize) -> Vec<Moments> {
     let mut moments = vec![Moments::default(); n];
     for (i, &z) in zone_of.iter().enumerate() {
         moments[z as usize].add((i % side) as f64, (i / side) as f64, 1.0);
     }
-    moments.iter().map(|m| m.shape().2).collect()
+    moments
 }
 
 /// Running sums of a zone's cell count and of x, y, x², y² and xy over its cells, from
